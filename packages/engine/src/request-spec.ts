@@ -1,0 +1,85 @@
+/**
+ * One request as a workload produces it: lengths, arrival, identity and the hashes of its
+ * prompt's KV blocks. No token ids: two prompts share exactly the leading blocks whose hashes
+ * are equal, and each hash already chains its predecessor.
+ */
+export interface RequestSpec {
+  /** Dense 0-based index assigned by the source in emission order. */
+  index: number;
+  /** External identifier (trace `request_id`); defaults to the index as a string. */
+  id: string;
+  arrivalUs: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Hierarchical hashes of the prompt's full blocks (length <= floor(inputTokens / blockSize)). */
+  blockHashes: ArrayLike<number>;
+  clientId: string;
+  tenantId: string;
+  sloClass: string;
+  sessionId: string;
+  roundIndex: number;
+  prefixGroup: string;
+  prefixLength: number;
+  streaming: boolean;
+  /** Absolute deadline in µs after which an unfinished request times out; 0 = none. */
+  deadlineUs: number;
+  /** Per-request TTFT target in µs; 0 = none. */
+  sloTargetUs: number;
+  /** Client-side network delay added to client-observed latencies (µs); 0 = none. */
+  networkDelayUs: number;
+}
+
+/**
+ * A lazy stream of requests in non-decreasing arrival order. The simulator pulls a request only
+ * when the clock reaches its arrival, so memory does not grow with the request count.
+ */
+export interface RequestSource {
+  /** Arrival time of the next request, or Infinity when nothing is pending right now. */
+  peekArrivalUs(): number;
+  /** Removes and returns the next request (the one {@link peekArrivalUs} describes). */
+  next(): RequestSpec | undefined;
+  /**
+   * Called when a request leaves the system (completed, dropped, rejected or timed out), so
+   * that closed-loop sources (multi-turn sessions) can schedule the follow-up round.
+   */
+  onRequestDone?(spec: RequestSpec, timeUs: number, outcome: RequestOutcome): void;
+}
+
+export type RequestOutcome = 'completed' | 'dropped' | 'rejected' | 'timed_out';
+
+/** Fills in defaults for the optional identity fields of a request. */
+export function makeRequestSpec(
+  partial: Pick<RequestSpec, 'index' | 'arrivalUs' | 'inputTokens' | 'outputTokens'> & Partial<RequestSpec>,
+): RequestSpec {
+  return {
+    id: String(partial.index),
+    blockHashes: [],
+    clientId: '',
+    tenantId: '',
+    sloClass: '',
+    sessionId: '',
+    roundIndex: 0,
+    prefixGroup: '',
+    prefixLength: 0,
+    streaming: false,
+    deadlineUs: 0,
+    sloTargetUs: 0,
+    networkDelayUs: 0,
+    ...partial,
+  };
+}
+
+/** A source over an in-memory array, sorted by arrival (stable). Handy for tests and replays. */
+export class ArrayRequestSource implements RequestSource {
+  private readonly items: RequestSpec[];
+  private i = 0;
+  constructor(items: readonly RequestSpec[]) {
+    this.items = [...items].sort((a, b) => a.arrivalUs - b.arrivalUs || a.index - b.index);
+  }
+  peekArrivalUs(): number {
+    return this.i < this.items.length ? this.items[this.i].arrivalUs : Number.POSITIVE_INFINITY;
+  }
+  next(): RequestSpec | undefined {
+    return this.i < this.items.length ? this.items[this.i++] : undefined;
+  }
+}

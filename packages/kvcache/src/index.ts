@@ -1,0 +1,1 @@
+export { ROOT_HASH, chainHash, hashString, contentKey, fillBlockHashes } from './block-hash.js';

@@ -1,0 +1,1 @@
+export * from './latency-model.js';

@@ -1,0 +1,47 @@
+/**
+ * What one simulation step processes, as the latency model needs to see it.
+ *
+ * The engine owns a single instance of this shape per simulator and refills it every step, so
+ * models must not retain it. Only the first `prefillCount` / `decodeCount` entries of the
+ * arrays are meaningful.
+ */
+export interface StepBatch {
+  /** Cache-miss prompt tokens processed this step, summed over requests. */
+  prefillTokens: number;
+  /** Decoding requests this step (each contributes one token). */
+  decodeTokens: number;
+  /** Number of requests doing prefill work this step. */
+  prefillCount: number;
+  /** Per prefilling request: new (cache-miss) tokens processed this step. */
+  prefillNewTokens: Int32Array;
+  /** Per prefilling request: tokens already in its KV cache before this step (context start). */
+  prefillContextStart: Int32Array;
+  /** Number of decoding requests this step. */
+  decodeCount: number;
+  /** Per decoding request: context length (tokens in its KV cache) before this step. */
+  decodeContext: Int32Array;
+}
+
+/** Predicts GPU step time and the non-GPU overheads around it, all in integer microseconds. */
+export interface LatencyModel {
+  readonly kind: 'blackbox' | 'roofline' | (string & {});
+  /** Step duration in µs, an integer of at least 1. */
+  stepTime(batch: StepBatch): number;
+  /** Delay between a request's arrival and its entry into the wait queue, in integer µs. */
+  queueingTime(inputTokens: number): number;
+  /** Per-output-token processing overhead added to TTFT and to each ITL entry, in integer µs. */
+  outputTokenTime(): number;
+}
+
+/** Allocates an empty, reusable {@link StepBatch} able to describe up to `capacity` requests. */
+export function createStepBatch(capacity = 256): StepBatch {
+  return {
+    prefillTokens: 0,
+    decodeTokens: 0,
+    prefillCount: 0,
+    prefillNewTokens: new Int32Array(capacity),
+    prefillContextStart: new Int32Array(capacity),
+    decodeCount: 0,
+    decodeContext: new Int32Array(capacity),
+  };
+}

@@ -1,0 +1,3 @@
+export type * from './views.js';
+export type * from './interfaces.js';
+export type { RandomSource } from './random-source.js';

@@ -1,0 +1,102 @@
+import type { RandomSource } from './random-source.js';
+import type {
+  AutoScaleContext,
+  InstanceSnapshot,
+  RequestView,
+  RouterState,
+  SchedulerContext,
+  SchedulerEntry,
+} from './views.js';
+
+export interface AdmissionDecision {
+  readonly admit: boolean;
+  /** Short machine-readable reason, recorded in decision traces. */
+  readonly reason: string;
+}
+
+export interface AdmissionPolicy {
+  readonly name: string;
+  admit(request: RequestView, state: RouterState): AdmissionDecision;
+}
+
+export interface PriorityPolicy {
+  readonly name: string;
+  /** Higher is more urgent. Called at admission and again before each batch formation. */
+  priority(request: RequestView, nowUs: number): number;
+  /** True when the score depends on time, so queued requests must be re-scored each step. */
+  readonly timeDependent?: boolean;
+}
+
+/** One scorer's opinion of every instance, written into `out` (length = instances). */
+export interface Scorer {
+  readonly name: string;
+  score(request: RequestView, state: RouterState, out: Float64Array): void;
+  /** Called after the routing decision (stateful scorers update their index here). */
+  observe?(request: RequestView, chosen: number, state: RouterState): void;
+}
+
+export interface RoutingDecision {
+  readonly instance: number;
+  readonly reason: string;
+  /**
+   * Final per-instance scores the policy ranked by, when it ranks (weighted and friends).
+   * Used for counterfactual regret. Policies that do not score leave it undefined.
+   */
+  readonly scores?: ArrayLike<number>;
+  /** Per-scorer raw scores, keyed by scorer name, for traces. */
+  readonly breakdown?: Readonly<Record<string, ArrayLike<number>>>;
+}
+
+export interface RoutingPolicy {
+  readonly name: string;
+  route(request: RequestView, state: RouterState): RoutingDecision;
+  /** Optional hook after the request completes on `instance` (session tables, LRU indexes). */
+  onComplete?(request: RequestView, instance: number): void;
+}
+
+/**
+ * Orders an instance's wait queue. `compare` < 0 puts `a` first. Schedulers without
+ * `compare` keep arrival order (fcfs), which lets the engine skip sorting entirely.
+ */
+export interface InstanceScheduler {
+  readonly name: string;
+  compare?(a: SchedulerEntry, b: SchedulerEntry, ctx: SchedulerContext): number;
+}
+
+/** How the engine picks a preemption victim among running requests. */
+export type PreemptionPolicyName = 'fcfs' | 'priority';
+
+export interface ScaleDecision {
+  /** Desired change in active instances (negative scales down, 0 holds). */
+  readonly delta: number;
+  readonly reason: string;
+}
+
+export interface AutoScalePolicy {
+  readonly name: string;
+  evaluate(ctx: AutoScaleContext): ScaleDecision;
+}
+
+/** Helpers a policy factory receives: its parameters and a private random stream. */
+export interface PolicyFactoryContext {
+  readonly numInstances: number;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly random: RandomSource;
+  readonly blockSizeTokens: number;
+}
+
+export type AdmissionFactory = (ctx: PolicyFactoryContext) => AdmissionPolicy;
+export type PriorityFactory = (ctx: PolicyFactoryContext) => PriorityPolicy;
+export type RoutingFactory = (ctx: PolicyFactoryContext) => RoutingPolicy;
+export type SchedulerFactory = (ctx: PolicyFactoryContext) => InstanceScheduler;
+export type ScorerFactory = (ctx: PolicyFactoryContext) => Scorer;
+export type AutoScaleFactory = (ctx: PolicyFactoryContext) => AutoScalePolicy;
+
+/** The shape a custom policy module's default export takes (`--routing-policy ./p.mjs`). */
+export type PolicyModuleFactory =
+  | AdmissionFactory
+  | PriorityFactory
+  | RoutingFactory
+  | SchedulerFactory;
+
+export type { InstanceSnapshot };

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests import workspace packages through the `@blis/source` export condition, so a clean
+// checkout runs them without building first.
+export default defineConfig({
+  resolve: { conditions: ['@blis/source', 'module', 'node', 'import', 'default'] },
+  ssr: { resolve: { conditions: ['@blis/source', 'module', 'node', 'import', 'default'] } },
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'tools/test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});

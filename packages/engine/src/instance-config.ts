@@ -1,0 +1,37 @@
+import type { LatencyModel } from '@blis/latency';
+import type { InstanceScheduler, PreemptionPolicyName, PriorityPolicy } from '@blis/policies';
+
+/** Everything that shapes one simulated vLLM instance. */
+export interface InstanceConfig {
+  /** Position in the cluster (0-based); also orders same-tick events across instances. */
+  index: number;
+  /** Name used in results (`instance_0`, ...). */
+  id: string;
+  latency: LatencyModel;
+  totalKVBlocks: number;
+  /** Tokens per KV block (16). */
+  blockSizeTokens: number;
+  /** vLLM `--max-num-seqs` (BLIS `--max-num-running-reqs`), default 256. */
+  maxNumSeqs: number;
+  /** vLLM `--max-num-batched-tokens` (BLIS `--max-num-scheduled-tokens`), default 2048. */
+  maxNumBatchedTokens: number;
+  /** Per-request prefill chunk cap in tokens; 0 disables it (the budget still chunks). */
+  longPrefillTokenThreshold: number;
+  /** Orders the wait queue; a scheduler without `compare` keeps arrival order. */
+  scheduler?: InstanceScheduler;
+  /** Scores requests; time-dependent scores are refreshed before each batch formation. */
+  priority?: PriorityPolicy;
+  /** Which running request to evict on KV pressure: the newest (fcfs) or the least urgent. */
+  preemptionPolicy: PreemptionPolicyName;
+  /** Run the invariant monitor (INV-2..5, INV-8) on every event; slower, for tests. */
+  checkInvariants: boolean;
+}
+
+export const INSTANCE_DEFAULTS = {
+  blockSizeTokens: 16,
+  maxNumSeqs: 256,
+  maxNumBatchedTokens: 2048,
+  longPrefillTokenThreshold: 0,
+  preemptionPolicy: 'fcfs',
+  checkInvariants: false,
+} as const;

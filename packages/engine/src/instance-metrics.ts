@@ -1,0 +1,57 @@
+import { GrowableFloat64 } from './growable-array.js';
+import type { SimRequest } from './request.js';
+
+/**
+ * Per-instance outcome records, one row per completed request, kept as columns of typed
+ * arrays so a million completions cost tens of megabytes, not gigabytes of objects.
+ */
+export class InstanceMetrics {
+  readonly ttftUs = new GrowableFloat64();
+  readonly e2eUs = new GrowableFloat64();
+  /** Per-request mean ITL in µs (sum / max(output - 1, 1)). */
+  readonly itlUs = new GrowableFloat64();
+  readonly schedulingDelayUs = new GrowableFloat64();
+  /** Index of the request (RequestSpec.index) for each row. */
+  readonly requestIndex = new GrowableFloat64();
+  readonly arrivalUs = new GrowableFloat64();
+  readonly completionUs = new GrowableFloat64();
+  readonly inputTokens = new GrowableFloat64();
+  readonly outputTokens = new GrowableFloat64();
+  readonly cacheHitBlocks = new GrowableFloat64();
+  /** Every individual ITL entry, as value (µs) -> occurrences. */
+  readonly itlEntries = new Map<number, number>();
+
+  completed = 0;
+  dropped = 0;
+  timedOut = 0;
+  preemptions = 0;
+  totalInputTokens = 0;
+  totalOutputTokens = 0;
+  /** Decode-time KV allocation failures that forced a preemption. */
+  kvAllocationFailures = 0;
+  steps = 0;
+  busyUs = 0;
+  /** Time-weighted KV blocks in use (block·µs), for mean utilisation. */
+  kvBlockUs = 0;
+  peakKVBlocks = 0;
+
+  recordCompletion(r: SimRequest, e2e: number): void {
+    this.completed++;
+    this.totalOutputTokens += r.outputTokens;
+    this.ttftUs.push(r.ttft);
+    this.e2eUs.push(e2e);
+    this.itlUs.push(r.itlSum / Math.max(r.outputTokens - 1, 1));
+    this.schedulingDelayUs.push(r.scheduledAt - r.spec.arrivalUs);
+    this.requestIndex.push(r.spec.index);
+    this.arrivalUs.push(r.spec.arrivalUs);
+    this.completionUs.push(r.completedAt);
+    this.inputTokens.push(r.inputTokens);
+    this.outputTokens.push(r.outputTokens);
+    this.cacheHitBlocks.push(r.cacheHitBlocks);
+    const itl = r.itl;
+    for (let i = 0; i < itl.length; i++) {
+      const v = itl[i];
+      this.itlEntries.set(v, (this.itlEntries.get(v) ?? 0) + 1);
+    }
+  }
+}

@@ -1,0 +1,381 @@
+import { KVCache } from '@blis/kvcache';
+import { type StepBatch, createStepBatch } from '@blis/latency';
+import type { SchedulerContext, SchedulerEntry } from '@blis/policies';
+import type { EventQueue } from './event-queue.js';
+import { EventKind, instanceClass } from './event-kinds.js';
+import type { InstanceConfig } from './instance-config.js';
+import { InstanceMetrics } from './instance-metrics.js';
+import { InvariantViolation } from './invariant-error.js';
+import { RequestState, type SimRequest } from './request.js';
+import { WaitQueue } from './wait-queue.js';
+
+const PREEMPTED = 1;
+const FAILED = 2;
+
+/** What an instance tells its driver (the cluster) about requests leaving it. */
+export interface InstanceHooks {
+  onCompleted(req: SimRequest, now: number): void;
+  onDropped(req: SimRequest, now: number): void;
+  onTimedOut?(req: SimRequest, now: number): void;
+  /** Observation points for decision traces; absent hooks cost nothing. */
+  onScheduled?(req: SimRequest, now: number, instance: number): void;
+  onPreempted?(req: SimRequest, now: number, instance: number): void;
+  onStep?(now: number, stepTime: number, batch: StepBatch, instance: number): void;
+}
+
+/**
+ * One vLLM instance: wait queue, running batch, paged KV cache and latency model, driven by
+ * events on a (possibly shared) event queue. Implements BLIS's step exactly: form the batch
+ * (running requests first, then admissions), execute it, retire completions, schedule the
+ * next step. See docs/engine-semantics.md for the rules and their parity evidence.
+ */
+export class InstanceSimulator {
+  readonly config: InstanceConfig;
+  readonly kv: KVCache;
+  readonly metrics = new InstanceMetrics();
+  readonly waitQueue = new WaitQueue();
+  /** Running requests in admission order. */
+  running: SimRequest[] = [];
+
+  private readonly events: EventQueue;
+  private readonly lookup: (slot: number) => SimRequest;
+  private readonly hooks: InstanceHooks;
+  private readonly batch: StepBatch;
+  private readonly alpha2: number;
+  private readonly clsQueued: number;
+  private readonly clsStep: number;
+  private readonly clsTimeout: number;
+  private stepPending = false;
+  private enqueueSeq = 0;
+  /** End tick of the last step, the latest moment this instance did anything. */
+  lastBusyUntil = 0;
+  private readonly schedCtx: { nowUs: number; instanceIndex: number; queueDepth: number; batchSize: number };
+  private readonly compareFn: ((a: SimRequest, b: SimRequest) => number) | undefined;
+  private readonly maxTokensPerRequest: number;
+
+  constructor(config: InstanceConfig, events: EventQueue, lookup: (slot: number) => SimRequest, hooks: InstanceHooks) {
+    this.config = config;
+    this.events = events;
+    this.lookup = lookup;
+    this.hooks = hooks;
+    this.kv = new KVCache({ totalBlocks: config.totalKVBlocks, blockSizeTokens: config.blockSizeTokens });
+    this.batch = createStepBatch(Math.max(16, config.maxNumSeqs));
+    this.alpha2 = config.latency.outputTokenTime();
+    this.clsQueued = instanceClass(config.index, EventKind.Queued);
+    this.clsStep = instanceClass(config.index, EventKind.Step);
+    this.clsTimeout = instanceClass(config.index, EventKind.Timeout);
+    this.maxTokensPerRequest = config.totalKVBlocks * config.blockSizeTokens;
+    this.schedCtx = { nowUs: 0, instanceIndex: config.index, queueDepth: 0, batchSize: 0 };
+    const sched = config.scheduler;
+    if (sched?.compare !== undefined) {
+      const cmp = sched.compare.bind(sched);
+      const ctx = this.schedCtx as SchedulerContext;
+      const ea = { request: undefined, enqueueSeq: 0 } as unknown as { request: unknown; enqueueSeq: number };
+      const eb = { request: undefined, enqueueSeq: 0 } as unknown as { request: unknown; enqueueSeq: number };
+      this.compareFn = (a, b) => {
+        ea.request = a.view;
+        ea.enqueueSeq = a.enqueueSeq;
+        eb.request = b.view;
+        eb.enqueueSeq = b.enqueueSeq;
+        return cmp(ea as SchedulerEntry, eb as SchedulerEntry, ctx) || a.enqueueSeq - b.enqueueSeq;
+      };
+    }
+  }
+
+  get queueDepth(): number {
+    return this.waitQueue.length;
+  }
+
+  get batchSize(): number {
+    return this.running.length;
+  }
+
+  /** A routed request reaches the instance: it enters the wait queue after the alpha queueing delay. */
+  inject(req: SimRequest, now: number): void {
+    req.instance = this.config.index;
+    req.routedAt = now;
+    const delay = this.config.latency.queueingTime(req.inputTokens);
+    this.events.push(now + delay, this.clsQueued, EventKind.Queued, req.slot);
+    if (req.spec.deadlineUs > 0) this.events.push(req.spec.deadlineUs, this.clsTimeout, EventKind.Timeout, req.slot);
+  }
+
+  /** Executes one of this instance's events. */
+  handle(kind: number, arg: number, now: number): void {
+    switch (kind) {
+      case EventKind.Queued:
+        this.onQueued(this.lookup(arg), now);
+        break;
+      case EventKind.Step:
+        this.step(now);
+        break;
+      case EventKind.Timeout:
+        this.onTimeout(arg, now);
+        break;
+      default:
+        throw new Error(`instance ${this.config.id} cannot handle event kind ${kind}`);
+    }
+    if (this.config.checkInvariants) this.checkWorkConservation();
+  }
+
+  private onQueued(req: SimRequest, now: number): void {
+    if (req.state !== RequestState.Pending) return; // timed out while in alpha queueing
+    this.metrics.totalInputTokens += req.inputTokens;
+    // A prompt that cannot fit even in an empty cache would be preempted forever: drop it.
+    if (req.inputTokens > this.maxTokensPerRequest) {
+      req.state = RequestState.Dropped;
+      this.metrics.dropped++;
+      this.hooks.onDropped(req, now);
+      return;
+    }
+    req.state = RequestState.Queued;
+    req.enqueuedAt = now;
+    req.enqueueSeq = this.enqueueSeq++;
+    const pri = this.config.priority;
+    if (pri !== undefined) req.view.priority = pri.priority(req.view, now);
+    this.waitQueue.pushBack(req);
+    if (!this.stepPending) {
+      this.stepPending = true;
+      this.events.push(now, this.clsStep, EventKind.Step, -1);
+    }
+  }
+
+  private onTimeout(slot: number, now: number): void {
+    let req: SimRequest;
+    try {
+      req = this.lookup(slot);
+    } catch {
+      return; // already gone
+    }
+    if (req.instance !== this.config.index || req.spec.deadlineUs !== now) return;
+    if (req.state === RequestState.Completed || req.state === RequestState.Dropped || req.state === RequestState.TimedOut) return;
+    if (req.state === RequestState.Queued) this.waitQueue.remove(req);
+    else if (req.state === RequestState.Running) {
+      this.running.splice(this.running.indexOf(req), 1);
+      this.kv.release(req.slot);
+    }
+    req.state = RequestState.TimedOut;
+    this.metrics.timedOut++;
+    this.hooks.onTimedOut?.(req, now);
+  }
+
+  private step(now: number): void {
+    const cfg = this.config;
+    const batch = this.batch;
+    this.metrics.steps++;
+
+    this.prepareWaitQueue(now);
+
+    // ---- Phase 1: running requests, in admission order.
+    for (let i = 0; i < this.running.length; i++) this.running[i].newTokens = 0;
+    let budget = cfg.maxNumBatchedTokens;
+    let preempted = false;
+    let idx = 0;
+    while (idx < this.running.length) {
+      if (budget <= 0) break;
+      const req = this.running[idx];
+      const remainingPrompt = req.inputTokens - req.progress;
+      if (remainingPrompt > 0) {
+        let n = remainingPrompt;
+        if (cfg.longPrefillTokenThreshold > 0 && cfg.longPrefillTokenThreshold < n) n = cfg.longPrefillTokenThreshold;
+        if (n > budget) n = budget;
+        const r = this.allocateOrPreempt(req, n, true, now);
+        if (r & PREEMPTED) preempted = true;
+        if (r & FAILED) break;
+        budget -= n;
+        req.newTokens = n;
+      } else if (req.outputTokens > 0) {
+        const r = this.allocateOrPreempt(req, 1, false, now);
+        if (r & PREEMPTED) preempted = true;
+        if (r & FAILED) break;
+        budget -= 1;
+        req.newTokens = 1;
+      }
+      idx++;
+    }
+
+    // ---- Phase 2: admissions from the wait queue (head-of-line; none after a preemption).
+    while (!preempted && this.running.length < cfg.maxNumSeqs && this.waitQueue.length > 0 && budget > 0) {
+      const next = this.waitQueue.peek()!;
+      const hashes = next.spec.blockHashes;
+      const maxCached = Math.floor(next.inputTokens / cfg.blockSizeTokens);
+      const cached = this.kv.cachedPrefixBlocks(hashes, maxCached);
+      const cachedTokens = cached * cfg.blockSizeTokens;
+      let n = next.inputTokens - cachedTokens;
+      if (cfg.longPrefillTokenThreshold > 0 && cfg.longPrefillTokenThreshold < n) n = cfg.longPrefillTokenThreshold;
+      if (n > budget) n = budget;
+      if (!this.kv.allocate(next.slot, n, hashes, cached, true)) break;
+      this.waitQueue.popFront();
+      this.running.push(next);
+      next.state = RequestState.Running;
+      next.scheduledAt = now;
+      next.cacheHitBlocks = cached;
+      next.cachedTokens = cachedTokens;
+      next.progress = cachedTokens;
+      next.newTokens = n;
+      budget -= n;
+      this.hooks.onScheduled?.(next, now, cfg.index);
+    }
+
+    // ---- Batch composition and step time. Requests granted no tokens are not in the batch,
+    // except a fully cached prompt, which completes its prefill at no compute cost.
+    batch.prefillTokens = 0;
+    batch.decodeTokens = 0;
+    batch.prefillCount = 0;
+    batch.decodeCount = 0;
+    const run = this.running;
+    for (let i = 0; i < run.length; i++) {
+      const r = run[i];
+      if (r.newTokens === 0) continue;
+      if (r.progress < r.inputTokens) {
+        batch.prefillNewTokens[batch.prefillCount] = r.newTokens;
+        batch.prefillContextStart[batch.prefillCount] = r.progress;
+        batch.prefillCount++;
+        batch.prefillTokens += r.newTokens;
+      } else {
+        batch.decodeContext[batch.decodeCount] = r.progress;
+        batch.decodeCount++;
+        batch.decodeTokens++;
+      }
+    }
+    const stepTime = cfg.latency.stepTime(batch);
+    const end = now + stepTime;
+    this.hooks.onStep?.(now, stepTime, batch, cfg.index);
+
+    // ---- Execute: advance progress, record first tokens and ITLs.
+    const a2 = this.alpha2;
+    for (let i = 0; i < run.length; i++) {
+      const r = run[i];
+      if (r.progress < r.inputTokens) {
+        if (r.newTokens === 0) continue;
+        r.progress += r.newTokens;
+        if (r.progress === r.inputTokens) this.firstToken(r, end);
+      } else if (r.newTokens > 0) {
+        r.progress += 1;
+        const v = stepTime + a2;
+        r.itl.push(v);
+        r.itlSum += v;
+      } else if (r.ttft < 0 && r.scheduledAt === now) {
+        // Fully cached prompt admitted this step: its prefill is complete on arrival in the batch.
+        this.firstToken(r, end);
+      }
+    }
+
+    // ---- Completions: release KV at the end of the step.
+    const used = this.kv.usedBlocks;
+    this.metrics.kvBlockUs += used * stepTime;
+    if (used > this.metrics.peakKVBlocks) this.metrics.peakKVBlocks = used;
+    let w = 0;
+    for (let i = 0; i < run.length; i++) {
+      const r = run[i];
+      if (r.progress === r.inputTokens + Math.max(r.outputTokens, 1) - 1) {
+        this.complete(r, end);
+      } else {
+        run[w++] = r;
+      }
+    }
+    run.length = w;
+
+    this.metrics.busyUs += stepTime;
+    this.lastBusyUntil = end;
+    if (this.config.checkInvariants) this.kv.checkConsistency();
+
+    // ---- Next step: back to back while work remains.
+    if (run.length > 0 || this.waitQueue.length > 0) {
+      this.events.push(end, this.clsStep, EventKind.Step, -1);
+    } else {
+      this.stepPending = false;
+    }
+  }
+
+  /**
+   * Allocates KV for `req`, evicting running requests (newest first, or least urgent) until it
+   * fits. Returns a bit set: {@link PREEMPTED} when anything was evicted, {@link FAILED} when
+   * `req` cannot be scheduled this step (no victims left, or `req` itself was evicted).
+   */
+  private allocateOrPreempt(req: SimRequest, n: number, prefill: boolean, now: number): number {
+    let flags = 0;
+    for (;;) {
+      if (this.kv.allocate(req.slot, n, req.spec.blockHashes, 0, prefill)) return flags;
+      this.metrics.kvAllocationFailures++;
+      if (this.running.length === 0) return flags | FAILED;
+      const victimIdx = this.pickVictim();
+      const victim = this.running[victimIdx];
+      this.running.splice(victimIdx, 1);
+      flags |= PREEMPTED;
+      this.preempt(victim, now);
+      if (victim === req) return flags | FAILED;
+    }
+  }
+
+  private pickVictim(): number {
+    const run = this.running;
+    if (this.config.preemptionPolicy !== 'priority') return run.length - 1;
+    let best = run.length - 1;
+    for (let i = run.length - 2; i >= 0; i--) if (run[i].view.priority < run[best].view.priority) best = i;
+    return best;
+  }
+
+  private preempt(victim: SimRequest, now: number): void {
+    this.metrics.preemptions++;
+    victim.preemptions++;
+    if (victim.ttft >= 0) victim.preemptedAfterFirstToken = true;
+    victim.state = RequestState.Queued;
+    victim.progress = 0;
+    victim.newTokens = 0;
+    victim.itl.length = 0;
+    victim.itlSum = 0;
+    this.kv.release(victim.slot);
+    this.waitQueue.pushFront(victim);
+    this.hooks.onPreempted?.(victim, now, this.config.index);
+  }
+
+  private firstToken(r: SimRequest, stepEnd: number): void {
+    if (r.ttft >= 0) return; // a preempted request keeps the first token the user already saw
+    r.firstTokenAt = stepEnd + this.alpha2;
+    r.ttft = r.firstTokenAt - r.spec.arrivalUs;
+  }
+
+  private complete(r: SimRequest, stepEnd: number): void {
+    this.kv.release(r.slot);
+    r.state = RequestState.Completed;
+    r.completedAt = stepEnd;
+    // BLIS reports E2E = TTFT + sum(ITL). After a preemption it drops the ITLs it had seen,
+    // which understates E2E; for those requests we report the real completion time instead.
+    const e2e = r.preemptedAfterFirstToken
+      ? stepEnd + this.alpha2 * (1 + r.itl.length) - r.spec.arrivalUs
+      : r.ttft + r.itlSum;
+    if (this.config.checkInvariants) {
+      const arr = r.spec.arrivalUs;
+      if (!(arr <= r.enqueuedAt && r.enqueuedAt <= r.scheduledAt && r.scheduledAt <= r.firstTokenAt && r.scheduledAt <= r.completedAt))
+        throw new InvariantViolation(
+          'INV-5',
+          `request ${r.spec.id}: arrival ${arr}, enqueue ${r.enqueuedAt}, schedule ${r.scheduledAt}, first token ${r.firstTokenAt}, completion ${r.completedAt}`,
+        );
+    }
+    this.metrics.recordCompletion(r, e2e);
+    this.hooks.onCompleted(r, stepEnd);
+  }
+
+  private prepareWaitQueue(now: number): void {
+    if (this.waitQueue.length === 0) return;
+    const pri = this.config.priority;
+    if (pri?.timeDependent) {
+      const q = this.waitQueue;
+      for (let i = 0; i < q.length; i++) {
+        const r = q.at(i);
+        r.view.priority = pri.priority(r.view, now);
+      }
+    }
+    if (this.compareFn !== undefined) {
+      this.schedCtx.nowUs = now;
+      this.schedCtx.queueDepth = this.waitQueue.length;
+      this.schedCtx.batchSize = this.running.length;
+      this.waitQueue.sort(this.compareFn);
+    }
+  }
+
+  private checkWorkConservation(): void {
+    if (this.waitQueue.length > 0 && !this.stepPending)
+      throw new InvariantViolation('INV-8', `instance ${this.config.id} has ${this.waitQueue.length} queued requests and no step scheduled`);
+  }
+}

@@ -1,0 +1,105 @@
+import type { RequestView } from '@blis/policies';
+import type { RequestSpec } from './request-spec.js';
+
+/** Lifecycle states (INV-2: queued -> running -> completed; preemption returns to queued). */
+export const RequestState = {
+  Pending: 0,
+  Queued: 1,
+  Running: 2,
+  Completed: 3,
+  Dropped: 4,
+  Rejected: 5,
+  TimedOut: 6,
+} as const;
+export type RequestStateValue = (typeof RequestState)[keyof typeof RequestState];
+
+/**
+ * The policy-facing face of a request. A separate object from {@link SimRequest} so that a
+ * policy holding it cannot reach the output length, even with a cast (INV-9).
+ */
+export class RequestViewRecord implements RequestView {
+  readonly index: number;
+  readonly id: string;
+  readonly arrivalUs: number;
+  readonly inputTokens: number;
+  readonly clientId: string;
+  readonly tenantId: string;
+  readonly sloClass: string;
+  readonly sessionId: string;
+  readonly roundIndex: number;
+  readonly prefixGroup: string;
+  readonly streaming: boolean;
+  readonly blockHashes: ArrayLike<number>;
+  readonly sloTargetUs: number;
+  priority = 0;
+
+  constructor(spec: RequestSpec) {
+    this.index = spec.index;
+    this.id = spec.id;
+    this.arrivalUs = spec.arrivalUs;
+    this.inputTokens = spec.inputTokens;
+    this.clientId = spec.clientId;
+    this.tenantId = spec.tenantId;
+    this.sloClass = spec.sloClass;
+    this.sessionId = spec.sessionId;
+    this.roundIndex = spec.roundIndex;
+    this.prefixGroup = spec.prefixGroup;
+    this.streaming = spec.streaming;
+    this.blockHashes = spec.blockHashes;
+    this.sloTargetUs = spec.sloTargetUs;
+  }
+}
+
+/** A request in flight, with everything the engine tracks about it. */
+export class SimRequest {
+  readonly spec: RequestSpec;
+  readonly view: RequestViewRecord;
+  /** Slot in the driver's request table; also the request's KV cache owner id. */
+  readonly slot: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+
+  state: RequestStateValue = RequestState.Pending;
+  instance = -1;
+  /** Tokens processed: prompt tokens during prefill, then one per decode step. */
+  progress = 0;
+  /** Tokens granted in the current step's batch. */
+  newTokens = 0;
+  /** Cached prompt tokens claimed at admission this step. */
+  cachedTokens = 0;
+  /** Monotone sequence of entry into the current instance's wait queue. */
+  enqueueSeq = 0;
+
+  routedAt = -1;
+  enqueuedAt = -1;
+  /** Start tick of the step that (last) admitted the request. */
+  scheduledAt = -1;
+  /** Absolute tick at which the first token became visible (step end + alpha2). */
+  firstTokenAt = -1;
+  ttft = -1;
+  itlSum = 0;
+  /** ITL entries of the current attempt (cleared on preemption, as BLIS does). */
+  itl: number[] = [];
+  preemptions = 0;
+  preemptedAfterFirstToken = false;
+  /** Blocks found in the prefix cache at the (last) admission. */
+  cacheHitBlocks = 0;
+  completedAt = -1;
+
+  constructor(spec: RequestSpec, slot: number) {
+    this.spec = spec;
+    this.view = new RequestViewRecord(spec);
+    this.slot = slot;
+    this.inputTokens = spec.inputTokens;
+    this.outputTokens = spec.outputTokens;
+  }
+
+  /** Decode steps after the prefill until the request is complete. */
+  get decodeStepsNeeded(): number {
+    return Math.max(this.outputTokens, 1) - 1;
+  }
+
+  get inPrefill(): boolean {
+    return this.progress < this.inputTokens;
+  }
+}

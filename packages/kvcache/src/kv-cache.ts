@@ -1,0 +1,369 @@
+import { KVCacheError } from './errors.js';
+import { OwnerBlocks } from './owner-blocks.js';
+
+const NONE = -1;
+
+export interface KVCacheOptions {
+  totalBlocks: number;
+  /** Tokens per block; vLLM's and BLIS's default is 16. */
+  blockSizeTokens?: number;
+}
+
+/** Counters a cache keeps over its lifetime. */
+export interface KVCacheStats {
+  /** Blocks reused through the prefix cache. */
+  cacheHits: number;
+  /** Blocks filled fresh. */
+  cacheMisses: number;
+  /** Allocation calls that returned false. */
+  allocationFailures: number;
+}
+
+/**
+ * A paged KV cache with vLLM's prefix caching, following BLIS's block semantics exactly.
+ *
+ * - Blocks hold `blockSizeTokens` tokens. A block that becomes full during prefill is
+ *   registered under its hierarchical prefix hash (supplied by the caller, one per full
+ *   prompt block), so a request admitted later, even later in the same step, can reuse it.
+ * - Freed blocks keep their hash and join the tail of an LRU free list; allocation takes
+ *   from the head, evicting (unregistering) whatever hash that block still carried.
+ *   A request's blocks are freed last-block-first, so its tail is evicted first.
+ * - Multi-block allocation is transactional: on failure every mutation is undone.
+ *
+ * Owners are small non-negative integers chosen by the caller (the engine uses a request's
+ * slot). The cache never learns what a request is.
+ */
+export class KVCache {
+  readonly totalBlocks: number;
+  readonly blockSizeTokens: number;
+
+  private readonly refCount: Int32Array;
+  private readonly blockTokens: Int32Array;
+  /** Hash a block is registered under, or NaN. */
+  private readonly blockHash: Float64Array;
+  private readonly prevFree: Int32Array;
+  private readonly nextFree: Int32Array;
+  private freeHead = NONE;
+  private freeTail = NONE;
+  private used = 0;
+  private readonly hashToBlock = new Map<number, number>();
+  private readonly owners = new Map<number, OwnerBlocks>();
+
+  private hits = 0;
+  private misses = 0;
+  private failures = 0;
+
+  // Scratch for rollback, reused across calls.
+  private newBlocks = new Int32Array(64);
+  private newBlocksOrigHash = new Float64Array(64);
+  private attached = new Int32Array(64);
+  private attachedWasInUse = new Uint8Array(64);
+
+  constructor(opts: KVCacheOptions) {
+    const total = opts.totalBlocks;
+    const bs = opts.blockSizeTokens ?? 16;
+    if (!Number.isInteger(total) || total <= 0) throw new KVCacheError(`totalBlocks must be a positive integer, found ${total}`);
+    if (!Number.isInteger(bs) || bs <= 0) throw new KVCacheError(`blockSizeTokens must be a positive integer, found ${bs}`);
+    this.totalBlocks = total;
+    this.blockSizeTokens = bs;
+    this.refCount = new Int32Array(total);
+    this.blockTokens = new Int32Array(total);
+    this.blockHash = new Float64Array(total).fill(Number.NaN);
+    this.prevFree = new Int32Array(total);
+    this.nextFree = new Int32Array(total);
+    for (let i = 0; i < total; i++) this.appendFree(i);
+  }
+
+  get usedBlocks(): number {
+    return this.used;
+  }
+
+  get freeBlocks(): number {
+    return this.totalBlocks - this.used;
+  }
+
+  get utilization(): number {
+    return this.used / this.totalBlocks;
+  }
+
+  /** Cumulative share of blocks served from the prefix cache (0 before any allocation). */
+  get cacheHitRate(): number {
+    const t = this.hits + this.misses;
+    return t === 0 ? 0 : this.hits / t;
+  }
+
+  stats(): KVCacheStats {
+    return { cacheHits: this.hits, cacheMisses: this.misses, allocationFailures: this.failures };
+  }
+
+  /** Number of leading `hashes` whose blocks the cache still holds (in use or revivable). */
+  cachedPrefixBlocks(hashes: ArrayLike<number>, maxBlocks = hashes.length): number {
+    const n = Math.min(maxBlocks, hashes.length);
+    let i = 0;
+    while (i < n && this.hashToBlock.has(hashes[i])) i++;
+    return i;
+  }
+
+  /** Blocks currently held by `owner` (0 when none). */
+  blocksHeldBy(owner: number): number {
+    return this.owners.get(owner)?.length ?? 0;
+  }
+
+  /** Tokens currently stored for `owner`. */
+  tokensHeldBy(owner: number): number {
+    return this.owners.get(owner)?.tokens ?? 0;
+  }
+
+  /** True when `owner` holds any allocation record. */
+  holds(owner: number): boolean {
+    return this.owners.has(owner);
+  }
+
+  /** Blocks needed to append `newTokens` tokens for `owner` after its current last block. */
+  blocksNeeded(owner: number, newTokens: number): number {
+    let effective = newTokens;
+    const ob = this.owners.get(owner);
+    if (ob !== undefined && ob.length > 0) {
+      const spare = this.blockSizeTokens - this.blockTokens[ob.last()];
+      if (spare > 0 && spare < this.blockSizeTokens) effective -= Math.min(spare, effective);
+    }
+    return effective > 0 ? Math.ceil(effective / this.blockSizeTokens) : 0;
+  }
+
+  /**
+   * Stores `numTokens` more tokens for `owner`, all or nothing.
+   *
+   * On an owner's first allocation the first `cachedBlocks` blocks of `hashes` are claimed
+   * from the prefix cache (their tokens count as stored) before new blocks are filled.
+   * `prefill` says the tokens are prompt tokens: new full blocks are then registered under
+   * `hashes[k]` for the k-th full block of the owner. Returns false, with no state changed,
+   * when the blocks do not fit.
+   */
+  allocate(owner: number, numTokens: number, hashes: ArrayLike<number>, cachedBlocks: number, prefill: boolean): boolean {
+    if (!Number.isInteger(numTokens) || numTokens < 0) throw new KVCacheError(`cannot allocate ${numTokens} tokens`);
+    if (!Number.isInteger(cachedBlocks) || cachedBlocks < 0) throw new KVCacheError(`cachedBlocks must be >= 0, found ${cachedBlocks}`);
+    const bs = this.blockSizeTokens;
+    if (prefill && this.blocksNeeded(owner, numTokens) > this.freeBlocks) {
+      this.failures++;
+      return false;
+    }
+    let ob = this.owners.get(owner);
+    const existed = ob !== undefined;
+    const prevLength = ob?.length ?? 0;
+    const prevTokens = ob?.tokens ?? 0;
+    let nAttached = 0;
+    let nNew = 0;
+
+    if (ob === undefined) {
+      ob = new OwnerBlocks(Math.max(4, cachedBlocks + Math.ceil(numTokens / bs) + 1));
+      this.owners.set(owner, ob);
+      // Claim cached prefix blocks. BLIS skips this when no new tokens follow (a fully cached,
+      // block-aligned prompt); we claim them anyway so such a request holds what it reads.
+      const reach = Math.min(cachedBlocks, hashes.length);
+      if (reach > this.attached.length) this.growAttached(reach);
+      for (let i = 0; i < reach; i++) {
+        const id = this.hashToBlock.get(hashes[i]);
+        if (id === undefined) throw new KVCacheError(`block ${i} of owner ${owner} is not cached; look it up in the same step`);
+        const wasInUse = this.refCount[id] > 0;
+        this.attached[nAttached] = id;
+        this.attachedWasInUse[nAttached++] = wasInUse ? 1 : 0;
+        this.refCount[id]++;
+        if (!wasInUse) {
+          this.used++;
+          this.removeFree(id);
+        }
+        this.hits++;
+        ob.push(id);
+        ob.tokens += bs;
+      }
+    }
+
+    let remaining = numTokens;
+    let topUpBlock = NONE;
+    let topUpFrom = 0;
+    // Fill the partially filled last block first.
+    const lastId = ob.last();
+    if (remaining > 0 && lastId !== NONE) {
+      const inBlock = this.blockTokens[lastId];
+      if (inBlock > 0 && inBlock < bs) {
+        const take = Math.min(bs - inBlock, remaining);
+        this.blockTokens[lastId] = inBlock + take;
+        ob.tokens += take;
+        remaining -= take;
+        if (inBlock + take === bs) this.register(lastId, ob.tokens / bs - 1, hashes);
+        topUpBlock = lastId;
+        topUpFrom = inBlock;
+      }
+    }
+    // Then whole new blocks.
+    while (remaining > 0) {
+      const id = this.freeHead;
+      if (id === NONE) {
+        if (topUpBlock !== NONE) this.undoTopUp(topUpBlock, topUpFrom);
+        this.rollback(owner, ob, existed, prevLength, prevTokens, nAttached, nNew);
+        this.failures++;
+        return false;
+      }
+      if (nNew === this.newBlocks.length) this.growNew();
+      this.newBlocksOrigHash[nNew] = this.blockHash[id];
+      this.newBlocks[nNew++] = id;
+      this.popFree(id);
+      const take = Math.min(bs, remaining);
+      this.blockTokens[id] = take;
+      this.refCount[id] = 1;
+      this.used++;
+      this.misses++;
+      ob.push(id);
+      ob.tokens += take;
+      remaining -= take;
+      if (take === bs && prefill) this.register(id, ob.tokens / bs - 1, hashes);
+    }
+    return true;
+  }
+
+  /** Frees everything `owner` holds, last block first. Cached hashes survive for reuse. */
+  release(owner: number): void {
+    const ob = this.owners.get(owner);
+    if (ob === undefined) throw new KVCacheError(`owner ${owner} holds no blocks (double release?)`);
+    this.owners.delete(owner);
+    for (let i = ob.length - 1; i >= 0; i--) {
+      const id = ob.ids[i];
+      const rc = --this.refCount[id];
+      if (rc === 0) {
+        this.used--;
+        this.appendFree(id);
+      } else if (rc < 0) {
+        throw new KVCacheError(`block ${id} released more often than it was claimed`);
+      }
+    }
+  }
+
+  /** Checks INV-4 and the free list against the counters; throws on any inconsistency. */
+  checkConsistency(): void {
+    let free = 0;
+    let prev = NONE;
+    for (let id = this.freeHead; id !== NONE; id = this.nextFree[id]) {
+      if (this.refCount[id] !== 0) throw new KVCacheError(`block ${id} is on the free list with refcount ${this.refCount[id]}`);
+      if (this.prevFree[id] !== prev) throw new KVCacheError(`free list broken at block ${id}`);
+      prev = id;
+      if (++free > this.totalBlocks) throw new KVCacheError('free list has a cycle');
+    }
+    if (free + this.used !== this.totalBlocks)
+      throw new KVCacheError(`INV-4 violated: used ${this.used} + free ${free} != total ${this.totalBlocks}`);
+    let referenced = 0;
+    for (let id = 0; id < this.totalBlocks; id++) if (this.refCount[id] > 0) referenced++;
+    if (referenced !== this.used) throw new KVCacheError(`used counter ${this.used} != blocks with refcount ${referenced}`);
+  }
+
+  private register(id: number, k: number, hashes: ArrayLike<number>): void {
+    if (k < hashes.length) {
+      const h = hashes[k];
+      this.blockHash[id] = h;
+      this.hashToBlock.set(h, id);
+    }
+  }
+
+  private popFree(id: number): void {
+    this.removeFree(id);
+    const h = this.blockHash[id];
+    if (!Number.isNaN(h)) {
+      // Eviction: the hash leaves the index even if a newer block re-registered it (BLIS does the same).
+      this.hashToBlock.delete(h);
+      this.blockHash[id] = Number.NaN;
+    }
+    this.blockTokens[id] = 0;
+  }
+
+  private rollback(
+    owner: number,
+    ob: OwnerBlocks,
+    existed: boolean,
+    prevLength: number,
+    prevTokens: number,
+    nAttached: number,
+    nNew: number,
+  ): void {
+    for (let i = nNew - 1; i >= 0; i--) {
+      const id = this.newBlocks[i];
+      const h = this.blockHash[id];
+      if (!Number.isNaN(h)) this.hashToBlock.delete(h);
+      const orig = this.newBlocksOrigHash[i];
+      this.blockHash[id] = orig;
+      if (!Number.isNaN(orig)) this.hashToBlock.set(orig, id);
+      this.refCount[id] = 0;
+      this.blockTokens[id] = 0;
+      this.used--;
+      this.misses--;
+      this.prependFree(id);
+    }
+    for (let i = nAttached - 1; i >= 0; i--) {
+      const id = this.attached[i];
+      this.refCount[id]--;
+      this.hits--;
+      if (this.attachedWasInUse[i] === 0 && this.refCount[id] === 0) {
+        this.used--;
+        this.appendFree(id);
+      }
+    }
+    if (!existed) {
+      this.owners.delete(owner);
+    } else {
+      ob.length = prevLength;
+      ob.tokens = prevTokens;
+    }
+  }
+
+  private undoTopUp(id: number, from: number): void {
+    if (this.blockTokens[id] === this.blockSizeTokens) {
+      const h = this.blockHash[id];
+      if (!Number.isNaN(h)) {
+        if (this.hashToBlock.get(h) === id) this.hashToBlock.delete(h);
+        this.blockHash[id] = Number.NaN;
+      }
+    }
+    this.blockTokens[id] = from;
+  }
+
+  private appendFree(id: number): void {
+    this.nextFree[id] = NONE;
+    this.prevFree[id] = this.freeTail;
+    if (this.freeTail !== NONE) this.nextFree[this.freeTail] = id;
+    else this.freeHead = id;
+    this.freeTail = id;
+  }
+
+  private prependFree(id: number): void {
+    this.prevFree[id] = NONE;
+    this.nextFree[id] = this.freeHead;
+    if (this.freeHead !== NONE) this.prevFree[this.freeHead] = id;
+    else this.freeTail = id;
+    this.freeHead = id;
+  }
+
+  private removeFree(id: number): void {
+    const p = this.prevFree[id];
+    const n = this.nextFree[id];
+    if (p !== NONE) this.nextFree[p] = n;
+    else this.freeHead = n;
+    if (n !== NONE) this.prevFree[n] = p;
+    else this.freeTail = p;
+    this.prevFree[id] = NONE;
+    this.nextFree[id] = NONE;
+  }
+
+  private growNew(): void {
+    const n = new Int32Array(this.newBlocks.length * 2);
+    n.set(this.newBlocks);
+    this.newBlocks = n;
+    const h = new Float64Array(this.newBlocksOrigHash.length * 2);
+    h.set(this.newBlocksOrigHash);
+    this.newBlocksOrigHash = h;
+  }
+
+  private growAttached(min: number): void {
+    let c = this.attached.length;
+    while (c < min) c *= 2;
+    this.attached = new Int32Array(c);
+    this.attachedWasInUse = new Uint8Array(c);
+  }
+}

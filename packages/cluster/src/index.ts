@@ -1,1 +1,25 @@
-export {};
+export { simulate, prepareSimulation, runPrepared } from './simulate.js';
+export type { SimulationRuntime, PreparedRun } from './simulate.js';
+export {
+  SimulationConfigSchema,
+  WorkloadSourceSchema,
+  SyntheticWorkloadSchema,
+  SpecWorkloadSchema,
+  TraceWorkloadSchema,
+  TraceSettingsSchema,
+  FlowControlSchema,
+  ScorerWeightSchema,
+} from './config-schema.js';
+export type { SimulationConfig, SimulationConfigInput, WorkloadSource } from './config-schema.js';
+export { ClusterSimulator, CompletionLog, Interner } from './cluster-simulator.js';
+export type { ClusterSetup, ClusterCounters, FlowControlSettings, SessionStats } from './cluster-simulator.js';
+export { buildResult } from './results.js';
+export type { SimulationResult, MetricsBlock, GroupMetrics, SloAttainment, RequestRecord, ResultOptions } from './results.js';
+export { FITNESS_METRICS, parseFitnessWeights, computeFitness, normalizeLatencyUs, normalizeThroughput, FitnessWeightsError } from './fitness.js';
+export type { FitnessMetric, FitnessResult } from './fitness.js';
+export { jainIndex, coefficientOfVariation, maxMinRatio } from './fairness.js';
+export { GatewayQueue } from './gateway-queue.js';
+export { LiveSnapshot } from './instance-snapshot.js';
+export { ClusterRouterState } from './router-state.js';
+export { openWorkload } from './workload-source.js';
+export type { OpenWorkloadOptions } from './workload-source.js';

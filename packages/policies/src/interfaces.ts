@@ -31,11 +31,18 @@ export interface PriorityPolicy {
 export interface Scorer {
   readonly name: string;
   score(request: RequestView, state: RouterState, out: Float64Array): void;
-  /** Called after the routing decision (stateful scorers update their index here). */
+  /**
+   * Called after the routing decision (stateful scorers update their index here); `chosen` is a
+   * position in `state.instances`, as in {@link RoutingDecision.instance}.
+   */
   observe?(request: RequestView, chosen: number, state: RouterState): void;
 }
 
 export interface RoutingDecision {
+  /**
+   * Position of the chosen instance in `state.instances` (also the index into `scores` and each
+   * `breakdown` array). Stateful policies remember instances by `InstanceSnapshot.index`.
+   */
   readonly instance: number;
   readonly reason: string;
   /**

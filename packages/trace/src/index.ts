@@ -1,1 +1,1 @@
-export {};
+export type { DecisionObserver } from './decision-observer.js';

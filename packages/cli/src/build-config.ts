@@ -1,0 +1,186 @@
+import { existsSync } from 'node:fs';
+import { type SimulationConfigInput, parseFitnessWeights, FitnessWeightsError } from '@blis/cluster';
+import { latencyKnownModels } from './catalogue.js';
+import { type PolicyBundle, type PolicyOverrides, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs } from '@blis/policies';
+import { UsageError, type UsageIssue } from './usage-error.js';
+import { readYamlFile } from './yaml-file.js';
+
+/** Flag values after validation, camelCase. */
+export type FlagValues = Record<string, unknown>;
+
+/** Names given as module paths load custom policies instead of looking up the registry. */
+export function isModulePath(name: string): boolean {
+  return name.startsWith('./') || name.startsWith('../') || name.startsWith('/') || /\.(m?js|cjs)$/.test(name);
+}
+
+function loadPolicyBundle(path: string): PolicyBundle {
+  const file = readYamlFile(path, 'policy configuration');
+  const r = parsePolicyBundle(file.value);
+  if (!r.success) {
+    throw new UsageError(
+      r.issues.map((i) => {
+        const line = file.lineOf(i.path);
+        return { where: `${path}${line !== undefined ? `:${line}` : ''} ${i.pathText}`, expected: 'a valid policy setting', found: i.message };
+      }),
+    );
+  }
+  return r.bundle;
+}
+
+/**
+ * Turns validated flags (and the files they name) into a SimulationConfig input. Cross-field
+ * checks (min > max, conflicting workload sources) happen here, all problems reported together.
+ */
+export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['workload']): SimulationConfigInput {
+  const issues: UsageIssue[] = [];
+  const f = flags as Record<string, never>;
+
+  for (const which of ['prompt', 'output'] as const) {
+    const lo = f[`${which}TokensMin`] as number | undefined;
+    const hi = f[`${which}TokensMax`] as number | undefined;
+    if (lo !== undefined && hi !== undefined && lo > hi)
+      issues.push({ where: `--${which}-tokens-min`, expected: `at most --${which}-tokens-max (${hi})`, found: String(lo) });
+  }
+  if (typeof f.model === 'string' && f.alphaCoeffs === undefined && f.betaCoeffs === undefined && f.modelConfig === undefined) {
+    const known = latencyKnownModels();
+    if (!known.some((m) => m.toLowerCase() === (f.model as string).toLowerCase()))
+      issues.push({ where: '--model', expected: `a known model (${known.join(', ')})`, found: JSON.stringify(f.model) });
+  }
+  if ((f.alphaCoeffs === undefined) !== (f.betaCoeffs === undefined) && f.latencyModel !== 'roofline' && f.model === undefined) {
+    // Both or neither without a model: a half-specified blackbox model cannot be completed.
+    issues.push({ where: f.alphaCoeffs === undefined ? '--alpha-coeffs' : '--beta-coeffs', expected: 'to be given together with the other coefficient flag or with --model', found: 'only one of them' });
+  }
+
+  let fitnessWeights: Record<string, number> | undefined;
+  if (typeof f.fitnessWeights === 'string') {
+    try {
+      fitnessWeights = parseFitnessWeights(f.fitnessWeights) as Record<string, number>;
+    } catch (e) {
+      if (!(e instanceof FitnessWeightsError)) throw e;
+      issues.push({ where: '--fitness-weights', expected: 'metric:weight pairs', found: e.message });
+    }
+  }
+
+  // Policies: the YAML bundle first, flags on top (BLIS: flags override the file).
+  let bundle: PolicyBundle = {};
+  if (typeof f.policyConfig === 'string') {
+    try {
+      bundle = loadPolicyBundle(f.policyConfig);
+    } catch (e) {
+      if (e instanceof UsageError) issues.push(...e.issues);
+      else throw e;
+    }
+  }
+  const overrides: { -readonly [K in keyof PolicyOverrides]: PolicyOverrides[K] } = {};
+  const named = (v: unknown) => (typeof v === 'string' && !isModulePath(v) ? v : undefined);
+  const admissionParams: Record<string, unknown> = {};
+  if (f.tokenBucketCapacity !== undefined) admissionParams.capacity = f.tokenBucketCapacity;
+  if (f.tokenBucketRefillRate !== undefined) admissionParams.refillRate = f.tokenBucketRefillRate;
+  if (f.admissionPolicy !== undefined || Object.keys(admissionParams).length > 0)
+    overrides.admission = { name: named(f.admissionPolicy), params: Object.keys(admissionParams).length > 0 ? admissionParams : undefined };
+  if (f.priorityPolicy !== undefined) overrides.priority = { name: named(f.priorityPolicy) };
+  if (f.scheduler !== undefined) overrides.scheduler = { name: named(f.scheduler) };
+  if (f.preemptionPolicy !== undefined) overrides.preemption = f.preemptionPolicy as 'fcfs' | 'priority';
+  let scorers: { name: string; weight: number }[] | undefined;
+  if (typeof f.routingScorers === 'string') {
+    try {
+      scorers = parseScorerList(f.routingScorers, listPolicies().scorer).map((s) => ({ name: s.name, weight: s.weight }));
+    } catch (e) {
+      issues.push({ where: '--routing-scorers', expected: '"name:weight,..." over known scorers', found: (e as Error).message });
+    }
+  }
+  if (f.routingPolicy !== undefined || scorers !== undefined)
+    overrides.routing = { name: named(f.routingPolicy), params: scorers !== undefined ? { scorers } : undefined };
+
+  for (const [flag, value] of [
+    ['--admission-policy', f.admissionPolicy],
+    ['--priority-policy', f.priorityPolicy],
+    ['--routing-policy', f.routingPolicy],
+    ['--scheduler', f.scheduler],
+  ] as const) {
+    if (typeof value === 'string' && isModulePath(value) && !existsSync(value))
+      issues.push({ where: flag, expected: 'a policy name or an existing ES module path', found: JSON.stringify(value) });
+  }
+  const specs = resolvePolicySpecs(bundle, overrides);
+  const listing = listPolicies();
+  for (const [flag, kind, value] of [
+    ['--admission-policy', 'admission', specs.admission.name],
+    ['--priority-policy', 'priority', specs.priority.name],
+    ['--routing-policy', 'routing', specs.routing.name],
+    ['--scheduler', 'scheduler', specs.scheduler.name],
+  ] as const) {
+    const given = f[camelOf(flag)] as string | undefined;
+    if (given !== undefined && isModulePath(given)) continue;
+    if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: JSON.stringify(value) });
+  }
+  if (issues.length > 0) throw new UsageError(issues);
+
+  const routingParams = { ...specs.routing.params };
+  const routingScorers = routingParams.scorers as { name: string; weight: number }[] | undefined;
+  delete routingParams.scorers;
+
+  const cfg: SimulationConfigInput = {
+    seed: f.seed,
+    horizonUs: f.horizon,
+    numInstances: f.numInstances,
+    model: f.model,
+    hardware: f.hardware,
+    tp: f.tp,
+    latencyModel: f.latencyModel,
+    alphaCoeffs: f.alphaCoeffs,
+    betaCoeffs: f.betaCoeffs,
+    vllmVersion: f.vllmVersion,
+    modelConfigPath: f.modelConfig,
+    hardwareConfigPath: f.hardwareConfig,
+    totalKVBlocks: f.totalKvBlocks,
+    gpuMemoryUtilization: f.gpuMemoryUtilization,
+    blockSizeTokens: f.blockSizeInTokens,
+    maxNumSeqs: f.maxNumSeqs,
+    maxNumBatchedTokens: f.maxNumBatchedTokens,
+    longPrefillTokenThreshold: f.longPrefillTokenThreshold,
+    admission: { policy: specs.admission.name, params: { ...specs.admission.params } },
+    priority: { policy: specs.priority.name, params: { ...specs.priority.params } },
+    routing: { policy: specs.routing.name, scorers: routingScorers, params: routingParams },
+    scheduler: { policy: specs.scheduler.name, params: {} },
+    preemptionPolicy: specs.preemption,
+    admissionLatencyUs: f.admissionLatency,
+    routingLatencyUs: f.routingLatency,
+    snapshotRefreshIntervalUs: f.snapshotRefreshInterval,
+    flowControl: {
+      enabled: f.flowControl === true,
+      maxGatewayQueueDepth: f.maxGatewayQueueDepth,
+      queueDepthThreshold: f.saturationQueueThreshold,
+      kvUtilizationThreshold: f.saturationKvThreshold,
+    },
+    workload,
+    sloTtftUs: f.sloTtft,
+    sloE2eUs: f.sloE2e,
+    fitnessWeights,
+    trace: {
+      level: f.traceLevel,
+      outputPath: f.traceOutput,
+      counterfactualK: f.counterfactualK,
+      summarize: f.summarizeTrace === true,
+      summaryMaxTokens: f.summaryMaxTokens,
+      summaryStrategy: f.summaryStrategy,
+    },
+    checkInvariants: f.checkInvariants === true,
+    includeRequests: typeof f.resultsPath === 'string',
+  };
+  return dropUndefined(cfg) as SimulationConfigInput;
+}
+
+function camelOf(flag: string): string {
+  return flag.replace(/^--/, '').replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Removes undefined fields recursively so zod defaults apply. */
+function dropUndefined(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropUndefined);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = dropUndefined(x);
+    return out;
+  }
+  return v;
+}

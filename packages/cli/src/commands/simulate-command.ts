@@ -1,0 +1,61 @@
+import { writeFileSync } from 'node:fs';
+import { type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
+import { buildConfig, isModulePath } from '../build-config.js';
+import { loadCustomPolicies } from '../custom-policy.js';
+import { type FlagDef, parseFlags } from '../flags.js';
+import { stringifyResult } from '../json-output.js';
+import { ProgressBar } from '../progress-bar.js';
+import { attachTracing } from '../tracing.js';
+import { UsageError } from '../usage-error.js';
+
+/**
+ * Shared body of `blis run` and `blis replay`: validate flags, build the config, run, print the
+ * result JSON on stdout (and to --results-path), progress and notes on stderr.
+ */
+export async function runSimulationCommand(
+  defs: readonly FlagDef[],
+  rawOpts: Record<string, unknown>,
+  workloadFrom: (flags: Record<string, unknown>) => SimulationConfigInput['workload'],
+): Promise<void> {
+  const flags = parseFlags(defs, rawOpts);
+  const workload = workloadFrom(flags);
+  const input = buildConfig(flags, workload);
+  const custom = await loadCustomPolicies(flags, isModulePath, {
+    seed: (flags.seed as number | undefined) ?? 42,
+    numInstances: (flags.numInstances as number | undefined) ?? 1,
+    blockSizeTokens: (flags.blockSizeInTokens as number | undefined) ?? 16,
+  });
+  const quiet = flags.quiet === true;
+  const total = expectedRequests(input);
+  const bar = new ProgressBar(total, !quiet);
+  const runtime: SimulationRuntime = { ...custom, onProgress: (done, now) => bar.update(done, now) };
+  const prepared = prepareSimulation(input, runtime);
+  const tracing = attachTracing(prepared);
+  const result = runPrepared(prepared);
+  bar.finish();
+  tracing?.finish(result);
+  if (!quiet) {
+    process.stderr.write(
+      `blis: ${prepared.config.numInstances} instance(s), ${prepared.latencyKind} latency, ${prepared.totalKVBlocks} KV blocks (${prepared.kvBlocksSource}); ${result.completed_requests}/${result.injected_requests} completed in ${result.vllm_estimated_duration_s.toFixed(3)} simulated s\n`,
+    );
+  }
+  const resultsPath = flags.resultsPath as string | undefined;
+  const { requests, ...summary } = result;
+  process.stdout.write(stringifyResult(summary));
+  if (resultsPath !== undefined) {
+    try {
+      writeFileSync(resultsPath, stringifyResult(result));
+    } catch (e) {
+      throw new UsageError([{ where: '--results-path', expected: 'a writable file', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
+    }
+    void requests;
+  }
+}
+
+function expectedRequests(input: SimulationConfigInput): number | undefined {
+  const w = input.workload;
+  if (w === undefined) return 100;
+  if (w.kind === 'synthetic') return w.numRequests ?? 100;
+  if (w.kind === 'trace') return w.maxRequests;
+  return w.numRequests;
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { UsageError, type UsageIssue } from './usage-error.js';
+
+/** How a flag's text becomes a value, and what it must satisfy. */
+export type FlagKind = 'int' | 'nonNegInt' | 'posInt' | 'number' | 'posNumber' | 'nonNegNumber' | 'fraction' | 'string' | 'bool' | 'triple';
+
+export interface FlagDef {
+  /** Long name without dashes, e.g. `max-num-seqs`. */
+  name: string;
+  /** Old names accepted too (BLIS's previous spellings). */
+  aliases?: string[];
+  kind: FlagKind;
+  /** Allowed values for enum-like string flags. */
+  choices?: readonly string[];
+  description: string;
+  /** Shown in help; applied by the config builder, not here. */
+  defaultText?: string;
+  group: string;
+}
+
+const parsers: Record<FlagKind, { schema: z.ZodType; expected: string }> = {
+  int: { schema: z.coerce.number().int(), expected: 'an integer' },
+  nonNegInt: { schema: z.coerce.number().int().nonnegative(), expected: 'a non-negative integer' },
+  posInt: { schema: z.coerce.number().int().positive(), expected: 'a positive integer' },
+  number: { schema: z.coerce.number().refine(Number.isFinite), expected: 'a number' },
+  posNumber: { schema: z.coerce.number().positive().refine(Number.isFinite), expected: 'a positive number' },
+  nonNegNumber: { schema: z.coerce.number().nonnegative().refine(Number.isFinite), expected: 'a non-negative number' },
+  fraction: { schema: z.coerce.number().gt(0).lte(1), expected: 'a number in (0, 1]' },
+  string: { schema: z.string().min(1), expected: 'a non-empty string' },
+  bool: { schema: z.boolean(), expected: 'no value (a switch)' },
+  triple: { schema: z.string(), expected: 'three comma-separated numbers' },
+};
+
+/** Parses one flag's raw text; pushes an issue and returns undefined when it is bad. */
+export function parseFlagValue(def: FlagDef, raw: unknown, issues: UsageIssue[]): unknown {
+  if (raw === undefined) return undefined;
+  const where = `--${def.name}`;
+  if (def.kind === 'triple') {
+    const parts = String(raw).split(',').map((s) => s.trim());
+    const nums = parts.map((p) => (p === '' ? Number.NaN : Number(p)));
+    if (parts.length !== 3 || nums.some((n) => !Number.isFinite(n))) {
+      issues.push({ where, expected: 'three comma-separated numbers (e.g. "1000,2.5,0")', found: JSON.stringify(String(raw)) });
+      return undefined;
+    }
+    return nums;
+  }
+  if (typeof raw === 'string' && raw.trim() === '' && def.kind !== 'string') {
+    issues.push({ where, expected: parsers[def.kind].expected, found: 'an empty value' });
+    return undefined;
+  }
+  const p = parsers[def.kind];
+  const r = p.schema.safeParse(raw);
+  if (!r.success) {
+    issues.push({ where, expected: p.expected, found: JSON.stringify(raw) });
+    return undefined;
+  }
+  if (def.choices !== undefined && !def.choices.includes(r.data as string)) {
+    issues.push({ where, expected: `one of ${def.choices.join(', ')}`, found: JSON.stringify(raw) });
+    return undefined;
+  }
+  return r.data;
+}
+
+/**
+ * Validates every flag in `raw` (camelCase keys as commander produces them) against `defs`,
+ * collecting all problems before failing, so the user sees them together.
+ */
+export function parseFlags(defs: readonly FlagDef[], raw: Record<string, unknown>): Record<string, unknown> {
+  const issues: UsageIssue[] = [];
+  const out: Record<string, unknown> = {};
+  for (const def of defs) {
+    const names = [def.name, ...(def.aliases ?? [])];
+    const given = names.filter((n) => raw[camel(n)] !== undefined);
+    if (given.length > 1) {
+      issues.push({ where: `--${def.name}`, expected: `one of ${given.map((g) => `--${g}`).join(' or ')}`, found: 'both' });
+      continue;
+    }
+    if (given.length === 0) continue;
+    const v = parseFlagValue(def, raw[camel(given[0])], issues);
+    if (v !== undefined) out[camel(def.name)] = v;
+  }
+  if (issues.length > 0) throw new UsageError(issues);
+  return out;
+}
+
+export function camel(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}

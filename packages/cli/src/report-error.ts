@@ -1,0 +1,37 @@
+import { UsageError, formatIssue } from './usage-error.js';
+
+/** Error classes (by name) that mean "bad input": their messages are for the user, exit code 2. */
+const INPUT_ERRORS = new Set([
+  'UsageError',
+  'ZodError',
+  'LatencyConfigError',
+  'WorkloadSpecError',
+  'TraceFormatError',
+  'TraceReadError',
+  'UnknownPolicyError',
+  'PolicyParamsError',
+  'ScorerSpecError',
+  'FitnessWeightsError',
+  'KVCapacityError',
+  'ModelConfigError',
+]);
+
+/** Prints an error on stderr and returns the exit code: 2 for bad input, 1 for our own bugs. */
+export function reportError(e: unknown): number {
+  if (e instanceof UsageError) {
+    for (const i of e.issues) process.stderr.write(`blis: ${formatIssue(i)}\n`);
+    return 2;
+  }
+  const err = e as Error;
+  if (err !== null && typeof err === 'object' && INPUT_ERRORS.has(err.name)) {
+    if (err.name === 'ZodError') {
+      const issues = (err as unknown as { issues: { path: (string | number)[]; message: string }[] }).issues;
+      for (const i of issues) process.stderr.write(`blis: config ${i.path.join('.') || '(root)'}: ${i.message}\n`);
+    } else {
+      for (const line of err.message.split('\n')) process.stderr.write(`blis: ${line}\n`);
+    }
+    return 2;
+  }
+  process.stderr.write(`blis: internal error: ${err?.stack ?? String(e)}\n`);
+  return 1;
+}

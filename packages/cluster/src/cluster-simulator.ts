@@ -1,0 +1,394 @@
+import {
+  ClockRegressionError,
+  EventKind,
+  EventQueue,
+  GrowableFloat64,
+  type InstanceConfig,
+  InstanceSimulator,
+  InvariantViolation,
+  RequestState,
+  RequestTable,
+  type RequestSource,
+  type SimRequest,
+  clusterClass,
+  instanceOfClass,
+} from '@blis/engine';
+import type { AdmissionPolicy, PriorityPolicy, RoutingPolicy } from '@blis/policies';
+import type { DecisionObserver } from '@blis/trace';
+import { GatewayQueue } from './gateway-queue.js';
+import { LiveSnapshot } from './instance-snapshot.js';
+import { ClusterRouterState } from './router-state.js';
+
+export interface FlowControlSettings {
+  /** Requests beyond this many waiting at the gateway shed the least urgent; 0 = unbounded. */
+  maxQueueDepth: number;
+  /** Queue depth at which one instance counts as saturated (5). */
+  queueDepthThreshold: number;
+  /** KV utilisation at which one instance counts as saturated (0.8). */
+  kvUtilizationThreshold: number;
+  /** Dispatch while pool saturation is below this (1.0). */
+  saturationLimit: number;
+}
+
+export interface ClusterSetup {
+  instances: InstanceConfig[];
+  source: RequestSource;
+  admission: AdmissionPolicy;
+  priority: PriorityPolicy;
+  routing: RoutingPolicy;
+  admissionLatencyUs: number;
+  routingLatencyUs: number;
+  snapshotRefreshIntervalUs: number;
+  flowControl?: FlowControlSettings;
+  horizonUs: number;
+  observer?: DecisionObserver;
+  /** Keep each completed request's id for per-request records. */
+  recordRequestIds?: boolean;
+  /** Called now and then with the number of requests that have left the system. */
+  onProgress?: (done: number, nowUs: number) => void;
+}
+
+/** Interned string -> small integer, so per-request group columns stay numeric. */
+export class Interner {
+  readonly names: string[] = [];
+  private readonly codes = new Map<string, number>();
+  code(name: string): number {
+    let c = this.codes.get(name);
+    if (c === undefined) {
+      c = this.names.length;
+      this.names.push(name);
+      this.codes.set(name, c);
+    }
+    return c;
+  }
+}
+
+/** Cluster-wide per-completion columns (instance metrics hold the rest). */
+export class CompletionLog {
+  readonly instance = new GrowableFloat64();
+  readonly sloClass = new GrowableFloat64();
+  readonly tenant = new GrowableFloat64();
+  readonly ttftUs = new GrowableFloat64();
+  readonly e2eUs = new GrowableFloat64();
+  readonly sloTargetUs = new GrowableFloat64();
+  readonly networkDelayUs = new GrowableFloat64();
+  readonly outputTokens = new GrowableFloat64();
+  readonly inputTokens = new GrowableFloat64();
+  readonly arrivalUs = new GrowableFloat64();
+  readonly itlUs = new GrowableFloat64();
+  readonly schedulingDelayUs = new GrowableFloat64();
+  readonly completionUs = new GrowableFloat64();
+  readonly cacheHitBlocks = new GrowableFloat64();
+  readonly preemptions = new GrowableFloat64();
+  /** Request ids, kept only when per-request records were asked for. */
+  readonly ids: string[] = [];
+}
+
+/** Per multi-turn session: first arrival, last completion, rounds completed. */
+export interface SessionStats {
+  startUs: number;
+  endUs: number;
+  rounds: number;
+}
+
+export interface ClusterCounters {
+  injected: number;
+  rejected: number;
+  shed: number;
+  completed: number;
+  dropped: number;
+  timedOut: number;
+  /** Admitted but not yet routed at the end (admission/routing latency, gateway queue). */
+  inTransit: number;
+}
+
+const ADMISSION = EventKind.Admission;
+const ROUTING = EventKind.Routing;
+const DISPATCH = EventKind.GatewayDispatch;
+const INJECT = 4;
+
+/**
+ * N instances on one clock behind admission -> priority -> routing. Cluster events at a tick run
+ * before instance events at that tick; instances run lowest index first (one event heap whose
+ * ordering class encodes both). Arrivals are pulled lazily from the source.
+ */
+export class ClusterSimulator {
+  readonly instances: InstanceSimulator[];
+  readonly snapshots: LiveSnapshot[];
+  readonly state: ClusterRouterState;
+  readonly counters: ClusterCounters = { injected: 0, rejected: 0, shed: 0, completed: 0, dropped: 0, timedOut: 0, inTransit: 0 };
+  readonly log = new CompletionLog();
+  readonly sloNames = new Interner();
+  readonly tenantNames = new Interner();
+  readonly gatewayDelayUs = new GrowableFloat64();
+  readonly sessions = new Map<string, SessionStats>();
+  /** Requests routed to each instance. */
+  readonly routedTo: number[];
+  endUs = 0;
+
+  private readonly setup: ClusterSetup;
+  private readonly events = new EventQueue(4096);
+  private readonly table = new RequestTable();
+  private readonly gateway: GatewayQueue | undefined;
+  private readonly admittedAt = new Map<SimRequest, number>();
+  private clock = 0;
+  private readonly clsAdmission = clusterClass(ADMISSION);
+  private readonly clsRouting = clusterClass(ROUTING);
+  private readonly clsDispatch = clusterClass(DISPATCH);
+  private readonly clsInject = INJECT;
+  private readonly injectTarget = new Map<number, number>();
+  private dispatchPending = false;
+
+  constructor(setup: ClusterSetup) {
+    this.setup = setup;
+    const lookup = (slot: number) => this.table.get(slot);
+    const obs = setup.observer;
+    this.instances = setup.instances.map(
+      (cfg) =>
+        new InstanceSimulator(cfg, this.events, lookup, {
+          onCompleted: (req, now) => this.onCompleted(req, now),
+          onDropped: (req, now) => this.onLeft(req, now, 'dropped'),
+          onTimedOut: (req, now) => this.onLeft(req, now, 'timed_out'),
+          onScheduled: obs?.onScheduled?.bind(obs),
+          onPreempted: obs?.onPreempted?.bind(obs),
+          onStep: obs?.onStep?.bind(obs),
+        }),
+    );
+    this.snapshots = this.instances.map((i) => new LiveSnapshot(i));
+    const fc = setup.flowControl;
+    this.state = new ClusterRouterState(this.snapshots, setup.snapshotRefreshIntervalUs, fc?.queueDepthThreshold ?? 5, fc?.kvUtilizationThreshold ?? 0.8);
+    this.gateway = fc ? new GatewayQueue() : undefined;
+    this.routedTo = new Array(this.instances.length).fill(0);
+  }
+
+  get hasGateway(): boolean {
+    return this.gateway !== undefined;
+  }
+
+  get gatewayLength(): number {
+    return this.gateway?.length ?? 0;
+  }
+
+  run(): void {
+    const { source, horizonUs } = this.setup;
+    const ev = this.events;
+    const progress = this.setup.onProgress;
+    let sinceProgress = 0;
+    for (;;) {
+      const nextArrival = source.peekArrivalUs();
+      const nextEvent = ev.peekTime();
+      const t = nextArrival <= nextEvent ? nextArrival : nextEvent;
+      if (t === Number.POSITIVE_INFINITY || t > horizonUs) break;
+      if (t < this.clock) throw new ClockRegressionError(this.clock, t);
+      this.clock = t;
+      // Arrivals have the lowest class of all, so at equal ticks they go first.
+      if (nextArrival <= nextEvent) {
+        this.onArrival(source.next()!, t);
+      } else {
+        ev.pop();
+        const cls = ev.poppedClass;
+        const inst = instanceOfClass(cls);
+        if (inst >= 0) this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t);
+        else this.onClusterEvent(ev.poppedKind, ev.poppedArg, t);
+      }
+      if (progress !== undefined && ++sinceProgress >= 65536) {
+        sinceProgress = 0;
+        progress(this.counters.completed + this.counters.dropped + this.counters.rejected + this.counters.timedOut + this.counters.shed, t);
+      }
+    }
+    let end = this.clock;
+    for (const inst of this.instances) if (inst.lastBusyUntil > end) end = inst.lastBusyUntil;
+    this.endUs = Math.min(end, horizonUs);
+    this.counters.inTransit = this.admittedAt.size;
+  }
+
+  /** Conservation (INV-1) over the whole cluster; throws InvariantViolation when it fails. */
+  checkConservation(): void {
+    const c = this.counters;
+    const live = this.table.size;
+    let inWaitQueues = 0;
+    for (const i of this.instances) inWaitQueues += i.queueDepth;
+    if (inWaitQueues > this.stillQueued())
+      throw new InvariantViolation('INV-1', `${inWaitQueues} requests in wait queues but only ${this.stillQueued()} live requests are queued`);
+    const rhs = c.completed + c.dropped + c.rejected + c.timedOut + c.shed + live;
+    if (rhs !== c.injected)
+      throw new InvariantViolation(
+        'INV-1',
+        `injected ${c.injected} != completed ${c.completed} + dropped ${c.dropped} + rejected ${c.rejected} + timed out ${c.timedOut} + shed ${c.shed} + still in the system ${live}`,
+      );
+  }
+
+  /** Requests waiting at instances (wait queues) plus those still in their alpha queueing delay. */
+  stillQueued(): number {
+    return this.table.size - this.stillRunning() - this.counters.inTransit;
+  }
+
+  stillRunning(): number {
+    let n = 0;
+    for (const i of this.instances) n += i.batchSize;
+    return n;
+  }
+
+  private onArrival(spec: import('@blis/engine').RequestSpec, now: number): void {
+    this.counters.injected++;
+    const req = this.table.add(spec);
+    this.state.recordArrival(spec.tenantId, now);
+    this.admittedAt.set(req, now);
+    const lat = this.setup.admissionLatencyUs;
+    if (lat > 0) this.events.push(now + lat, this.clsAdmission, ADMISSION, req.slot);
+    else this.admit(req, now);
+  }
+
+  private onClusterEvent(kind: number, arg: number, now: number): void {
+    switch (kind) {
+      case ADMISSION:
+        this.admit(this.table.get(arg), now);
+        break;
+      case ROUTING:
+        this.route(this.table.get(arg), now);
+        break;
+      case DISPATCH:
+        this.dispatchPending = false;
+        this.dispatchFromGateway(now);
+        break;
+      case INJECT: {
+        const req = this.table.get(arg);
+        const target = this.injectTarget.get(arg)!;
+        this.injectTarget.delete(arg);
+        this.admittedAt.delete(req);
+        this.instances[target].inject(req, now);
+        break;
+      }
+      default:
+        throw new Error(`unknown cluster event kind ${kind}`);
+    }
+  }
+
+  private admit(req: SimRequest, now: number): void {
+    const st = this.state;
+    st.prepare(now);
+    const decision = this.setup.admission.admit(req.view, st);
+    this.setup.observer?.onAdmission?.(req, decision, st, now);
+    if (!decision.admit) {
+      this.admittedAt.delete(req);
+      this.counters.rejected++;
+      req.state = RequestState.Rejected;
+      this.setup.observer?.onDropped?.(req, now, 'rejected');
+      this.table.remove(req);
+      this.setup.source.onRequestDone?.(req.spec, now, 'rejected');
+      return;
+    }
+    const score = this.setup.priority.priority(req.view, now);
+    req.view.priority = score;
+    this.setup.observer?.onPriority?.(req, score, now);
+    if (this.gateway !== undefined) {
+      this.gateway.push(req);
+      this.admittedAt.set(req, now);
+      this.shedIfFull(now);
+      this.dispatchFromGateway(now);
+      return;
+    }
+    this.route(req, now);
+  }
+
+  private route(req: SimRequest, now: number): void {
+    const st = this.state;
+    st.prepare(now);
+    const decision = this.setup.routing.route(req.view, st);
+    const target = decision.instance;
+    if (!Number.isInteger(target) || target < 0 || target >= this.instances.length)
+      throw new InvariantViolation('routing', `policy ${this.setup.routing.name} chose instance ${target} of ${this.instances.length}`);
+    this.setup.observer?.onRouting?.(req, decision, st, now);
+    st.dispatched(target, req.spec.tenantId);
+    this.routedTo[target]++;
+    const lat = this.setup.routingLatencyUs;
+    if (lat > 0) {
+      this.injectTarget.set(req.slot, target);
+      this.events.push(now + lat, this.clsInject, INJECT, req.slot);
+    } else {
+      this.admittedAt.delete(req);
+      this.instances[target].inject(req, now);
+    }
+  }
+
+  private dispatchFromGateway(now: number): void {
+    const gw = this.gateway;
+    const fc = this.setup.flowControl;
+    if (gw === undefined || fc === undefined) return;
+    while (gw.length > 0) {
+      this.state.prepare(now, true);
+      if (this.state.saturation >= fc.saturationLimit) return;
+      const req = gw.pop()!;
+      const admittedAt = this.admittedAt.get(req) ?? now;
+      this.gatewayDelayUs.push(now - admittedAt);
+      this.route(req, now);
+    }
+  }
+
+  private shedIfFull(now: number): void {
+    const gw = this.gateway!;
+    const max = this.setup.flowControl!.maxQueueDepth;
+    while (max > 0 && gw.length > max) {
+      const victim = gw.popLeastUrgent()!;
+      this.admittedAt.delete(victim);
+      this.counters.shed++;
+      victim.state = RequestState.Rejected;
+      this.setup.observer?.onDropped?.(victim, now, 'shed');
+      this.table.remove(victim);
+      this.setup.source.onRequestDone?.(victim.spec, now, 'rejected');
+    }
+  }
+
+  private onCompleted(req: SimRequest, now: number): void {
+    this.counters.completed++;
+    const log = this.log;
+    const m = this.instances[req.instance].metrics;
+    const e2e = m.e2eUs.get(m.e2eUs.length - 1);
+    log.instance.push(req.instance);
+    log.sloClass.push(this.sloNames.code(req.spec.sloClass));
+    log.tenant.push(this.tenantNames.code(req.spec.tenantId));
+    log.ttftUs.push(req.ttft);
+    log.e2eUs.push(e2e);
+    log.sloTargetUs.push(req.spec.sloTargetUs);
+    log.networkDelayUs.push(req.spec.networkDelayUs);
+    log.outputTokens.push(req.outputTokens);
+    log.inputTokens.push(req.inputTokens);
+    log.arrivalUs.push(req.spec.arrivalUs);
+    log.itlUs.push(m.itlUs.get(m.itlUs.length - 1));
+    log.schedulingDelayUs.push(req.scheduledAt - req.spec.arrivalUs);
+    log.completionUs.push(now);
+    log.cacheHitBlocks.push(req.cacheHitBlocks);
+    log.preemptions.push(req.preemptions);
+    if (this.setup.recordRequestIds) log.ids.push(req.spec.id);
+    if (req.spec.sessionId !== '') {
+      const st = this.sessions.get(req.spec.sessionId);
+      if (st === undefined) this.sessions.set(req.spec.sessionId, { startUs: req.spec.arrivalUs, endUs: now, rounds: 1 });
+      else {
+        st.rounds++;
+        if (req.spec.arrivalUs < st.startUs) st.startUs = req.spec.arrivalUs;
+        if (now > st.endUs) st.endUs = now;
+      }
+    }
+    this.setup.observer?.onCompleted?.(req, now, e2e);
+    this.finish(req, now, 'completed');
+  }
+
+  private onLeft(req: SimRequest, now: number, outcome: 'dropped' | 'timed_out'): void {
+    if (outcome === 'dropped') this.counters.dropped++;
+    else this.counters.timedOut++;
+    this.setup.observer?.onDropped?.(req, now, outcome === 'dropped' ? 'unservable' : 'timed_out');
+    this.finish(req, now, outcome);
+  }
+
+  private finish(req: SimRequest, now: number, outcome: 'completed' | 'dropped' | 'timed_out'): void {
+    this.state.finished(req.instance, req.spec.tenantId);
+    this.setup.routing.onComplete?.(req.view, req.instance);
+    this.table.remove(req);
+    this.setup.source.onRequestDone?.(req.spec, now, outcome);
+    if (this.gateway !== undefined && this.gateway.length > 0 && !this.dispatchPending) {
+      // Dispatch after the completing step's bookkeeping, as a cluster event at this tick.
+      this.dispatchPending = true;
+      this.events.push(now, this.clsDispatch, DISPATCH, -1);
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+const nonNegInt = z.number().int().nonnegative();
+const posInt = z.number().int().positive();
+
+const policyRef = <D extends string>(defaultName: D) =>
+  z
+    .object({
+      policy: z.string().min(1).default(defaultName),
+      params: z.record(z.string(), z.unknown()).default({}),
+    })
+    .strict()
+    .default({ policy: defaultName, params: {} });
+
+export const ScorerWeightSchema = z.object({ name: z.string().min(1), weight: z.number().nonnegative() }).strict();
+
+/** Flags-style synthetic workload (`blis run --rate ...`), BLIS's names and defaults. */
+export const SyntheticWorkloadSchema = z
+  .object({
+    kind: z.literal('synthetic'),
+    preset: z.string().optional(),
+    rate: z.number().positive().default(1),
+    numRequests: posInt.default(100),
+    promptTokens: posInt.default(512),
+    promptTokensStdev: z.number().nonnegative().default(256),
+    promptTokensMin: posInt.default(2),
+    promptTokensMax: posInt.default(7000),
+    outputTokens: posInt.default(512),
+    outputTokensStdev: z.number().nonnegative().default(256),
+    outputTokensMin: posInt.default(2),
+    outputTokensMax: posInt.default(7000),
+    prefixTokens: nonNegInt.default(0),
+    arrivalProcess: z.enum(['poisson', 'constant']).default('poisson'),
+  })
+  .strict();
+
+export const SpecWorkloadSchema = z
+  .object({
+    kind: z.literal('spec'),
+    /** Path to a WorkloadSpec v2 YAML file. */
+    path: z.string().optional(),
+    /** An already-parsed spec object (library use); validated like the file. */
+    spec: z.unknown().optional(),
+    /** Overrides the spec's num_requests. */
+    numRequests: posInt.optional(),
+  })
+  .strict()
+  .refine((w) => w.path !== undefined || w.spec !== undefined, { message: 'a spec workload needs `path` or `spec`' });
+
+export const TraceWorkloadSchema = z
+  .object({
+    kind: z.literal('trace'),
+    path: z.string().min(1),
+    format: z.enum(['tracev2', 'mooncake', 'azure']).optional(),
+    timeScale: z.number().positive().default(1),
+    maxRequests: posInt.optional(),
+  })
+  .strict();
+
+export const WorkloadSourceSchema = z.discriminatedUnion('kind', [SyntheticWorkloadSchema, SpecWorkloadSchema, TraceWorkloadSchema]);
+
+export const TraceSettingsSchema = z
+  .object({
+    level: z.enum(['none', 'decisions', 'full']).default('none'),
+    outputPath: z.string().optional(),
+    counterfactualK: nonNegInt.default(0),
+    summarize: z.boolean().default(false),
+    summaryMaxTokens: z.number().int().min(100).default(1000),
+    summaryStrategy: z.enum(['issue-focused', 'decision-audit', 'counterfactual']).default('issue-focused'),
+  })
+  .strict()
+  .default({ level: 'none', counterfactualK: 0, summarize: false, summaryMaxTokens: 1000, summaryStrategy: 'issue-focused' });
+
+export const FlowControlSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    maxGatewayQueueDepth: nonNegInt.default(0),
+    queueDepthThreshold: z.number().positive().default(5),
+    kvUtilizationThreshold: z.number().positive().default(0.8),
+    saturationLimit: z.number().positive().default(1),
+  })
+  .strict()
+  .default({ enabled: false, maxGatewayQueueDepth: 0, queueDepthThreshold: 5, kvUtilizationThreshold: 0.8, saturationLimit: 1 });
+
+/**
+ * The whole configuration of a run, as plain JSON-friendly data. `simulate()` validates its input
+ * with this schema; the CLI builds one from flags and files; a JSON Schema generated from it
+ * ships as `simulation-config.schema.json` for editors.
+ */
+export const SimulationConfigSchema = z
+  .object({
+    seed: z.number().int().default(42),
+    /** Stop the simulation at this tick (µs); unset = run until every request has left. */
+    horizonUs: z.number().positive().optional(),
+    numInstances: posInt.default(1),
+    model: z.string().min(1).default('meta-llama/llama-3.1-8b-instruct'),
+    hardware: z.string().optional(),
+    tp: posInt.optional(),
+    latencyModel: z.enum(['blackbox', 'roofline']).optional(),
+    alphaCoeffs: z.array(z.number()).length(3).optional(),
+    betaCoeffs: z.array(z.number()).length(3).optional(),
+    vllmVersion: z.string().optional(),
+    modelConfigPath: z.string().optional(),
+    hardwareConfigPath: z.string().optional(),
+    totalKVBlocks: posInt.optional(),
+    gpuMemoryUtilization: z.number().gt(0).lte(1).default(0.9),
+    blockSizeTokens: posInt.default(16),
+    maxNumSeqs: posInt.default(256),
+    maxNumBatchedTokens: posInt.default(2048),
+    longPrefillTokenThreshold: nonNegInt.default(0),
+    admission: policyRef('always-admit'),
+    priority: policyRef('constant'),
+    routing: z
+      .object({
+        policy: z.string().min(1).default('round-robin'),
+        scorers: z.array(ScorerWeightSchema).optional(),
+        params: z.record(z.string(), z.unknown()).default({}),
+      })
+      .strict()
+      .default({ policy: 'round-robin', params: {} }),
+    scheduler: policyRef('fcfs'),
+    preemptionPolicy: z.enum(['fcfs', 'priority']).default('fcfs'),
+    admissionLatencyUs: nonNegInt.default(0),
+    routingLatencyUs: nonNegInt.default(0),
+    snapshotRefreshIntervalUs: nonNegInt.default(0),
+    flowControl: FlowControlSchema,
+    workload: WorkloadSourceSchema.default({
+      kind: 'synthetic',
+      rate: 1,
+      numRequests: 100,
+      promptTokens: 512,
+      promptTokensStdev: 256,
+      promptTokensMin: 2,
+      promptTokensMax: 7000,
+      outputTokens: 512,
+      outputTokensStdev: 256,
+      outputTokensMin: 2,
+      outputTokensMax: 7000,
+      prefixTokens: 0,
+      arrivalProcess: 'poisson',
+    }),
+    sloTtftUs: nonNegInt.default(0),
+    sloE2eUs: nonNegInt.default(0),
+    fitnessWeights: z.record(z.string(), z.number().nonnegative()).optional(),
+    trace: TraceSettingsSchema,
+    checkInvariants: z.boolean().default(false),
+    /** Add per-request records under `requests` in the result. */
+    includeRequests: z.boolean().default(false),
+  })
+  .strict();
+
+/** A validated configuration with every default filled in. */
+export type SimulationConfig = z.output<typeof SimulationConfigSchema>;
+/** What callers may pass: every field with a default is optional. */
+export type SimulationConfigInput = z.input<typeof SimulationConfigSchema>;
+export type WorkloadSource = z.output<typeof WorkloadSourceSchema>;

@@ -1,0 +1,56 @@
+import type { InstanceSimulator } from '@blis/engine';
+import type { InstanceSnapshot, KVCacheView } from '@blis/policies';
+
+/**
+ * One instance as the router sees it. The object is created once per instance and refreshed in
+ * place, so routing never allocates; `kv` is a live read-only window on the real cache (no map
+ * is ever copied). Load signals are re-read only when the refresh interval allows (INV-7).
+ */
+export class LiveSnapshot implements InstanceSnapshot {
+  readonly index: number;
+  readonly id: string;
+  queueDepth = 0;
+  batchSize = 0;
+  kvUtilization = 0;
+  freeKVBlocks = 0;
+  readonly totalKVBlocks: number;
+  cacheHitRate = 0;
+  inFlightRequests = 0;
+  snapshotTimeUs = -1;
+  readonly kv: KVCacheView;
+  private readonly instance: InstanceSimulator;
+
+  constructor(instance: InstanceSimulator) {
+    this.instance = instance;
+    this.index = instance.config.index;
+    this.id = instance.config.id;
+    this.totalKVBlocks = instance.kv.totalBlocks;
+    const cache = instance.kv;
+    this.kv = {
+      get totalBlocks() {
+        return cache.totalBlocks;
+      },
+      get usedBlocks() {
+        return cache.usedBlocks;
+      },
+      get freeBlocks() {
+        return cache.freeBlocks;
+      },
+      get blockSizeTokens() {
+        return cache.blockSizeTokens;
+      },
+      cachedPrefixBlocks: (hashes: ArrayLike<number>) => cache.cachedPrefixBlocks(hashes),
+    };
+  }
+
+  /** Re-reads the instance-reported signals. */
+  refresh(now: number): void {
+    const inst = this.instance;
+    this.queueDepth = inst.queueDepth;
+    this.batchSize = inst.batchSize;
+    this.kvUtilization = inst.kv.utilization;
+    this.freeKVBlocks = inst.kv.freeBlocks;
+    this.cacheHitRate = inst.kv.cacheHitRate;
+    this.snapshotTimeUs = now;
+  }
+}

@@ -1,0 +1,116 @@
+import type { RouterState, TenantState } from '@blis/policies';
+import type { LiveSnapshot } from './instance-snapshot.js';
+
+/** Sliding one-second window over arrival ticks: a rate without per-request allocation. */
+class RateWindow {
+  private readonly times: number[] = [];
+  private head = 0;
+  add(now: number): void {
+    this.times.push(now);
+  }
+  rate(now: number, windowUs = 1_000_000): number {
+    while (this.head < this.times.length && this.times[this.head] <= now - windowUs) this.head++;
+    if (this.head > 4096 && this.head * 2 > this.times.length) {
+      this.times.splice(0, this.head);
+      this.head = 0;
+    }
+    return ((this.times.length - this.head) * 1_000_000) / windowUs;
+  }
+}
+
+class MutableTenant implements TenantState {
+  readonly tenantId: string;
+  requests = 0;
+  inFlight = 0;
+  recentRate = 0;
+  readonly window = new RateWindow();
+  constructor(id: string) {
+    this.tenantId = id;
+  }
+}
+
+/**
+ * The router's own bookkeeping (synchronous: in-flight counts, tenant counters, rates) plus the
+ * instance snapshots. One object for the whole run, updated in place.
+ */
+export class ClusterRouterState implements RouterState {
+  nowUs = 0;
+  readonly instances: readonly LiveSnapshot[];
+  globalInFlight = 0;
+  recentRate = 0;
+  saturation = 0;
+  private readonly tenants = new Map<string, MutableTenant>();
+  private readonly window = new RateWindow();
+  private readonly refreshIntervalUs: number;
+  private lastRefresh = Number.NEGATIVE_INFINITY;
+  private readonly queueThreshold: number;
+  private readonly kvThreshold: number;
+
+  constructor(instances: LiveSnapshot[], refreshIntervalUs: number, queueThreshold = 5, kvThreshold = 0.8) {
+    this.instances = instances;
+    this.refreshIntervalUs = refreshIntervalUs;
+    this.queueThreshold = queueThreshold;
+    this.kvThreshold = kvThreshold;
+  }
+
+  tenant(tenantId: string): TenantState {
+    return this.tenantRecord(tenantId);
+  }
+
+  /** Brings the view up to `now`: instance signals per the refresh interval, rates, saturation. */
+  prepare(now: number, forceFresh = false): void {
+    this.nowUs = now;
+    if (forceFresh || this.refreshIntervalUs <= 0 || now - this.lastRefresh >= this.refreshIntervalUs) {
+      for (const s of this.instances) s.refresh(now);
+      this.lastRefresh = now;
+    }
+    this.recentRate = this.window.rate(now);
+    this.saturation = this.computeSaturation();
+  }
+
+  /**
+   * Mean over instances of max(queueDepth / qThreshold, kvUtil / kvThreshold). Requests routed
+   * but still in their alpha queueing delay count as queued: the instance has accepted them.
+   */
+  computeSaturation(): number {
+    const n = this.instances.length;
+    if (n === 0) return 0;
+    let sum = 0;
+    for (const s of this.instances) {
+      const waiting = Math.max(s.queueDepth, s.inFlightRequests - s.batchSize);
+      const q = waiting / this.queueThreshold;
+      const k = s.kvUtilization / this.kvThreshold;
+      sum += q > k ? q : k;
+    }
+    return sum / n;
+  }
+
+  recordArrival(tenantId: string, now: number): void {
+    const t = this.tenantRecord(tenantId);
+    t.requests++;
+    t.window.add(now);
+    t.recentRate = t.window.rate(now);
+    this.window.add(now);
+  }
+
+  dispatched(instance: number, tenantId: string): void {
+    (this.instances[instance] as { inFlightRequests: number }).inFlightRequests++;
+    this.globalInFlight++;
+    this.tenantRecord(tenantId).inFlight++;
+  }
+
+  finished(instance: number, tenantId: string): void {
+    (this.instances[instance] as { inFlightRequests: number }).inFlightRequests--;
+    this.globalInFlight--;
+    this.tenantRecord(tenantId).inFlight--;
+  }
+
+  private tenantRecord(id: string): MutableTenant {
+    let t = this.tenants.get(id);
+    if (t === undefined) {
+      t = new MutableTenant(id);
+      this.tenants.set(id, t);
+    }
+    return t;
+  }
+}

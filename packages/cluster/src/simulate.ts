@@ -1,0 +1,159 @@
+import { type InstanceConfig, PartitionedRng, type RequestSource } from '@blis/engine';
+import { type LatencyModel, resolveKVBlocks, resolveLatency } from '@blis/latency';
+import {
+  type AdmissionPolicy,
+  type InstanceScheduler,
+  type PolicyFactoryContext,
+  type PolicyRegistry,
+  type PriorityPolicy,
+  type RoutingPolicy,
+  defaultPolicyRegistry,
+} from '@blis/policies';
+import type { DecisionObserver } from '@blis/trace';
+import { ClusterSimulator } from './cluster-simulator.js';
+import { type SimulationConfig, type SimulationConfigInput, SimulationConfigSchema } from './config-schema.js';
+import type { FitnessMetric } from './fitness.js';
+import { type SimulationResult, buildResult } from './results.js';
+import { openWorkload } from './workload-source.js';
+
+/** Things a library caller can hand to {@link simulate} that are not plain data. */
+export interface SimulationRuntime {
+  /** Use this request stream instead of `config.workload`. */
+  source?: RequestSource;
+  /** Use this latency model instead of resolving `config.model`. */
+  latency?: LatencyModel;
+  /** Policy objects that replace the named ones (custom policies). */
+  admission?: AdmissionPolicy;
+  priority?: PriorityPolicy;
+  routing?: RoutingPolicy;
+  /** One scheduler per instance (schedulers may keep per-instance state). */
+  scheduler?: (instanceIndex: number) => InstanceScheduler;
+  /** Registry to resolve policy names in (default: the built-in catalogue). */
+  registry?: PolicyRegistry;
+  /** Decision-trace observer (the CLI wires `@blis/trace`'s recorder here). */
+  observer?: DecisionObserver;
+  onProgress?: (done: number, nowUs: number) => void;
+}
+
+/** What a prepared run knows besides its result: the resolved pieces, for reporting. */
+export interface PreparedRun {
+  config: SimulationConfig;
+  cluster: ClusterSimulator;
+  latency: LatencyModel;
+  latencyKind: string;
+  totalKVBlocks: number;
+  kvBlocksSource: string;
+}
+
+/**
+ * Validates `input`, builds the instances, policies and request stream, and returns the
+ * simulator ready to run. {@link simulate} is this plus `run()` and `buildResult()`.
+ */
+export function prepareSimulation(input: SimulationConfigInput, runtime: SimulationRuntime = {}): PreparedRun {
+  const config = SimulationConfigSchema.parse(input);
+  const rng = new PartitionedRng(config.seed);
+
+  let latency = runtime.latency;
+  let latencyKind = latency?.kind ?? 'custom';
+  let kvBlocks = config.totalKVBlocks;
+  let kvSource = kvBlocks !== undefined ? 'flag' : 'default';
+  if (latency === undefined || kvBlocks === undefined) {
+    const resolved = resolveLatency({
+      model: config.model,
+      hardware: config.hardware,
+      tp: config.tp,
+      latencyModel: config.latencyModel,
+      alphaCoeffs: config.alphaCoeffs,
+      betaCoeffs: config.betaCoeffs,
+      vllmVersion: config.vllmVersion,
+      modelConfigPath: config.modelConfigPath,
+      hardwareConfigPath: config.hardwareConfigPath,
+    });
+    if (latency === undefined) {
+      latency = resolved.model;
+      latencyKind = resolved.kind;
+    }
+    const kv = resolveKVBlocks({
+      totalKVBlocks: config.totalKVBlocks,
+      modelConfig: resolved.modelConfig,
+      hardware: resolved.hardware,
+      tp: resolved.tp,
+      gpuMemoryUtilization: config.gpuMemoryUtilization,
+      blockSizeTokens: config.blockSizeTokens,
+    });
+    kvBlocks = kv.blocks;
+    kvSource = kv.source;
+  }
+
+  const registry = runtime.registry ?? defaultPolicyRegistry;
+  const ctx = (name: string, params: Record<string, unknown>): PolicyFactoryContext => ({
+    numInstances: config.numInstances,
+    params,
+    random: rng.stream(`policy/${name}`),
+    blockSizeTokens: config.blockSizeTokens,
+  });
+  const admission = runtime.admission ?? registry.createAdmissionPolicy(config.admission.policy, ctx('admission', config.admission.params));
+  const priority = runtime.priority ?? registry.createPriorityPolicy(config.priority.policy, ctx('priority', config.priority.params));
+  const routingParams = config.routing.scorers !== undefined ? { ...config.routing.params, scorers: config.routing.scorers } : config.routing.params;
+  const routing = runtime.routing ?? registry.createRoutingPolicy(config.routing.policy, ctx('router', routingParams));
+
+  const instances: InstanceConfig[] = [];
+  for (let i = 0; i < config.numInstances; i++) {
+    instances.push({
+      index: i,
+      id: `instance_${i}`,
+      latency,
+      totalKVBlocks: kvBlocks,
+      blockSizeTokens: config.blockSizeTokens,
+      maxNumSeqs: config.maxNumSeqs,
+      maxNumBatchedTokens: config.maxNumBatchedTokens,
+      longPrefillTokenThreshold: config.longPrefillTokenThreshold,
+      scheduler: runtime.scheduler?.(i) ?? registry.createScheduler(config.scheduler.policy, ctx(`scheduler/${i}`, config.scheduler.params)),
+      priority,
+      preemptionPolicy: config.preemptionPolicy,
+      checkInvariants: config.checkInvariants,
+    });
+  }
+
+  const source = runtime.source ?? openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs });
+  const fc = config.flowControl;
+  const cluster = new ClusterSimulator({
+    instances,
+    source,
+    admission,
+    priority,
+    routing,
+    admissionLatencyUs: config.admissionLatencyUs,
+    routingLatencyUs: config.routingLatencyUs,
+    snapshotRefreshIntervalUs: config.snapshotRefreshIntervalUs,
+    flowControl: fc.enabled
+      ? { maxQueueDepth: fc.maxGatewayQueueDepth, queueDepthThreshold: fc.queueDepthThreshold, kvUtilizationThreshold: fc.kvUtilizationThreshold, saturationLimit: fc.saturationLimit }
+      : undefined,
+    horizonUs: config.horizonUs ?? Number.POSITIVE_INFINITY,
+    observer: runtime.observer,
+    recordRequestIds: config.includeRequests,
+    onProgress: runtime.onProgress,
+  });
+  return { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource };
+}
+
+/** Runs a prepared simulation and builds its result. */
+export function runPrepared(prepared: PreparedRun): SimulationResult {
+  const { cluster, config } = prepared;
+  cluster.run();
+  if (config.checkInvariants) cluster.checkConservation();
+  return buildResult(cluster, {
+    sloTtftUs: config.sloTtftUs,
+    sloE2eUs: config.sloE2eUs,
+    fitnessWeights: config.fitnessWeights as Partial<Record<FitnessMetric, number>> | undefined,
+    includeRequests: config.includeRequests,
+  });
+}
+
+/**
+ * Simulates one configuration end to end and returns its result. Deterministic: the same
+ * config (and runtime objects) gives the same result, field for field.
+ */
+export function simulate(input: SimulationConfigInput, runtime: SimulationRuntime = {}): SimulationResult {
+  return runPrepared(prepareSimulation(input, runtime));
+}

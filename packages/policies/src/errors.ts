@@ -1,0 +1,74 @@
+/** The families of named policies the registry knows. */
+export type PolicyKind = 'admission' | 'priority' | 'routing' | 'scheduler' | 'scorer';
+
+const KIND_LABEL: Record<PolicyKind, string> = {
+  admission: 'admission policy',
+  priority: 'priority policy',
+  routing: 'routing policy',
+  scheduler: 'scheduler',
+  scorer: 'scorer',
+};
+
+/** Human label for a policy kind ("routing policy", "scorer", ...), used in messages. */
+export function policyKindLabel(kind: PolicyKind): string {
+  return KIND_LABEL[kind];
+}
+
+/** A policy name that is not registered. `validNames` is sorted. */
+export class UnknownPolicyError extends Error {
+  override readonly name = 'UnknownPolicyError';
+  readonly kind: PolicyKind;
+  readonly policyName: string;
+  readonly validNames: readonly string[];
+
+  constructor(kind: PolicyKind, policyName: string, validNames: readonly string[]) {
+    super(`unknown ${KIND_LABEL[kind]} "${policyName}"; valid: ${validNames.join(', ')}`);
+    this.kind = kind;
+    this.policyName = policyName;
+    this.validNames = validNames;
+  }
+}
+
+/** One problem with a policy's parameters; `path` is relative to the params object. */
+export interface PolicyParamIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/** Parameters that failed validation. The message names every offending field. */
+export class PolicyParamsError extends Error {
+  override readonly name = 'PolicyParamsError';
+  readonly kind: PolicyKind;
+  readonly policyName: string;
+  readonly issues: readonly PolicyParamIssue[];
+
+  constructor(kind: PolicyKind, policyName: string, issues: readonly PolicyParamIssue[]) {
+    const lines = issues.map((i) => `${formatParamPath(i.path)}: ${i.message}`);
+    super(`invalid params for ${KIND_LABEL[kind]} "${policyName}": ${lines.join('; ')}`);
+    this.kind = kind;
+    this.policyName = policyName;
+    this.issues = issues;
+  }
+}
+
+/** A second registration under a name that is already taken. */
+export class DuplicatePolicyError extends Error {
+  override readonly name = 'DuplicatePolicyError';
+  readonly kind: PolicyKind;
+  readonly policyName: string;
+
+  constructor(kind: PolicyKind, policyName: string) {
+    super(
+      `${KIND_LABEL[kind]} "${policyName}" is already registered; pass { replace: true } to override it`,
+    );
+    this.kind = kind;
+    this.policyName = policyName;
+  }
+}
+
+/** `['scorers', 0, 'weight']` -> `params.scorers[0].weight`. */
+export function formatParamPath(path: readonly (string | number)[], root = 'params'): string {
+  let out = root;
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? p : `.${p}`;
+  return out;
+}

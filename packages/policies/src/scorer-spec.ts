@@ -1,0 +1,61 @@
+/** One scorer of a weighted routing policy. Weights are relative; only ratios matter. */
+export interface ScorerConfig {
+  readonly name: string;
+  readonly weight: number;
+  /** Parameters handed to the scorer's factory (e.g. `{ lruCapacity: 5000 }`). */
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+/** BLIS's default weighted profile: prefix-affinity:3, queue-depth:2, kv-utilization:2. */
+export const DEFAULT_SCORER_CONFIGS: readonly ScorerConfig[] = Object.freeze([
+  Object.freeze({ name: 'prefix-affinity', weight: 3 }),
+  Object.freeze({ name: 'queue-depth', weight: 2 }),
+  Object.freeze({ name: 'kv-utilization', weight: 2 }),
+]);
+
+/** A malformed `--routing-scorers` value. */
+export class ScorerSpecError extends Error {
+  override readonly name = 'ScorerSpecError';
+}
+
+/**
+ * Parses `"name:weight,name:weight"` against the given scorer names. Empty or blank text gives
+ * an empty list (callers then use the default profile). Errors name the offending entry and,
+ * for unknown scorers, list the valid names.
+ */
+export function parseScorerList(text: string, validNames: readonly string[]): ScorerConfig[] {
+  if (text.trim() === '') return [];
+  const valid = new Set(validNames);
+  const sorted = [...validNames].sort();
+  const seen = new Set<string>();
+  const out: ScorerConfig[] = [];
+  for (const rawPart of text.split(',')) {
+    const part = rawPart.trim();
+    const colon = part.indexOf(':');
+    if (colon < 0) {
+      throw new ScorerSpecError(`invalid scorer entry "${part}": expected name:weight`);
+    }
+    const name = part.slice(0, colon).trim();
+    const weightText = part.slice(colon + 1).trim();
+    if (!valid.has(name)) {
+      throw new ScorerSpecError(`unknown scorer "${name}"; valid: ${sorted.join(', ')}`);
+    }
+    if (seen.has(name)) {
+      throw new ScorerSpecError(`duplicate scorer "${name}"; each scorer may appear at most once`);
+    }
+    seen.add(name);
+    const weight = weightText === '' ? Number.NaN : Number(weightText);
+    if (!Number.isFinite(weight) || weight <= 0) {
+      throw new ScorerSpecError(
+        `scorer "${name}" weight must be a finite number > 0, got "${weightText}"`,
+      );
+    }
+    out.push({ name, weight });
+  }
+  return out;
+}
+
+/** `[{name:'queue-depth',weight:2}]` -> `"queue-depth:2"` (the inverse of parsing). */
+export function formatScorerList(configs: readonly ScorerConfig[]): string {
+  return configs.map((c) => `${c.name}:${c.weight}`).join(',');
+}

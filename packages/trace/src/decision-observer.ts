@@ -1,0 +1,19 @@
+import type { SimRequest } from '@blis/engine';
+import type { StepBatch } from '@blis/latency';
+import type { AdmissionDecision, RouterState, RoutingDecision } from '@blis/policies';
+
+/**
+ * What the cluster reports as it runs. The trace recorder implements it; the cluster calls
+ * only the hooks that are present, so a run without tracing pays nothing.
+ */
+export interface DecisionObserver {
+  onAdmission?(req: SimRequest, decision: AdmissionDecision, state: RouterState, now: number): void;
+  onPriority?(req: SimRequest, score: number, now: number): void;
+  onRouting?(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void;
+  onScheduled?(req: SimRequest, now: number, instance: number): void;
+  onPreempted?(req: SimRequest, now: number, instance: number): void;
+  onStep?(now: number, stepTime: number, batch: StepBatch, instance: number): void;
+  onCompleted?(req: SimRequest, now: number, e2eUs: number): void;
+  onDropped?(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed'): void;
+  onScale?(now: number, activeBefore: number, activeAfter: number, reason: string): void;
+}

@@ -149,6 +149,7 @@ export class ClusterSimulator {
           onCompleted: (req, now) => this.onCompleted(req, now),
           onDropped: (req, now) => this.onLeft(req, now, 'dropped'),
           onTimedOut: (req, now) => this.onLeft(req, now, 'timed_out'),
+          onQueued: obs?.onQueued?.bind(obs),
           onScheduled: obs?.onScheduled?.bind(obs),
           onPreempted: obs?.onPreempted?.bind(obs),
           onStep: obs?.onStep?.bind(obs),

@@ -18,6 +18,7 @@ export interface InstanceHooks {
   onDropped(req: SimRequest, now: number): void;
   onTimedOut?(req: SimRequest, now: number): void;
   /** Observation points for decision traces; absent hooks cost nothing. */
+  onQueued?(req: SimRequest, now: number, instance: number): void;
   onScheduled?(req: SimRequest, now: number, instance: number): void;
   onPreempted?(req: SimRequest, now: number, instance: number): void;
   onStep?(now: number, stepTime: number, batch: StepBatch, instance: number): void;
@@ -120,8 +121,10 @@ export class InstanceSimulator {
   private onQueued(req: SimRequest, now: number): void {
     if (req.state !== RequestState.Pending) return; // timed out while in alpha queueing
     this.metrics.totalInputTokens += req.inputTokens;
-    // A prompt that cannot fit even in an empty cache would be preempted forever: drop it.
-    if (req.inputTokens > this.maxTokensPerRequest) {
+    // A request whose KV footprint (prompt plus every generated token but the last) exceeds the
+    // whole cache would preempt itself forever: drop it. BLIS checks the prompt alone and so
+    // livelocks on a prompt that fits but cannot finish decoding.
+    if (req.inputTokens + Math.max(req.outputTokens, 1) - 1 > this.maxTokensPerRequest) {
       req.state = RequestState.Dropped;
       this.metrics.dropped++;
       this.hooks.onDropped(req, now);
@@ -133,6 +136,7 @@ export class InstanceSimulator {
     const pri = this.config.priority;
     if (pri !== undefined) req.view.priority = pri.priority(req.view, now);
     this.waitQueue.pushBack(req);
+    this.hooks.onQueued?.(req, now, this.config.index);
     if (!this.stepPending) {
       this.stepPending = true;
       this.events.push(now, this.clsStep, EventKind.Step, -1);
@@ -208,6 +212,7 @@ export class InstanceSimulator {
       this.running.push(next);
       next.state = RequestState.Running;
       next.scheduledAt = now;
+      if (next.firstScheduledAt < 0) next.firstScheduledAt = now;
       next.cacheHitBlocks = cached;
       next.cachedTokens = cachedTokens;
       next.progress = cachedTokens;
@@ -346,10 +351,11 @@ export class InstanceSimulator {
       : r.ttft + r.itlSum;
     if (this.config.checkInvariants) {
       const arr = r.spec.arrivalUs;
-      if (!(arr <= r.enqueuedAt && r.enqueuedAt <= r.scheduledAt && r.scheduledAt <= r.firstTokenAt && r.scheduledAt <= r.completedAt))
+      const sched = r.firstScheduledAt;
+      if (!(arr <= r.enqueuedAt && r.enqueuedAt <= sched && sched < r.firstTokenAt && r.firstTokenAt <= r.completedAt + this.alpha2))
         throw new InvariantViolation(
           'INV-5',
-          `request ${r.spec.id}: arrival ${arr}, enqueue ${r.enqueuedAt}, schedule ${r.scheduledAt}, first token ${r.firstTokenAt}, completion ${r.completedAt}`,
+          `request ${r.spec.id}: arrival ${arr}, enqueue ${r.enqueuedAt}, schedule ${sched}, first token ${r.firstTokenAt}, completion ${r.completedAt}`,
         );
     }
     this.metrics.recordCompletion(r, e2e);

@@ -74,6 +74,8 @@ export class SimRequest {
   enqueuedAt = -1;
   /** Start tick of the step that (last) admitted the request. */
   scheduledAt = -1;
+  /** Start tick of the step that first admitted the request (before any preemption). */
+  firstScheduledAt = -1;
   /** Absolute tick at which the first token became visible (step end + alpha2). */
   firstTokenAt = -1;
   ttft = -1;

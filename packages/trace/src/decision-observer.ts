@@ -10,6 +10,8 @@ export interface DecisionObserver {
   onAdmission?(req: SimRequest, decision: AdmissionDecision, state: RouterState, now: number): void;
   onPriority?(req: SimRequest, score: number, now: number): void;
   onRouting?(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void;
+  /** The request entered `instance`'s wait queue (after its alpha queueing delay). */
+  onQueued?(req: SimRequest, now: number, instance: number): void;
   onScheduled?(req: SimRequest, now: number, instance: number): void;
   onPreempted?(req: SimRequest, now: number, instance: number): void;
   onStep?(now: number, stepTime: number, batch: StepBatch, instance: number): void;

@@ -18,7 +18,10 @@ export class InstanceMetrics {
   readonly inputTokens = new GrowableFloat64();
   readonly outputTokens = new GrowableFloat64();
   readonly cacheHitBlocks = new GrowableFloat64();
-  /** Every individual ITL entry, as value (µs) -> occurrences. */
+  /**
+   * Every individual ITL entry, as value (µs) -> occurrences, counted when the step runs (so it
+   * includes tokens of requests later preempted or cut off by the horizon).
+   */
   readonly itlEntries = new Map<number, number>();
 
   completed = 0;
@@ -48,10 +51,5 @@ export class InstanceMetrics {
     this.inputTokens.push(r.inputTokens);
     this.outputTokens.push(r.outputTokens);
     this.cacheHitBlocks.push(r.cacheHitBlocks);
-    const itl = r.itl;
-    for (let i = 0; i < itl.length; i++) {
-      const v = itl[i];
-      this.itlEntries.set(v, (this.itlEntries.get(v) ?? 0) + 1);
-    }
   }
 }

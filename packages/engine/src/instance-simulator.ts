@@ -246,37 +246,35 @@ export class InstanceSimulator {
     const end = now + stepTime;
     this.hooks.onStep?.(now, stepTime, batch, cfg.index);
 
-    // ---- Execute: advance progress, record first tokens and ITLs.
-    const a2 = this.alpha2;
+    // Every decoding request of a step sees the same inter-token latency: count it once per step.
+    const itl = stepTime + this.alpha2;
+    if (batch.decodeCount > 0) {
+      const entries = this.metrics.itlEntries;
+      entries.set(itl, (entries.get(itl) ?? 0) + batch.decodeCount);
+    }
+    const used = this.kv.usedBlocks;
+    this.metrics.kvBlockUs += used * stepTime;
+    if (used > this.metrics.peakKVBlocks) this.metrics.peakKVBlocks = used;
+
+    // ---- Execute, then retire completions (their KV is released at the end of the step).
+    let w = 0;
     for (let i = 0; i < run.length; i++) {
       const r = run[i];
       if (r.progress < r.inputTokens) {
-        if (r.newTokens === 0) continue;
-        r.progress += r.newTokens;
-        if (r.progress === r.inputTokens) this.firstToken(r, end);
+        if (r.newTokens > 0) {
+          r.progress += r.newTokens;
+          if (r.progress === r.inputTokens) this.firstToken(r, end);
+        }
       } else if (r.newTokens > 0) {
         r.progress += 1;
-        const v = stepTime + a2;
-        r.itl.push(v);
-        r.itlSum += v;
+        r.itlSum += itl;
+        r.itlCount++;
       } else if (r.ttft < 0 && r.scheduledAt === now) {
         // Fully cached prompt admitted this step: its prefill is complete on arrival in the batch.
         this.firstToken(r, end);
       }
-    }
-
-    // ---- Completions: release KV at the end of the step.
-    const used = this.kv.usedBlocks;
-    this.metrics.kvBlockUs += used * stepTime;
-    if (used > this.metrics.peakKVBlocks) this.metrics.peakKVBlocks = used;
-    let w = 0;
-    for (let i = 0; i < run.length; i++) {
-      const r = run[i];
-      if (r.progress === r.inputTokens + Math.max(r.outputTokens, 1) - 1) {
-        this.complete(r, end);
-      } else {
-        run[w++] = r;
-      }
+      if (r.progress === r.inputTokens + (r.outputTokens > 1 ? r.outputTokens : 1) - 1) this.complete(r, end);
+      else run[w++] = r;
     }
     run.length = w;
 
@@ -300,7 +298,7 @@ export class InstanceSimulator {
   private allocateOrPreempt(req: SimRequest, n: number, prefill: boolean, now: number): number {
     let flags = 0;
     for (;;) {
-      if (this.kv.allocate(req.slot, n, req.spec.blockHashes, 0, prefill)) return flags;
+      if (prefill ? this.kv.allocate(req.slot, n, req.spec.blockHashes, 0, true) : this.kv.appendToken(req.slot, req.spec.blockHashes)) return flags;
       this.metrics.kvAllocationFailures++;
       if (this.running.length === 0) return flags | FAILED;
       const victimIdx = this.pickVictim();
@@ -327,7 +325,7 @@ export class InstanceSimulator {
     victim.state = RequestState.Queued;
     victim.progress = 0;
     victim.newTokens = 0;
-    victim.itl.length = 0;
+    victim.itlCount = 0;
     victim.itlSum = 0;
     this.kv.release(victim.slot);
     this.waitQueue.pushFront(victim);
@@ -347,7 +345,7 @@ export class InstanceSimulator {
     // BLIS reports E2E = TTFT + sum(ITL). After a preemption it drops the ITLs it had seen,
     // which understates E2E; for those requests we report the real completion time instead.
     const e2e = r.preemptedAfterFirstToken
-      ? stepEnd + this.alpha2 * (1 + r.itl.length) - r.spec.arrivalUs
+      ? stepEnd + this.alpha2 * (1 + r.itlCount) - r.spec.arrivalUs
       : r.ttft + r.itlSum;
     if (this.config.checkInvariants) {
       const arr = r.spec.arrivalUs;

@@ -79,9 +79,9 @@ export class SimRequest {
   /** Absolute tick at which the first token became visible (step end + alpha2). */
   firstTokenAt = -1;
   ttft = -1;
+  /** Sum and count of ITL entries of the current attempt (cleared on preemption, as BLIS does). */
   itlSum = 0;
-  /** ITL entries of the current attempt (cleared on preemption, as BLIS does). */
-  itl: number[] = [];
+  itlCount = 0;
   preemptions = 0;
   preemptedAfterFirstToken = false;
   /** Blocks found in the prefix cache at the (last) admission. */

@@ -1,1 +1,23 @@
-export * from './latency-model.js';
+export type { StepBatch, LatencyModel } from './latency-model.js';
+export { createStepBatch } from './latency-model.js';
+export { BlackboxLatencyModel } from './blackbox-model.js';
+export { RooflineLatencyModel } from './roofline-model.js';
+export { LatencyConfigError } from './errors.js';
+export type { ModelArchitecture } from './model-config.js';
+export { parseModelConfig, loadModelConfig, parameterCount, kvBytesPerToken } from './model-config.js';
+export type { GpuSpec } from './hardware.js';
+export { hardwareSpec, knownHardware } from './hardware.js';
+export type { CoefficientEntry, ModelDefault, WorkloadPreset } from './catalogue.js';
+export {
+  knownModels,
+  modelDefault,
+  coefficientsFor,
+  findCoefficients,
+  modelConfigRaw,
+  workloadPreset,
+  workloadPresetNames,
+} from './catalogue.js';
+export { resolveLatency } from './resolve.js';
+export type { ResolveLatencyOptions, ResolvedLatency } from './resolve.js';
+export { DEFAULT_TOTAL_KV_BLOCKS, deriveTotalKVBlocks, resolveKVBlocks } from './kv-capacity.js';
+export type { KVCapacityInput, ResolveKVBlocksInput } from './kv-capacity.js';

@@ -1,0 +1,105 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { LatencyConfigError } from './errors.js';
+
+/** The architecture facts the roofline model and KV sizing need, from a Hugging Face config.json. */
+export interface ModelArchitecture {
+  layers: number;
+  hiddenSize: number;
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  intermediateSize: number;
+  vocabSize: number;
+  /** Routed experts (0 for dense models). */
+  experts: number;
+  expertsPerToken: number;
+  moeIntermediateSize: number;
+  /** Bytes per weight and per KV element (2 for bf16/fp16, 1 for fp8). */
+  dtypeBytes: number;
+  tiedEmbeddings: boolean;
+}
+
+const num = z.number().positive();
+const hfConfig = z
+  .object({
+    num_hidden_layers: z.number().int().positive(),
+    hidden_size: z.number().int().positive(),
+    num_attention_heads: z.number().int().positive(),
+    num_key_value_heads: z.number().int().positive().optional(),
+    intermediate_size: z.number().int().positive().optional(),
+    vocab_size: z.number().int().positive().optional(),
+    head_dim: z.number().int().positive().nullable().optional(),
+    torch_dtype: z.string().nullable().optional(),
+    num_local_experts: num.optional(),
+    num_experts: num.optional(),
+    n_routed_experts: num.optional(),
+    num_experts_per_tok: num.optional(),
+    moe_intermediate_size: num.optional(),
+    tie_word_embeddings: z.boolean().optional(),
+    quantization_config: z.record(z.string(), z.unknown()).optional(),
+  })
+  .loose();
+
+/** Reads the architecture from a parsed config.json (top level, or its `text_config` for multimodal models). */
+export function parseModelConfig(raw: unknown, where = 'config.json'): ModelArchitecture {
+  const obj = (raw ?? {}) as Record<string, unknown>;
+  const body = obj.num_hidden_layers === undefined && typeof obj.text_config === 'object' ? { ...(obj.text_config as object), quantization_config: obj.quantization_config } : obj;
+  const r = hfConfig.safeParse(body);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new LatencyConfigError(`${where}: field ${i.path.join('.') || '(root)'}: ${i.message}`);
+  }
+  const c = r.data;
+  const heads = c.num_attention_heads;
+  const quant = c.quantization_config as { quant_method?: string; fmt?: string } | undefined;
+  const fp8 = quant !== undefined && /fp8/i.test(`${quant.quant_method ?? ''} ${quant.fmt ?? ''}`);
+  const experts = c.num_local_experts ?? c.num_experts ?? c.n_routed_experts ?? 0;
+  return {
+    layers: c.num_hidden_layers,
+    hiddenSize: c.hidden_size,
+    heads,
+    kvHeads: c.num_key_value_heads ?? heads,
+    headDim: c.head_dim ?? c.hidden_size / heads,
+    intermediateSize: c.intermediate_size ?? 4 * c.hidden_size,
+    vocabSize: c.vocab_size ?? 32000,
+    experts,
+    expertsPerToken: experts > 0 ? (c.num_experts_per_tok ?? 2) : 0,
+    moeIntermediateSize: c.moe_intermediate_size ?? c.intermediate_size ?? 4 * c.hidden_size,
+    dtypeBytes: fp8 ? 1 : c.torch_dtype === 'float32' ? 4 : 2,
+    tiedEmbeddings: c.tie_word_embeddings ?? false,
+  };
+}
+
+/** Loads a config.json from a file, or from `<folder>/config.json`. */
+export function loadModelConfig(path: string): ModelArchitecture {
+  let file = path;
+  try {
+    if (statSync(path).isDirectory()) file = join(path, 'config.json');
+  } catch {
+    throw new LatencyConfigError(`${path}: expected a readable model config (config.json or its folder), found nothing there`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new LatencyConfigError(`${file}: expected JSON, found ${(e as Error).message}`);
+  }
+  return parseModelConfig(raw, file);
+}
+
+/** Weight parameters: embeddings (+ LM head), attention and MLP/MoE per layer. */
+export function parameterCount(m: ModelArchitecture): number {
+  const q = m.heads * m.headDim;
+  const kv = m.kvHeads * m.headDim;
+  const attention = m.hiddenSize * q + 2 * m.hiddenSize * kv + q * m.hiddenSize;
+  const mlp = m.experts > 0 ? m.experts * 3 * m.hiddenSize * m.moeIntermediateSize + m.hiddenSize * m.experts : 3 * m.hiddenSize * m.intermediateSize;
+  const embeddings = m.vocabSize * m.hiddenSize * (m.tiedEmbeddings ? 1 : 2);
+  return embeddings + m.layers * (attention + mlp);
+}
+
+/** KV cache bytes per token: K and V for every layer and KV head. */
+export function kvBytesPerToken(m: ModelArchitecture): number {
+  return 2 * m.layers * m.kvHeads * m.headDim * m.dtypeBytes;
+}

@@ -1,0 +1,84 @@
+import { BlackboxLatencyModel } from './blackbox-model.js';
+import { findCoefficients, knownModels, modelConfigRaw, modelDefault } from './catalogue.js';
+import { LatencyConfigError } from './errors.js';
+import { type GpuSpec, hardwareSpec } from './hardware.js';
+import type { LatencyModel } from './latency-model.js';
+import { type ModelArchitecture, loadModelConfig, parseModelConfig } from './model-config.js';
+import { RooflineLatencyModel } from './roofline-model.js';
+
+export interface ResolveLatencyOptions {
+  model: string;
+  hardware?: string;
+  tp?: number;
+  latencyModel?: 'blackbox' | 'roofline';
+  alphaCoeffs?: readonly number[];
+  betaCoeffs?: readonly number[];
+  vllmVersion?: string;
+  modelConfigPath?: string;
+  hardwareConfigPath?: string;
+}
+
+export interface ResolvedLatency {
+  model: LatencyModel;
+  kind: 'blackbox' | 'roofline';
+  modelId: string;
+  gpu: string;
+  tp: number;
+  vllmVersion?: string;
+  alpha: readonly number[];
+  beta?: readonly number[];
+  modelConfig?: ModelArchitecture;
+  hardware?: GpuSpec;
+  /** Where the numbers came from, for logs. */
+  source: string;
+}
+
+/**
+ * Picks the latency model for a deployment: `--model` alone uses the model's default GPU and
+ * TP; blackbox when trained coefficients exist for (model, GPU, TP) or both coefficient flags are
+ * given; roofline when only an architecture config is known; otherwise an error listing the
+ * known models.
+ */
+export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
+  const def = modelDefault(opts.model);
+  const gpu = opts.hardware ?? def?.gpu ?? 'H100';
+  const tp = opts.tp ?? def?.tp ?? 1;
+  let modelConfig: ModelArchitecture | undefined;
+  if (opts.modelConfigPath !== undefined) modelConfig = loadModelConfig(opts.modelConfigPath);
+  else {
+    const raw = modelConfigRaw(opts.model);
+    if (raw !== undefined) modelConfig = parseModelConfig(raw, `catalogue config of ${opts.model}`);
+  }
+  let hardware: GpuSpec | undefined;
+  const needHardware = () => {
+    hardware ??= hardwareSpec(gpu, opts.hardwareConfigPath);
+    return hardware;
+  };
+  try {
+    hardware = hardwareSpec(gpu, opts.hardwareConfigPath);
+  } catch (e) {
+    if (opts.hardware !== undefined || opts.hardwareConfigPath !== undefined) throw e;
+  }
+
+  if (opts.latencyModel !== 'roofline') {
+    if (opts.alphaCoeffs !== undefined && opts.betaCoeffs !== undefined) {
+      return { model: new BlackboxLatencyModel(opts.alphaCoeffs, opts.betaCoeffs), kind: 'blackbox', modelId: opts.model, gpu, tp, alpha: opts.alphaCoeffs, beta: opts.betaCoeffs, modelConfig, hardware, source: 'coefficients from flags' };
+    }
+    const entry = findCoefficients(opts.model, gpu, tp, opts.vllmVersion);
+    if (entry !== undefined) {
+      const alpha = opts.alphaCoeffs ?? entry.alpha;
+      const beta = opts.betaCoeffs ?? entry.beta;
+      return { model: new BlackboxLatencyModel(alpha, beta), kind: 'blackbox', modelId: entry.id, gpu: entry.gpu, tp, vllmVersion: entry.vllmVersion, alpha, beta, modelConfig, hardware, source: `trained coefficients ${entry.id} ${entry.gpu} TP${entry.tp} ${entry.vllmVersion}` };
+    }
+    if (opts.latencyModel === 'blackbox')
+      throw new LatencyConfigError(`no blackbox coefficients for ${opts.model} on ${gpu} TP ${tp}${opts.vllmVersion ? ` (${opts.vllmVersion})` : ''}; pass --alpha-coeffs and --beta-coeffs, or use --latency-model roofline`);
+  }
+  if (modelConfig !== undefined) {
+    const hw = needHardware();
+    const alpha = opts.alphaCoeffs ?? [0, 0, 0];
+    return { model: new RooflineLatencyModel(modelConfig, hw, tp, alpha), kind: 'roofline', modelId: opts.model, gpu: hw.name, tp, alpha, modelConfig, hardware: hw, source: `roofline from ${opts.modelConfigPath ?? 'catalogue config'} on ${hw.name} TP${tp}` };
+  }
+  if (opts.latencyModel === 'roofline')
+    throw new LatencyConfigError(`roofline needs a model config for ${opts.model}: pass --model-config <config.json or folder>`);
+  throw new LatencyConfigError(`unknown model "${opts.model}"; known models: ${knownModels().join(', ')}`);
+}

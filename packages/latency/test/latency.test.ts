@@ -1,0 +1,144 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  BlackboxLatencyModel,
+  DEFAULT_TOTAL_KV_BLOCKS,
+  LatencyConfigError,
+  RooflineLatencyModel,
+  createStepBatch,
+  deriveTotalKVBlocks,
+  findCoefficients,
+  hardwareSpec,
+  knownModels,
+  parameterCount,
+  parseModelConfig,
+  resolveKVBlocks,
+  resolveLatency,
+  workloadPreset,
+} from '../src/index.js';
+
+const LLAMA_ALPHA = [10326.268121600151, 0, 0];
+const LLAMA_BETA = [6472.007648778123, 19.79721387814611, 304.4021040302657];
+
+function batch(prefill: [number, number][], decodeContexts: number[]) {
+  const b = createStepBatch();
+  prefill.forEach(([n, s], i) => {
+    b.prefillNewTokens[i] = n;
+    b.prefillContextStart[i] = s;
+    b.prefillTokens += n;
+  });
+  b.prefillCount = prefill.length;
+  decodeContexts.forEach((c, i) => {
+    b.decodeContext[i] = c;
+  });
+  b.decodeCount = decodeContexts.length;
+  b.decodeTokens = decodeContexts.length;
+  return b;
+}
+
+describe('blackbox model', () => {
+  const m = new BlackboxLatencyModel(LLAMA_ALPHA, LLAMA_BETA);
+  it('matches hand-computed BLIS step times', () => {
+    // trunc(6472.007648778123 + 19.79721387814611 * 374) = trunc(13876.0655...) = 13876
+    expect(m.stepTime(batch([[374, 0]], []))).toBe(13876);
+    // trunc(6472.007648778123 + 304.4021040302657) = 6776
+    expect(m.stepTime(batch([], [100]))).toBe(6776);
+    // 2048 prefill tokens and 3 decodes: trunc(6472.0076 + 40544.69 + 913.21) = 47929
+    expect(m.stepTime(batch([[2048, 0]], [1, 2, 3]))).toBe(Math.trunc(6472.007648778123 + 19.79721387814611 * 2048 + 304.4021040302657 * 3));
+    expect(m.queueingTime(4808)).toBe(10326);
+    expect(m.outputTokenTime()).toBe(0);
+  });
+  it('never returns less than one tick', () => {
+    expect(new BlackboxLatencyModel([0, 0, 0], [-50, 0, 0]).stepTime(batch([], []))).toBe(1);
+  });
+  it('truncates alpha terms toward zero', () => {
+    const a = new BlackboxLatencyModel([100.9, 0.5, 7.99], [1, 1, 1]);
+    expect(a.queueingTime(3)).toBe(102);
+    expect(a.outputTokenTime()).toBe(7);
+  });
+});
+
+describe('roofline model', () => {
+  // A tiny dense model: 2 layers, hidden 64, 4 heads of 16, 2 KV heads, MLP 128, vocab 100, bf16.
+  const tiny = parseModelConfig({ num_hidden_layers: 2, hidden_size: 64, num_attention_heads: 4, num_key_value_heads: 2, intermediate_size: 128, vocab_size: 100, torch_dtype: 'bfloat16' });
+  const gpu = { name: 'toy', tflopsPeak: 1e-6, tflopsFp8: 0, bandwidthTBs: 1e-6, mfuPrefill: 0.5, mfuDecode: 0.25, memoryGiB: 1 };
+  it('computes FLOPs and bytes by hand for one decode', () => {
+    // Per token: projections 2*2*(64*64 + 2*64*32 + 64*64) = 49152; MLP 2*2*3*64*128 = 98304;
+    // LM head 2*64*100 = 12800; attention over context 10 (+1): 4*2*4*16*11 = 5632.
+    const flops = 49152 + 98304 + 12800 + 5632;
+    // Bytes: weights (embeddings 2*100*64 + 2 layers * (16384 + 24576)) * 2 bytes, KV 11 tokens * 2*2*2*16*2 bytes.
+    const params = 2 * 100 * 64 + 2 * (64 * 64 + 2 * 64 * 32 + 64 * 64 + 3 * 64 * 128);
+    expect(parameterCount(tiny)).toBe(params);
+    const bytes = params * 2 + 11 * (2 * 2 * 2 * 16 * 2);
+    const m = new RooflineLatencyModel(tiny, gpu, 1);
+    const expected = Math.trunc(Math.max(flops / (1e6 * 0.25), bytes / 1e6) * 1e6);
+    expect(m.stepTime(batch([], [10]))).toBe(expected);
+  });
+  it('never gets faster with more work (fast-check)', () => {
+    const m = new RooflineLatencyModel(tiny, gpu, 2);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 0, max: 4000 }), fc.integer({ min: 0, max: 64 }), fc.integer({ min: 1, max: 500 }), (n, s, d, extra) => {
+        const base = m.stepTime(batch([[n, s]], Array(d).fill(100)));
+        expect(m.stepTime(batch([[n + extra, s]], Array(d).fill(100)))).toBeGreaterThanOrEqual(base);
+        expect(m.stepTime(batch([[n, s]], Array(d + 1).fill(100)))).toBeGreaterThanOrEqual(base);
+      }),
+    );
+  });
+  it('runs qwen/qwen3-14b from the shipped config with a sane step time', () => {
+    const r = resolveLatency({ model: 'qwen/qwen3-14b', latencyModel: 'roofline' });
+    expect(r.kind).toBe('roofline');
+    const prefill = r.model.stepTime(batch([[2048, 0]], []));
+    const decode = r.model.stepTime(batch([], [1000]));
+    // 14B bf16 weights on one H100 (3.35 TB/s): a decode step reads ~28 GB, about 8-9 ms.
+    expect(decode).toBeGreaterThan(5_000);
+    expect(decode).toBeLessThan(20_000);
+    expect(prefill).toBeGreaterThan(decode);
+  });
+});
+
+describe('catalogue and resolution', () => {
+  it('picks the default GPU/TP and the default vLLM version for --model alone', () => {
+    const r = resolveLatency({ model: 'meta-llama/llama-3.1-8b-instruct' });
+    expect(r.kind).toBe('blackbox');
+    expect(r.gpu).toBe('H100');
+    expect(r.tp).toBe(1);
+    expect(r.vllmVersion).toBe('vllm/vllm-openai:v0.11.0');
+    expect(r.alpha).toEqual(LLAMA_ALPHA);
+    expect(r.beta).toEqual(LLAMA_BETA);
+  });
+  it('uses explicit coefficients for any model name', () => {
+    const r = resolveLatency({ model: 'my/model', alphaCoeffs: [1, 2, 3], betaCoeffs: [4, 5, 6] });
+    expect(r.kind).toBe('blackbox');
+    expect(r.model.queueingTime(10)).toBe(21);
+  });
+  it('fails for an unknown model with the list of known ones', () => {
+    expect(() => resolveLatency({ model: 'nope/nope' })).toThrow(LatencyConfigError);
+    expect(() => resolveLatency({ model: 'nope/nope' })).toThrow(/known models: .*meta-llama\/llama-3.1-8b-instruct/);
+    expect(() => resolveLatency({ model: 'meta-llama/llama-3.1-8b-instruct', hardware: 'TPU9' })).toThrow(/unknown hardware "TPU9"; known: .*H100/);
+  });
+  it('ships every coefficient entry and the presets', () => {
+    expect(knownModels()).toContain('qwen/qwen3-14b');
+    expect(findCoefficients('meta-llama/llama-3.1-8b-instruct', 'H100', 1)?.beta).toEqual(LLAMA_BETA);
+    expect(workloadPreset('chatbot')).toMatchObject({ prompt_tokens: 256, output_tokens: 256 });
+    expect(() => workloadPreset('nope')).toThrow(/chatbot/);
+  });
+});
+
+describe('KV capacity', () => {
+  it('derives llama-3.1-8b on one H100 by hand', () => {
+    const m = parseModelConfig({ num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, vocab_size: 128256, torch_dtype: 'bfloat16' });
+    const params = 128256 * 4096 * 2 + 32 * (4096 * 4096 + 2 * 4096 * 1024 + 4096 * 4096 + 3 * 4096 * 14336);
+    expect(parameterCount(m)).toBe(params);
+    const free = 80 * 2 ** 30 * 0.9 - params * 2;
+    const perBlock = 2 * 32 * 8 * 128 * 2 * 16;
+    expect(deriveTotalKVBlocks({ modelConfig: m, hardware: hardwareSpec('H100'), tp: 1 })).toBe(Math.floor(free / perBlock));
+  });
+  it('prefers the flag, then the derivation, then the documented default', () => {
+    expect(resolveKVBlocks({ totalKVBlocks: 7463 })).toEqual({ blocks: 7463, source: 'flag' });
+    expect(resolveKVBlocks({})).toEqual({ blocks: DEFAULT_TOTAL_KV_BLOCKS, source: 'default' });
+  });
+  it('refuses weights that do not fit', () => {
+    const r = resolveLatency({ model: 'meta-llama/llama-3.1-70b-instruct', latencyModel: 'roofline', tp: 1 });
+    expect(() => deriveTotalKVBlocks({ modelConfig: r.modelConfig!, hardware: r.hardware!, tp: 1 })).toThrow(/raise --tp/);
+  });
+});

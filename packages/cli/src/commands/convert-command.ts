@@ -1,0 +1,54 @@
+import type { RequestSource } from '@blis/engine';
+import { createRequestSource, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
+import { type FlagDef, parseFlags } from '../flags.js';
+import { UsageError } from '../usage-error.js';
+
+const CONVERT_FLAGS: readonly FlagDef[] = [
+  { name: 'workload-spec', kind: 'string', group: '', description: '' },
+  { name: 'trace', kind: 'string', group: '', description: '' },
+  { name: 'trace-format', kind: 'string', choices: ['tracev2', 'mooncake', 'azure'], group: '', description: '' },
+  { name: 'time-scale', kind: 'posNumber', group: '', description: '' },
+  { name: 'max-requests', kind: 'posInt', group: '', description: '' },
+  { name: 'num-requests', kind: 'posInt', group: '', description: '' },
+  { name: 'rate', kind: 'posNumber', group: '', description: '' },
+  { name: 'workload', kind: 'string', choices: ['chatbot', 'contentgen', 'summarization', 'multidoc'], group: '', description: '' },
+  { name: 'seed', kind: 'int', group: '', description: '' },
+  { name: 'block-size-in-tokens', kind: 'posInt', group: '', description: '' },
+  { name: 'output', kind: 'string', group: '', description: '' },
+];
+
+/** `blis convert`: any workload source written as a TraceV2 pair. Prints a one-line JSON summary. */
+export async function runConvertCommand(raw: Record<string, unknown>): Promise<void> {
+  const f = parseFlags(CONVERT_FLAGS, raw);
+  if (f.workloadSpec !== undefined && f.trace !== undefined)
+    throw new UsageError([{ where: '--workload-spec', expected: 'either --workload-spec or --trace', found: 'both' }]);
+  const blockSizeTokens = (f.blockSizeInTokens as number | undefined) ?? 16;
+  let source: RequestSource;
+  if (typeof f.trace === 'string') {
+    source = openTrace(f.trace, {
+      format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined,
+      timeScale: f.timeScale as number | undefined,
+      maxRequests: f.maxRequests as number | undefined,
+      blockSizeTokens,
+    });
+  } else if (typeof f.workloadSpec === 'string') {
+    source = createRequestSource(loadWorkloadSpec(f.workloadSpec), { blockSizeTokens, maxRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined });
+  } else {
+    source = createRequestSource(
+      specFromFlags({ preset: f.workload as string | undefined, rate: f.rate as number | undefined, numRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined }),
+      { blockSizeTokens },
+    );
+  }
+  const prefix = f.output as string;
+  const header = `${prefix}.yaml`;
+  const csv = `${prefix}.csv`;
+  let n: number;
+  try {
+    n = writeTraceV2(source, header, csv);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== undefined)
+      throw new UsageError([{ where: '--output', expected: 'a writable path prefix', found: (e as NodeJS.ErrnoException).code! }]);
+    throw e;
+  }
+  process.stdout.write(`${JSON.stringify({ requests: n, header, csv })}\n`);
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import type { RandomStream } from '@blis/engine';
+
+/** Draws one positive integer length. */
+export type LengthSampler = (rng: RandomStream) => number;
+
+export type DistributionSpec =
+  | { type: 'gaussian'; params: { mean: number; std_dev: number; min: number; max: number } }
+  | { type: 'exponential'; params: { mean: number; min?: number; max?: number } }
+  | { type: 'lognormal'; params: { mu: number; sigma: number; min?: number; max?: number } }
+  | { type: 'pareto_lognormal'; params: { alpha: number; xm: number; mu: number; sigma: number; mix_weight: number; min?: number; max?: number } }
+  | { type: 'constant'; params: { value: number } }
+  | { type: 'empirical'; params: { file?: string; column?: string; values?: number[] } };
+
+const clampInt = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(v)));
+
+/** Loads the values of an empirical distribution: inline, or one column of a CSV with a header. */
+export function empiricalValues(params: { file?: string; column?: string; values?: number[] }, baseDir = '.'): number[] {
+  if (params.values !== undefined) return params.values;
+  const path = params.file!.startsWith('/') ? params.file! : `${baseDir}/${params.file}`;
+  const lines = readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
+  const header = lines[0].split(',').map((h) => h.trim());
+  const col = params.column !== undefined ? header.indexOf(params.column) : 0;
+  if (col < 0) throw new Error(`${path}: no column "${params.column}" (columns: ${header.join(', ')})`);
+  const out: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const v = Number(lines[i].split(',')[col]);
+    if (!Number.isFinite(v) || v <= 0) throw new Error(`${path}:${i + 1} ${header[col]}: expected a positive number, found "${lines[i].split(',')[col]}"`);
+    out.push(v);
+  }
+  return out;
+}
+
+/**
+ * Builds the sampler for a token-length distribution. Every draw is a whole number >= 1 and
+ * within [min, max] when bounds are given (gaussian: always).
+ */
+export function lengthSampler(d: DistributionSpec, baseDir = '.'): LengthSampler {
+  switch (d.type) {
+    case 'gaussian': {
+      const { mean, std_dev, min, max } = d.params;
+      return (rng) => clampInt(mean + std_dev * rng.normal(), Math.max(1, min), max);
+    }
+    case 'exponential': {
+      const { mean } = d.params;
+      const lo = Math.max(1, d.params.min ?? 1);
+      const hi = d.params.max ?? Number.MAX_SAFE_INTEGER;
+      return (rng) => clampInt(rng.exponential(mean), lo, hi);
+    }
+    case 'lognormal': {
+      const { mu, sigma } = d.params;
+      const lo = Math.max(1, d.params.min ?? 1);
+      const hi = d.params.max ?? Number.MAX_SAFE_INTEGER;
+      return (rng) => clampInt(Math.exp(mu + sigma * rng.normal()), lo, hi);
+    }
+    case 'pareto_lognormal': {
+      const { alpha, xm, mu, sigma, mix_weight } = d.params;
+      const lo = Math.max(1, d.params.min ?? 1);
+      const hi = d.params.max ?? Number.MAX_SAFE_INTEGER;
+      // With probability mix_weight a heavy-tailed Pareto draw, otherwise a lognormal body.
+      return (rng) => {
+        const v = rng.next() < mix_weight ? xm / rng.nextOpen() ** (1 / alpha) : Math.exp(mu + sigma * rng.normal());
+        return clampInt(v, lo, hi);
+      };
+    }
+    case 'constant': {
+      const v = Math.max(1, Math.round(d.params.value));
+      return () => v;
+    }
+    case 'empirical': {
+      const values = empiricalValues(d.params, baseDir).map((v) => Math.max(1, Math.round(v)));
+      return (rng) => values[rng.nextInt(values.length)];
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { workloadPreset } from '@blis/latency';
+import type { LoadedSpec } from './spec-load.js';
+import { WorkloadSpecSchema } from './spec-schema.js';
+
+/** `blis run`'s flag-driven workload, with BLIS's names and defaults. */
+export interface FlagWorkload {
+  preset?: string;
+  rate?: number;
+  numRequests?: number;
+  promptTokens?: number;
+  promptTokensStdev?: number;
+  promptTokensMin?: number;
+  promptTokensMax?: number;
+  outputTokens?: number;
+  outputTokensStdev?: number;
+  outputTokensMin?: number;
+  outputTokensMax?: number;
+  prefixTokens?: number;
+  seed?: number;
+  horizonUs?: number;
+  arrivalProcess?: 'poisson' | 'constant';
+}
+
+/**
+ * The flag-driven workload as a WorkloadSpec v2 (one client, gaussian lengths, Poisson or
+ * constant arrivals, an optional shared prefix), so flags, presets and YAML share one generator.
+ * A preset supplies the length defaults; explicit flags override it.
+ */
+export function specFromFlags(f: FlagWorkload): LoadedSpec {
+  const p = f.preset !== undefined ? workloadPreset(f.preset) : undefined;
+  const prefix = f.prefixTokens ?? p?.prefix_tokens ?? 0;
+  const raw = {
+    version: '2',
+    seed: f.seed ?? 42,
+    category: f.preset ?? 'flags',
+    aggregate_rate: f.rate ?? 1,
+    num_requests: f.numRequests ?? 100,
+    ...(f.horizonUs !== undefined ? { horizon: f.horizonUs } : {}),
+    clients: [
+      {
+        id: 'default',
+        rate_fraction: 1,
+        arrival: { process: f.arrivalProcess ?? 'poisson' },
+        input_distribution: {
+          type: 'gaussian',
+          params: {
+            mean: f.promptTokens ?? p?.prompt_tokens ?? 512,
+            std_dev: f.promptTokensStdev ?? p?.prompt_tokens_stdev ?? 256,
+            min: f.promptTokensMin ?? p?.prompt_tokens_min ?? 2,
+            max: f.promptTokensMax ?? p?.prompt_tokens_max ?? 7000,
+          },
+        },
+        output_distribution: {
+          type: 'gaussian',
+          params: {
+            mean: f.outputTokens ?? p?.output_tokens ?? 512,
+            std_dev: f.outputTokensStdev ?? p?.output_tokens_stdev ?? 256,
+            min: f.outputTokensMin ?? p?.output_tokens_min ?? 2,
+            max: f.outputTokensMax ?? p?.output_tokens_max ?? 7000,
+          },
+        },
+        ...(prefix > 0 ? { prefix_group: 'flags-prefix', prefix_length: prefix } : {}),
+      },
+    ],
+  };
+  return WorkloadSpecSchema.parse(raw);
+}

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import type { ZodError } from 'zod';
+import { type InputIssue, WorkloadSpecError } from './errors.js';
+import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
+
+/** A validated spec plus the directory relative paths in it (empirical CSVs) resolve against. */
+export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string };
+
+function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined, raw: unknown): InputIssue[] {
+  return err.issues.map((i) => {
+    const path = i.path as (string | number)[];
+    let found = 'an invalid value';
+    let value: unknown = raw;
+    for (const k of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string | number, unknown>)[k];
+    if (i.code === 'unrecognized_keys') {
+      const keys = (i as unknown as { keys: string[] }).keys;
+      return { file, line: lineOf([...path, keys[0]]), field: [...path, keys[0]].join('.'), expected: 'a known field', found: `unknown field "${keys.join('", "')}"` };
+    }
+    if (value === undefined) found = 'nothing';
+    else found = JSON.stringify(value);
+    const msg = i.message.replace(/^Invalid input: /, '');
+    return { file, line: lineOf(path), field: path.join('.') || '(root)', expected: msg, found };
+  });
+}
+
+/** Validates an already-parsed spec object (library use). */
+export function parseWorkloadSpec(raw: unknown, file = '<spec>'): LoadedSpec {
+  const r = WorkloadSpecSchema.safeParse(raw);
+  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, () => undefined, raw));
+  return r.data;
+}
+
+/** Reads, parses and validates a WorkloadSpec v2 YAML file; every error names its line. */
+export function loadWorkloadSpec(path: string): LoadedSpec {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new WorkloadSpecError([{ file: path, expected: 'a readable workload spec', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
+  }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc });
+  if (doc.errors.length > 0)
+    throw new WorkloadSpecError(doc.errors.map((e) => ({ file: path, line: lc.linePos(e.pos[0]).line, expected: 'valid YAML', found: e.message.split('\n')[0] })));
+  const raw = doc.toJS();
+  const lineOf = (p: readonly PropertyKey[]): number | undefined => {
+    for (let n = p.length; n >= 0; n--) {
+      const node = doc.getIn(p.slice(0, n) as (string | number)[], true) as { range?: [number, number, number] } | undefined;
+      if (node?.range !== undefined) return lc.linePos(node.range[0]).line;
+      // A pair's key node carries the line when the value is a scalar.
+      if (n > 0) {
+        const parent = doc.getIn(p.slice(0, n - 1) as (string | number)[], true) as { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] } | undefined;
+        const pair = parent?.items?.find((it) => it.key?.value === p[n - 1]);
+        if (pair?.key?.range !== undefined) return lc.linePos(pair.key.range[0]).line;
+      }
+    }
+    return undefined;
+  };
+  const r = WorkloadSpecSchema.safeParse(raw);
+  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, path, lineOf, raw));
+  return { ...r.data, baseDir: dirname(path) };
+}

@@ -1,0 +1,65 @@
+import type { RequestSpec } from '@blis/engine';
+import { promptBlockHashes } from '../block-hashes.js';
+import { TraceReadError } from '../errors.js';
+import { LineReader, intField } from './line-reader.js';
+import { type TraceOptions, TraceRequestSource } from './trace-source.js';
+
+const TS = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/;
+
+/** Microseconds since the epoch of an Azure timestamp, floored with exact integer arithmetic. */
+export function azureTimestampUs(ts: string): number | undefined {
+  const m = TS.exec(ts.trim());
+  if (m === null) return undefined;
+  const secs = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) / 1000;
+  const frac = (m[7] ?? '').padEnd(6, '0').slice(0, 6);
+  return secs * 1_000_000 + Number(frac);
+}
+
+/**
+ * Streams the Azure LLM inference trace CSV (`TIMESTAMP,ContextTokens,GeneratedTokens`): times
+ * are made relative to the first row; each prompt is unique content (the trace has no sharing).
+ */
+export function openAzureTrace(path: string, opts: TraceOptions = {}): TraceRequestSource {
+  const lines = new LineReader(path);
+  const header = lines.next();
+  if (header === undefined || !/^TIMESTAMP,ContextTokens,GeneratedTokens/i.test(header.trim()))
+    throw new TraceReadError({ file: path, line: 1, expected: 'the header TIMESTAMP,ContextTokens,GeneratedTokens', found: JSON.stringify(header?.slice(0, 60) ?? 'an empty file') });
+  const bs = opts.blockSizeTokens ?? 16;
+  let origin: number | undefined;
+  let row = 0;
+  const read = (): RequestSpec | undefined => {
+    let line = lines.next();
+    while (line !== undefined && line.trim() === '') line = lines.next();
+    if (line === undefined) return undefined;
+    const ln = lines.lineNumber;
+    const c = line.split(',');
+    if (c.length !== 3) throw new TraceReadError({ file: path, line: ln, expected: '3 columns', found: `${c.length}` });
+    const t = azureTimestampUs(c[0]);
+    if (t === undefined) throw new TraceReadError({ file: path, line: ln, field: 'TIMESTAMP', expected: 'YYYY-MM-DD HH:MM:SS.fffffff', found: JSON.stringify(c[0]) });
+    origin ??= t;
+    if (t < origin) throw new TraceReadError({ file: path, line: ln, field: 'TIMESTAMP', expected: 'a time at or after the first row', found: c[0] });
+    const inputTokens = intField(c[1], path, ln, 'ContextTokens', 1);
+    const outputTokens = intField(c[2], path, ln, 'GeneratedTokens');
+    const id = String(row++);
+    return {
+      index: 0,
+      id,
+      arrivalUs: t - origin,
+      inputTokens,
+      outputTokens,
+      blockHashes: promptBlockHashes({ id, inputTokens, prefixGroup: '', prefixLength: 0, sessionId: '' }, bs),
+      clientId: '',
+      tenantId: '',
+      sloClass: '',
+      sessionId: '',
+      roundIndex: 0,
+      prefixGroup: '',
+      prefixLength: 0,
+      streaming: false,
+      deadlineUs: 0,
+      sloTargetUs: 0,
+      networkDelayUs: 0,
+    };
+  };
+  return new TraceRequestSource(path, read, () => lines.lineNumber, opts);
+}

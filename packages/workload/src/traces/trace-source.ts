@@ -1,0 +1,61 @@
+import type { RequestSource, RequestSpec } from '@blis/engine';
+import { TraceReadError } from '../errors.js';
+
+/** Options every trace reader takes. */
+export interface TraceOptions {
+  blockSizeTokens?: number;
+  /** Multiply arrival times by this (0.5 replays twice as fast). */
+  timeScale?: number;
+  /** Read only the first N requests. */
+  maxRequests?: number;
+}
+
+/**
+ * Turns a pull-based row parser into a RequestSource: one request is read ahead (to answer
+ * `peekArrivalUs`), arrivals must not decrease, and time scaling and the request cap apply here.
+ */
+export class TraceRequestSource implements RequestSource {
+  private readonly read: () => RequestSpec | undefined;
+  private readonly scale: number;
+  private readonly limit: number;
+  private readonly file: string;
+  private readonly lineOf: () => number;
+  private ahead: RequestSpec | undefined;
+  private count = 0;
+  private lastRaw = Number.NEGATIVE_INFINITY;
+
+  constructor(file: string, read: () => RequestSpec | undefined, lineOf: () => number, opts: TraceOptions) {
+    this.file = file;
+    this.read = read;
+    this.lineOf = lineOf;
+    this.scale = opts.timeScale ?? 1;
+    this.limit = opts.maxRequests ?? Number.POSITIVE_INFINITY;
+    this.ahead = this.pull();
+  }
+
+  peekArrivalUs(): number {
+    return this.ahead === undefined ? Number.POSITIVE_INFINITY : this.ahead.arrivalUs;
+  }
+
+  next(): RequestSpec | undefined {
+    const r = this.ahead;
+    if (r !== undefined) this.ahead = this.pull();
+    return r;
+  }
+
+  private pull(): RequestSpec | undefined {
+    if (this.count >= this.limit) return undefined;
+    const r = this.read();
+    if (r === undefined) return undefined;
+    if (r.arrivalUs < this.lastRaw)
+      throw new TraceReadError({ file: this.file, line: this.lineOf(), field: 'arrival time', expected: `a time >= the previous row's (${this.lastRaw})`, found: String(r.arrivalUs) });
+    this.lastRaw = r.arrivalUs;
+    r.index = this.count++;
+    if (this.scale !== 1) {
+      const timeout = r.deadlineUs > 0 ? r.deadlineUs - r.arrivalUs : 0;
+      r.arrivalUs = Math.floor(r.arrivalUs * this.scale);
+      if (timeout > 0) r.deadlineUs = r.arrivalUs + timeout;
+    }
+    return r;
+  }
+}

@@ -1,5 +1,42 @@
-/** Package boundaries of DESIGN.md, enforced on every CI run. */
-const leaves = ['policies', 'kvcache', 'latency'];
+/**
+ * Package boundaries of DESIGN.md, enforced on every CI run (`pnpm boundaries`).
+ *
+ * Workspace packages are imported by name and resolve (through the `@blis/source` condition and
+ * pnpm's symlinks) to `packages/<name>/src/index.ts`; dependency-cruiser types those edges as
+ * "undetermined", so the rules below match on resolved paths, not on dependency types.
+ */
+const { readdirSync, readFileSync, existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** What each package may import from the workspace: everything below it in DESIGN.md's graph. */
+const layers = {
+  kvcache: [],
+  latency: [],
+  policies: [],
+  engine: ['kvcache', 'latency', 'policies'],
+  workload: ['engine', 'kvcache', 'latency', 'policies'],
+  trace: ['engine', 'kvcache', 'latency', 'policies'],
+  cluster: ['engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
+  adapters: ['cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
+  cli: ['adapters', 'cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
+};
+
+const packageDirs = readdirSync(join(__dirname, 'packages')).filter((d) => existsSync(join(__dirname, 'packages', d, 'package.json')));
+const unknown = packageDirs.filter((d) => !(d in layers));
+if (unknown.length > 0) throw new Error(`.dependency-cruiser.cjs: add ${unknown.join(', ')} to \`layers\` (DESIGN.md's package graph)`);
+
+/** Workspace package directories whose paths do NOT match one of `allowed` (plus the package itself). */
+const otherThan = (self, allowed) => {
+  const ok = [self, ...allowed].join('|');
+  return [`^packages/(?!(${ok})/)[^/]+/`, `^@blis/(?!(${ok})$)`];
+};
+
+const blisDeps = (pkg, fields) => {
+  const pj = JSON.parse(readFileSync(join(__dirname, 'packages', pkg, 'package.json'), 'utf8'));
+  const names = fields.flatMap((f) => Object.keys(pj[f] ?? {}));
+  return names.filter((n) => n.startsWith('@blis/')).map((n) => n.slice('@blis/'.length));
+};
+
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
@@ -8,34 +45,79 @@ module.exports = {
       comment: 'Packages talk to each other through their published names, never through ../other-package paths.',
       severity: 'error',
       from: { path: '^packages/([^/]+)/' },
-      to: { path: '^packages/([^/]+)/', pathNot: ['^packages/$1/'], dependencyTypesNot: ['npm', 'npm-dev', 'npm-peer', 'npm-optional'] },
+      to: { path: '^packages/[^/]+/', pathNot: '^packages/$1/', dependencyTypes: ['local'] },
     },
-    ...leaves.map((leaf) => ({
-      name: `${leaf}-is-a-leaf`,
-      comment: `@blis/${leaf} depends on no other @blis package.`,
+    ...packageDirs.map((pkg) => ({
+      name: `${pkg}-layering`,
+      comment:
+        layers[pkg].length === 0
+          ? `@blis/${pkg} is a leaf: it depends on no other @blis package.`
+          : `@blis/${pkg} may import only ${layers[pkg].map((d) => `@blis/${d}`).join(', ')} (DESIGN.md).`,
       severity: 'error',
-      from: { path: `^packages/${leaf}/` },
-      to: { path: ['^packages/(?!' + leaf + '/)', '@blis/(?!' + leaf + ')'] },
+      from: { path: `^packages/${pkg}/` },
+      to: { path: otherThan(pkg, layers[pkg]) },
     })),
+    // An import the package.json does not declare works in the workspace (pnpm links every
+    // package) and breaks once published: sources need `dependencies`, tests may use devDependencies.
+    ...packageDirs.map((pkg) => ({
+      name: `${pkg}-src-declares-blis-deps`,
+      comment: `@blis/${pkg}/src imports a @blis package missing from its package.json dependencies.`,
+      severity: 'error',
+      from: { path: `^packages/${pkg}/src/` },
+      to: { path: otherThan(pkg, blisDeps(pkg, ['dependencies', 'peerDependencies'])) },
+    })),
+    ...packageDirs.map((pkg) => ({
+      name: `${pkg}-test-declares-blis-deps`,
+      comment: `@blis/${pkg}/test imports a @blis package missing from its package.json (dev)dependencies.`,
+      severity: 'error',
+      from: { path: `^packages/${pkg}/test/` },
+      to: { path: otherThan(pkg, blisDeps(pkg, ['dependencies', 'peerDependencies', 'devDependencies'])) },
+    })),
+    {
+      name: 'src-imports-declared-runtime-deps',
+      comment: 'Published code may import only node built-ins and packages in its own dependencies/peerDependencies.',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown', 'npm-dev'] },
+    },
     {
       name: 'policies-imports-only-zod',
       comment: 'Custom policies compile against @blis/policies alone; it may use zod and node built-ins only.',
       severity: 'error',
-      from: { path: '^packages/policies/src' },
-      to: { dependencyTypes: ['npm', 'npm-dev'], pathNot: ['node_modules/zod/', 'node_modules/\\.pnpm/zod@'] },
+      from: { path: '^packages/policies/src/' },
+      to: { pathNot: ['^packages/policies/src/', '(^|/)node_modules/zod/', '(^|/)node_modules/\\.pnpm/zod@'], dependencyTypesNot: ['core'] },
     },
     {
       name: 'no-src-to-test',
       severity: 'error',
-      from: { path: '^packages/[^/]+/src' },
-      to: { path: '^packages/[^/]+/test' },
+      from: { path: '^packages/[^/]+/src/' },
+      to: { path: '^packages/[^/]+/test/' },
+    },
+    {
+      name: 'no-import-from-dist',
+      comment: 'Build output is not a source of truth; import the package by name.',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { path: '(^|/)packages/[^/]+/dist/' },
+    },
+    {
+      name: 'not-unresolvable',
+      comment: 'An import that cannot be resolved is a typo or a missing dependency.',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/(src|test)/' },
+      to: { couldNotResolve: true },
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['dist', 'node_modules'] },
+    // npm packages appear as leaves (so the rules above can see them) but are not cruised into.
+    doNotFollow: { path: ['(^|/)node_modules/', '^packages/[^/]+/dist/'] },
+    exclude: { path: ['^packages/[^/]+/coverage/', '\\.tmp\\.ts$'] },
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { conditionNames: ['@blis/source', 'import', 'require', 'node', 'default'], exportsFields: ['exports'] },
+    enhancedResolveOptions: {
+      conditionNames: ['@blis/source', 'import', 'require', 'node', 'default'],
+      exportsFields: ['exports'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
     tsPreCompilationDeps: true,
   },
 };

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Launcher for the `blis` binary. In the published package it runs the built CLI. In a
-// workspace checkout (src/ present, BLIS_USE_DIST unset) it runs the TypeScript sources through
-// tsx with the @blis/source condition, so `pnpm exec blis` works without a build step.
-import { spawnSync } from 'node:child_process';
+// Launcher for the `blis` binary. In the published package (no src/) it runs the built CLI. In
+// a workspace checkout (src/ present, BLIS_USE_DIST unset) it runs the TypeScript sources
+// through tsx with the @blis/source condition, so `pnpm exec blis` works without a build step.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -10,24 +10,50 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const source = here('../src/cli.ts');
 const built = here('../dist/cli.js');
 
-if (existsSync(source) && !process.env.BLIS_USE_DIST) {
-  let loader;
+function resolveTsx() {
   try {
-    loader = import.meta.resolve('tsx');
+    return import.meta.resolve('tsx');
   } catch {
-    loader = undefined;
+    return undefined;
   }
-  if (loader === undefined) {
-    if (!existsSync(built)) {
-      process.stderr.write('blis: neither tsx (for the sources) nor a build (dist/) is available; run pnpm install or pnpm build\n');
-      process.exit(1);
-    }
-    await import(pathToFileURL(built).href);
-  } else {
-    const r = spawnSync(process.execPath, ['--conditions=@blis/source', '--import', loader, source, ...process.argv.slice(2)], { stdio: 'inherit' });
-    if (r.signal) process.kill(process.pid, r.signal);
-    process.exit(r.status ?? 1);
+}
+
+async function runBuilt() {
+  if (!existsSync(built)) {
+    process.stderr.write(`blis: ${built} is missing; run \`pnpm build\` (or unset BLIS_USE_DIST to run the sources)\n`);
+    process.exit(1);
   }
-} else {
   await import(pathToFileURL(built).href);
+}
+
+function runSource(loader) {
+  const child = spawn(process.execPath, ['--conditions=@blis/source', '--import', loader, source, ...process.argv.slice(2)], { stdio: 'inherit' });
+  // The child shares our terminal, so Ctrl-C reaches it directly; signals sent to this process
+  // alone (kill <pid>, a supervisor) are passed on so the child never outlives the launcher.
+  const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+  const forward = (signal) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  for (const s of forwarded) process.on(s, forward);
+  child.on('error', (e) => {
+    process.stderr.write(`blis: cannot start ${process.execPath}: ${e.message}\n`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    for (const s of forwarded) process.off(s, forward);
+    if (signal) {
+      // Die of the same signal so the caller sees what the child saw.
+      process.kill(process.pid, signal);
+      return;
+    }
+    process.exit(code ?? 1);
+  });
+}
+
+if (existsSync(source) && !process.env.BLIS_USE_DIST) {
+  const loader = resolveTsx();
+  if (loader !== undefined) runSource(loader);
+  else await runBuilt();
+} else {
+  await runBuilt();
 }

@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+// `pnpm smoke`: installs the packed packages the way a user would and uses them.
+//  1. `pnpm pack` every publishable package (workspace:* becomes the real version).
+//  2. A throwaway npm project installs ALL tarballs at once, with `overrides` pinning every
+//     @blis/* name to its tarball, so inter-package dependencies resolve to the tarballs and
+//     never to the registry (third-party dependencies do come from the registry).
+//  3. Each package is loaded with import() and with require(); both must expose every value
+//     export that the TypeScript source's index.ts declares (found with the compiler API), and
+//     at least one when the source declares any.
+//  4. The installed `blis` binary must answer --help and --version (= package version) with
+//     exit 0, and run a 20-request simulation that prints JSON.
+// Needs `pnpm build` first. `--keep` leaves the temp project for inspection.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { pack, publishablePackages, repoRoot, requireBuilt, run } from './lib/packages.mjs';
+
+const keep = process.argv.includes('--keep');
+const pkgs = publishablePackages();
+requireBuilt(pkgs);
+const tmp = mkdtempSync(join(tmpdir(), 'blis-smoke-'));
+const problems = [];
+const say = (s) => process.stdout.write(`${s}\n`);
+
+/** The value (runtime) exports each package's src/index.ts declares, by package name. */
+function declaredValueExports() {
+  const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => problems.push(ts.flattenDiagnosticMessageText(d.messageText, '\n')) };
+  const config = ts.getParsedCommandLineOfConfigFile(join(repoRoot, 'tsconfig.json'), {}, host);
+  const roots = pkgs.map((p) => join(p.dir, 'src', 'index.ts'));
+  const program = ts.createProgram(roots, { ...config.options, noEmit: true });
+  const checker = program.getTypeChecker();
+  const out = new Map();
+  pkgs.forEach((p, i) => {
+    const sf = program.getSourceFile(roots[i]);
+    const moduleSymbol = sf && checker.getSymbolAtLocation(sf);
+    const names = (moduleSymbol ? checker.getExportsOfModule(moduleSymbol) : []).filter((s) => {
+      if ((s.declarations ?? []).some((d) => ts.isTypeOnlyImportOrExportDeclaration(d))) return false;
+      const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+      return (target.flags & ts.SymbolFlags.Value) !== 0;
+    });
+    out.set(p.name, names.map((s) => s.getName()).sort());
+  });
+  return out;
+}
+
+/** npm must not inherit pnpm's own npm_* settings when this runs as `pnpm smoke`. */
+function npmEnv() {
+  const env = {};
+  const keepVars = /^npm_config_(registry|cache|userconfig|https?_proxy|proxy|noproxy|strict_ssl|cafile|ca)$/i;
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) || keepVars.test(k)) env[k] = v;
+  return env;
+}
+
+try {
+  say(`packing ${pkgs.length} packages into ${tmp}`);
+  const tarballs = new Map();
+  for (const p of pkgs) tarballs.set(p.name, await pack(p, tmp));
+
+  const project = join(tmp, 'project');
+  const specs = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'blis-pack-smoke', version: '0.0.0', private: true, dependencies: specs, overrides: specs }, null, 2)}\n`,
+  );
+  say('npm install (all tarballs at once)');
+  const install = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, env: npmEnv() });
+  if (install.code !== 0) {
+    problems.push(`npm install failed (exit ${install.code}):\n${install.stdout}${install.stderr}`);
+    throw new Error('install');
+  }
+
+  const expected = declaredValueExports();
+  const manifestVersions = Object.fromEntries(pkgs.map((p) => [p.name, p.manifest.version]));
+  writeFileSync(join(project, 'expected.json'), JSON.stringify({ exports: Object.fromEntries(expected), versions: manifestVersions }));
+  // Loads every package both ways inside the temp project and reports per package as JSON.
+  writeFileSync(
+    join(project, 'load.mjs'),
+    `import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+const require = createRequire(import.meta.url);
+const { exports: expected } = JSON.parse(readFileSync(new URL('./expected.json', import.meta.url), 'utf8'));
+const report = {};
+for (const [name, want] of Object.entries(expected)) {
+  const r = (report[name] = { problems: [] });
+  const check = (how, mod) => {
+    const keys = Object.keys(mod).filter((k) => k !== 'default' && k !== 'module.exports');
+    r[how] = keys.length;
+    const missing = want.filter((k) => !keys.includes(k));
+    if (missing.length > 0) r.problems.push(how + ' lacks ' + missing.join(', '));
+    if (want.length > 0 && keys.length === 0) r.problems.push(how + ' exposes no exports');
+    const resolved = how === 'ESM' ? import.meta.resolve(name) : require.resolve(name);
+    if (!resolved.includes('/node_modules/' + name + '/dist/')) r.problems.push(how + ' resolved to ' + resolved + ', not the installed dist/');
+  };
+  try { check('ESM', await import(name)); } catch (e) { r.problems.push('import() threw: ' + e.message); }
+  try { check('CJS', require(name)); } catch (e) { r.problems.push('require() threw: ' + e.message); }
+}
+process.stdout.write(JSON.stringify(report));
+`,
+  );
+  const load = await run(process.execPath, ['load.mjs'], { cwd: project });
+  if (load.code !== 0) problems.push(`loading the packages crashed:\n${load.stdout}${load.stderr}`);
+  else {
+    const report = JSON.parse(load.stdout);
+    for (const [name, r] of Object.entries(report)) {
+      const want = expected.get(name).length;
+      const note = want === 0 ? ' (source declares no runtime exports yet)' : '';
+      if (r.problems.length > 0) {
+        say(`✗ ${name}: ${r.problems.join('; ')}`);
+        problems.push(`${name}: ${r.problems.join('; ')}`);
+      } else say(`✓ ${name}: import() ${r.ESM} exports, require() ${r.CJS} exports, ${want} declared${note}`);
+    }
+  }
+
+  const cli = pkgs.find((p) => p.name === '@blis/cli');
+  if (cli?.manifest.bin?.blis) {
+    const blis = join(project, 'node_modules', '.bin', 'blis');
+    const env = { ...process.env };
+    delete env.BLIS_USE_DIST;
+    const expectOk = async (args, test, label) => {
+      const r = await run(blis, args, { cwd: project, env });
+      const why = r.code !== 0 ? `exit ${r.code}` : test(r.stdout);
+      if (why) {
+        problems.push(`blis ${args.join(' ')}: ${why}\n${r.stdout.slice(0, 2000)}${r.stderr.slice(0, 2000)}`);
+        say(`✗ blis ${label}: ${why}`);
+      } else say(`✓ blis ${label}`);
+    };
+    await expectOk(['--help'], (out) => (/Usage: blis/.test(out) ? '' : 'no "Usage: blis" on stdout'), '--help');
+    const version = cli.manifest.version;
+    await expectOk(['--version'], (out) => (out.trim() === version ? '' : `printed ${JSON.stringify(out.trim())}, package.json says ${version}`), '--version');
+    await expectOk(
+      ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--num-requests', '20', '--rate', '10'],
+      (out) => {
+        try {
+          JSON.parse(out);
+          return '';
+        } catch (e) {
+          return `stdout is not JSON (${e.message})`;
+        }
+      },
+      'run (20 requests, JSON on stdout)',
+    );
+  }
+} catch (e) {
+  if (e.message !== 'install') problems.push(String(e.stack ?? e));
+} finally {
+  if (keep) say(`kept ${tmp}`);
+  else rmSync(tmp, { recursive: true, force: true });
+}
+
+if (problems.length > 0) {
+  process.stderr.write(`\npack smoke FAILED:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
+  process.exit(1);
+}
+say(`\npack smoke passed: ${pkgs.length} packages installed from tarballs and loaded as ESM and CJS`);

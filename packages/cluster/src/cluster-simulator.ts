@@ -133,7 +133,6 @@ export class ClusterSimulator {
   private readonly admittedAt = new Map<SimRequest, number>();
   private clock = 0;
   private readonly clsAdmission = clusterClass(ADMISSION);
-  private readonly clsRouting = clusterClass(ROUTING);
   private readonly clsDispatch = clusterClass(DISPATCH);
   private readonly clsInject = INJECT;
   private readonly injectTarget = new Map<number, number>();
@@ -178,7 +177,7 @@ export class ClusterSimulator {
     for (;;) {
       const nextArrival = source.peekArrivalUs();
       const nextEvent = ev.peekTime();
-      const t = nextArrival <= nextEvent ? nextArrival : nextEvent;
+      const t = Math.min(nextArrival , nextEvent);
       if (t === Number.POSITIVE_INFINITY || t > horizonUs) break;
       if (t < this.clock) throw new ClockRegressionError(this.clock, t);
       this.clock = t;

@@ -80,7 +80,7 @@ export class ClusterRouterState implements RouterState {
       const waiting = Math.max(s.queueDepth, s.inFlightRequests - s.batchSize);
       const q = waiting / this.queueThreshold;
       const k = s.kvUtilization / this.kvThreshold;
-      sum += q > k ? q : k;
+      sum += Math.max(q , k);
     }
     return sum / n;
   }

@@ -273,7 +273,7 @@ export class InstanceSimulator {
         // Fully cached prompt admitted this step: its prefill is complete on arrival in the batch.
         this.firstToken(r, end);
       }
-      if (r.progress === r.inputTokens + (r.outputTokens > 1 ? r.outputTokens : 1) - 1) this.complete(r, end);
+      if (r.progress === r.inputTokens + (Math.max(r.outputTokens , 1)) - 1) this.complete(r, end);
       else run[w++] = r;
     }
     run.length = w;

@@ -26,7 +26,7 @@ export class BlackboxLatencyModel implements LatencyModel {
     t += this.beta[1] * batch.prefillTokens;
     t += this.beta[2] * batch.decodeTokens;
     const us = Math.trunc(t);
-    return us < 1 ? 1 : us;
+    return Math.max(us , 1);
   }
 
   queueingTime(inputTokens: number): number {

@@ -61,7 +61,7 @@ export class RooflineLatencyModel implements LatencyModel {
   private phaseSeconds(flops: number, bytes: number, mfu: number): number {
     const compute = flops / (this.tp * this.peakFlops * mfu);
     const memory = bytes / (this.tp * this.bandwidth);
-    return compute > memory ? compute : memory;
+    return Math.max(compute , memory);
   }
 
   stepTime(batch: StepBatch): number {
@@ -94,7 +94,7 @@ export class RooflineLatencyModel implements LatencyModel {
       seconds += this.phaseSeconds(flops, this.weightBytes(d) + kvBytes, this.gpu.mfuDecode);
     }
     const us = Math.trunc(seconds * 1e6);
-    return us < 1 ? 1 : us;
+    return Math.max(us , 1);
   }
 
   queueingTime(inputTokens: number): number {

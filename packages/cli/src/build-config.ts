@@ -163,6 +163,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
       summarize: f.summarizeTrace === true,
       summaryMaxTokens: f.summaryMaxTokens,
       summaryStrategy: f.summaryStrategy,
+      tailRatioThreshold: f.tailRatioThreshold,
     },
     checkInvariants: f.checkInvariants === true,
     includeRequests: typeof f.resultsPath === 'string',

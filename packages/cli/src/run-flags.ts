@@ -65,7 +65,8 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'trace-output', kind: 'string', group: OUTPUT, description: 'stream the decision trace as JSON Lines to this file' },
   { name: 'counterfactual-k', kind: 'nonNegInt', group: OUTPUT, description: 'record the top K routing candidates and regret', defaultText: '0' },
   { name: 'summarize-trace', kind: 'bool', group: OUTPUT, description: 'add a text summary for LLM reflection (trace_summary)' },
-  { name: 'summary-max-tokens', kind: 'posInt', group: OUTPUT, description: 'summary length budget', defaultText: '1000' },
+  { name: 'summary-max-tokens', kind: 'posInt', group: OUTPUT, description: 'summary length budget in approximate tokens (chars / 4, min 100)', defaultText: '1000' },
+  { name: 'tail-ratio-threshold', kind: 'posNumber', group: OUTPUT, description: 'p99/p50 TTFT ratio (> 1) that counts as a tail-latency blowup', defaultText: '5' },
   { name: 'summary-strategy', kind: 'string', choices: ['issue-focused', 'decision-audit', 'counterfactual'], group: OUTPUT, description: 'what the summary dwells on', defaultText: 'issue-focused' },
   { name: 'quiet', kind: 'bool', group: OUTPUT, description: 'no progress bar or log lines on stderr' },
 ];

@@ -1,11 +1,79 @@
-import type { PreparedRun, SimulationResult } from '@blis/cluster';
+import { type SimulationConfig, SimulationConfigSchema, type SimulationConfigInput, type SimulationResult } from '@blis/cluster';
+import { JsonlFileSink, TraceOutputError, TraceRecorder } from '@blis/trace';
+import { UsageError } from './usage-error.js';
 
-/** Decision tracing hooks for a prepared run; none until a trace level other than `none` is asked for. */
+/** A recorder wired for one run: pass `observer` to the simulation, call `finish` after it. */
 export interface AttachedTracing {
-  finish(result: SimulationResult): void;
+  readonly observer: TraceRecorder;
+  /** Closes the trace file and adds `anomalies` (and `trace_summary`) to the result. */
+  finish(result: SimulationResult, endUs: number): void;
 }
 
-export function attachTracing(prepared: PreparedRun): AttachedTracing | undefined {
-  if (prepared.config.trace.level === 'none' && !prepared.config.trace.summarize) return undefined;
-  return undefined;
+/** The flag behind each trace setting, for error messages. */
+const FLAG_OF: Record<string, string> = {
+  level: '--trace-level',
+  outputPath: '--trace-output',
+  counterfactualK: '--counterfactual-k',
+  summarize: '--summarize-trace',
+  summaryMaxTokens: '--summary-max-tokens',
+  summaryStrategy: '--summary-strategy',
+  tailRatioThreshold: '--tail-ratio-threshold',
+};
+
+function validated(input: SimulationConfigInput): SimulationConfig {
+  const parsed = SimulationConfigSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const traceIssues = parsed.error.issues.filter((i) => i.path[0] === 'trace');
+  // Other problems are reported by the simulation's own validation, as for an untraced run.
+  if (traceIssues.length === 0 || traceIssues.length !== parsed.error.issues.length) throw parsed.error;
+  throw new UsageError(
+    traceIssues.map((i) => {
+      const field = String(i.path[1] ?? '');
+      const value = (input.trace as Record<string, unknown> | undefined)?.[field];
+      return { where: FLAG_OF[field] ?? `trace.${field}`, expected: i.message.replace(/, found .*$/, '').replace(/^[^:]*: expected /, ''), found: /, found (.*)$/.exec(i.message)?.[1] ?? JSON.stringify(value) ?? 'nothing' };
+    }),
+  );
+}
+
+/**
+ * Builds the recorder a run's trace settings ask for, before the simulation is prepared (the
+ * cluster takes its observer at construction). Returns undefined for `--trace-level none`
+ * without `--summarize-trace`: then nothing is attached and the run is exactly an untraced one.
+ */
+export function createTracing(input: SimulationConfigInput): AttachedTracing | undefined {
+  const config = validated(input);
+  const t = config.trace;
+  if (t.level === 'none' && !t.summarize) return undefined;
+  let sink: JsonlFileSink | undefined;
+  if (t.outputPath !== undefined) {
+    try {
+      sink = new JsonlFileSink(t.outputPath);
+    } catch (e) {
+      if (e instanceof TraceOutputError) throw new UsageError([{ where: '--trace-output', expected: 'a writable file', found: `${e.code} (${e.path})` }]);
+      throw e;
+    }
+  }
+  const observer = new TraceRecorder({
+    // A summary without a trace level still needs the decisions it summarises.
+    level: t.level === 'full' ? 'full' : 'decisions',
+    counterfactualK: t.counterfactualK,
+    sink,
+    sloTtftUs: config.sloTtftUs,
+    sloE2eUs: config.sloE2eUs,
+    tailRatioThreshold: t.tailRatioThreshold,
+    policies: {
+      admission: config.admission.policy,
+      priority: config.priority.policy,
+      routing: config.routing.scorers === undefined ? config.routing.policy : `${config.routing.policy}[${config.routing.scorers.map((s) => `${s.name}:${s.weight}`).join(',')}]`,
+      scheduler: config.scheduler.policy,
+    },
+  });
+  return {
+    observer,
+    finish(result, endUs) {
+      const report = observer.finish(endUs, t.summarize ? { strategy: t.summaryStrategy, maxTokens: t.summaryMaxTokens } : undefined);
+      result.anomalies = report.anomalies;
+      if (report.trace_summary !== undefined) result.trace_summary = report.trace_summary;
+    },
+  };
 }

@@ -21,15 +21,17 @@ export const SyntheticWorkloadSchema = z
     preset: z.string().optional(),
     rate: z.number().positive().default(1),
     numRequests: posInt.default(100),
-    promptTokens: posInt.default(512),
-    promptTokensStdev: z.number().nonnegative().default(256),
-    promptTokensMin: posInt.default(2),
-    promptTokensMax: posInt.default(7000),
-    outputTokens: posInt.default(512),
-    outputTokensStdev: z.number().nonnegative().default(256),
-    outputTokensMin: posInt.default(2),
-    outputTokensMax: posInt.default(7000),
-    prefixTokens: nonNegInt.default(0),
+    // Lengths left unset come from the preset, else BLIS's defaults (512 ± 256 in [2, 7000], no
+    // prefix), filled in by @blis/workload's specFromFlags: a default here would mask the preset.
+    promptTokens: posInt.optional(),
+    promptTokensStdev: z.number().nonnegative().optional(),
+    promptTokensMin: posInt.optional(),
+    promptTokensMax: posInt.optional(),
+    outputTokens: posInt.optional(),
+    outputTokensStdev: z.number().nonnegative().optional(),
+    outputTokensMin: posInt.optional(),
+    outputTokensMax: posInt.optional(),
+    prefixTokens: nonNegInt.optional(),
     arrivalProcess: z.enum(['poisson', 'constant']).default('poisson'),
   })
   .strict();
@@ -67,9 +69,19 @@ export const TraceSettingsSchema = z
     summarize: z.boolean().default(false),
     summaryMaxTokens: z.number().int().min(100).default(1000),
     summaryStrategy: z.enum(['issue-focused', 'decision-audit', 'counterfactual']).default('issue-focused'),
+    /** p99/p50 TTFT ratio above which an SLO class is reported as a tail-latency blowup. */
+    tailRatioThreshold: z.number().gt(1).default(5),
   })
   .strict()
-  .default({ level: 'none', counterfactualK: 0, summarize: false, summaryMaxTokens: 1000, summaryStrategy: 'issue-focused' });
+  .superRefine((t, ctx) => {
+    // A trace file or candidate list without a trace would silently be ignored: say so instead.
+    if (t.level !== 'none') return;
+    if (t.outputPath !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['outputPath'], message: 'trace level decisions or full for a trace output file, found none' });
+    if (t.counterfactualK > 0)
+      ctx.addIssue({ code: 'custom', path: ['counterfactualK'], message: 'trace level decisions or full for counterfactual candidates, found none' });
+  })
+  .default({ level: 'none', counterfactualK: 0, summarize: false, summaryMaxTokens: 1000, summaryStrategy: 'issue-focused', tailRatioThreshold: 5 });
 
 export const FlowControlSchema = z
   .object({

@@ -1,4 +1,5 @@
 import { type Distribution, GrowableFloat64, type InstanceSimulator, summarizeUsAsMs, summarizeWeightedUsAsMs } from '@blis/engine';
+import type { AnomalyReport } from '@blis/trace';
 import type { ClusterSimulator } from './cluster-simulator.js';
 import { coefficientOfVariation, jainIndex, maxMinRatio } from './fairness.js';
 import { type FitnessMetric, type FitnessResult, computeFitness } from './fitness.js';
@@ -77,6 +78,10 @@ export interface SimulationResult extends MetricsBlock {
   sessions: { sessions: number; rounds_completed: number; duration_mean_ms: number; duration_p99_ms: number } | null;
   fitness?: FitnessResult;
   requests?: RequestRecord[];
+  /** Failure modes detected in the decision trace (traced runs only). */
+  anomalies?: AnomalyReport;
+  /** Text summary of the decision trace for LLM reflection (`--summarize-trace`). */
+  trace_summary?: string;
   [extra: string]: unknown;
 }
 

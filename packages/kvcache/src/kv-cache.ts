@@ -1,16 +1,9 @@
 import { KVCacheError } from './errors.js';
+import { HashIndex } from './hash-index.js';
 import { OwnerBlocks } from './owner-blocks.js';
 
 const NONE = -1;
 
-/**
- * Map key for a 52-bit block hash: its low 30 bits, a small integer. V8's Map is several times
- * faster on small-integer keys than on heap numbers; the full hash is kept per block and checked
- * on every hit, so a key collision can only cost a cache hit, never fake one.
- */
-function keyOf(hash: number): number {
-  return (hash >>> 0) & 0x3fffffff;
-}
 
 export interface KVCacheOptions {
   totalBlocks: number;
@@ -55,7 +48,7 @@ export class KVCache {
   private freeHead = NONE;
   private freeTail = NONE;
   private used = 0;
-  private readonly hashToBlock = new Map<number, number>();
+  private readonly hashToBlock: HashIndex;
   /** Block lists by owner id; owners are dense small integers, so an array beats a Map. */
   private readonly owners: (OwnerBlocks | undefined)[] = [];
 
@@ -81,6 +74,7 @@ export class KVCache {
     this.blockHash = new Float64Array(total).fill(Number.NaN);
     this.prevFree = new Int32Array(total);
     this.nextFree = new Int32Array(total);
+    this.hashToBlock = new HashIndex(total);
     for (let i = 0; i < total; i++) this.appendFree(i);
   }
 
@@ -152,12 +146,12 @@ export class KVCache {
   allocate(owner: number, numTokens: number, hashes: ArrayLike<number>, cachedBlocks: number, prefill: boolean): boolean {
     if (!Number.isInteger(numTokens) || numTokens < 0) throw new KVCacheError(`cannot allocate ${numTokens} tokens`);
     if (!Number.isInteger(cachedBlocks) || cachedBlocks < 0) throw new KVCacheError(`cachedBlocks must be >= 0, found ${cachedBlocks}`);
+    if (!Number.isInteger(owner) || owner < 0) throw new KVCacheError(`owner must be a non-negative integer, found ${owner}`);
     const bs = this.blockSizeTokens;
     if (prefill && this.blocksNeeded(owner, numTokens) > this.freeBlocks) {
       this.failures++;
       return false;
     }
-    if (!Number.isInteger(owner) || owner < 0) throw new KVCacheError(`owner must be a non-negative integer, found ${owner}`);
     let ob = this.owners[owner];
     const existed = ob !== undefined;
     const prevLength = ob?.length ?? 0;
@@ -174,7 +168,10 @@ export class KVCache {
       if (reach > this.attached.length) this.growAttached(reach);
       for (let i = 0; i < reach; i++) {
         const id = this.lookup(hashes[i]);
-        if (id === NONE) throw new KVCacheError(`block ${i} of owner ${owner} is not cached; look it up in the same step`);
+        if (id === NONE) {
+          this.rollback(owner, ob, existed, prevLength, prevTokens, nAttached, 0);
+          throw new KVCacheError(`block ${i} of owner ${owner} is not cached; look it up in the same step`);
+        }
         const wasInUse = this.refCount[id] > 0;
         this.attached[nAttached] = id;
         this.attachedWasInUse[nAttached++] = wasInUse ? 1 : 0;
@@ -287,22 +284,21 @@ export class KVCache {
 
   /** The block registered under `hash`, or NONE. */
   private lookup(hash: number): number {
-    const id = this.hashToBlock.get(keyOf(hash));
-    return id !== undefined && this.blockHash[id] === hash ? id : NONE;
+    const id = this.hashToBlock.get(hash);
+    return id !== NONE && this.blockHash[id] === hash ? id : NONE;
   }
 
   /** Forgets `hash` if the index maps it to any block carrying it (BLIS deletes by hash). */
   private unregister(hash: number): void {
-    const key = keyOf(hash);
-    const id = this.hashToBlock.get(key);
-    if (id !== undefined && this.blockHash[id] === hash) this.hashToBlock.delete(key);
+    const id = this.hashToBlock.get(hash);
+    if (id !== NONE && this.blockHash[id] === hash) this.hashToBlock.delete(hash);
   }
 
   private register(id: number, k: number, hashes: ArrayLike<number>): void {
     if (k < hashes.length) {
       const h = hashes[k];
       this.blockHash[id] = h;
-      this.hashToBlock.set(keyOf(h), id);
+      this.hashToBlock.set(h, id);
     }
   }
 
@@ -332,7 +328,7 @@ export class KVCache {
       if (!Number.isNaN(h)) this.unregister(h);
       const orig = this.newBlocksOrigHash[i];
       this.blockHash[id] = orig;
-      if (!Number.isNaN(orig)) this.hashToBlock.set(keyOf(orig), id);
+      if (!Number.isNaN(orig)) this.hashToBlock.set(orig, id);
       this.refCount[id] = 0;
       this.blockTokens[id] = 0;
       this.used--;
@@ -360,7 +356,7 @@ export class KVCache {
     if (this.blockTokens[id] === this.blockSizeTokens) {
       const h = this.blockHash[id];
       if (!Number.isNaN(h)) {
-        if (this.hashToBlock.get(keyOf(h)) === id) this.hashToBlock.delete(keyOf(h));
+        this.hashToBlock.delete(h, id);
         this.blockHash[id] = Number.NaN;
       }
     }

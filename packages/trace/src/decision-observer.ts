@@ -18,4 +18,9 @@ export interface DecisionObserver {
   onCompleted?(req: SimRequest, now: number, e2eUs: number): void;
   onDropped?(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed'): void;
   onScale?(now: number, activeBefore: number, activeAfter: number, reason: string): void;
+  /**
+   * A KV block moved between cache tiers on `instance` (for the tiered cache: nothing calls it
+   * until one exists, so KV thrashing counts 0 until then).
+   */
+  onKvTransfer?(blockHash: number, direction: 'offload' | 'reload', now: number, instance: number): void;
 }

@@ -30,8 +30,10 @@ export function promptBlockHashes(p: PromptIdentity, blockSize: number): Float64
 }
 
 /**
- * Re-blocks Mooncake hash ids (one per 512-token block) to `blockSize`-token blocks: sub-block j
- * of an id takes its content from (id, j), so requests that share ids share exactly those blocks.
+ * Re-blocks Mooncake hash ids (one per 512-token block) to `blockSize`-token blocks. A block's
+ * content is named by the source ids it overlaps and the offset it starts at, so requests that
+ * share leading ids share exactly the blocks lying inside those ids, whether or not `blockSize`
+ * divides 512 (a block straddling two ids depends on both).
  */
 export function mooncakeBlockHashes(hashIds: readonly number[], inputTokens: number, blockSize: number, requestId: string, sourceBlock = 512): Float64Array {
   const n = Math.floor(inputTokens / blockSize);
@@ -41,11 +43,16 @@ export function mooncakeBlockHashes(hashIds: readonly number[], inputTokens: num
   let h = 0;
   for (let i = 0; i < n; i++) {
     const tokenStart = i * blockSize;
-    const src = Math.floor(tokenStart / sourceBlock);
-    const sub = Math.floor((tokenStart % sourceBlock) / blockSize);
-    // Blocks past the listed ids (a trailing partial 512-block) belong to this request alone.
-    const key = src < hashIds.length ? chainHash(chainHash(idBase, hashIds[src]), sub) : chainHash(ownKey, i);
-    h = chainHash(h, key);
+    const first = Math.floor(tokenStart / sourceBlock);
+    const last = Math.floor((tokenStart + blockSize - 1) / sourceBlock);
+    // Tokens past the listed ids belong to this request alone.
+    if (last >= hashIds.length) {
+      h = chainHash(h, chainHash(ownKey, i));
+    } else {
+      let key = chainHash(idBase, tokenStart % sourceBlock);
+      for (let s = first; s <= last; s++) key = chainHash(key, hashIds[s]);
+      h = chainHash(h, key);
+    }
     out[i] = h;
   }
   return out;

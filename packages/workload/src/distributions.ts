@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import type { RandomStream } from '@blis/engine';
+import { WorkloadSpecError } from './errors.js';
 
 /** Draws one positive integer length. */
 export type LengthSampler = (rng: RandomStream) => number;
@@ -14,20 +16,33 @@ export type DistributionSpec =
 
 const clampInt = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(v)));
 
-/** Loads the values of an empirical distribution: inline, or one column of a CSV with a header. */
+/**
+ * Loads the values of an empirical distribution: inline, or one column (default: the first) of a
+ * CSV with a header row, such as ShareGPT-style `num_prefill_tokens,num_decode_tokens` files.
+ */
 export function empiricalValues(params: { file?: string; column?: string; values?: number[] }, baseDir = '.'): number[] {
   if (params.values !== undefined) return params.values;
-  const path = params.file!.startsWith('/') ? params.file! : `${baseDir}/${params.file}`;
-  const lines = readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
+  const file = params.file as string;
+  const path = isAbsolute(file) ? file : join(baseDir, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new WorkloadSpecError([{ file: path, expected: 'a readable CSV of lengths (empirical distribution)', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
+  }
+  const lines = text.split(/\r?\n/);
   const header = lines[0].split(',').map((h) => h.trim());
   const col = params.column !== undefined ? header.indexOf(params.column) : 0;
-  if (col < 0) throw new Error(`${path}: no column "${params.column}" (columns: ${header.join(', ')})`);
+  if (col < 0) throw new WorkloadSpecError([{ file: path, line: 1, field: 'column', expected: `one of the columns ${header.join(', ')}`, found: JSON.stringify(params.column) }]);
   const out: number[] = [];
   for (let i = 1; i < lines.length; i++) {
-    const v = Number(lines[i].split(',')[col]);
-    if (!Number.isFinite(v) || v <= 0) throw new Error(`${path}:${i + 1} ${header[col]}: expected a positive number, found "${lines[i].split(',')[col]}"`);
+    if (lines[i].trim() === '') continue;
+    const raw = lines[i].split(',')[col] ?? '';
+    const v = raw.trim() === '' ? Number.NaN : Number(raw);
+    if (!Number.isFinite(v) || v <= 0) throw new WorkloadSpecError([{ file: path, line: i + 1, field: header[col], expected: 'a positive number', found: JSON.stringify(raw) }]);
     out.push(v);
   }
+  if (out.length === 0) throw new WorkloadSpecError([{ file: path, field: header[col], expected: 'at least one value', found: 'no data rows' }]);
   return out;
 }
 

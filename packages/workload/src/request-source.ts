@@ -31,13 +31,15 @@ interface Pending {
   seq: number;
   client: number;
   /** Follow-up round of a session, or undefined for an open-loop arrival. */
-  round?: { sessionId: string; round: number; contextTokens: number };
+  round?: { sessionId: string; round: number; contextTokens: number; rounds: number };
 }
 
 interface SessionState {
   client: number;
   sessionId: string;
   round: number;
+  /** Rounds this session may emit in all (its reservation in the request budget). */
+  rounds: number;
   inputTokens: number;
   outputTokens: number;
 }
@@ -57,6 +59,10 @@ export class SpecRequestSource implements RequestSource {
   private readonly horizon: number;
   private emitted = 0;
   private seq = 0;
+  /** Follow-up rounds reserved by open sessions and not yet emitted. */
+  private reserved = 0;
+  /** The budget no longer admits new open-loop arrivals (only reserved rounds remain). */
+  private openLoopDone = false;
 
   constructor(spec: LoadedSpec, opts: RequestSourceOptions = {}) {
     this.blockSize = opts.blockSizeTokens ?? 16;
@@ -66,7 +72,8 @@ export class SpecRequestSource implements RequestSource {
     const totalFraction = spec.clients.reduce((a, c) => a + c.rate_fraction, 0);
     this.clients = spec.clients.map((c, i) => {
       const stream = rng.stream(`workload/client/${c.id}`);
-      const rate = (spec.aggregate_rate * c.rate_fraction) / totalFraction;
+      // Normalise the fraction first: aggregate * fraction can underflow for tiny fractions.
+      const rate = spec.aggregate_rate * (c.rate_fraction / totalFraction);
       const st: ClientState = {
         spec: c,
         index: i,
@@ -84,7 +91,8 @@ export class SpecRequestSource implements RequestSource {
   }
 
   peekArrivalUs(): number {
-    if (this.emitted >= this.limit || this.heap.length === 0) return Number.POSITIVE_INFINITY;
+    if (!this.openLoopDone && this.emitted + this.reserved >= this.limit) this.closeOpenLoop();
+    if (this.heap.length === 0) return Number.POSITIVE_INFINITY;
     const t = Math.floor(this.heap[0].time);
     return t > this.horizon ? Number.POSITIVE_INFINITY : t;
   }
@@ -99,6 +107,8 @@ export class SpecRequestSource implements RequestSource {
       const nextTime = this.advanceIntoWindow(c, c.next + c.gap(c.rng));
       c.next = nextTime;
       if (nextTime !== Number.POSITIVE_INFINITY) this.push({ time: nextTime, seq: this.seq++, client: c.index });
+    } else {
+      this.reserved--;
     }
     return this.emit(c, arrival, p.round);
   }
@@ -108,9 +118,27 @@ export class SpecRequestSource implements RequestSource {
     if (s === undefined) return;
     this.sessions.delete(spec.index);
     const mt = this.clients[s.client].spec.reasoning?.multi_turn;
-    if (outcome !== 'completed' || mt === undefined || s.round + 1 >= mt.max_rounds) return;
+    if (mt === undefined || s.round + 1 >= s.rounds) return;
+    const nextAt = timeUs + mt.think_time_us;
+    if (outcome !== 'completed' || nextAt > this.horizon) {
+      // The session ends early: its unused rounds go back to the budget (only future open-loop
+      // arrivals can use them, so the stream stays in time order).
+      this.reserved -= s.rounds - s.round - 1;
+      return;
+    }
     const context = mt.context_growth === 'accumulate' ? s.inputTokens + s.outputTokens : 0;
-    this.push({ time: timeUs + mt.think_time_us, seq: this.seq++, client: s.client, round: { sessionId: s.sessionId, round: s.round + 1, contextTokens: context } });
+    this.push({ time: nextAt, seq: this.seq++, client: s.client, round: { sessionId: s.sessionId, round: s.round + 1, contextTokens: context, rounds: s.rounds } });
+  }
+
+  /**
+   * Drops the pending open-loop arrivals once the budget is spent: what remains of
+   * `num_requests` belongs to the follow-up rounds of open sessions.
+   */
+  private closeOpenLoop(): void {
+    this.openLoopDone = true;
+    const rounds = this.heap.filter((p) => p.round !== undefined);
+    this.heap.length = 0;
+    for (const p of rounds) this.push(p);
   }
 
   private emit(c: ClientState, arrival: number, round: Pending['round']): RequestSpec {
@@ -120,18 +148,25 @@ export class SpecRequestSource implements RequestSource {
     let sessionId = '';
     let roundIndex = 0;
     let context = 0;
+    let rounds = 0;
     if (multiTurn !== undefined) {
       if (round === undefined) {
         sessionId = `${cs.id}/session-${c.sessions++}`;
+        // num_requests counts every round: a new session reserves its follow-ups up front, so
+        // sessions started inside the budget can finish (BLIS: ~N/max_rounds whole sessions).
+        rounds = Math.min(multiTurn.max_rounds, this.limit - index - this.reserved);
+        this.reserved += rounds - 1;
       } else {
         sessionId = round.sessionId;
         roundIndex = round.round;
         context = round.contextTokens;
+        rounds = round.rounds;
       }
     }
     const prefixLength = cs.prefix_group !== undefined ? cs.prefix_length : 0;
     const fresh = c.input(c.rng);
-    const inputTokens = (roundIndex === 0 ? prefixLength : 0) + context + fresh;
+    // An accumulated context already starts with the prefix; otherwise every round sends it.
+    const inputTokens = (roundIndex === 0 || multiTurn?.context_growth === 'none' ? prefixLength : 0) + context + fresh;
     const outputTokens = c.output(c.rng);
     const id = String(index);
     const spec: RequestSpec = {
@@ -140,7 +175,11 @@ export class SpecRequestSource implements RequestSource {
       arrivalUs: arrival,
       inputTokens,
       outputTokens,
-      blockHashes: promptBlockHashes({ id, inputTokens, prefixGroup: cs.prefix_group ?? '', prefixLength, sessionId }, this.blockSize),
+      // Without context growth a round's prompt is new content (bar the shared prefix).
+      blockHashes: promptBlockHashes(
+        { id, inputTokens, prefixGroup: cs.prefix_group ?? '', prefixLength, sessionId: multiTurn?.context_growth === 'none' ? '' : sessionId },
+        this.blockSize,
+      ),
       clientId: cs.id,
       tenantId: cs.tenant_id,
       sloClass: cs.slo_class,
@@ -153,7 +192,7 @@ export class SpecRequestSource implements RequestSource {
       sloTargetUs: cs.slo_target_us,
       networkDelayUs: networkDelay(cs, inputTokens, outputTokens),
     };
-    if (sessionId !== '') this.sessions.set(index, { client: c.index, sessionId, round: roundIndex, inputTokens, outputTokens });
+    if (sessionId !== '') this.sessions.set(index, { client: c.index, sessionId, round: roundIndex, rounds, inputTokens, outputTokens });
     return spec;
   }
 

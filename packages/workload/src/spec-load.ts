@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { ZodError } from 'zod';
+import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
 
@@ -11,17 +12,14 @@ export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string };
 function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined, raw: unknown): InputIssue[] {
   return err.issues.map((i) => {
     const path = i.path as (string | number)[];
-    let found = 'an invalid value';
-    let value: unknown = raw;
-    for (const k of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string | number, unknown>)[k];
     if (i.code === 'unrecognized_keys') {
-      const keys = (i as unknown as { keys: string[] }).keys;
+      const keys = i.keys;
       return { file, line: lineOf([...path, keys[0]]), field: [...path, keys[0]].join('.'), expected: 'a known field', found: `unknown field "${keys.join('", "')}"` };
     }
-    if (value === undefined) found = 'nothing';
-    else found = JSON.stringify(value);
-    const msg = i.message.replace(/^Invalid input: /, '');
-    return { file, line: lineOf(path), field: path.join('.') || '(root)', expected: msg, found };
+    let value: unknown = raw;
+    for (const k of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string | number, unknown>)[k];
+    const found = customFound(i) ?? (value === undefined ? 'nothing (the field is missing)' : JSON.stringify(value));
+    return { file, line: lineOf(path), field: path.join('.') || '(root)', expected: describeExpected(i), found };
   });
 }
 
@@ -43,7 +41,7 @@ export function loadWorkloadSpec(path: string): LoadedSpec {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc });
   if (doc.errors.length > 0)
-    throw new WorkloadSpecError(doc.errors.map((e) => ({ file: path, line: lc.linePos(e.pos[0]).line, expected: 'valid YAML', found: e.message.split('\n')[0] })));
+    throw new WorkloadSpecError(doc.errors.map((e) => ({ file: path, line: lc.linePos(e.pos[0]).line, expected: 'valid YAML', found: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') })));
   const raw = doc.toJS();
   const lineOf = (p: readonly PropertyKey[]): number | undefined => {
     for (let n = p.length; n >= 0; n--) {

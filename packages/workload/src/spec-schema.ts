@@ -69,7 +69,8 @@ export const ClientSchema = z
 
 export const WorkloadSpecSchema = z
   .strictObject({
-    version: z.literal('2'),
+    // Go BLIS reads `version: 2` unquoted as the string too.
+    version: z.union([z.literal('2'), z.literal(2)]).transform(() => '2' as const),
     seed: z.number().int().default(42),
     category: z.string().default(''),
     aggregate_rate: pos,
@@ -80,19 +81,19 @@ export const WorkloadSpecSchema = z
   })
   .superRefine((s, ctx) => {
     if (s.clients.every((c) => c.rate_fraction === 0))
-      ctx.addIssue({ code: 'custom', path: ['clients'], message: 'at least one client with rate_fraction > 0; found all zero' });
+      ctx.addIssue({ code: 'custom', path: ['clients'], message: 'at least one client with rate_fraction > 0', params: { found: 'every rate_fraction is 0' } });
     if (s.num_requests === undefined && s.horizon === undefined)
-      ctx.addIssue({ code: 'custom', path: ['num_requests'], message: 'num_requests or horizon (an unbounded workload never ends)' });
+      ctx.addIssue({ code: 'custom', path: ['num_requests'], message: 'num_requests or horizon (an unbounded workload never ends)', params: { found: 'neither' } });
     s.clients.forEach((c, i) => {
       for (const which of ['input_distribution', 'output_distribution'] as const) {
         const p = c[which].params as { min?: number; max?: number };
         if (p.min !== undefined && p.max !== undefined && p.min > p.max)
-          ctx.addIssue({ code: 'custom', path: ['clients', i, which, 'params', 'min'], message: `min <= max (${p.max}); found ${p.min}` });
+          ctx.addIssue({ code: 'custom', path: ['clients', i, which, 'params', 'min'], message: `min <= max (${p.max})`, params: { found: String(p.min) } });
       }
     });
     const ids = new Set<string>();
     s.clients.forEach((c, i) => {
-      if (ids.has(c.id)) ctx.addIssue({ code: 'custom', path: ['clients', i, 'id'], message: `a unique client id; found "${c.id}" twice` });
+      if (ids.has(c.id)) ctx.addIssue({ code: 'custom', path: ['clients', i, 'id'], message: 'a unique client id', params: { found: `"${c.id}" twice` } });
       ids.add(c.id);
     });
   });

@@ -5,7 +5,7 @@ import { loadCustomPolicies } from '../custom-policy.js';
 import { type FlagDef, parseFlags } from '../flags.js';
 import { stringifyResult } from '../json-output.js';
 import { ProgressBar } from '../progress-bar.js';
-import { attachTracing } from '../tracing.js';
+import { createTracing } from '../tracing.js';
 import { UsageError } from '../usage-error.js';
 
 /**
@@ -28,12 +28,14 @@ export async function runSimulationCommand(
   const quiet = flags.quiet === true;
   const total = expectedRequests(input);
   const bar = new ProgressBar(total, !quiet);
+  // The recorder must exist before the cluster is built: it is the cluster's observer.
+  const tracing = createTracing(input);
   const runtime: SimulationRuntime = { ...custom, onProgress: (done, now) => bar.update(done, now) };
+  if (tracing !== undefined) runtime.observer = tracing.observer;
   const prepared = prepareSimulation(input, runtime);
-  const tracing = attachTracing(prepared);
   const result = runPrepared(prepared);
   bar.finish();
-  tracing?.finish(result);
+  tracing?.finish(result, prepared.cluster.endUs);
   if (!quiet) {
     process.stderr.write(
       `blis: ${prepared.config.numInstances} instance(s), ${prepared.latencyKind} latency, ${prepared.totalKVBlocks} KV blocks (${prepared.kvBlocksSource}); ${result.completed_requests}/${result.injected_requests} completed in ${result.vllm_estimated_duration_s.toFixed(3)} simulated s\n`,

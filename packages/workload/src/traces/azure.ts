@@ -37,7 +37,6 @@ export function openAzureTrace(path: string, opts: TraceOptions = {}): TraceRequ
     const t = azureTimestampUs(c[0]);
     if (t === undefined) throw new TraceReadError({ file: path, line: ln, field: 'TIMESTAMP', expected: 'YYYY-MM-DD HH:MM:SS.fffffff', found: JSON.stringify(c[0]) });
     origin ??= t;
-    if (t < origin) throw new TraceReadError({ file: path, line: ln, field: 'TIMESTAMP', expected: 'a time at or after the first row', found: c[0] });
     const inputTokens = intField(c[1], path, ln, 'ContextTokens', 1);
     const outputTokens = intField(c[2], path, ln, 'GeneratedTokens');
     const id = String(row++);
@@ -61,5 +60,5 @@ export function openAzureTrace(path: string, opts: TraceOptions = {}): TraceRequ
       networkDelayUs: 0,
     };
   };
-  return new TraceRequestSource(path, read, () => lines.lineNumber, opts);
+  return new TraceRequestSource(path, read, () => lines.lineNumber, opts, 'TIMESTAMP');
 }

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { TraceReadError } from '../errors.js';
 
 /**
@@ -11,6 +12,8 @@ export class LineReader {
   lineNumber = 0;
   private fd: number;
   private readonly buf = Buffer.alloc(65536);
+  // Keeps a multi-byte character split across two reads whole.
+  private readonly decoder = new StringDecoder('utf8');
   private pending = '';
   private lines: string[] = [];
   private li = 0;
@@ -34,10 +37,11 @@ export class LineReader {
         this.eof = true;
         closeSync(this.fd);
         this.fd = -1;
-        this.lines = this.pending === '' ? [] : [this.pending];
+        const tail = this.pending + this.decoder.end();
+        this.lines = tail === '' ? [] : [tail];
         this.pending = '';
       } else {
-        const text = this.pending + this.buf.toString('utf8', 0, n);
+        const text = this.pending + this.decoder.write(this.buf.subarray(0, n));
         const parts = text.split('\n');
         this.pending = parts.pop()!;
         this.lines = parts;

@@ -1,6 +1,7 @@
 import type { RequestSpec } from '@blis/engine';
 import { z } from 'zod';
 import { mooncakeBlockHashes } from '../block-hashes.js';
+import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';
 import { LineReader } from './line-reader.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
@@ -37,7 +38,7 @@ export function openMooncakeTrace(path: string, opts: TraceOptions = {}): TraceR
     if (!r.success) {
       const i = r.error.issues[0];
       const field = i.path.join('.');
-      throw new TraceReadError({ file: path, line: ln, field, expected: i.message.replace(/^Invalid input: /, ''), found: JSON.stringify((obj as Record<string, unknown>)?.[String(i.path[0])] ?? null) });
+      throw new TraceReadError({ file: path, line: ln, field, expected: describeExpected(i), found: JSON.stringify((obj as Record<string, unknown>)?.[String(i.path[0])] ?? null) });
     }
     const id = String(row++);
     return {
@@ -60,5 +61,5 @@ export function openMooncakeTrace(path: string, opts: TraceOptions = {}): TraceR
       networkDelayUs: 0,
     };
   };
-  return new TraceRequestSource(path, read, () => lines.lineNumber, opts);
+  return new TraceRequestSource(path, read, () => lines.lineNumber, opts, 'timestamp');
 }

@@ -24,8 +24,12 @@ export class TraceRequestSource implements RequestSource {
   private count = 0;
   private lastRaw = Number.NEGATIVE_INFINITY;
 
-  constructor(file: string, read: () => RequestSpec | undefined, lineOf: () => number, opts: TraceOptions) {
+  private readonly timeField: string;
+
+  /** `timeField` names the trace's arrival-time column in errors. */
+  constructor(file: string, read: () => RequestSpec | undefined, lineOf: () => number, opts: TraceOptions, timeField = 'arrival_time_us') {
     this.file = file;
+    this.timeField = timeField;
     this.read = read;
     this.lineOf = lineOf;
     this.scale = opts.timeScale ?? 1;
@@ -48,7 +52,13 @@ export class TraceRequestSource implements RequestSource {
     const r = this.read();
     if (r === undefined) return undefined;
     if (r.arrivalUs < this.lastRaw)
-      throw new TraceReadError({ file: this.file, line: this.lineOf(), field: 'arrival time', expected: `a time >= the previous row's (${this.lastRaw})`, found: String(r.arrivalUs) });
+      throw new TraceReadError({
+        file: this.file,
+        line: this.lineOf(),
+        field: this.timeField,
+        expected: `a time at or after the previous row's (${this.lastRaw} µs after the start)`,
+        found: `${r.arrivalUs} µs (timestamps must not decrease)`,
+      });
     this.lastRaw = r.arrivalUs;
     r.index = this.count++;
     if (this.scale !== 1) {

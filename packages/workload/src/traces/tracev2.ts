@@ -3,6 +3,7 @@ import type { RequestSource, RequestSpec } from '@blis/engine';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { promptBlockHashes } from '../block-hashes.js';
+import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';
 import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
@@ -44,7 +45,7 @@ function readHeader(path: string): TraceV2Header {
   const r = TraceV2HeaderSchema.safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0];
-    throw new TraceReadError({ file: path, field: i.path.join('.'), expected: i.message, found: JSON.stringify((raw as Record<string, unknown>)?.[String(i.path[0])]) });
+    throw new TraceReadError({ file: path, field: i.path.join('.'), expected: describeExpected(i), found: JSON.stringify((raw as Record<string, unknown>)?.[String(i.path[0])]) });
   }
   return r.data;
 }

@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+// `pnpm bench [--quick] [--only NAME,...] [--no-cli] [--no-micro]`
+//
+// Runs the named scenarios of bench/scenarios.mjs twice over: in-process through `simulate()`
+// (wall time of the simulation alone, median of several runs after a warm-up, in a fresh
+// process per scenario so each reports its own peak RSS) and as `blis` CLI processes (wall
+// time including Node start-up, peak RSS of the process). Then micro-benchmarks. Prints a table
+// and writes the same figures as JSON to bench/results/<date>.json.
+//
+// Benchmarks measure the built packages (dist/), as users run them: `pnpm build` first (done
+// here when a dist is missing). `--quick` runs the small scenarios once each: CI uses it to
+// prove the suite works, not to judge speed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { SCENARIOS, repetitionsFor } from './scenarios.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const noCli = argv.includes('--no-cli');
+const noMicro = argv.includes('--no-micro');
+const onlyIdx = argv.indexOf('--only');
+const only = onlyIdx >= 0 ? new Set((argv[onlyIdx + 1] ?? '').split(',')) : undefined;
+for (const a of argv) {
+  if (a.startsWith('--') && !['--quick', '--no-cli', '--no-micro', '--only'].includes(a)) {
+    console.error(`bench: unknown option ${a} (expected --quick, --only NAME,..., --no-cli, --no-micro)`);
+    process.exit(2);
+  }
+}
+
+const dists = ['engine', 'kvcache', 'latency', 'policies', 'workload', 'trace', 'cluster', 'cli'].map((p) => join(root, 'packages', p, 'dist', 'index.js'));
+if (dists.some((d) => !existsSync(d))) {
+  console.error('bench: building the packages first (pnpm build)');
+  const b = spawnSync('pnpm', ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+
+const scenarios = SCENARIOS.filter((s) => (only ? only.has(s.name) : quick ? s.quick : true));
+if (scenarios.length === 0) {
+  console.error(`bench: no scenario matches (known: ${SCENARIOS.map((s) => s.name).join(', ')})`);
+  process.exit(2);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const mib = (kib) => kib / 1024;
+
+function runChild(args, env = {}) {
+  const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env } });
+  if (r.status !== 0) {
+    console.error(r.stderr);
+    throw new Error(`bench: ${args.join(' ')} exited ${r.status}`);
+  }
+  return r.stdout;
+}
+
+function inProcess(s) {
+  const { warmup, runs } = quick ? { warmup: 0, runs: 1 } : repetitionsFor(s);
+  const out = JSON.parse(runChild([join(root, 'bench/lib/in-process.mjs'), s.name, String(warmup), String(runs)]));
+  if (out.completed <= 0) throw new Error(`bench: ${s.name} completed no requests`);
+  const wallS = median(out.times) / 1000;
+  return { wallS, runs: out.times.length, completed: out.completed, reqPerS: s.requests / wallS, peakRssMiB: mib(out.peakRssKiB) };
+}
+
+function cliProcess(s) {
+  const { runs } = quick ? { runs: 1 } : repetitionsFor(s);
+  const rssFile = join(tmpdir(), `blis-bench-rss-${process.pid}`);
+  const walls = [];
+  let peak = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const stdout = runChild(['--require', join(root, 'bench/lib/rss-probe.cjs'), join(root, 'packages/cli/dist/cli.js'), ...s.args, '--quiet'], { BLIS_BENCH_RSS_FILE: rssFile });
+    walls.push((performance.now() - t0) / 1000);
+    JSON.parse(stdout); // the CLI must have printed a complete result
+    peak = Math.max(peak, Number(readFileSync(rssFile, 'utf8')));
+  }
+  rmSync(rssFile, { force: true });
+  const wallS = median(walls);
+  return { wallS, runs, reqPerS: s.requests / wallS, peakRssMiB: mib(peak) };
+}
+
+const fmt = (x, d) => x.toFixed(d);
+const pad = (s, n, right = false) => (right ? String(s).padEnd(n) : String(s).padStart(n));
+function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => pad(c, widths[i], i === 0)).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+const results = { date: new Date().toISOString(), machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memGiB: +(totalmem() / 2 ** 30).toFixed(1), platform: `${process.platform}-${process.arch}` }, quick, scenarios: [], micro: [] };
+
+console.error(`bench: ${scenarios.length} scenario(s)${quick ? ' (quick)' : ''} on ${results.machine.cpus}x ${results.machine.cpuModel}, node ${process.version}`);
+for (const s of scenarios) {
+  console.error(`bench: ${s.name} in-process...`);
+  const ip = inProcess(s);
+  let cli;
+  if (!noCli) {
+    console.error(`bench: ${s.name} CLI...`);
+    cli = cliProcess(s);
+  }
+  results.scenarios.push({ name: s.name, requests: s.requests, instances: s.instances, note: s.note, inProcess: ip, cli });
+}
+if (!noMicro) {
+  console.error('bench: micro-benchmarks...');
+  results.micro = JSON.parse(runChild([join(root, 'bench/lib/micro.mjs'), ...(quick ? ['--quick'] : [])])).map(({ checksum, ...m }) => m);
+}
+
+const byName = new Map(results.scenarios.map((s) => [s.name, s]));
+const ratio = (a, b) => {
+  const x = byName.get(a)?.inProcess;
+  const y = byName.get(b)?.inProcess;
+  return x && y ? x.wallS / y.wallS : undefined;
+};
+results.scaling = { '100k/10k': ratio('100k-16', '10k-4'), '1m/100k': ratio('1m-32', '100k-16') };
+
+const rows = results.scenarios.map((s) => [
+  s.name,
+  s.requests.toLocaleString('en-US'),
+  s.instances,
+  fmt(s.inProcess.wallS, 3),
+  Math.round(s.inProcess.reqPerS).toLocaleString('en-US'),
+  fmt(s.inProcess.peakRssMiB, 0),
+  s.cli ? fmt(s.cli.wallS, 3) : '-',
+  s.cli ? fmt(s.cli.peakRssMiB, 0) : '-',
+]);
+console.log(table(['scenario', 'requests', 'instances', 'wall s', 'req/wall-s', 'peak RSS MiB', 'CLI wall s', 'CLI RSS MiB'], rows));
+for (const [k, v] of Object.entries(results.scaling)) if (v !== undefined) console.log(`scaling ${k}: ${v.toFixed(1)}x wall for 10x requests`);
+if (results.micro.length > 0) {
+  console.log('');
+  console.log(table(['micro-benchmark', 'ops', 'ns/op'], results.micro.map((m) => [m.name, m.ops.toLocaleString('en-US'), fmt(m.nsPerOp, 1)])));
+}
+
+const dir = join(root, 'bench/results');
+mkdirSync(dir, { recursive: true });
+const file = join(dir, `${quick ? 'quick-' : ''}${results.date.slice(0, 10)}.json`);
+writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+console.error(`bench: wrote ${file}`);

@@ -1,0 +1,65 @@
+// The named benchmark scenarios. Each is one SimulationConfig (for the in-process run through
+// `simulate()`) and the equivalent `blis` argument list (for the CLI-process run), kept side by
+// side so the two measurements are of the same simulation.
+
+const MODEL = 'meta-llama/llama-3.1-8b-instruct';
+const DEFAULT_SCORERS = 'prefix-affinity:3,queue-depth:2,kv-utilization:2';
+
+const here = new URL('.', import.meta.url);
+const tracePath = (name) => new URL(`traces/${name}`, here).pathname;
+
+function parseScorers(list) {
+  return list.split(',').map((item) => {
+    const [name, weight] = item.split(':');
+    return { name, weight: Number(weight) };
+  });
+}
+
+/** A synthetic `blis run` workload: BLIS's flag defaults except count, rate and instances. */
+function synthetic({ name, requests, instances, rate, routing, scorers, quick = false, note }) {
+  const config = {
+    model: MODEL,
+    seed: 42,
+    numInstances: instances,
+    workload: { kind: 'synthetic', numRequests: requests, rate },
+  };
+  const args = ['run', '--model', MODEL, '--seed', '42', '--num-instances', String(instances), '--num-requests', String(requests), '--rate', String(rate)];
+  if (routing !== undefined) {
+    config.routing = { policy: routing, params: {} };
+    args.push('--routing-policy', routing);
+    if (scorers !== undefined) {
+      config.routing.scorers = parseScorers(scorers);
+      args.push('--routing-scorers', scorers);
+    }
+  }
+  return { name, requests, instances, quick, note, config, args };
+}
+
+function replay({ name, file, requests, instances, routing, scorers, note }) {
+  const config = {
+    model: MODEL,
+    seed: 42,
+    numInstances: instances,
+    workload: { kind: 'trace', path: tracePath(file) },
+    routing: { policy: routing, params: {}, ...(scorers ? { scorers: parseScorers(scorers) } : {}) },
+  };
+  const args = ['replay', '--trace', tracePath(file), '--model', MODEL, '--seed', '42', '--num-instances', String(instances), '--routing-policy', routing];
+  if (scorers) args.push('--routing-scorers', scorers);
+  return { name, requests, instances, quick: false, note, config, args };
+}
+
+export const SCENARIOS = [
+  synthetic({ name: '1k-1', requests: 1_000, instances: 1, rate: 1, quick: true, note: 'BLIS flag defaults (rate 1 req/s)' }),
+  synthetic({ name: '10k-4', requests: 10_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, quick: true, note: 'weighted routing, default scorers' }),
+  synthetic({ name: '100k-16', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, note: 'weighted routing, default scorers' }),
+  replay({ name: 'mooncake-8', file: 'synthetic_trace.jsonl', requests: 3_993, instances: 8, routing: 'weighted', scorers: 'prefix-affinity:1', note: 'whole Mooncake synthetic trace, prefix-affinity routing' }),
+  replay({ name: 'azure-code-8', file: 'AzureLLMInferenceTrace_code.csv', requests: 8_819, instances: 8, routing: 'round-robin', note: 'whole Azure code trace' }),
+  synthetic({ name: '1m-32', requests: 1_000_000, instances: 32, rate: 320, routing: 'weighted', scorers: DEFAULT_SCORERS, note: 'scale: 1M requests' }),
+];
+
+/** Repetitions per scenario (after one warm-up run); the big ones are expensive enough to be stable. */
+export function repetitionsFor(scenario) {
+  if (scenario.requests >= 1_000_000) return { warmup: 0, runs: 1 };
+  if (scenario.requests >= 100_000) return { warmup: 1, runs: 3 };
+  return { warmup: 1, runs: 5 };
+}

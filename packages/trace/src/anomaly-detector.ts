@@ -1,0 +1,143 @@
+import type { SimRequest } from '@blis/engine';
+import type { AnomalyRecord } from './records.js';
+
+export interface AnomalyDetectorOptions {
+  /** A block reloaded within this many µs of its offload counts as KV thrashing. */
+  kvThrashWindowUs: number;
+  /** A scale-up followed by a scale-down (or the reverse) within this many µs is an oscillation. */
+  scaleCooldownUs: number;
+}
+
+/** The wait queue of one instance as the detector mirrors it. */
+class WaitingSet {
+  /** Requests that entered the queue through `onQueued`, in entry (= enqueueSeq) order. */
+  readonly fresh = new Set<SimRequest>();
+  /** Preempted requests back in the queue: out of entry order, so always scanned whole. */
+  readonly requeued = new Set<SimRequest>();
+
+  delete(req: SimRequest): void {
+    if (!this.fresh.delete(req)) this.requeued.delete(req);
+  }
+
+  /**
+   * The earliest-entered waiting request that entered before `req` and is more urgent than it,
+   * or undefined. The fresh scan stops at the first later entry, so an in-order (fcfs) queue
+   * costs O(1) per call.
+   */
+  earlierMoreUrgent(req: SimRequest): SimRequest | undefined {
+    const seq = req.enqueueSeq;
+    const prio = req.view.priority;
+    let found: SimRequest | undefined;
+    for (const w of this.fresh) {
+      if (w.enqueueSeq >= seq) break;
+      if (w.view.priority > prio) {
+        found = w;
+        break;
+      }
+    }
+    for (const w of this.requeued) {
+      if (w.enqueueSeq < seq && w.view.priority > prio && (found === undefined || w.enqueueSeq < found.enqueueSeq)) found = w;
+    }
+    return found;
+  }
+}
+
+/**
+ * Detects, as the simulation runs, the failure modes of DESIGN.md D.8 that need live queue
+ * state: priority inversion and head-of-line blocking (per instance wait queue), KV thrashing
+ * and scale oscillation. Tail-latency blowup needs the whole run and lives in tail-latency.ts.
+ */
+export class AnomalyDetector {
+  private readonly queues: WaitingSet[] = [];
+  private readonly emit: (a: AnomalyRecord) => void;
+  private readonly opts: AnomalyDetectorOptions;
+  private readonly offloaded = new Map<number, Map<number, number>>();
+  private lastScaleDir = 0;
+  private lastScaleUs = 0;
+
+  constructor(opts: AnomalyDetectorOptions, emit: (a: AnomalyRecord) => void) {
+    this.opts = opts;
+    this.emit = emit;
+  }
+
+  private queue(instance: number): WaitingSet {
+    let q = this.queues[instance];
+    if (q === undefined) {
+      while (this.queues.length <= instance) this.queues.push(new WaitingSet());
+      q = this.queues[instance];
+    }
+    return q;
+  }
+
+  onQueued(req: SimRequest, instance: number): void {
+    this.queue(instance).fresh.add(req);
+  }
+
+  onPreempted(req: SimRequest, instance: number): void {
+    this.queue(instance).requeued.add(req);
+  }
+
+  /**
+   * Priority inversion: `req` starts while a more urgent request that entered the same queue
+   * before it still waits. Ids: the favoured request, then the one passed over.
+   */
+  onScheduled(req: SimRequest, now: number, instance: number): void {
+    const q = this.queue(instance);
+    q.delete(req);
+    const h = q.earlierMoreUrgent(req);
+    if (h !== undefined) this.emit({ t: 'anomaly', ts: now, kind: 'priority_inversion', inst: instance, ids: [req.spec.id, h.spec.id] });
+  }
+
+  /**
+   * Head-of-line blocking: `req` completes while a more urgent request that was ahead of it in
+   * the same queue is still waiting. Ids: the completed request, then the blocked one.
+   */
+  onCompleted(req: SimRequest, now: number): void {
+    const q = this.queues[req.instance];
+    if (q === undefined) return;
+    const w = q.earlierMoreUrgent(req);
+    if (w !== undefined) this.emit({ t: 'anomaly', ts: now, kind: 'hol_blocking', inst: req.instance, ids: [req.spec.id, w.spec.id] });
+  }
+
+  /** The request left without completing (timed out, dropped): forget it. */
+  onLeft(req: SimRequest): void {
+    if (req.instance >= 0) this.queues[req.instance]?.delete(req);
+  }
+
+  /** Scale oscillation: the direction of scaling reverses within the cooldown. */
+  onScale(now: number, before: number, after: number): void {
+    const dir = Math.sign(after - before);
+    if (dir === 0) return;
+    if (this.lastScaleDir !== 0 && dir !== this.lastScaleDir && now - this.lastScaleUs <= this.opts.scaleCooldownUs) {
+      this.emit({ t: 'anomaly', ts: now, kind: 'scale_oscillation', inst: -1, ids: [] });
+    }
+    this.lastScaleDir = dir;
+    this.lastScaleUs = now;
+  }
+
+  /**
+   * KV thrashing: a block reloaded within the window after its offload. Offloads older than
+   * the window are forgotten as time passes, so memory is bounded by the window's traffic.
+   */
+  onKvTransfer(blockHash: number, direction: 'offload' | 'reload', now: number, instance: number): void {
+    let m = this.offloaded.get(instance);
+    if (m === undefined) {
+      m = new Map();
+      this.offloaded.set(instance, m);
+    }
+    const window = this.opts.kvThrashWindowUs;
+    for (const [h, at] of m) {
+      if (now - at <= window) break;
+      m.delete(h);
+    }
+    if (direction === 'offload') {
+      m.delete(blockHash);
+      m.set(blockHash, now);
+      return;
+    }
+    const at = m.get(blockHash);
+    if (at === undefined) return;
+    m.delete(blockHash);
+    if (now - at <= window) this.emit({ t: 'anomaly', ts: now, kind: 'kv_thrashing', inst: instance, ids: [] });
+  }
+}

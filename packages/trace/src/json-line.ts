@@ -1,0 +1,114 @@
+import type { CandidateEntry, RoutingRecord, SnapshotEntry, TraceRecord } from './records.js';
+
+/**
+ * Hand-built JSON lines. A trace writes one line per decision, so the writer avoids the generic
+ * `JSON.stringify` walk over whole records; the output is still exactly what `JSON.parse` reads
+ * back into an equal record (key order fixed by each builder, non-finite numbers as null).
+ */
+export function num(n: number): string {
+  return Number.isFinite(n) ? String(n) : 'null';
+}
+
+export function str(s: string): string {
+  return JSON.stringify(s);
+}
+
+function numArray(a: readonly number[]): string {
+  let out = '[';
+  for (let i = 0; i < a.length; i++) out += (i === 0 ? '' : ',') + num(a[i]);
+  return `${out}]`;
+}
+
+function strArray(a: readonly string[]): string {
+  let out = '[';
+  for (let i = 0; i < a.length; i++) out += (i === 0 ? '' : ',') + str(a[i]);
+  return `${out}]`;
+}
+
+function numRecord(r: Readonly<Record<string, number>>): string {
+  let out = '{';
+  let first = true;
+  for (const k in r) {
+    out += `${first ? '' : ','}${str(k)}:${num(r[k])}`;
+    first = false;
+  }
+  return `${out}}`;
+}
+
+function snapshot(s: SnapshotEntry): string {
+  return `{"q":${num(s.q)},"b":${num(s.b)},"f":${num(s.f)},"kv":${num(s.kv)},"free":${num(s.free)},"pb":${num(s.pb)},"age":${num(s.age)}}`;
+}
+
+function candidate(c: CandidateEntry): string {
+  return `{"i":${c.i},"s":${num(c.s)},"by":${numRecord(c.by)}}`;
+}
+
+function routing(r: RoutingRecord): string {
+  let by = '{';
+  let first = true;
+  for (const k in r.by) {
+    by += `${first ? '' : ','}${str(k)}:${numArray(r.by[k])}`;
+    first = false;
+  }
+  by += '}';
+  let snap = '[';
+  for (let i = 0; i < r.snap.length; i++) snap += (i === 0 ? '' : ',') + snapshot(r.snap[i]);
+  snap += ']';
+  let line =
+    `{"t":"route","seq":${r.seq},"ts":${num(r.ts)},"id":${str(r.id)},"tenant":${str(r.tenant)},"slo":${str(r.slo)},"in":${r.in},"blocks":${r.blocks},` +
+    `"prefix":${str(r.prefix)},"inst":${r.inst},"reason":${str(r.reason)},"scored":${str(r.scored)},"scores":${numArray(r.scores)},"by":${by},"snap":${snap},"regret":${num(r.regret)}`;
+  if (r.topk !== undefined) {
+    line += ',"topk":[';
+    for (let i = 0; i < r.topk.length; i++) line += (i === 0 ? '' : ',') + candidate(r.topk[i]);
+    line += ']';
+  }
+  return `${line}}`;
+}
+
+/** One record as a JSON line, newline included. */
+export function formatRecord(r: TraceRecord): string {
+  switch (r.t) {
+    case 'route':
+      return `${routing(r)}\n`;
+    case 'admit':
+      return `{"t":"admit","ts":${num(r.ts)},"id":${str(r.id)},"tenant":${str(r.tenant)},"slo":${str(r.slo)},"admit":${r.admit},"reason":${str(r.reason)},"in_flight":${num(r.in_flight)},"rate":${num(r.rate)},"saturation":${num(r.saturation)}}\n`;
+    case 'priority':
+      return `{"t":"priority","ts":${num(r.ts)},"id":${str(r.id)},"score":${num(r.score)}}\n`;
+    case 'outcome': {
+      let line = `{"t":"outcome","ts":${num(r.ts)},"id":${str(r.id)},"status":${str(r.status)},"slo":${str(r.slo)},"inst":${r.inst}`;
+      if (r.ttft_us !== undefined) line += `,"ttft_us":${num(r.ttft_us)}`;
+      if (r.e2e_us !== undefined) line += `,"e2e_us":${num(r.e2e_us)}`;
+      if (r.out !== undefined) line += `,"out":${num(r.out)}`;
+      return `${line},"blocks":${r.blocks},"hit_blocks":${r.hit_blocks},"preemptions":${r.preemptions},"target_us":${num(r.target_us)},"slo_met":${r.slo_met === null ? 'null' : r.slo_met}}\n`;
+    }
+    case 'queued':
+      return `{"t":"queued","ts":${num(r.ts)},"id":${str(r.id)},"inst":${r.inst},"prio":${num(r.prio)}}\n`;
+    case 'scheduled':
+      return `{"t":"scheduled","ts":${num(r.ts)},"id":${str(r.id)},"inst":${r.inst},"prio":${num(r.prio)},"hit_blocks":${r.hit_blocks}}\n`;
+    case 'preempted':
+      return `{"t":"preempted","ts":${num(r.ts)},"id":${str(r.id)},"inst":${r.inst}}\n`;
+    case 'batch':
+      return `{"t":"batch","ts":${num(r.ts)},"inst":${r.inst},"dt":${num(r.dt)},"prefill":${r.prefill},"prefill_tokens":${r.prefill_tokens},"decode":${r.decode}}\n`;
+    case 'scale':
+      return `{"t":"scale","ts":${num(r.ts)},"before":${r.before},"after":${r.after},"reason":${str(r.reason)}}\n`;
+    case 'anomaly': {
+      let line = `{"t":"anomaly","ts":${num(r.ts)},"kind":${str(r.kind)},"inst":${r.inst},"ids":${strArray(r.ids)}`;
+      if (r.slo !== undefined) line += `,"slo":${str(r.slo)}`;
+      if (r.p50_us !== undefined) line += `,"p50_us":${num(r.p50_us)}`;
+      if (r.p99_us !== undefined) line += `,"p99_us":${num(r.p99_us)}`;
+      if (r.ratio !== undefined) line += `,"ratio":${num(r.ratio)}`;
+      return `${line}}\n`;
+    }
+    case 'header': {
+      let pol = '{';
+      let first = true;
+      for (const k in r.policies) {
+        pol += `${first ? '' : ','}${str(k)}:${str(r.policies[k])}`;
+        first = false;
+      }
+      return `{"t":"header","version":${r.version},"level":${str(r.level)},"k":${r.k},"slo_ttft_us":${num(r.slo_ttft_us)},"slo_e2e_us":${num(r.slo_e2e_us)},"tail_ratio":${num(r.tail_ratio)},"policies":${pol}}}\n`;
+    }
+    case 'end':
+      return `{"t":"end","ts":${num(r.ts)}}\n`;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The records of a decision trace, one JSON object per line. Field names are short because a
+ * trace has one line per decision; docs/tracing.md describes every field. Times are integer
+ * microseconds of simulated time (`ts`), as everywhere in BLIS.
+ */
+
+/** The trace format version written in the header; readers reject other versions. */
+export const TRACE_FORMAT_VERSION = 1;
+
+export type TraceLevel = 'none' | 'decisions' | 'full';
+
+/** First line: how the trace was recorded. */
+export interface HeaderRecord {
+  t: 'header';
+  version: number;
+  level: 'decisions' | 'full';
+  /** Top candidates recorded per routing decision (0 = none). */
+  k: number;
+  /** Run-level TTFT and E2E targets in µs (0 = none); per-request targets override the TTFT one. */
+  slo_ttft_us: number;
+  slo_e2e_us: number;
+  /** p99/p50 TTFT ratio above which an SLO class counts as a tail-latency blowup. */
+  tail_ratio: number;
+  /** Policy names, when the recorder was told them. */
+  policies: Record<string, string>;
+}
+
+export interface AdmissionRecord {
+  t: 'admit';
+  ts: number;
+  id: string;
+  tenant: string;
+  slo: string;
+  admit: boolean;
+  reason: string;
+  /** Router state the admission policy saw. */
+  in_flight: number;
+  rate: number;
+  saturation: number;
+}
+
+export interface PriorityRecord {
+  t: 'priority';
+  ts: number;
+  id: string;
+  score: number;
+}
+
+/** What the routing policy saw of one instance (index = position in `snap`). */
+export interface SnapshotEntry {
+  /** Queue depth, batch size, router-side in-flight requests. */
+  q: number;
+  b: number;
+  f: number;
+  /** KV utilisation (0..1) and free KV blocks. */
+  kv: number;
+  free: number;
+  /** Leading blocks of this request's prompt the instance's cache held at decision time. */
+  pb: number;
+  /** Age of the instance-reported signals (µs). */
+  age: number;
+}
+
+export interface CandidateEntry {
+  /** Instance position. */
+  i: number;
+  /** Final score the ranking used. */
+  s: number;
+  /** Per-scorer raw scores for this instance (empty when the policy has no scorers). */
+  by: Record<string, number>;
+}
+
+export interface RoutingRecord {
+  t: 'route';
+  /** 0-based sequence number of the routing decision. */
+  seq: number;
+  ts: number;
+  id: string;
+  tenant: string;
+  slo: string;
+  /** Prompt tokens and full prompt blocks. */
+  in: number;
+  blocks: number;
+  /** Hash of the first prompt block, hex ('' when the prompt has no full block). */
+  prefix: string;
+  inst: number;
+  reason: string;
+  /** 'policy' when the policy returned scores, 'load' for BLIS's fallback -(queue+batch+in-flight). */
+  scored: 'policy' | 'load';
+  /** Score of every instance, by position. */
+  scores: number[];
+  /** Per-scorer raw scores of every instance, keyed by scorer name (empty for unscored policies). */
+  by: Record<string, number[]>;
+  snap: SnapshotEntry[];
+  /** best score - chosen score, clamped at 0. */
+  regret: number;
+  /** The top K candidates by score (ties to the lower position); present when K > 0. */
+  topk?: CandidateEntry[];
+}
+
+export type OutcomeStatus = 'completed' | 'rejected' | 'shed' | 'unservable' | 'timed_out';
+
+/**
+ * Closes a request: every earlier record with the same `id` is linked to this outcome. Written
+ * when the request leaves the system, since a stream cannot rewrite its earlier lines.
+ */
+export interface OutcomeRecord {
+  t: 'outcome';
+  ts: number;
+  id: string;
+  status: OutcomeStatus;
+  slo: string;
+  /** Instance that served it (-1 when it never reached one). */
+  inst: number;
+  /** Client-observed TTFT and E2E (network delay included), µs; completed requests only. */
+  ttft_us?: number;
+  e2e_us?: number;
+  /** Output tokens produced (completed only). */
+  out?: number;
+  /** Full prompt blocks and how many were found in the prefix cache when last scheduled. */
+  blocks: number;
+  hit_blocks: number;
+  preemptions: number;
+  /** TTFT target that applied (µs, 0 = none). */
+  target_us: number;
+  /** Whether every applicable target was met; null when no target applies or not completed. */
+  slo_met: boolean | null;
+}
+
+export interface QueuedRecord {
+  t: 'queued';
+  ts: number;
+  id: string;
+  inst: number;
+  prio: number;
+}
+
+export interface ScheduledRecord {
+  t: 'scheduled';
+  ts: number;
+  id: string;
+  inst: number;
+  prio: number;
+  hit_blocks: number;
+}
+
+export interface PreemptedRecord {
+  t: 'preempted';
+  ts: number;
+  id: string;
+  inst: number;
+}
+
+/** One batch formation (an engine step). */
+export interface BatchRecord {
+  t: 'batch';
+  ts: number;
+  inst: number;
+  /** Step duration, µs. */
+  dt: number;
+  prefill: number;
+  prefill_tokens: number;
+  decode: number;
+}
+
+export interface ScaleRecord {
+  t: 'scale';
+  ts: number;
+  before: number;
+  after: number;
+  reason: string;
+}
+
+export type AnomalyKind = 'priority_inversion' | 'hol_blocking' | 'kv_thrashing' | 'scale_oscillation' | 'tail_latency_blowup';
+
+export const ANOMALY_KINDS: readonly AnomalyKind[] = ['priority_inversion', 'hol_blocking', 'kv_thrashing', 'scale_oscillation', 'tail_latency_blowup'];
+
+export interface AnomalyRecord {
+  t: 'anomaly';
+  ts: number;
+  kind: AnomalyKind;
+  /** Instance involved (-1 for cluster-wide anomalies). */
+  inst: number;
+  /** Requests involved; for inversions and HOL blocking the favoured request comes first. */
+  ids: string[];
+  /** SLO class (tail-latency blowup only). */
+  slo?: string;
+  /** p50 and p99 TTFT and their ratio (tail-latency blowup only). */
+  p50_us?: number;
+  p99_us?: number;
+  ratio?: number;
+}
+
+/** Last line: the simulation's end time. */
+export interface EndRecord {
+  t: 'end';
+  ts: number;
+}
+
+export type TraceRecord =
+  | HeaderRecord
+  | AdmissionRecord
+  | PriorityRecord
+  | RoutingRecord
+  | OutcomeRecord
+  | QueuedRecord
+  | ScheduledRecord
+  | PreemptedRecord
+  | BatchRecord
+  | ScaleRecord
+  | AnomalyRecord
+  | EndRecord;
+
+export type TraceRecordKind = TraceRecord['t'];

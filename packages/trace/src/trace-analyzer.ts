@@ -1,0 +1,363 @@
+import { nearestRank, sortedCopy } from './percentile.js';
+import {
+  ANOMALY_KINDS,
+  type AnomalyKind,
+  type AnomalyRecord,
+  type HeaderRecord,
+  type OutcomeRecord,
+  type OutcomeStatus,
+  type RoutingRecord,
+  type TraceRecord,
+} from './records.js';
+import type { ClassLatencies } from './tail-latency.js';
+
+/** What a routing decision looked like, kept until the request's outcome arrives. */
+export interface DecisionContext {
+  seq: number;
+  ts: number;
+  id: string;
+  slo: string;
+  in: number;
+  blocks: number;
+  prefix: string;
+  reason: string;
+  scored: 'policy' | 'load';
+  inst: number;
+  regret: number;
+  chosenScore: number;
+  /** Best-scored instance (ties to the lower position) and its score. */
+  bestInst: number;
+  bestScore: number;
+  /** Effective load (queue + batch + in flight), KV utilisation and prefix blocks held, as seen. */
+  chosenLoad: number;
+  chosenKv: number;
+  chosenPb: number;
+  bestLoad: number;
+  /** Instance holding the most leading prompt blocks (lowest position on ties) and how many. */
+  pbMaxInst: number;
+  pbMax: number;
+  pbMaxLoad: number;
+}
+
+/** A decision with the outcome of its request. */
+export interface JudgedDecision {
+  ctx: DecisionContext;
+  outcome: OutcomeRecord;
+}
+
+export interface ClassStats extends ClassLatencies {
+  readonly ttftUs: number[];
+  readonly ids: string[];
+  readonly e2eUs: number[];
+  completed: number;
+  withTarget: number;
+  met: number;
+}
+
+export interface AnomalyTally {
+  count: number;
+  /** The first few, in trace order. */
+  examples: AnomalyRecord[];
+}
+
+const EXAMPLES_KEPT = 5;
+const WORST_KEPT = 3;
+const AUDIT_CAPACITY = 8;
+
+/** Trailing zero bits of a 32-bit integer hash of `seq` (murmur3's finaliser); 32 for a zero hash. */
+function sampleLevel(seq: number): number {
+  let h = seq | 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h === 0 ? 32 : 31 - Math.clz32(h & -h);
+}
+
+/** True when `a` ranks strictly before `b` (bigger key first, then smaller seq). */
+function before(ka: number, seqA: number, kb: number, seqB: number): boolean {
+  return ka > kb || (ka === kb && seqA < seqB);
+}
+
+/** Keeps the `cap` best entries by `key` descending (ties to the earlier decision). */
+class TopN {
+  readonly items: { key: number; d: JudgedDecision }[] = [];
+  constructor(private readonly cap: number) {}
+  offer(key: number, d: JudgedDecision): void {
+    const items = this.items;
+    if (items.length === this.cap) {
+      const last = items[items.length - 1];
+      if (!before(key, d.ctx.seq, last.key, last.d.ctx.seq)) return;
+      items.pop();
+    }
+    let i = items.length;
+    while (i > 0 && before(key, d.ctx.seq, items[i - 1].key, items[i - 1].d.ctx.seq)) i--;
+    items.splice(i, 0, { key, d });
+  }
+}
+
+/**
+ * Aggregates a decision trace, record by record, into what the summary and the anomaly report
+ * quote. It reads nothing but records, so it gives the same answers live (fed by the recorder)
+ * and offline (fed by {@link readTraceFile}): that is what makes a summary grounded in its trace.
+ * Memory: a context per routed request still in flight, one TTFT per completed request, and
+ * fixed-size example lists.
+ */
+export class TraceAnalyzer {
+  header: HeaderRecord | undefined;
+  endUs = 0;
+  readonly kinds = new Map<string, number>();
+
+  admitted = 0;
+  rejected = 0;
+  readonly rejectReasons = new Map<string, number>();
+
+  decisions = 0;
+  readonly scoredBy = { policy: 0, load: 0 };
+  regretSum = 0;
+  regretPositive = 0;
+  regretMax = 0;
+  regretMaxSeq = -1;
+  /** Routing decisions per instance position. */
+  readonly routedTo: number[] = [];
+  /** Decisions that sent a request away from an instance holding more of its prefix. */
+  routedAway = 0;
+
+  readonly statuses = new Map<OutcomeStatus, number>();
+  completed = 0;
+  outputTokens = 0;
+  promptBlocks = 0;
+  hitBlocks = 0;
+  /** Missed prompt blocks that another instance held when the request was routed. */
+  awayMissBlocks = 0;
+  preemptions = 0;
+  preemptedRequests = 0;
+  /** TTFT sums and counts of completed requests by decision quality. */
+  readonly ttftRegret = { positive: 0, positiveN: 0, zero: 0, zeroN: 0 };
+  readonly ttftAway = { away: 0, awayN: 0, local: 0, localN: 0 };
+  sloMisses = 0;
+  sloMissesAfterRegret = 0;
+  sloMissesAfterAway = 0;
+  readonly classes = new Map<string, ClassStats>();
+
+  readonly anomalies = new Map<AnomalyKind, AnomalyTally>();
+
+  batches = 0;
+  batchPrefillTokens = 0;
+  batchDecodeTokens = 0;
+  scaleEvents = 0;
+
+  readonly worstTtft = new TopN(WORST_KEPT);
+  readonly worstRegret = new TopN(WORST_KEPT);
+  /** A deterministic pseudo-random sample of decisions (by seq), with their outcomes. */
+  audit: JudgedDecision[] = [];
+  private auditLevel = 0;
+
+  private readonly inFlight = new Map<string, DecisionContext>();
+
+  constructor() {
+    for (const k of ANOMALY_KINDS) this.anomalies.set(k, { count: 0, examples: [] });
+  }
+
+  add(r: TraceRecord): void {
+    this.kinds.set(r.t, (this.kinds.get(r.t) ?? 0) + 1);
+    if (r.t !== 'header' && r.ts > this.endUs) this.endUs = r.ts;
+    switch (r.t) {
+      case 'header':
+        this.header = r;
+        break;
+      case 'admit':
+        if (r.admit) this.admitted++;
+        else {
+          this.rejected++;
+          this.rejectReasons.set(r.reason, (this.rejectReasons.get(r.reason) ?? 0) + 1);
+        }
+        break;
+      case 'route':
+        this.route(r);
+        break;
+      case 'outcome':
+        this.outcome(r);
+        break;
+      case 'anomaly': {
+        const a = this.anomalies.get(r.kind);
+        if (a !== undefined) {
+          a.count++;
+          if (a.examples.length < EXAMPLES_KEPT) a.examples.push(r);
+        }
+        break;
+      }
+      case 'batch':
+        this.batches++;
+        this.batchPrefillTokens += r.prefill_tokens;
+        this.batchDecodeTokens += r.decode;
+        break;
+      case 'scale':
+        this.scaleEvents++;
+        break;
+      default:
+        break;
+    }
+  }
+
+  private route(r: RoutingRecord): void {
+    this.decisions++;
+    this.scoredBy[r.scored]++;
+    while (this.routedTo.length <= r.inst) this.routedTo.push(0);
+    this.routedTo[r.inst]++;
+    this.regretSum += r.regret;
+    if (r.regret > 0) this.regretPositive++;
+    if (r.regret > this.regretMax) {
+      this.regretMax = r.regret;
+      this.regretMaxSeq = r.seq;
+    }
+    let bestInst = 0;
+    for (let i = 1; i < r.scores.length; i++) if (r.scores[i] > r.scores[bestInst]) bestInst = i;
+    let pbMaxInst = 0;
+    for (let i = 1; i < r.snap.length; i++) if (r.snap[i].pb > r.snap[pbMaxInst].pb) pbMaxInst = i;
+    const load = (i: number) => r.snap[i].q + r.snap[i].b + r.snap[i].f;
+    const chosenPb = r.snap[r.inst]?.pb ?? 0;
+    const pbMax = r.snap[pbMaxInst]?.pb ?? 0;
+    if (pbMax > chosenPb) this.routedAway++;
+    this.inFlight.set(r.id, {
+      seq: r.seq,
+      ts: r.ts,
+      id: r.id,
+      slo: r.slo,
+      in: r.in,
+      blocks: r.blocks,
+      prefix: r.prefix,
+      reason: r.reason,
+      scored: r.scored,
+      inst: r.inst,
+      regret: r.regret,
+      chosenScore: r.scores[r.inst],
+      bestInst,
+      bestScore: r.scores[bestInst],
+      chosenLoad: load(r.inst),
+      chosenKv: r.snap[r.inst]?.kv ?? 0,
+      chosenPb,
+      bestLoad: load(bestInst),
+      pbMaxInst,
+      pbMax,
+      pbMaxLoad: load(pbMaxInst),
+    });
+  }
+
+  private outcome(o: OutcomeRecord): void {
+    this.statuses.set(o.status, (this.statuses.get(o.status) ?? 0) + 1);
+    this.preemptions += o.preemptions;
+    if (o.preemptions > 0) this.preemptedRequests++;
+    const ctx = this.inFlight.get(o.id);
+    if (ctx !== undefined) this.inFlight.delete(o.id);
+    if (o.status === 'completed') this.completedOutcome(o, ctx);
+    if (ctx === undefined) return;
+    const d: JudgedDecision = { ctx, outcome: o };
+    if (o.ttft_us !== undefined) this.worstTtft.offer(o.ttft_us, d);
+    if (ctx.regret > 0) this.worstRegret.offer(ctx.regret, d);
+    this.sample(d);
+  }
+
+  private completedOutcome(o: OutcomeRecord, ctx: DecisionContext | undefined): void {
+    this.completed++;
+    this.outputTokens += o.out ?? 0;
+    this.promptBlocks += o.blocks;
+    this.hitBlocks += o.hit_blocks;
+    const ttft = o.ttft_us ?? 0;
+    let c = this.classes.get(o.slo);
+    if (c === undefined) {
+      c = { ttftUs: [], ids: [], e2eUs: [], completed: 0, withTarget: 0, met: 0 };
+      this.classes.set(o.slo, c);
+    }
+    c.completed++;
+    c.ttftUs.push(ttft);
+    c.e2eUs.push(o.e2e_us ?? 0);
+    c.ids.push(o.id);
+    if (o.slo_met !== null) {
+      c.withTarget++;
+      if (o.slo_met) c.met++;
+    }
+    if (ctx === undefined) return;
+    const away = ctx.pbMax > ctx.chosenPb;
+    if (away) this.awayMissBlocks += Math.max(0, Math.min(ctx.pbMax, o.blocks) - o.hit_blocks);
+    if (ctx.regret > 0) {
+      this.ttftRegret.positive += ttft;
+      this.ttftRegret.positiveN++;
+    } else {
+      this.ttftRegret.zero += ttft;
+      this.ttftRegret.zeroN++;
+    }
+    if (away) {
+      this.ttftAway.away += ttft;
+      this.ttftAway.awayN++;
+    } else {
+      this.ttftAway.local += ttft;
+      this.ttftAway.localN++;
+    }
+    if (o.slo_met === false) {
+      this.sloMisses++;
+      if (ctx.regret > 0) this.sloMissesAfterRegret++;
+      if (away) this.sloMissesAfterAway++;
+    }
+  }
+
+  /**
+   * Level sampling: a decision's level is the number of trailing zero bits of a hash of its seq,
+   * and those at or above the current level are kept; the level rises when the list fills. The
+   * hash keeps the sample from aliasing with periodic policies (round-robin's every N-th).
+   */
+  private sample(d: JudgedDecision): void {
+    if (sampleLevel(d.ctx.seq) < this.auditLevel) return;
+    this.audit.push(d);
+    if (this.audit.length > 2 * AUDIT_CAPACITY) {
+      this.auditLevel++;
+      this.audit = this.audit.filter((x) => sampleLevel(x.ctx.seq) >= this.auditLevel);
+    }
+  }
+
+  /** Up to the audit capacity of sampled decisions, in decision order. */
+  auditSample(): JudgedDecision[] {
+    const sorted = [...this.audit].sort((a, b) => a.ctx.seq - b.ctx.seq);
+    if (sorted.length <= AUDIT_CAPACITY) return sorted;
+    const step = sorted.length / AUDIT_CAPACITY;
+    const out: JudgedDecision[] = [];
+    for (let k = 0; k < AUDIT_CAPACITY; k++) out.push(sorted[Math.floor(k * step)]);
+    return out;
+  }
+
+  /** Requests routed but without an outcome yet. */
+  get unresolved(): number {
+    return this.inFlight.size;
+  }
+
+  /** Requests whose first record carried this status. */
+  status(s: OutcomeStatus): number {
+    return this.statuses.get(s) ?? 0;
+  }
+
+  /** SLO class names in a stable order. */
+  classNames(): string[] {
+    return [...this.classes.keys()].sort();
+  }
+
+  /** p50 and p99 (nearest rank) of a class's TTFT, or of every completed request when `slo` is undefined. */
+  ttftPercentiles(slo?: string): { p50: number; p99: number; n: number } {
+    const all: number[] = [];
+    for (const [name, c] of this.classes) if (slo === undefined || name === slo) for (const v of c.ttftUs) all.push(v);
+    const s = sortedCopy(all);
+    return { p50: nearestRank(s, 50), p99: nearestRank(s, 99), n: s.length };
+  }
+
+  e2ePercentiles(): { p50: number; p99: number } {
+    const all: number[] = [];
+    for (const c of this.classes.values()) for (const v of c.e2eUs) all.push(v);
+    const s = sortedCopy(all);
+    return { p50: nearestRank(s, 50), p99: nearestRank(s, 99) };
+  }
+}
+
+/** Folds records (from {@link readTraceFile} or {@link parseTrace}) into a fresh analyzer. */
+export function analyzeTrace(records: Iterable<TraceRecord>): TraceAnalyzer {
+  const a = new TraceAnalyzer();
+  for (const r of records) a.add(r);
+  return a;
+}

@@ -1,0 +1,253 @@
+import type { SimRequest } from '@blis/engine';
+import type { StepBatch } from '@blis/latency';
+import { type AdmissionDecision, type RouterState, type RoutingDecision, counterfactualFallbackScore } from '@blis/policies';
+import { type AnomalyReport, buildAnomalyReport } from './anomaly-report.js';
+import { AnomalyDetector } from './anomaly-detector.js';
+import { regretOf, topCandidates } from './counterfactual.js';
+import type { DecisionObserver } from './decision-observer.js';
+import { formatRecord } from './json-line.js';
+import { type SnapshotEntry, TRACE_FORMAT_VERSION, type TraceRecord } from './records.js';
+import { type SummaryOptions, summarizeTrace } from './summary.js';
+import { detectTailBlowups } from './tail-latency.js';
+import { TraceAnalyzer } from './trace-analyzer.js';
+import type { TraceSink } from './trace-sink.js';
+
+export interface TraceRecorderOptions {
+  /** `decisions`: admission, priority, routing, outcomes, anomalies. `full` adds queue and batch events. */
+  level: 'decisions' | 'full';
+  /** Top candidates to record per routing decision (0 = none; regret is recorded regardless). */
+  counterfactualK?: number;
+  /** Where lines go; without one only the in-memory aggregates are kept. */
+  sink?: TraceSink;
+  /** Run-level TTFT / E2E targets in µs (0 = none); a request's own TTFT target wins. */
+  sloTtftUs?: number;
+  sloE2eUs?: number;
+  /** p99/p50 TTFT ratio above which an SLO class counts as a tail-latency blowup (default 5). */
+  tailRatioThreshold?: number;
+  /** KV thrashing window, µs (default 1 s). */
+  kvThrashWindowUs?: number;
+  /** Scale oscillation cooldown, µs (default 60 s). */
+  scaleCooldownUs?: number;
+  /** Policy names for the header (admission, priority, routing, scheduler, ...). */
+  policies?: Record<string, string>;
+}
+
+/** What a finished recording adds to a result. */
+export interface TraceReport {
+  anomalies: AnomalyReport;
+  /** Present when a summary was asked for. */
+  trace_summary?: string;
+}
+
+export const DEFAULT_TAIL_RATIO_THRESHOLD = 5;
+export const DEFAULT_KV_THRASH_WINDOW_US = 1_000_000;
+export const DEFAULT_SCALE_COOLDOWN_US = 60_000_000;
+
+function prefixHex(hashes: ArrayLike<number>): string {
+  return hashes.length === 0 ? '' : (hashes[0] >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * Records a run's decisions as they happen: each becomes one record, streamed to the sink and
+ * folded into a {@link TraceAnalyzer}; anomalies are detected on the fly. Pass it to the
+ * cluster as its `observer`, then call {@link finish} once the run is over.
+ */
+export class TraceRecorder implements DecisionObserver {
+  readonly analyzer = new TraceAnalyzer();
+  readonly level: 'decisions' | 'full';
+  private readonly sink: TraceSink | undefined;
+  private readonly k: number;
+  private readonly sloTtftUs: number;
+  private readonly sloE2eUs: number;
+  private readonly tailRatio: number;
+  private readonly detector: AnomalyDetector;
+  private seq = 0;
+  private finished = false;
+  /** Batch formations: only at `full`, so a `decisions` trace costs nothing per engine step. */
+  readonly onStep?: (now: number, stepTime: number, batch: StepBatch, instance: number) => void;
+
+  constructor(opts: TraceRecorderOptions) {
+    this.level = opts.level;
+    this.sink = opts.sink;
+    this.k = opts.counterfactualK ?? 0;
+    this.sloTtftUs = opts.sloTtftUs ?? 0;
+    this.sloE2eUs = opts.sloE2eUs ?? 0;
+    this.tailRatio = opts.tailRatioThreshold ?? DEFAULT_TAIL_RATIO_THRESHOLD;
+    this.detector = new AnomalyDetector(
+      { kvThrashWindowUs: opts.kvThrashWindowUs ?? DEFAULT_KV_THRASH_WINDOW_US, scaleCooldownUs: opts.scaleCooldownUs ?? DEFAULT_SCALE_COOLDOWN_US },
+      (a) => this.emit(a),
+    );
+    if (opts.level === 'full') {
+      this.onStep = (now, stepTime, batch, instance) =>
+        this.emit({ t: 'batch', ts: now, inst: instance, dt: stepTime, prefill: batch.prefillCount, prefill_tokens: batch.prefillTokens, decode: batch.decodeCount });
+    }
+    this.emit({
+      t: 'header',
+      version: TRACE_FORMAT_VERSION,
+      level: opts.level,
+      k: this.k,
+      slo_ttft_us: this.sloTtftUs,
+      slo_e2e_us: this.sloE2eUs,
+      tail_ratio: this.tailRatio,
+      policies: { ...(opts.policies ?? {}) },
+    });
+  }
+
+  private emit(r: TraceRecord): void {
+    if (this.sink !== undefined) this.sink.write(formatRecord(r));
+    this.analyzer.add(r);
+  }
+
+  onAdmission(req: SimRequest, decision: AdmissionDecision, state: RouterState, now: number): void {
+    const v = req.view;
+    this.emit({
+      t: 'admit',
+      ts: now,
+      id: v.id,
+      tenant: v.tenantId,
+      slo: v.sloClass,
+      admit: decision.admit,
+      reason: decision.reason,
+      in_flight: state.globalInFlight,
+      rate: state.recentRate,
+      saturation: state.saturation,
+    });
+  }
+
+  onPriority(req: SimRequest, score: number, now: number): void {
+    this.emit({ t: 'priority', ts: now, id: req.view.id, score });
+  }
+
+  onRouting(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void {
+    const v = req.view;
+    const insts = state.instances;
+    const n = insts.length;
+    const hashes = v.blockHashes;
+    const snap: SnapshotEntry[] = new Array(n);
+    const scores: number[] = new Array(n);
+    const policyScores = decision.scores;
+    for (let i = 0; i < n; i++) {
+      const s = insts[i];
+      snap[i] = {
+        q: s.queueDepth,
+        b: s.batchSize,
+        f: s.inFlightRequests,
+        kv: s.kvUtilization,
+        free: s.freeKVBlocks,
+        pb: hashes.length === 0 ? 0 : s.kv.cachedPrefixBlocks(hashes),
+        age: now - s.snapshotTimeUs,
+      };
+      // +0 folds -0 (a negated zero load) into 0, so the trace reads back equal.
+      scores[i] = (policyScores !== undefined ? policyScores[i] : counterfactualFallbackScore(s)) + 0;
+    }
+    const by: Record<string, number[]> = {};
+    const breakdown = decision.breakdown;
+    if (breakdown !== undefined) for (const name in breakdown) by[name] = Array.from(breakdown[name], (x) => x + 0);
+    const chosen = decision.instance;
+    this.emit({
+      t: 'route',
+      seq: this.seq++,
+      ts: now,
+      id: v.id,
+      tenant: v.tenantId,
+      slo: v.sloClass,
+      in: v.inputTokens,
+      blocks: hashes.length,
+      prefix: prefixHex(hashes),
+      inst: chosen,
+      reason: decision.reason,
+      scored: policyScores !== undefined ? 'policy' : 'load',
+      scores,
+      by,
+      snap,
+      regret: regretOf(scores, chosen),
+      topk: this.k > 0 ? topCandidates(scores, this.k, breakdown !== undefined ? by : undefined) : undefined,
+    });
+  }
+
+  onQueued(req: SimRequest, now: number, instance: number): void {
+    this.detector.onQueued(req, instance);
+    if (this.level === 'full') this.emit({ t: 'queued', ts: now, id: req.view.id, inst: instance, prio: req.view.priority });
+  }
+
+  onScheduled(req: SimRequest, now: number, instance: number): void {
+    if (this.level === 'full') this.emit({ t: 'scheduled', ts: now, id: req.view.id, inst: instance, prio: req.view.priority, hit_blocks: req.cacheHitBlocks });
+    this.detector.onScheduled(req, now, instance);
+  }
+
+  onPreempted(req: SimRequest, now: number, instance: number): void {
+    if (this.level === 'full') this.emit({ t: 'preempted', ts: now, id: req.view.id, inst: instance });
+    this.detector.onPreempted(req, instance);
+  }
+
+  onCompleted(req: SimRequest, now: number, e2eUs: number): void {
+    this.detector.onCompleted(req, now);
+    const spec = req.spec;
+    const net = spec.networkDelayUs;
+    const ttft = req.ttft + net;
+    const e2e = e2eUs + net;
+    const target = spec.sloTargetUs > 0 ? spec.sloTargetUs : this.sloTtftUs;
+    const applies = target > 0 || this.sloE2eUs > 0;
+    const met = applies ? (target <= 0 || ttft <= target) && (this.sloE2eUs <= 0 || e2e <= this.sloE2eUs) : null;
+    this.emit({
+      t: 'outcome',
+      ts: now,
+      id: spec.id,
+      status: 'completed',
+      slo: spec.sloClass,
+      inst: req.instance,
+      ttft_us: ttft,
+      e2e_us: e2e,
+      out: req.outputTokens,
+      blocks: spec.blockHashes.length,
+      hit_blocks: req.cacheHitBlocks,
+      preemptions: req.preemptions,
+      target_us: target,
+      slo_met: met,
+    });
+  }
+
+  onDropped(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed'): void {
+    this.detector.onLeft(req);
+    const spec = req.spec;
+    this.emit({
+      t: 'outcome',
+      ts: now,
+      id: spec.id,
+      status: reason,
+      slo: spec.sloClass,
+      inst: reason === 'rejected' || reason === 'shed' ? -1 : req.instance,
+      blocks: spec.blockHashes.length,
+      hit_blocks: req.cacheHitBlocks,
+      preemptions: req.preemptions,
+      target_us: spec.sloTargetUs > 0 ? spec.sloTargetUs : this.sloTtftUs,
+      slo_met: null,
+    });
+  }
+
+  onScale(now: number, activeBefore: number, activeAfter: number, reason: string): void {
+    this.emit({ t: 'scale', ts: now, before: activeBefore, after: activeAfter, reason });
+    this.detector.onScale(now, activeBefore, activeAfter);
+  }
+
+  onKvTransfer(blockHash: number, direction: 'offload' | 'reload', now: number, instance: number): void {
+    this.detector.onKvTransfer(blockHash, direction, now, instance);
+  }
+
+  /**
+   * Ends the recording at `endUs` (default: the last record's time): detects tail-latency
+   * blowups, writes the closing records, closes the sink, and returns what the result gains.
+   */
+  finish(endUs?: number, summary?: SummaryOptions): TraceReport {
+    if (!this.finished) {
+      this.finished = true;
+      const end = Math.max(endUs ?? 0, this.analyzer.endUs);
+      for (const a of detectTailBlowups(this.analyzer.classes, this.tailRatio, end)) this.emit(a);
+      this.emit({ t: 'end', ts: end });
+      this.sink?.close();
+    }
+    const report: TraceReport = { anomalies: buildAnomalyReport(this.analyzer) };
+    if (summary !== undefined) report.trace_summary = summarizeTrace(this.analyzer, summary);
+    return report;
+  }
+}

@@ -1,0 +1,127 @@
+import { SimRequest, makeRequestSpec } from '@blis/engine';
+import { describe, expect, it } from 'vitest';
+import { AnomalyDetector } from '../src/anomaly-detector.js';
+import type { AnomalyRecord } from '../src/records.js';
+import { detectTailBlowups } from '../src/tail-latency.js';
+
+let slot = 0;
+/** A request as the engine would hold it on `instance`, entered into the queue `seq`-th. */
+function req(id: string, priority: number, seq: number, instance = 0): SimRequest {
+  const r = new SimRequest(makeRequestSpec({ index: slot, id, arrivalUs: seq, inputTokens: 16, outputTokens: 4 }), slot++);
+  r.view.priority = priority;
+  r.enqueueSeq = seq;
+  r.instance = instance;
+  return r;
+}
+
+function detector(opts = { kvThrashWindowUs: 1000, scaleCooldownUs: 5000 }) {
+  const seen: AnomalyRecord[] = [];
+  return { d: new AnomalyDetector(opts, (a) => seen.push(a)), seen };
+}
+
+describe('priority inversion', () => {
+  it('fires when a request starts while an earlier, more urgent one waits', () => {
+    const { d, seen } = detector();
+    const h = req('H', 5, 0);
+    const l = req('L', 1, 1);
+    d.onQueued(h, 0);
+    d.onQueued(l, 0);
+    d.onScheduled(l, 100, 0);
+    expect(seen).toEqual([{ t: 'anomaly', ts: 100, kind: 'priority_inversion', inst: 0, ids: ['L', 'H'] }]);
+    d.onScheduled(h, 200, 0);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('does not fire for queue order, equal priorities, later arrivals or other instances', () => {
+    const { d, seen } = detector();
+    const a = req('a', 1, 0);
+    const b = req('b', 1, 1);
+    const c = req('c', 9, 2);
+    const other = req('x', 9, 0, 1);
+    for (const r of [a, b, c]) d.onQueued(r, 0);
+    d.onQueued(other, 1);
+    d.onScheduled(c, 1, 0); // more urgent and later: jumping ahead is what priority is for
+    d.onScheduled(b, 2, 0); // equal priority to a
+    d.onScheduled(a, 3, 0);
+    expect(seen).toEqual([]);
+  });
+
+  it('names the earliest passed-over request, including a preempted one back in the queue', () => {
+    const { d, seen } = detector();
+    const p = req('P', 7, 0);
+    const q = req('Q', 7, 1);
+    const l = req('L', 1, 2);
+    d.onQueued(q, 0);
+    d.onQueued(l, 0);
+    d.onPreempted(p, 0); // P entered first, was running, and is waiting again
+    d.onScheduled(l, 50, 0);
+    expect(seen.map((s) => s.ids)).toEqual([['L', 'P']]);
+  });
+});
+
+describe('head-of-line blocking', () => {
+  it('fires when a request completes while a more urgent one that was ahead of it waits', () => {
+    const { d, seen } = detector();
+    const h = req('H', 5, 0);
+    const l = req('L', 1, 1);
+    d.onQueued(h, 0);
+    d.onQueued(l, 0);
+    d.onScheduled(l, 10, 0);
+    d.onCompleted(l, 90);
+    expect(seen.filter((s) => s.kind === 'hol_blocking')).toEqual([{ t: 'anomaly', ts: 90, kind: 'hol_blocking', inst: 0, ids: ['L', 'H'] }]);
+  });
+
+  it('forgets requests that leave the queue without running', () => {
+    const { d, seen } = detector();
+    const h = req('H', 5, 0);
+    const l = req('L', 1, 1);
+    d.onQueued(h, 0);
+    d.onQueued(l, 0);
+    d.onLeft(h);
+    d.onScheduled(l, 10, 0);
+    d.onCompleted(l, 90);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('scale oscillation', () => {
+  it('counts a reversal within the cooldown only', () => {
+    const { d, seen } = detector();
+    d.onScale(0, 2, 3); // up
+    d.onScale(1000, 3, 3); // no change: ignored
+    d.onScale(4000, 3, 2); // down 4 ms after up: oscillation
+    d.onScale(20_000, 2, 3); // up 16 ms later: outside the 5 ms cooldown
+    d.onScale(21_000, 3, 4); // up again: same direction
+    expect(seen.map((s) => [s.kind, s.ts])).toEqual([['scale_oscillation', 4000]]);
+  });
+});
+
+describe('KV thrashing', () => {
+  it('counts a reload within the window of its offload, per instance', () => {
+    const { d, seen } = detector();
+    d.onKvTransfer(11, 'offload', 0, 0);
+    d.onKvTransfer(11, 'reload', 500, 1); // another instance's block 11: not this one
+    d.onKvTransfer(11, 'reload', 900, 0); // within 1000 µs
+    d.onKvTransfer(22, 'offload', 1000, 0);
+    d.onKvTransfer(22, 'reload', 2500, 0); // 1500 µs later: outside the window
+    d.onKvTransfer(33, 'reload', 2600, 0); // never offloaded
+    expect(seen.map((s) => [s.inst, s.ts])).toEqual([[0, 900]]);
+  });
+});
+
+describe('tail-latency blowup', () => {
+  const cls = (ttft: number[]) => ({ ttftUs: ttft, ids: ttft.map((_, i) => `r${i}`) });
+
+  it('flags a class whose p99/p50 exceeds the threshold, naming its slowest requests', () => {
+    // 100 requests: 98 at 10 ms, then 95 ms and 200 ms. Nearest rank: p50 = 10 ms, p99 = the
+    // 99th smallest = 95 ms, ratio 9.5.
+    const ttft = [...Array.from({ length: 98 }, () => 10_000), 95_000, 200_000];
+    const out = detectTailBlowups(new Map([['batch', cls(ttft)], ['critical', cls(Array.from({ length: 30 }, (_, i) => 1000 + i))]]), 5, 7);
+    expect(out).toEqual([{ t: 'anomaly', ts: 7, kind: 'tail_latency_blowup', inst: -1, ids: ['r99', 'r98', 'r97'], slo: 'batch', p50_us: 10_000, p99_us: 95_000, ratio: 9.5 }]);
+    expect(detectTailBlowups(new Map([['batch', cls(ttft)]]), 9.5, 7)).toEqual([]);
+  });
+
+  it('skips classes too small for a p99', () => {
+    expect(detectTailBlowups(new Map([['x', cls([1, 1, 1, 1000])]]), 2, 0)).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import type { RequestSpec } from '@blis/engine';
+import { createRequestSource, loadWorkloadSpec } from '@blis/workload';
+import { describe, expect, it } from 'vitest';
+import { drain } from './arbitraries.js';
+
+// The Go BLIS example specs, copied unchanged into examples/workloads (see its PROVENANCE.md).
+// `blis run` of each is tested in packages/cli/test/workload-cli.test.ts; here, what they generate.
+const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples', 'workloads');
+const load = (name: string) => loadWorkloadSpec(join(EXAMPLES, name));
+
+const leadingShared = (a: RequestSpec, b: RequestSpec) => {
+  let i = 0;
+  while (i < a.blockHashes.length && i < b.blockHashes.length && a.blockHashes[i] === b.blockHashes[i]) i++;
+  return i;
+};
+
+describe('BLIS example workloads', () => {
+  it('servegen-language: 500 requests from a bursty batch client (default 50-token prefix) and a chat client', () => {
+    const spec = load('servegen-language.yaml');
+    expect(spec.clients.map((c) => [c.id, c.slo_class, c.prefix_group, c.prefix_length])).toEqual([
+      ['high-volume-batch', 'batch', 'shared-system-prompt', 50],
+      ['realtime-chat', 'critical', undefined, 50],
+    ]);
+    const reqs = drain(createRequestSource(spec));
+    expect(reqs).toHaveLength(500);
+    const batch = reqs.filter((r) => r.clientId === 'high-volume-batch');
+    // 50 prefix tokens = 3 full blocks of 16 shared by the whole group.
+    expect(leadingShared(batch[0], batch[1])).toBe(3);
+    // Network: 2 ms RTT for the batch client, 50 ms for the chat client, plus transfer time.
+    expect(batch.every((r) => r.networkDelayUs >= 2000 && r.networkDelayUs < 50_000)).toBe(true);
+    expect(reqs.filter((r) => r.clientId === 'realtime-chat').every((r) => r.networkDelayUs >= 50_000 && r.streaming)).toBe(true);
+  });
+
+  it('prefix-affinity-demo: the chat client shares its 256-token system prompt (16 blocks)', () => {
+    const reqs = drain(createRequestSource(load('prefix-affinity-demo.yaml')));
+    expect(reqs).toHaveLength(200);
+    const chat = reqs.filter((r) => r.prefixGroup === 'long-system-prompt');
+    expect(chat.length).toBeGreaterThan(120);
+    for (const r of chat.slice(1)) expect(leadingShared(chat[0], r)).toBe(16);
+    const unique = reqs.filter((r) => r.prefixGroup === '');
+    expect(leadingShared(unique[0], unique[1])).toBe(0);
+  });
+
+  it('multiturn-chat-demo: 100 sessions of 5 accumulating rounds, 500 ms apart when answered at once', () => {
+    const reqs = drain(createRequestSource(load('multiturn-chat-demo.yaml')));
+    expect(reqs).toHaveLength(500);
+    const sessions = new Map<string, RequestSpec[]>();
+    for (const r of reqs) sessions.set(r.sessionId, [...(sessions.get(r.sessionId) ?? []), r]);
+    expect(sessions.size).toBe(100);
+    for (const rounds of sessions.values()) {
+      expect(rounds.map((r) => r.roundIndex)).toEqual([0, 1, 2, 3, 4]);
+      for (let k = 1; k < 5; k++) {
+        expect(rounds[k].arrivalUs).toBe(rounds[k - 1].arrivalUs + 500_000);
+        expect(leadingShared(rounds[k - 1], rounds[k])).toBe(rounds[k - 1].blockHashes.length);
+      }
+    }
+  });
+});

@@ -1,0 +1,164 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type InputIssue, WorkloadSpecError, loadWorkloadSpec, parseWorkloadSpec, specFromFlags } from '@blis/workload';
+import { describe, expect, it } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'blis-spec-'));
+
+// Line numbers below are counted by hand in this text.
+const BASE = `version: "2"
+seed: 7
+aggregate_rate: 10
+num_requests: 100
+clients:
+  - id: a
+    rate_fraction: 1
+    arrival:
+      process: poisson
+    input_distribution:
+      type: gaussian
+      params: {mean: 100, std_dev: 10, min: 10, max: 200}
+    output_distribution:
+      type: constant
+      params:
+        value: 20
+`;
+
+function write(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** Loads a spec expected to be rejected, returning its issues (failing if it loads). */
+function issuesOf(path: string): InputIssue[] {
+  try {
+    loadWorkloadSpec(path);
+  } catch (e) {
+    expect(e).toBeInstanceOf(WorkloadSpecError);
+    return (e as WorkloadSpecError).issues;
+  }
+  throw new Error(`${path} loaded, but should have been rejected`);
+}
+
+describe('loadWorkloadSpec', () => {
+  it('loads a valid spec with defaults filled in and the spec directory as baseDir', () => {
+    const spec = loadWorkloadSpec(write('ok.yaml', BASE));
+    expect(spec.clients[0]).toMatchObject({ id: 'a', tenant_id: '', slo_class: 'standard', streaming: false, prefix_length: 50, timeout: 0 });
+    expect(spec.baseDir).toBe(dir);
+    expect(spec.seed).toBe(7);
+  });
+
+  it('accepts an unquoted `version: 2` as Go BLIS does', () => {
+    expect(loadWorkloadSpec(write('v2.yaml', BASE.replace('version: "2"', 'version: 2'))).version).toBe('2');
+  });
+
+  it('malformed YAML: names the file and the line of the syntax error', () => {
+    const path = write('malformed.yaml', 'version: "2"\nclients: [a, b\n  seed: 3\n');
+    const [i] = issuesOf(path);
+    expect(i).toMatchObject({ file: path, line: 2, expected: 'valid YAML' });
+    expect(i.found).toMatch(/flow sequence/i);
+  });
+
+  it('unknown field: names its line and the field path', () => {
+    const path = write('unknown.yaml', BASE.replace('    rate_fraction: 1\n', '    rate_fraction: 1\n    colour: blue\n'));
+    expect(issuesOf(path)).toEqual([{ file: path, line: 8, field: 'clients.0.colour', expected: 'a known field', found: 'unknown field "colour"' }]);
+  });
+
+  it('unknown field nested in a distribution: its own line', () => {
+    const path = write('unknown2.yaml', BASE.replace('        value: 20\n', '        value: 20\n        skew: 3\n'));
+    expect(issuesOf(path)).toEqual([{ file: path, line: 17, field: 'clients.0.output_distribution.params.skew', expected: 'a known field', found: 'unknown field "skew"' }]);
+  });
+
+  it('wrong type', () => {
+    const path = write('type.yaml', BASE.replace('aggregate_rate: 10', 'aggregate_rate: fast'));
+    expect(issuesOf(path)).toEqual([{ file: path, line: 3, field: 'aggregate_rate', expected: 'a number', found: '"fast"' }]);
+  });
+
+  it('negative rate', () => {
+    const path = write('neg.yaml', BASE.replace('aggregate_rate: 10', 'aggregate_rate: -3'));
+    expect(issuesOf(path)).toEqual([{ file: path, line: 3, field: 'aggregate_rate', expected: 'a number > 0', found: '-3' }]);
+  });
+
+  it('negative rate_fraction', () => {
+    const path = write('negfrac.yaml', BASE.replace('rate_fraction: 1', 'rate_fraction: -0.5'));
+    expect(issuesOf(path)).toEqual([{ file: path, line: 7, field: 'clients.0.rate_fraction', expected: 'a number >= 0', found: '-0.5' }]);
+  });
+
+  it('all rate_fractions zero', () => {
+    const path = write('zero.yaml', BASE.replace('rate_fraction: 1', 'rate_fraction: 0'));
+    expect(issuesOf(path)).toEqual([{ file: path, line: 6, field: 'clients', expected: 'at least one client with rate_fraction > 0', found: 'every rate_fraction is 0' }]);
+  });
+
+  it('min > max', () => {
+    const path = write('minmax.yaml', BASE.replace('min: 10, max: 200', 'min: 300, max: 200'));
+    expect(issuesOf(path)).toEqual([{ file: path, line: 12, field: 'clients.0.input_distribution.params.min', expected: 'min <= max (200)', found: '300' }]);
+  });
+
+  it('unknown arrival process lists the known ones', () => {
+    const path = write('proc.yaml', BASE.replace('process: poisson', 'process: gama'));
+    expect(issuesOf(path)).toEqual([
+      { file: path, line: 9, field: 'clients.0.arrival.process', expected: 'one of "poisson", "gamma", "weibull", "constant", "bursty", "periodic"', found: '"gama"' },
+    ]);
+  });
+
+  it('missing required field', () => {
+    const path = write('missing-field.yaml', BASE.replace(/ {4}output_distribution:\n(.*\n){3}/, ''));
+    expect(issuesOf(path)).toEqual([{ file: path, line: 6, field: 'clients.0.output_distribution', expected: 'a mapping', found: 'nothing (the field is missing)' }]);
+  });
+
+  it('an unbounded spec (no num_requests, no horizon)', () => {
+    const path = write('unbounded.yaml', BASE.replace('num_requests: 100\n', ''));
+    expect(issuesOf(path)).toEqual([{ file: path, line: 1, field: 'num_requests', expected: 'num_requests or horizon (an unbounded workload never ends)', found: 'neither' }]);
+  });
+
+  it('duplicate client ids', () => {
+    const second = BASE.slice(BASE.indexOf('  - id: a'));
+    const path = write('dup.yaml', BASE + second);
+    expect(issuesOf(path)).toEqual([{ file: path, line: 17, field: 'clients.1.id', expected: 'a unique client id', found: '"a" twice' }]);
+  });
+
+  it('several problems are reported together', () => {
+    const path = write('many.yaml', BASE.replace('aggregate_rate: 10', 'aggregate_rate: -1').replace('process: poisson', 'process: poisson\n      cv: 2'));
+    const fields = issuesOf(path).map((i) => i.field);
+    expect(fields).toEqual(expect.arrayContaining(['aggregate_rate', 'clients.0.arrival.cv']));
+  });
+
+  it('an unreadable file', () => {
+    const path = join(dir, 'does-not-exist.yaml');
+    expect(issuesOf(path)).toEqual([{ file: path, expected: 'a readable workload spec', found: 'ENOENT' }]);
+  });
+
+  it('the error message carries file:line field: expected ..., found ...', () => {
+    const path = write('msg.yaml', BASE.replace('aggregate_rate: 10', 'aggregate_rate: -3'));
+    expect(() => loadWorkloadSpec(path)).toThrow(`${path}:3 aggregate_rate: expected a number > 0, found -3`);
+  });
+
+  it('parseWorkloadSpec validates objects the same way (no lines to name)', () => {
+    expect(() => parseWorkloadSpec({ version: '2', aggregate_rate: 1, num_requests: 1, clients: [] }, 'inline')).toThrow(/inline clients: expected a list with >= 1 item/);
+  });
+});
+
+describe('specFromFlags', () => {
+  it('is a WorkloadSpec: one poisson client, gaussian lengths with BLIS defaults', () => {
+    const s = specFromFlags({});
+    expect(s).toMatchObject({ version: '2', seed: 42, aggregate_rate: 1, num_requests: 100 });
+    expect(s.clients).toHaveLength(1);
+    expect(s.clients[0].input_distribution).toEqual({ type: 'gaussian', params: { mean: 512, std_dev: 256, min: 2, max: 7000 } });
+    expect(s.clients[0].prefix_group).toBeUndefined();
+  });
+
+  it('presets supply length defaults; explicit flags override them', () => {
+    const chat = specFromFlags({ preset: 'chatbot' });
+    const plain = specFromFlags({});
+    expect(chat.category).toBe('chatbot');
+    expect(chat.clients[0].input_distribution).not.toEqual(plain.clients[0].input_distribution);
+    const overridden = specFromFlags({ preset: 'chatbot', promptTokens: 33 });
+    expect((overridden.clients[0].input_distribution.params as { mean: number }).mean).toBe(33);
+  });
+
+  it('--prefix-tokens becomes a prefix group of that length', () => {
+    expect(specFromFlags({ prefixTokens: 64 }).clients[0]).toMatchObject({ prefix_group: 'flags-prefix', prefix_length: 64 });
+  });
+});

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { type SimulationConfigInput, parseFitnessWeights, FitnessWeightsError } from '@blis/cluster';
+import { knownHardware, loadModelConfig, modelConfigRaw, parseModelConfig, type ModelArchitecture } from '@blis/latency';
 import { latencyKnownModels } from './catalogue.js';
+import { checkReadableFile } from './input-files.js';
+import { SIMULATION_FLAGS } from './run-flags.js';
 import { type PolicyBundle, type PolicyOverrides, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs } from '@blis/policies';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { readYamlFile } from './yaml-file.js';
@@ -14,18 +17,70 @@ export function isModulePath(name: string): boolean {
 }
 
 function loadPolicyBundle(path: string): PolicyBundle {
+  const unreadable = checkReadableFile('--policy-config', path, 'policy configuration file');
+  if (unreadable !== undefined) throw new UsageError([unreadable]);
   const file = readYamlFile(path, 'policy configuration');
   const r = parsePolicyBundle(file.value);
   if (!r.success) {
     throw new UsageError(
       r.issues.map((i) => {
         const line = file.lineOf(i.path);
-        return { where: `${path}${line !== undefined ? `:${line}` : ''} ${i.pathText}`, expected: 'a valid policy setting', found: i.message };
+        return { where: `${path}${line !== undefined ? `:${line}` : ''} ${i.pathText}`, ...splitPolicyMessage(i.message, i.path) };
       }),
     );
   }
   return r.bundle;
 }
+
+/**
+ * Splits a policy-bundle message into what was expected and what was found, so it reads like
+ * every other CLI message instead of "expected a valid policy setting, found expected ...".
+ */
+export function splitPolicyMessage(message: string, path: readonly (string | number)[]): { expected: string; found: string } {
+  let m = /^expected (.+?)[;,] found (.+)$/s.exec(message);
+  if (m !== null) return { expected: m[1], found: m[2] };
+  m = /^unknown field(.*)$/s.exec(message);
+  if (m !== null) {
+    const key = path[path.length - 1];
+    // The package's gloss "(not a parameter of this policy)" is for fields inside a section.
+    return { expected: 'a known field', found: `unknown field ${JSON.stringify(String(key ?? ''))}${path.length > 1 ? m[1] : ''}` };
+  }
+  m = /^unknown (.+?) ("[^"]*"); valid: (.+)$/s.exec(message);
+  if (m !== null) return { expected: `a known ${m[1]} (${m[3]})`, found: m[2] };
+  m = /^duplicate (.+?) ("[^"]*")/s.exec(message);
+  if (m !== null) return { expected: `each ${m[1]} at most once`, found: `${m[2]} again` };
+  m = /^Invalid input: expected (.+?), received ([^;]+)(?:; found (.+))?$/s.exec(message);
+  if (m !== null) return { expected: m[1] === 'object' ? 'a mapping' : m[1], found: m[3] ?? m[2] };
+  return { expected: 'a valid policy setting', found: message };
+}
+
+/**
+ * Splits a --fitness-weights / --routing-scorers parse message (from @blis/cluster and
+ * @blis/policies) into expected and found: `unknown scorer "x"; valid: a, b` becomes
+ * expected `... over a, b`, found `unknown scorer "x"`.
+ */
+export function splitListMessage(message: string, shape: string): { expected: string; found: string } {
+  let m = /^(unknown [a-z ]+?) ("[^"]*"); (?:valid|known): (.+)$/s.exec(message);
+  if (m !== null) return { expected: `${shape} over ${m[3]}`, found: `${m[1]} ${m[2]}` };
+  m = /^(?:weight of (\S+) must be|scorer ("[^"]*") weight must be) (.+?), (?:found|got) (.+)$/s.exec(message);
+  if (m !== null) return { expected: `the weight of ${m[1] ?? m[2]} to be ${m[3]}`, found: m[4] };
+  m = /^duplicate (.+?) ("[^"]*")/s.exec(message);
+  if (m !== null) return { expected: `each ${m[1]} at most once`, found: `${m[2]} again` };
+  m = /^expected (.+?), found (.+)$/s.exec(message);
+  if (m !== null) return { expected: m[1], found: m[2] };
+  m = /^invalid scorer entry ("[^"]*"): expected (.+)$/s.exec(message);
+  if (m !== null) return { expected: `${m[2]} entries`, found: m[1] };
+  return { expected: shape, found: message };
+}
+
+/** The architecture --tp is checked against: --model-config when given, else the catalogue's. */
+function architectureFor(model: string, modelConfigPath: string | undefined): ModelArchitecture | undefined {
+  if (modelConfigPath !== undefined) return loadModelConfig(modelConfigPath);
+  const raw = modelConfigRaw(model);
+  return raw === undefined ? undefined : parseModelConfig(raw, `catalogue config of ${model}`);
+}
+
+const DEFAULT_MODEL = SIMULATION_FLAGS.find((d) => d.name === 'model')?.defaultText ?? 'meta-llama/llama-3.1-8b-instruct';
 
 /**
  * Turns validated flags (and the files they name) into a SimulationConfig input. Cross-field
@@ -46,9 +101,41 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (!known.some((m) => m.toLowerCase() === (f.model as string).toLowerCase()))
       issues.push({ where: '--model', expected: `a known model (${known.join(', ')})`, found: JSON.stringify(f.model) });
   }
+  const files: [string, unknown, string, boolean][] = [
+    ['--model-config', f.modelConfig, 'model config (config.json or its folder)', true],
+    ['--hardware-config', f.hardwareConfig, 'hardware_config.json', false],
+  ];
+  const unreadable = new Set<string>();
+  for (const [flag, path, what, dirOk] of files) {
+    if (typeof path !== 'string') continue;
+    const issue = checkReadableFile(flag, path, what, dirOk);
+    if (issue !== undefined) {
+      issues.push(issue);
+      unreadable.add(flag);
+    }
+  }
+  if (typeof f.hardware === 'string' && f.hardwareConfig === undefined) {
+    const gpus = knownHardware();
+    if (!gpus.some((g) => g.toLowerCase() === (f.hardware as string).toLowerCase()))
+      issues.push({ where: '--hardware', expected: `one of ${gpus.join(', ')} (or a GPU from --hardware-config)`, found: JSON.stringify(f.hardware) });
+  }
+  if (typeof f.tp === 'number' && !unreadable.has('--model-config')) {
+    // vLLM shards attention heads across GPUs: it refuses a TP that does not divide them.
+    const model = (f.model as string | undefined) ?? DEFAULT_MODEL;
+    const arch = architectureFor(model, f.modelConfig as string | undefined);
+    if (arch !== undefined && arch.heads % f.tp !== 0) {
+      const divisors = Array.from({ length: arch.heads }, (_, i) => i + 1).filter((d) => arch.heads % d === 0);
+      issues.push({
+        where: '--tp',
+        expected: `a divisor of the ${arch.heads} attention heads of ${f.modelConfig ?? model} (${divisors.join(', ')})`,
+        found: String(f.tp),
+      });
+    }
+  }
   if ((f.alphaCoeffs === undefined) !== (f.betaCoeffs === undefined) && f.latencyModel !== 'roofline' && f.model === undefined) {
     // Both or neither without a model: a half-specified blackbox model cannot be completed.
-    issues.push({ where: f.alphaCoeffs === undefined ? '--alpha-coeffs' : '--beta-coeffs', expected: 'to be given together with the other coefficient flag or with --model', found: 'only one of them' });
+    const [missing, given] = f.alphaCoeffs === undefined ? ['--alpha-coeffs', '--beta-coeffs'] : ['--beta-coeffs', '--alpha-coeffs'];
+    issues.push({ where: missing, expected: `to be given with ${given} (or --model, whose trained coefficients fill in the other)`, found: `only ${given}` });
   }
 
   let fitnessWeights: Record<string, number> | undefined;
@@ -57,7 +144,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
       fitnessWeights = parseFitnessWeights(f.fitnessWeights) as Record<string, number>;
     } catch (e) {
       if (!(e instanceof FitnessWeightsError)) throw e;
-      issues.push({ where: '--fitness-weights', expected: 'metric:weight pairs', found: e.message });
+      issues.push({ where: '--fitness-weights', ...splitListMessage(e.message, 'metric:weight pairs') });
     }
   }
 
@@ -86,7 +173,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     try {
       scorers = parseScorerList(f.routingScorers, listPolicies().scorer).map((s) => ({ name: s.name, weight: s.weight }));
     } catch (e) {
-      issues.push({ where: '--routing-scorers', expected: '"name:weight,..." over known scorers', found: (e as Error).message });
+      issues.push({ where: '--routing-scorers', ...splitListMessage((e as Error).message, '"name:weight,..." pairs') });
     }
   }
   if (f.routingPolicy !== undefined || scorers !== undefined)

@@ -2,49 +2,82 @@ import { Command, CommanderError, Option } from 'commander';
 import { runConvertCommand } from './commands/convert-command.js';
 import { runListCommand } from './commands/list-command.js';
 import { runSimulationCommand } from './commands/simulate-command.js';
-import type { FlagDef } from './flags.js';
+import { type FlagDef, camel } from './flags.js';
+import { requireReadable } from './input-files.js';
 import { reportError } from './report-error.js';
 import { REPLAY_FLAGS, SIMULATION_FLAGS } from './run-flags.js';
-import { UsageError } from './usage-error.js';
+import { UsageError, type UsageIssue } from './usage-error.js';
+import { cliVersion } from './version.js';
 
 function addFlags(cmd: Command, defs: readonly FlagDef[]): Command {
   for (const def of defs) {
     const valuePart = def.kind === 'bool' ? '' : ' <value>';
     const opt = new Option(`--${def.name}${valuePart}`, def.description + (def.defaultText !== undefined ? ` (default: ${def.defaultText})` : ''));
     if (def.choices !== undefined) opt.description += ` [${def.choices.join('|')}]`;
-    opt.helpGroup(def.group);
+    // Hidden aliases share the group, so commander's "Options:" group (--help) comes last.
+    opt.helpGroup(`${def.group}:`);
     cmd.addOption(opt);
-    for (const alias of def.aliases ?? []) cmd.addOption(new Option(`--${alias}${valuePart}`).hideHelp());
+    for (const alias of def.aliases ?? []) cmd.addOption(new Option(`--${alias}${valuePart}`).hideHelp().helpGroup(`${def.group}:`));
   }
   return cmd;
 }
+
+/** `blis run` flags that generate a workload, which `blis replay` takes from its trace instead. */
+const GENERATION_FLAGS: readonly string[] = [
+  'num-requests',
+  'rate',
+  'prompt-tokens',
+  'prompt-tokens-stdev',
+  'prompt-tokens-min',
+  'prompt-tokens-max',
+  'output-tokens',
+  'output-tokens-stdev',
+  'output-tokens-min',
+  'output-tokens-max',
+  'prefix-tokens',
+  'workload',
+  'arrival-process',
+  'workload-spec',
+];
 
 /** Builds the `blis` program; exported for tests that drive the CLI in-process. */
 export function buildProgram(): Command {
   const program = new Command('blis')
     .description('BLIS: a fast, deterministic discrete-event simulator of LLM inference serving')
-    .version('0.1.0')
+    .version(cliVersion())
     .showHelpAfterError(false)
-    .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    // commander's own messages ("error: unknown option ...") are not printed; exitOverride turns
+    // them into UsageErrors, reported like every other bad input ("blis: where: expected ...").
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => {} });
+  usageErrors(program);
 
   addFlags(
     program
       .command('run')
-      .description('simulate a workload (flags, a preset, or --workload-spec) on one instance or a cluster')
-      .exitOverride(),
+      .description('simulate a workload (flags, a preset, or --workload-spec) on one instance or a cluster'),
     SIMULATION_FLAGS,
   ).action(async (opts: Record<string, unknown>) => {
     await runSimulationCommand(SIMULATION_FLAGS, opts, (f) => workloadFromRunFlags(f));
   });
 
-  const replayDefs = [...SIMULATION_FLAGS, ...REPLAY_FLAGS];
-  addFlags(
-    program.command('replay').description('replay a recorded trace (TraceV2, Mooncake JSONL, Azure CSV) through the simulator').exitOverride(),
-    replayDefs,
-  ).action(async (opts: Record<string, unknown>) => {
+  // The trace gives arrivals and lengths: replay has no workload-generation flags. They are still
+  // recognised (hidden), so giving one says why it does not apply instead of "unknown option".
+  const replayDefs = [...SIMULATION_FLAGS.filter((d) => !GENERATION_FLAGS.includes(d.name)), ...REPLAY_FLAGS];
+  const replay = addFlags(program.command('replay').description('replay a recorded trace (TraceV2, Mooncake JSONL, Azure CSV) through the simulator'), replayDefs);
+  for (const name of GENERATION_FLAGS) replay.addOption(new Option(`--${name} <value>`).hideHelp().helpGroup('Workload:'));
+  replay.action(async (opts: Record<string, unknown>) => {
+    const generation = GENERATION_FLAGS.filter((n) => opts[camel(n)] !== undefined);
+    if (generation.length > 0)
+      throw new UsageError(
+        generation.map((n) => ({
+          where: `--${n}`,
+          expected: 'no workload-generation flag with `blis replay` (the trace gives arrivals and lengths; see --max-requests, --time-scale)',
+          found: JSON.stringify(opts[camel(n)]),
+        })),
+      );
     await runSimulationCommand(replayDefs, opts, (f) => {
       if (typeof f.trace !== 'string') throw new UsageError([{ where: '--trace', expected: 'a trace file path', found: 'nothing' }]);
+      requireReadable('--trace', f.trace, 'trace file');
       return { kind: 'trace', path: f.trace, format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined, timeScale: (f.timeScale as number | undefined) ?? 1, maxRequests: f.maxRequests as number | undefined };
     });
   });
@@ -52,7 +85,6 @@ export function buildProgram(): Command {
   program
     .command('convert')
     .description('write a workload spec, a preset or a trace as a BLIS TraceV2 pair (header .yaml + .csv)')
-    .exitOverride()
     .option('--workload-spec <file>', 'WorkloadSpec v2 YAML to convert')
     .option('--trace <file>', 'trace to convert (TraceV2, Mooncake JSONL, Azure CSV)')
     .option('--trace-format <format>', 'trace format (detected when omitted) [tracev2|mooncake|azure]')
@@ -70,15 +102,72 @@ export function buildProgram(): Command {
 
   program
     .command('models')
-    .description('list the models, GPUs and coefficients in the latency catalogue')
-    .exitOverride()
+    .description('list the models and GPUs in the latency catalogue')
     .action(() => runListCommand('models'));
   program
     .command('policies')
     .description('list the built-in admission, priority, routing, scheduler policies and scorers')
-    .exitOverride()
     .action(() => runListCommand('policies'));
+  for (const cmd of program.commands) usageErrors(cmd);
   return program;
+}
+
+/** The long name (`--rate`) of the option of `cmd` whose flags text is `flags` (`--rate <value>`). */
+function longOptionOf(cmd: Command, flags: string): string {
+  return cmd.options.find((o) => o.flags === flags)?.long ?? flags.split(/[ ,]/)[0];
+}
+
+/**
+ * Makes `cmd` throw instead of exiting, with commander's usage errors rewritten as UsageErrors
+ * naming the option, what was expected and what was found. Help and --version pass through.
+ */
+function usageErrors(cmd: Command): void {
+  cmd.exitOverride((err) => {
+    const issue = commanderIssue(cmd, err);
+    throw issue === undefined ? err : new UsageError([issue]);
+  });
+}
+
+function commanderIssue(cmd: Command, err: CommanderError): UsageIssue | undefined {
+  const msg = err.message.replace(/^error: /, '');
+  const suggestion = /\(Did you mean (.+)\?\)/.exec(msg)?.[1];
+  const hint = suggestion !== undefined ? `; did you mean ${suggestion}?` : '';
+  const name = cmd.parent === null ? 'blis' : `blis ${cmd.name()}`;
+  let m: RegExpExecArray | null;
+  switch (err.code) {
+    case 'commander.unknownOption':
+      m = /unknown option '([^']+)'/.exec(msg);
+      return { where: m?.[1] ?? name, expected: `an option of \`${name}\` (see \`${name} --help\`)`, found: `an unknown option${hint}` };
+    case 'commander.unknownCommand':
+      m = /unknown command '([^']+)'/.exec(msg);
+      return {
+        where: 'command',
+        expected: `one of ${cmd.commands.map((c) => c.name()).join(', ')}`,
+        found: `${JSON.stringify(m?.[1] ?? '')}${hint}`,
+      };
+    case 'commander.optionMissingArgument':
+      m = /option '([^']+)' argument missing/.exec(msg);
+      return { where: m !== null ? longOptionOf(cmd, m[1]) : name, expected: 'a value after it', found: 'nothing' };
+    case 'commander.missingMandatoryOptionValue':
+      m = /required option '([^']+)' not specified/.exec(msg);
+      return { where: m !== null ? longOptionOf(cmd, m[1]) : name, expected: `a value (\`${name}\` requires it)`, found: 'nothing' };
+    case 'commander.excessArguments':
+      return {
+        where: cmd.name(),
+        expected: 'options only (every value follows its --flag)',
+        found: `the extra argument${cmd.args.length === 1 ? '' : 's'} ${cmd.args.map((a) => JSON.stringify(a)).join(' ')}`,
+      };
+    case 'commander.help':
+      // `blis` alone: commander printed the help on stderr (exit code 1); say what was missing.
+      if (err.exitCode === 0) return undefined;
+      return { where: 'command', expected: `one of ${cmd.commands.map((c) => c.name()).join(', ')}`, found: 'nothing' };
+    case 'commander.helpDisplayed':
+    case 'commander.version':
+    case 'commander.executeSubCommandAsync':
+      return undefined;
+    default:
+      return { where: name, expected: 'valid options', found: msg };
+  }
 }
 
 function workloadFromRunFlags(f: Record<string, unknown>) {
@@ -86,6 +175,7 @@ function workloadFromRunFlags(f: Record<string, unknown>) {
     const conflicting = ['rate', 'promptTokens', 'outputTokens', 'workload', 'prefixTokens', 'arrivalProcess'].filter((k) => f[k] !== undefined);
     if (conflicting.length > 0)
       throw new UsageError([{ where: '--workload-spec', expected: 'no flag-driven workload flags beside it', found: conflicting.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ') }]);
+    requireReadable('--workload-spec', f.workloadSpec, 'workload spec file');
     return { kind: 'spec' as const, path: f.workloadSpec, numRequests: f.numRequests as number | undefined };
   }
   return {
@@ -114,8 +204,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
-      // commander already printed its message on stderr.
+      // Help and --version (usage errors arrive as UsageErrors, see usageErrors()).
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return e.exitCode === 0 ? 0 : 2;
+      process.stderr.write(`blis: ${e.message.replace(/^error: /, '')}\n`);
       return 2;
     }
     return reportError(e);

@@ -41,7 +41,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'horizon', kind: 'posNumber', group: WORKLOAD, description: 'stop the simulation at this tick (µs)' },
   { name: 'num-instances', kind: 'posInt', group: CLUSTER, description: 'instances behind the router', defaultText: '1' },
   { name: 'policy-config', kind: 'string', group: CLUSTER, description: 'BLIS policy YAML (admission, routing, priority, scheduler); flags override it' },
-  { name: 'admission-policy', kind: 'string', group: CLUSTER, description: 'always-admit, token-bucket, reject-all, tenant-quota, slo-shed, or ./module.mjs', defaultText: 'always-admit' },
+  { name: 'admission-policy', kind: 'string', group: CLUSTER, description: 'always-admit, token-bucket, reject-all, tenant-quota, slo-shed, tier-shed, gaie-legacy, or ./module.mjs', defaultText: 'always-admit' },
   { name: 'token-bucket-capacity', kind: 'posNumber', group: CLUSTER, description: 'token-bucket size in input tokens' },
   { name: 'token-bucket-refill-rate', kind: 'nonNegNumber', group: CLUSTER, description: 'token-bucket refill, tokens per second' },
   { name: 'priority-policy', kind: 'string', group: CLUSTER, description: 'constant, slo-based, inverted-slo, slo-class, or ./module.mjs', defaultText: 'constant' },

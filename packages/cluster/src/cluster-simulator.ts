@@ -40,6 +40,11 @@ export interface ClusterSetup {
   routingLatencyUs: number;
   snapshotRefreshIntervalUs: number;
   flowControl?: FlowControlSettings;
+  /**
+   * Saturation thresholds for `RouterState.saturation` when flow control is off (admission
+   * policies such as slo-shed read it too); with flow control on, its own thresholds apply.
+   */
+  saturation?: Pick<FlowControlSettings, 'queueDepthThreshold' | 'kvUtilizationThreshold'>;
   horizonUs: number;
   observer?: DecisionObserver;
   /** Keep each completed request's id for per-request records. */
@@ -156,7 +161,8 @@ export class ClusterSimulator {
     );
     this.snapshots = this.instances.map((i) => new LiveSnapshot(i));
     const fc = setup.flowControl;
-    this.state = new ClusterRouterState(this.snapshots, setup.snapshotRefreshIntervalUs, fc?.queueDepthThreshold ?? 5, fc?.kvUtilizationThreshold ?? 0.8);
+    const sat = fc ?? setup.saturation;
+    this.state = new ClusterRouterState(this.snapshots, setup.snapshotRefreshIntervalUs, sat?.queueDepthThreshold ?? 5, sat?.kvUtilizationThreshold ?? 0.8);
     this.gateway = fc ? new GatewayQueue() : undefined;
     this.routedTo = new Array(this.instances.length).fill(0);
   }

@@ -12,7 +12,10 @@ const policyRef = <D extends string>(defaultName: D) =>
     .strict()
     .default({ policy: defaultName, params: {} });
 
-export const ScorerWeightSchema = z.object({ name: z.string().min(1), weight: z.number().nonnegative() }).strict();
+/** One scorer of `weighted` routing; `params` go to the scorer's factory (e.g. prefix-affinity's `lruCapacity`). */
+export const ScorerWeightSchema = z
+  .object({ name: z.string().min(1), weight: z.number().nonnegative(), params: z.record(z.string(), z.unknown()).optional() })
+  .strict();
 
 /** Flags-style synthetic workload (`blis run --rate ...`), BLIS's names and defaults. */
 export const SyntheticWorkloadSchema = z

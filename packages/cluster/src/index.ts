@@ -11,6 +11,7 @@ export {
   ScorerWeightSchema,
 } from './config-schema.js';
 export type { SimulationConfig, SimulationConfigInput, WorkloadSource } from './config-schema.js';
+export { simulationConfigJsonSchema, SIMULATION_CONFIG_JSON_SCHEMA_FILE } from './json-schema.js';
 export { ClusterSimulator, CompletionLog, Interner } from './cluster-simulator.js';
 export type { ClusterSetup, ClusterCounters, FlowControlSettings, SessionStats } from './cluster-simulator.js';
 export { buildResult } from './results.js';

@@ -18,10 +18,12 @@ export class LiveSnapshot implements InstanceSnapshot {
   inFlightRequests = 0;
   snapshotTimeUs = -1;
   readonly kv: KVCacheView;
-  private readonly instance: InstanceSimulator;
+  // A `#` field, not a TS `private` one: a policy holding this snapshot must not be able to walk
+  // to the instance and from there to requests' output lengths (INV-9) or mutate it.
+  readonly #instance: InstanceSimulator;
 
   constructor(instance: InstanceSimulator) {
-    this.instance = instance;
+    this.#instance = instance;
     this.index = instance.config.index;
     this.id = instance.config.id;
     this.totalKVBlocks = instance.kv.totalBlocks;
@@ -45,7 +47,7 @@ export class LiveSnapshot implements InstanceSnapshot {
 
   /** Re-reads the instance-reported signals. */
   refresh(now: number): void {
-    const inst = this.instance;
+    const inst = this.#instance;
     this.queueDepth = inst.queueDepth;
     this.batchSize = inst.batchSize;
     this.kvUtilization = inst.kv.utilization;

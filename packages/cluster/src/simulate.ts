@@ -129,6 +129,7 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
     flowControl: fc.enabled
       ? { maxQueueDepth: fc.maxGatewayQueueDepth, queueDepthThreshold: fc.queueDepthThreshold, kvUtilizationThreshold: fc.kvUtilizationThreshold, saturationLimit: fc.saturationLimit }
       : undefined,
+    saturation: { queueDepthThreshold: fc.queueDepthThreshold, kvUtilizationThreshold: fc.kvUtilizationThreshold },
     horizonUs: config.horizonUs ?? Number.POSITIVE_INFINITY,
     observer: runtime.observer,
     recordRequestIds: config.includeRequests,

@@ -188,7 +188,8 @@ export class InstanceSimulator {
         budget -= n;
         req.newTokens = n;
       } else if (req.outputTokens > 0) {
-        const r = this.allocateOrPreempt(req, 1, false, now);
+        // The common case, a decode token that fits, skips the preemption loop.
+        const r = this.kv.appendToken(req.slot, req.spec.blockHashes) ? 0 : this.allocateOrPreempt(req, 1, false, now, true);
         if (r & PREEMPTED) preempted = true;
         if (r & FAILED) break;
         budget -= 1;
@@ -295,13 +296,16 @@ export class InstanceSimulator {
    * fits. Returns a bit set: {@link PREEMPTED} when anything was evicted, {@link FAILED} when
    * `req` cannot be scheduled this step (no victims left, or `req` itself was evicted).
    */
-  private allocateOrPreempt(req: SimRequest, n: number, prefill: boolean, now: number): number {
+  private allocateOrPreempt(req: SimRequest, n: number, prefill: boolean, now: number, alreadyFailed = false): number {
     let flags = 0;
+    // The caller may have made the first attempt itself (the decode fast path).
+    let tried = alreadyFailed;
     for (;;) {
-      if (prefill ? this.kv.allocate(req.slot, n, req.spec.blockHashes, 0, true) : this.kv.appendToken(req.slot, req.spec.blockHashes)) return flags;
+      if (!tried && (prefill ? this.kv.allocate(req.slot, n, req.spec.blockHashes, 0, true) : this.kv.appendToken(req.slot, req.spec.blockHashes))) return flags;
+      tried = false;
       this.metrics.kvAllocationFailures++;
       if (this.running.length === 0) return flags | FAILED;
-      const victimIdx = this.pickVictim();
+      const victimIdx = this.pickVictim(now);
       const victim = this.running[victimIdx];
       this.running.splice(victimIdx, 1);
       flags |= PREEMPTED;
@@ -310,9 +314,14 @@ export class InstanceSimulator {
     }
   }
 
-  private pickVictim(): number {
+  private pickVictim(now: number): number {
     const run = this.running;
     if (this.config.preemptionPolicy !== 'priority') return run.length - 1;
+    // Age-dependent priorities must be compared at one instant: a running request keeps the
+    // priority it had when admitted, and a just-requeued one is re-scored on every step, so
+    // comparing stale scores lets requests evict each other forever, none ever finishing.
+    const pri = this.config.priority;
+    if (pri?.timeDependent) for (let i = 0; i < run.length; i++) run[i].view.priority = pri.priority(run[i].view, now);
     let best = run.length - 1;
     for (let i = run.length - 2; i >= 0; i--) if (run[i].view.priority < run[best].view.priority) best = i;
     return best;

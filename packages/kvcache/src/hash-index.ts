@@ -10,10 +10,10 @@ const EMPTY = -1;
  * touches one or two cache lines per operation and allocates nothing.
  */
 export class HashIndex {
-  private readonly keys: Float64Array;
+  private keys: Float64Array;
   /** Block id per slot, or EMPTY. */
-  private readonly vals: Int32Array;
-  private readonly mask: number;
+  private vals: Int32Array;
+  private mask: number;
   private count = 0;
 
   constructor(capacity: number) {
@@ -22,6 +22,11 @@ export class HashIndex {
     this.keys = new Float64Array(size);
     this.vals = new Int32Array(size).fill(EMPTY);
     this.mask = size - 1;
+  }
+
+  /** Calls `fn` for every (hash, block) entry, in table order. */
+  forEach(fn: (hash: number, block: number) => void): void {
+    for (let i = 0; i <= this.mask; i++) if (this.vals[i] !== EMPTY) fn(this.keys[i], this.vals[i]);
   }
 
   get size(): number {
@@ -49,7 +54,9 @@ export class HashIndex {
       if (v === EMPTY) {
         this.keys[i] = hash;
         this.vals[i] = block;
-        this.count++;
+        // Linear probing needs empty slots to terminate; the cache never holds more entries
+        // than blocks, but a full table must degrade (grow), never loop.
+        if (++this.count * 2 > this.mask + 1) this.grow();
         return;
       }
       if (this.keys[i] === hash) {
@@ -58,6 +65,17 @@ export class HashIndex {
       }
       i = (i + 1) & mask;
     }
+  }
+
+  private grow(): void {
+    const keys = this.keys;
+    const vals = this.vals;
+    const size = (this.mask + 1) * 2;
+    this.keys = new Float64Array(size);
+    this.vals = new Int32Array(size).fill(EMPTY);
+    this.mask = size - 1;
+    this.count = 0;
+    for (let i = 0; i < vals.length; i++) if (vals[i] !== EMPTY) this.set(keys[i], vals[i]);
   }
 
   /** Removes `hash` when it maps to `block` (or to anything, when `block` is -1). */

@@ -232,16 +232,19 @@ export class KVCache {
   /**
    * Stores one generated token for `owner`: the decode step's allocation. Equivalent to
    * `allocate(owner, 1, hashes, 0, false)` but skips the general path when the last block has
-   * room, which is fifteen decode steps out of sixteen.
+   * room, which is every decode step but one per block.
    */
   appendToken(owner: number, hashes: ArrayLike<number>): boolean {
     const ob = this.owners[owner];
     if (ob !== undefined && ob.length > 0) {
       const last = ob.ids[ob.length - 1];
       const inBlock = this.blockTokens[last];
-      if (inBlock > 0 && inBlock < this.blockSizeTokens - 1) {
+      const bs = this.blockSizeTokens;
+      if (inBlock > 0 && inBlock < bs) {
         this.blockTokens[last] = inBlock + 1;
         ob.tokens++;
+        // The token that fills a block completes it: register it, as the general path would.
+        if (inBlock + 1 === bs) this.register(last, ob.tokens / bs - 1, hashes);
         return true;
       }
     }
@@ -280,6 +283,9 @@ export class KVCache {
     let referenced = 0;
     for (let id = 0; id < this.totalBlocks; id++) if (this.refCount[id] > 0) referenced++;
     if (referenced !== this.used) throw new KVCacheError(`used counter ${this.used} != blocks with refcount ${referenced}`);
+    this.hashToBlock.forEach((hash, id) => {
+      if (this.blockHash[id] !== hash) throw new KVCacheError(`hash index maps ${hash} to block ${id}, which carries ${this.blockHash[id]}`);
+    });
   }
 
   /** The block registered under `hash`, or NONE. */

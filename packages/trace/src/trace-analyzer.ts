@@ -10,6 +10,7 @@ import {
   type TraceRecord,
 } from './records.js';
 import type { ClassLatencies } from './tail-latency.js';
+import { TopN } from './top-n.js';
 
 /** What a routing decision looked like, kept until the request's outcome arrives. */
 export interface DecisionContext {
@@ -73,28 +74,6 @@ function sampleLevel(seq: number): number {
   return h === 0 ? 32 : 31 - Math.clz32(h & -h);
 }
 
-/** True when `a` ranks strictly before `b` (bigger key first, then smaller seq). */
-function before(ka: number, seqA: number, kb: number, seqB: number): boolean {
-  return ka > kb || (ka === kb && seqA < seqB);
-}
-
-/** Keeps the `cap` best entries by `key` descending (ties to the earlier decision). */
-class TopN {
-  readonly items: { key: number; d: JudgedDecision }[] = [];
-  constructor(private readonly cap: number) {}
-  offer(key: number, d: JudgedDecision): void {
-    const items = this.items;
-    if (items.length === this.cap) {
-      const last = items[items.length - 1];
-      if (!before(key, d.ctx.seq, last.key, last.d.ctx.seq)) return;
-      items.pop();
-    }
-    let i = items.length;
-    while (i > 0 && before(key, d.ctx.seq, items[i - 1].key, items[i - 1].d.ctx.seq)) i--;
-    items.splice(i, 0, { key, d });
-  }
-}
-
 /**
  * Aggregates a decision trace, record by record, into what the summary and the anomaly report
  * quote. It reads nothing but records, so it gives the same answers live (fed by the recorder)
@@ -146,8 +125,8 @@ export class TraceAnalyzer {
   batchDecodeTokens = 0;
   scaleEvents = 0;
 
-  readonly worstTtft = new TopN(WORST_KEPT);
-  readonly worstRegret = new TopN(WORST_KEPT);
+  readonly worstTtft = new TopN<JudgedDecision>(WORST_KEPT);
+  readonly worstRegret = new TopN<JudgedDecision>(WORST_KEPT);
   /** A deterministic pseudo-random sample of decisions (by seq), with their outcomes. */
   audit: JudgedDecision[] = [];
   private auditLevel = 0;

@@ -1,6 +1,7 @@
 import type { RequestSource } from '@blis/engine';
 import { createRequestSource, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
 import { type FlagDef, parseFlags } from '../flags.js';
+import { requireReadable } from '../input-files.js';
 import { UsageError } from '../usage-error.js';
 
 const CONVERT_FLAGS: readonly FlagDef[] = [
@@ -22,6 +23,8 @@ export async function runConvertCommand(raw: Record<string, unknown>): Promise<v
   const f = parseFlags(CONVERT_FLAGS, raw);
   if (f.workloadSpec !== undefined && f.trace !== undefined)
     throw new UsageError([{ where: '--workload-spec', expected: 'either --workload-spec or --trace', found: 'both' }]);
+  if (typeof f.trace === 'string') requireReadable('--trace', f.trace, 'trace file');
+  if (typeof f.workloadSpec === 'string') requireReadable('--workload-spec', f.workloadSpec, 'workload spec file');
   const blockSizeTokens = (f.blockSizeInTokens as number | undefined) ?? 16;
   let source: RequestSource;
   if (typeof f.trace === 'string') {

@@ -1,8 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
 import { buildConfig, isModulePath } from '../build-config.js';
 import { loadCustomPolicies } from '../custom-policy.js';
 import { type FlagDef, parseFlags } from '../flags.js';
+import { describeErrno } from '../input-files.js';
 import { stringifyResult } from '../json-output.js';
 import { ProgressBar } from '../progress-bar.js';
 import { createTracing } from '../tracing.js';
@@ -20,6 +22,8 @@ export async function runSimulationCommand(
   const flags = parseFlags(defs, rawOpts);
   const workload = workloadFrom(flags);
   const input = buildConfig(flags, workload);
+  const resultsPath = flags.resultsPath as string | undefined;
+  if (resultsPath !== undefined) checkWritable(resultsPath);
   const custom = await loadCustomPolicies(flags, isModulePath, {
     seed: (flags.seed as number | undefined) ?? 42,
     numInstances: (flags.numInstances as number | undefined) ?? 1,
@@ -41,16 +45,28 @@ export async function runSimulationCommand(
       `blis: ${prepared.config.numInstances} instance(s), ${prepared.latencyKind} latency, ${prepared.totalKVBlocks} KV blocks (${prepared.kvBlocksSource}); ${result.completed_requests}/${result.injected_requests} completed in ${result.vllm_estimated_duration_s.toFixed(3)} simulated s\n`,
     );
   }
-  const resultsPath = flags.resultsPath as string | undefined;
   const { requests, ...summary } = result;
-  process.stdout.write(stringifyResult(summary));
+  // The file first: when it cannot be written the command fails with nothing on stdout.
   if (resultsPath !== undefined) {
     try {
       writeFileSync(resultsPath, stringifyResult(result));
     } catch (e) {
-      throw new UsageError([{ where: '--results-path', expected: 'a writable file', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
+      throw new UsageError([{ where: '--results-path', expected: 'a writable file', found: describeErrno(e) }]);
     }
-    void requests;
+  }
+  void requests;
+  process.stdout.write(stringifyResult(summary));
+}
+
+/** Fails before the run when --results-path cannot be created, rather than after it. */
+function checkWritable(path: string): void {
+  const dir = dirname(path);
+  try {
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    accessSync(dir, constants.W_OK);
+    if (existsSync(path) && statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  } catch (e) {
+    throw new UsageError([{ where: '--results-path', expected: 'a writable file', found: describeErrno(e) }]);
   }
 }
 

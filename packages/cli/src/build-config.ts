@@ -189,6 +189,9 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
       issues.push({ where: flag, expected: 'a policy name or an existing ES module path', found: JSON.stringify(value) });
   }
   const specs = resolvePolicySpecs(bundle, overrides);
+  // Settings that apply to no selected policy do not change the run; say so rather than
+  // silently dropping them (BLIS does), on stderr so stdout stays the result.
+  if (f.quiet !== true) for (const w of specs.warnings) process.stderr.write(`blis: warning: ${w}\n`);
   const listing = listPolicies();
   for (const [flag, kind, value] of [
     ['--admission-policy', 'admission', specs.admission.name],

@@ -225,3 +225,19 @@ describe('docs/cli.md', () => {
     }
   });
 });
+
+describe('policy settings that apply to no selected policy', () => {
+  const file = join(tmp, 'unused-setting.yaml');
+  writeFileSync(file, 'admission:\n  policy: always-admit\n  token_bucket_capacity: 100\n');
+
+  it('are named in a warning on stderr, and the result is unchanged', () => {
+    const withFile = ok('run', ...MODEL, '--num-requests', '20', '--policy-config', file);
+    const plain = ok('run', ...MODEL, '--num-requests', '20');
+    expect(withFile.stderr).toContain('blis: warning: admission.token_bucket_capacity ignored: admission policy "always-admit" does not use it');
+    expect(withFile.stdout).toBe(plain.stdout);
+  });
+
+  it('are not reported under --quiet', () => {
+    expect(ok('run', ...MODEL, '--num-requests', '20', '--policy-config', file, '--quiet').stderr).toBe('');
+  });
+});

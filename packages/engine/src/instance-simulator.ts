@@ -47,6 +47,7 @@ export class InstanceSimulator {
   private readonly clsStep: number;
   private readonly clsTimeout: number;
   private stepPending = false;
+  private refund = 0;
   private enqueueSeq = 0;
   /** End tick of the last step, the latest moment this instance did anything. */
   lastBusyUntil = 0;
@@ -183,14 +184,22 @@ export class InstanceSimulator {
         if (cfg.longPrefillTokenThreshold > 0 && cfg.longPrefillTokenThreshold < n) n = cfg.longPrefillTokenThreshold;
         if (n > budget) n = budget;
         const r = this.allocateOrPreempt(req, n, true, now);
-        if (r & PREEMPTED) preempted = true;
+        if (r & PREEMPTED) {
+          preempted = true;
+          budget += this.takeRefund();
+          idx = this.running.indexOf(req); // a victim ahead of `req` shifted it
+        }
         if (r & FAILED) break;
         budget -= n;
         req.newTokens = n;
       } else if (req.outputTokens > 0) {
         // The common case, a decode token that fits, skips the preemption loop.
         const r = this.kv.appendToken(req.slot, req.spec.blockHashes) ? 0 : this.allocateOrPreempt(req, 1, false, now, true);
-        if (r & PREEMPTED) preempted = true;
+        if (r & PREEMPTED) {
+          preempted = true;
+          budget += this.takeRefund();
+          idx = this.running.indexOf(req);
+        }
         if (r & FAILED) break;
         budget -= 1;
         req.newTokens = 1;
@@ -327,7 +336,17 @@ export class InstanceSimulator {
     return best;
   }
 
+  /** Tokens granted this step to requests preempted since the last call (vLLM refunds them). */
+  private takeRefund(): number {
+    const r = this.refund;
+    this.refund = 0;
+    return r;
+  }
+
   private preempt(victim: SimRequest, now: number): void {
+    // Under priority preemption the victim may sit ahead of the request being served and
+    // already hold tokens of this step's budget: they go back, as in vLLM.
+    this.refund += victim.newTokens;
     this.metrics.preemptions++;
     victim.preemptions++;
     if (victim.ttft >= 0) victim.preemptedAfterFirstToken = true;

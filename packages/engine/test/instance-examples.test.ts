@@ -232,6 +232,29 @@ describe('KV pressure (6 blocks of 16 tokens)', () => {
     expect(outcomes.size).toBe(3);
   });
 
+  it('under priority preemption, still serves the requests after a victim that ran ahead of them', () => {
+    // 6 blocks. A (least urgent): 17-token prompt; B: 31; C: 20; all arrive at 0 and fill the
+    // cache exactly (2 blocks each). Step 1 (t=0): 1000 + 68 = 1068. Step 2 (t=1068): three
+    // decodes; B's token fills its second block: 1000 + 30 = 1030. Step 3 (t=2098): B needs a
+    // new block and none is free; A, ahead of B in the batch, is the victim. B and C both still
+    // decode (vLLM steps its index back when the victim was already served): 1000 + 20.
+    const priority: PriorityPolicy = { name: 'test', priority: (r) => (r.index === 0 ? 0 : 5) };
+    const config = instanceConfig(latency, { totalKVBlocks: 6, preemptionPolicy: 'priority', priority });
+    const three = [
+      makeRequestSpec({ index: 0, id: 'A', arrivalUs: 0, inputTokens: 17, outputTokens: 8, blockHashes: promptHashes(17, 16, 0, 0, 10) }),
+      makeRequestSpec({ index: 1, id: 'B', arrivalUs: 0, inputTokens: 31, outputTokens: 8, blockHashes: promptHashes(31, 16, 0, 0, 11) }),
+      makeRequestSpec({ index: 2, id: 'C', arrivalUs: 0, inputTokens: 20, outputTokens: 8, blockHashes: promptHashes(20, 16, 0, 0, 12) }),
+    ];
+    const { log, steps, outcomes } = drive(config, three);
+    expect(steps.slice(0, 3).map((s) => [s.start, s.stepTime, s.decodeTokens])).toEqual([
+      [0, 1068, 0],
+      [1068, 1030, 3],
+      [2098, 1020, 2],
+    ]);
+    expect(log.find((e) => e.kind === 'preempted')).toEqual({ t: 2098, kind: 'preempted', req: 0 });
+    expect(outcomes.size).toBe(3);
+  });
+
   it('with room for everyone, never preempts', () => {
     const { instance, outcomes } = drive(instanceConfig(latency, { totalKVBlocks: 12 }), specs);
     expect(instance.metrics.preemptions).toBe(0);

@@ -241,6 +241,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
       maxGatewayQueueDepth: f.maxGatewayQueueDepth,
       queueDepthThreshold: f.saturationQueueThreshold,
       kvUtilizationThreshold: f.saturationKvThreshold,
+      saturationLimit: f.saturationLimit,
     },
     workload,
     sloTtftUs: f.sloTtft,

@@ -56,6 +56,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'max-gateway-queue-depth', kind: 'nonNegInt', group: CLUSTER, description: 'shed the least urgent beyond this many waiting (0 = unbounded)', defaultText: '0' },
   { name: 'saturation-queue-threshold', kind: 'posNumber', group: CLUSTER, description: 'queue depth at which an instance counts as saturated', defaultText: '5' },
   { name: 'saturation-kv-threshold', kind: 'posNumber', group: CLUSTER, description: 'KV utilisation at which an instance counts as saturated', defaultText: '0.8' },
+  { name: 'saturation-limit', kind: 'posNumber', group: CLUSTER, description: 'pool saturation (mean over instances) below which the gateway dispatches', defaultText: '1' },
   { name: 'results-path', kind: 'string', group: OUTPUT, description: 'also write the result JSON here, with per-request records' },
   { name: 'fitness-weights', kind: 'string', group: OUTPUT, description: 'weighted fitness "throughput:0.5,p99_ttft:0.3,..."' },
   { name: 'slo-ttft', kind: 'nonNegInt', group: OUTPUT, description: 'TTFT target in µs for SLO attainment' },

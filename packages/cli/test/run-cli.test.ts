@@ -241,3 +241,12 @@ describe('policy settings that apply to no selected policy', () => {
     expect(ok('run', ...MODEL, '--num-requests', '20', '--policy-config', file, '--quiet').stderr).toBe('');
   });
 });
+
+describe('--saturation-limit', () => {
+  it('reaches the gateway: a lower limit holds requests longer', () => {
+    const args = ['run', ...MODEL, '--num-instances', '2', '--num-requests', '200', '--rate', '40', '--flow-control'];
+    const loose = ok(...args).res as unknown as { gateway: { delay_mean_ms: number } };
+    const tight = ok(...args, '--saturation-limit', '0.3').res as unknown as { gateway: { delay_mean_ms: number } };
+    expect(tight.gateway.delay_mean_ms).toBeGreaterThan(loose.gateway.delay_mean_ms);
+  });
+});

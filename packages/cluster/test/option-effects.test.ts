@@ -102,7 +102,7 @@ describe('--flow-control, its thresholds and --max-gateway-queue-depth', () => {
     expect(delay(kv)).toBeGreaterThan(delay(on));
   });
 
-  it('saturationLimit (config only): dispatching up to a higher saturation holds less', () => {
+  it('saturationLimit (--saturation-limit): dispatching up to a higher saturation holds less', () => {
     const lim = run({ numInstances: 2, flowControl: { enabled: true, saturationLimit: 3 } }, BURST);
     expect(delay(lim)).toBeLessThan(delay(on));
     expect(delay(lim)).toBeGreaterThan(0);

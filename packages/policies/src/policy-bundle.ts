@@ -392,6 +392,13 @@ function buildSpecs(
     priorityOrigins.set('priorities', ['admission', 'slo_priorities']);
   }
 
+  // Sections BLIS reads for features this simulator does not model yet: accepted so that BLIS
+  // files load unchanged, but named, because they change nothing here.
+  for (const section of ['tenant_budgets', 'node_pools', 'autoscaler', 'instance_lifecycle'] as const) {
+    if (bundle[section] !== undefined) warnings.push(`${section} ignored: not simulated by this version`);
+  }
+  if (a.slo_targets !== undefined) warnings.push('admission.slo_targets ignored: not simulated by this version');
+
   const withOverride = (
     base: Record<string, unknown>,
     extra: Readonly<Record<string, unknown>> | undefined,

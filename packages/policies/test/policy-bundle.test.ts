@@ -8,7 +8,8 @@ import {
   resolvePolicySpecs,
 } from '../src/index.js';
 
-const WORKLOADS = '/work/shared/data/blis/workloads';
+// The BLIS example files, copied unchanged into the repo (see examples/workloads/PROVENANCE.md).
+const WORKLOADS = new URL('../../../examples/workloads', import.meta.url).pathname;
 
 function issuesOf(result: PolicyBundleResult): { path: string; message: string }[] {
   if (result.success) throw new Error('expected the bundle to be rejected');
@@ -287,6 +288,19 @@ describe('resolvePolicySpecs', () => {
     expect(specs.routing).toEqual({ name: 'round-robin', params: {} });
     expect(specs.warnings).toEqual([
       'routing.params ignored: they belong to "prefix-aware", but "round-robin" runs',
+    ]);
+  });
+
+  it('names the BLIS sections it accepts but does not simulate', () => {
+    const { bundle } = bundleOf(
+      parsePolicyBundle({
+        admission: { policy: 'always-admit', slo_targets: { critical: 100_000 } },
+        autoscaler: { interval_us: 0 },
+      }),
+    );
+    expect(resolvePolicySpecs(bundle).warnings).toEqual([
+      'autoscaler ignored: not simulated by this version',
+      'admission.slo_targets ignored: not simulated by this version',
     ]);
   });
 });

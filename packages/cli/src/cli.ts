@@ -1,5 +1,12 @@
 import { main } from './main.js';
 
+// A reader that stops early (`blis run ... | head`) closes the pipe: that is the reader's
+// choice, not a failure, so end quietly instead of throwing EPIPE from the write.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 // The binary's entry: run, then exit with the code main() decided (stdout is flushed first).
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -248,5 +248,19 @@ describe('--saturation-limit', () => {
     const loose = ok(...args).res as unknown as { gateway: { delay_mean_ms: number } };
     const tight = ok(...args, '--saturation-limit', '0.3').res as unknown as { gateway: { delay_mean_ms: number } };
     expect(tight.gateway.delay_mean_ms).toBeGreaterThan(loose.gateway.delay_mean_ms);
+  });
+});
+
+describe('a reader that stops early', () => {
+  it('ends the run quietly when stdout is closed before the result (no EPIPE trace), exit 0', async () => {
+    const child = spawn(process.execPath, [BIN, 'run', ...MODEL, '--num-requests', '3000', '--rate', '40', '--num-instances', '4', '--quiet'], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.stdout.destroy(); // closed before the result is written
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).not.toMatch(/EPIPE/);
+    expect(code).toBe(0);
   });
 });

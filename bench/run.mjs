@@ -119,6 +119,7 @@ const ratio = (a, b) => {
   return x && y ? x.wallS / y.wallS : undefined;
 };
 results.scaling = { '100k/10k': ratio('100k-16', '10k-4'), '1m/100k': ratio('1m-32', '100k-16') };
+results.traceCost = { decisions: ratio('10k-4-decisions', '10k-4') };
 
 const rows = results.scenarios.map((s) => [
   s.name,
@@ -132,6 +133,7 @@ const rows = results.scenarios.map((s) => [
 ]);
 console.log(table(['scenario', 'requests', 'instances', 'wall s', 'req/wall-s', 'peak RSS MiB', 'CLI wall s', 'CLI RSS MiB'], rows));
 for (const [k, v] of Object.entries(results.scaling)) if (v !== undefined) console.log(`scaling ${k}: ${v.toFixed(1)}x wall for 10x requests`);
+if (results.traceCost.decisions !== undefined) console.log(`tracing: --trace-level decisions costs ${results.traceCost.decisions.toFixed(2)}x the untraced 10k-4 wall`);
 if (results.micro.length > 0) {
   console.log('');
   console.log(table(['micro-benchmark', 'ops', 'ns/op'], results.micro.map((m) => [m.name, m.ops.toLocaleString('en-US'), fmt(m.nsPerOp, 1)])));

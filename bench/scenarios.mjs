@@ -16,7 +16,7 @@ function parseScorers(list) {
 }
 
 /** A synthetic `blis run` workload: BLIS's flag defaults except count, rate and instances. */
-function synthetic({ name, requests, instances, rate, routing, scorers, quick = false, note }) {
+function synthetic({ name, requests, instances, rate, routing, scorers, trace, quick = false, note }) {
   const config = {
     model: MODEL,
     seed: 42,
@@ -31,6 +31,10 @@ function synthetic({ name, requests, instances, rate, routing, scorers, quick = 
       config.routing.scorers = parseScorers(scorers);
       args.push('--routing-scorers', scorers);
     }
+  }
+  if (trace !== undefined) {
+    config.trace = { level: trace };
+    args.push('--trace-level', trace);
   }
   return { name, requests, instances, quick, note, config, args };
 }
@@ -51,6 +55,7 @@ function replay({ name, file, requests, instances, routing, scorers, note }) {
 export const SCENARIOS = [
   synthetic({ name: '1k-1', requests: 1_000, instances: 1, rate: 1, quick: true, note: 'BLIS flag defaults (rate 1 req/s)' }),
   synthetic({ name: '10k-4', requests: 10_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, quick: true, note: 'weighted routing, default scorers' }),
+  synthetic({ name: '10k-4-decisions', requests: 10_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, trace: 'decisions', note: '10k-4 with decision tracing (cost of --trace-level decisions)' }),
   synthetic({ name: '100k-16', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, note: 'weighted routing, default scorers' }),
   replay({ name: 'mooncake-8', file: 'synthetic_trace.jsonl', requests: 3_993, instances: 8, routing: 'weighted', scorers: 'prefix-affinity:1', note: 'whole Mooncake synthetic trace, prefix-affinity routing' }),
   replay({ name: 'azure-code-8', file: 'AzureLLMInferenceTrace_code.csv', requests: 8_819, instances: 8, routing: 'round-robin', note: 'whole Azure code trace' }),

@@ -176,7 +176,8 @@ function workloadFromRunFlags(f: Record<string, unknown>) {
     if (conflicting.length > 0)
       throw new UsageError([{ where: '--workload-spec', expected: 'no flag-driven workload flags beside it', found: conflicting.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ') }]);
     requireReadable('--workload-spec', f.workloadSpec, 'workload spec file');
-    return { kind: 'spec' as const, path: f.workloadSpec, numRequests: f.numRequests as number | undefined };
+    // BLIS: a flag overrides the file only when given explicitly; --seed has no default here.
+    return { kind: 'spec' as const, path: f.workloadSpec, numRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined };
   }
   return {
     kind: 'synthetic' as const,

@@ -229,3 +229,14 @@ clients:
     expect(r.stderr).toMatch(/absent\.jsonl: expected a readable trace file, found ENOENT/);
   });
 });
+
+describe('--seed beside --workload-spec', () => {
+  const spec = join(EXAMPLES, 'prefix-affinity-demo.yaml'); // its own seed is 42
+  it('overrides the spec seed only when given, as BLIS flags do', () => {
+    const own = blis('run', '--workload-spec', spec, '--num-requests', '60', '--quiet').stdout;
+    expect(blis('run', '--workload-spec', spec, '--num-requests', '60', '--seed', '42', '--quiet').stdout).toBe(own);
+    const other = ok('run', '--workload-spec', spec, '--num-requests', '60', '--seed', '7', '--quiet');
+    expect(JSON.stringify(other)).not.toBe(JSON.stringify(JSON.parse(own)));
+    expect(other.injected_requests).toBe(60);
+  });
+});

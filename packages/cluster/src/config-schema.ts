@@ -48,6 +48,8 @@ export const SpecWorkloadSchema = z
     spec: z.unknown().optional(),
     /** Overrides the spec's num_requests. */
     numRequests: posInt.optional(),
+    /** Overrides the spec's seed (as an explicit `--seed` does in BLIS). */
+    seed: z.number().int().optional(),
   })
   .strict()
   .refine((w) => w.path !== undefined || w.spec !== undefined, { message: 'a spec workload needs `path` or `spec`' });

@@ -23,7 +23,7 @@ export function openWorkload(w: WorkloadSource, opts: OpenWorkloadOptions): Requ
     }
     case 'spec': {
       const spec = w.path !== undefined ? loadWorkloadSpec(w.path) : parseWorkloadSpec(w.spec);
-      return createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests });
+      return createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed });
     }
     case 'trace':
       return openTrace(w.path, { format: w.format, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens });

@@ -166,18 +166,27 @@ export class InstanceSimulator {
   private step(now: number): void {
     const cfg = this.config;
     const batch = this.batch;
+    const run = this.running;
     this.metrics.steps++;
 
     this.prepareWaitQueue(now);
 
+    // The batch is composed while tokens are granted: grants happen in running order, which is
+    // the batch's order. Requests granted no tokens are not in the batch, except a fully cached
+    // prompt, which completes its prefill at no compute cost. Every running request starts the
+    // step with newTokens 0 (the execute loop of the previous step cleared it).
+    batch.prefillTokens = 0;
+    batch.decodeTokens = 0;
+    batch.prefillCount = 0;
+    batch.decodeCount = 0;
+
     // ---- Phase 1: running requests, in admission order.
-    for (let i = 0; i < this.running.length; i++) this.running[i].newTokens = 0;
     let budget = cfg.maxNumBatchedTokens;
     let preempted = false;
     let idx = 0;
-    while (idx < this.running.length) {
+    while (idx < run.length) {
       if (budget <= 0) break;
-      const req = this.running[idx];
+      const req = run[idx];
       const remainingPrompt = req.inputTokens - req.progress;
       if (remainingPrompt > 0) {
         let n = remainingPrompt;
@@ -187,28 +196,30 @@ export class InstanceSimulator {
         if (r & PREEMPTED) {
           preempted = true;
           budget += this.takeRefund();
-          idx = this.running.indexOf(req); // a victim ahead of `req` shifted it
+          idx = run.indexOf(req); // a victim ahead of `req` shifted it
         }
         if (r & FAILED) break;
         budget -= n;
         req.newTokens = n;
+        this.addPrefill(req.progress, n);
       } else if (req.outputTokens > 0) {
         // The common case, a decode token that fits, skips the preemption loop.
-        const r = this.kv.appendToken(req.slot, req.spec.blockHashes) ? 0 : this.allocateOrPreempt(req, 1, false, now, true);
+        const r = this.appendDecodeToken(req) ? 0 : this.allocateOrPreempt(req, 1, false, now, true);
         if (r & PREEMPTED) {
           preempted = true;
           budget += this.takeRefund();
-          idx = this.running.indexOf(req);
+          idx = run.indexOf(req);
         }
         if (r & FAILED) break;
         budget -= 1;
         req.newTokens = 1;
+        batch.decodeContext[batch.decodeCount++] = req.progress;
       }
       idx++;
     }
 
     // ---- Phase 2: admissions from the wait queue (head-of-line; none after a preemption).
-    while (!preempted && this.running.length < cfg.maxNumSeqs && this.waitQueue.length > 0 && budget > 0) {
+    while (!preempted && run.length < cfg.maxNumSeqs && this.waitQueue.length > 0 && budget > 0) {
       const next = this.waitQueue.peek()!;
       const hashes = next.spec.blockHashes;
       const maxCached = Math.floor(next.inputTokens / cfg.blockSizeTokens);
@@ -219,7 +230,7 @@ export class InstanceSimulator {
       if (n > budget) n = budget;
       if (!this.kv.allocate(next.slot, n, hashes, cached, true)) break;
       this.waitQueue.popFront();
-      this.running.push(next);
+      run.push(next);
       next.state = RequestState.Running;
       next.scheduledAt = now;
       if (next.firstScheduledAt < 0) next.firstScheduledAt = now;
@@ -227,31 +238,16 @@ export class InstanceSimulator {
       next.cachedTokens = cachedTokens;
       next.progress = cachedTokens;
       next.newTokens = n;
+      if (n > 0) this.addPrefill(cachedTokens, n);
       budget -= n;
       this.hooks.onScheduled?.(next, now, cfg.index);
     }
 
-    // ---- Batch composition and step time. Requests granted no tokens are not in the batch,
-    // except a fully cached prompt, which completes its prefill at no compute cost.
-    batch.prefillTokens = 0;
-    batch.decodeTokens = 0;
-    batch.prefillCount = 0;
-    batch.decodeCount = 0;
-    const run = this.running;
-    for (let i = 0; i < run.length; i++) {
-      const r = run[i];
-      if (r.newTokens === 0) continue;
-      if (r.progress < r.inputTokens) {
-        batch.prefillNewTokens[batch.prefillCount] = r.newTokens;
-        batch.prefillContextStart[batch.prefillCount] = r.progress;
-        batch.prefillCount++;
-        batch.prefillTokens += r.newTokens;
-      } else {
-        batch.decodeContext[batch.decodeCount] = r.progress;
-        batch.decodeCount++;
-        batch.decodeTokens++;
-      }
-    }
+    // A victim preempted ahead of the request being served (priority preemption) may already
+    // be in the batch: compose it again from the survivors. Preemption is rare, steps are not.
+    if (preempted) this.recomposeBatch();
+    batch.decodeTokens = batch.decodeCount;
+
     const stepTime = cfg.latency.stepTime(batch);
     const end = now + stepTime;
     this.hooks.onStep?.(now, stepTime, batch, cfg.index);
@@ -267,23 +263,26 @@ export class InstanceSimulator {
     if (used > this.metrics.peakKVBlocks) this.metrics.peakKVBlocks = used;
 
     // ---- Execute, then retire completions (their KV is released at the end of the step).
+    // Clearing newTokens here readies the survivors for the next step's phase 1.
     let w = 0;
     for (let i = 0; i < run.length; i++) {
       const r = run[i];
-      if (r.progress < r.inputTokens) {
-        if (r.newTokens > 0) {
-          r.progress += r.newTokens;
+      const granted = r.newTokens;
+      if (granted > 0) {
+        r.newTokens = 0;
+        if (r.progress < r.inputTokens) {
+          r.progress += granted;
           if (r.progress === r.inputTokens) this.firstToken(r, end);
+        } else {
+          r.progress += 1;
+          r.itlSum += itl;
+          r.itlCount++;
         }
-      } else if (r.newTokens > 0) {
-        r.progress += 1;
-        r.itlSum += itl;
-        r.itlCount++;
-      } else if (r.ttft < 0 && r.scheduledAt === now) {
+      } else if (r.ttft < 0 && r.scheduledAt === now && r.progress >= r.inputTokens) {
         // Fully cached prompt admitted this step: its prefill is complete on arrival in the batch.
         this.firstToken(r, end);
       }
-      if (r.progress === r.inputTokens + (Math.max(r.outputTokens , 1)) - 1) this.complete(r, end);
+      if (r.progress === r.finalProgress) this.complete(r, end);
       else run[w++] = r;
     }
     run.length = w;
@@ -300,6 +299,30 @@ export class InstanceSimulator {
     }
   }
 
+  /** Appends a prefill chunk of `n` tokens starting at context position `start` to the batch. */
+  private addPrefill(start: number, n: number): void {
+    const batch = this.batch;
+    batch.prefillNewTokens[batch.prefillCount] = n;
+    batch.prefillContextStart[batch.prefillCount] = start;
+    batch.prefillCount++;
+    batch.prefillTokens += n;
+  }
+
+  /** Composes the batch from scratch out of the running requests' grants (before execution). */
+  private recomposeBatch(): void {
+    const batch = this.batch;
+    batch.prefillTokens = 0;
+    batch.prefillCount = 0;
+    batch.decodeCount = 0;
+    const run = this.running;
+    for (let i = 0; i < run.length; i++) {
+      const r = run[i];
+      if (r.newTokens === 0) continue;
+      if (r.progress < r.inputTokens) this.addPrefill(r.progress, r.newTokens);
+      else batch.decodeContext[batch.decodeCount++] = r.progress;
+    }
+  }
+
   /**
    * Allocates KV for `req`, evicting running requests (newest first, or least urgent) until it
    * fits. Returns a bit set: {@link PREEMPTED} when anything was evicted, {@link FAILED} when
@@ -310,7 +333,7 @@ export class InstanceSimulator {
     // The caller may have made the first attempt itself (the decode fast path).
     let tried = alreadyFailed;
     for (;;) {
-      if (!tried && (prefill ? this.kv.allocate(req.slot, n, req.spec.blockHashes, 0, true) : this.kv.appendToken(req.slot, req.spec.blockHashes))) return flags;
+      if (!tried && (prefill ? this.kv.allocate(req.slot, n, req.spec.blockHashes, 0, true) : this.appendDecodeToken(req))) return flags;
       tried = false;
       this.metrics.kvAllocationFailures++;
       if (this.running.length === 0) return flags | FAILED;
@@ -321,6 +344,25 @@ export class InstanceSimulator {
       this.preempt(victim, now);
       if (victim === req) return flags | FAILED;
     }
+  }
+
+  /**
+   * Stores one decode token of `req` in the KV cache, or returns false when it needs a block
+   * and none is free. The cache is consulted only for the token that opens a new block: the
+   * ones that fit in the last block (kvRoom, granted by the cache) are counted on the request
+   * and handed over with that token, so most decode steps touch no KV cache state at all.
+   */
+  private appendDecodeToken(req: SimRequest): boolean {
+    if (req.kvRoom > 0) {
+      req.kvRoom--;
+      req.kvDeferred++;
+      return true;
+    }
+    const hashes = req.blockHashes;
+    if (!this.kv.allocate(req.slot, req.kvDeferred + 1, hashes, 0, false)) return false;
+    req.kvDeferred = 0;
+    req.kvRoom = this.kv.deferrableTokens(req.slot, hashes);
+    return true;
   }
 
   private pickVictim(now: number): number {
@@ -353,6 +395,8 @@ export class InstanceSimulator {
     victim.state = RequestState.Queued;
     victim.progress = 0;
     victim.newTokens = 0;
+    victim.kvRoom = 0;
+    victim.kvDeferred = 0;
     victim.itlCount = 0;
     victim.itlSum = 0;
     this.kv.release(victim.slot);

@@ -58,6 +58,10 @@ export class SimRequest {
   readonly slot: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** The prompt's block hashes (spec.blockHashes, kept here to spare the hot loop a load). */
+  readonly blockHashes: ArrayLike<number>;
+  /** Progress at completion: the prompt plus every generated token but the last. */
+  readonly finalProgress: number;
 
   state: RequestStateValue = RequestState.Pending;
   instance = -1;
@@ -65,6 +69,12 @@ export class SimRequest {
   progress = 0;
   /** Tokens granted in the current step's batch. */
   newTokens = 0;
+  /**
+   * Decode tokens that still fit in the request's last KV block, and decode tokens granted but
+   * not yet handed to the KV cache. See InstanceSimulator.appendDecodeToken.
+   */
+  kvRoom = 0;
+  kvDeferred = 0;
   /** Cached prompt tokens claimed at admission this step. */
   cachedTokens = 0;
   /** Monotone sequence of entry into the current instance's wait queue. */
@@ -94,6 +104,8 @@ export class SimRequest {
     this.slot = slot;
     this.inputTokens = spec.inputTokens;
     this.outputTokens = spec.outputTokens;
+    this.blockHashes = spec.blockHashes;
+    this.finalProgress = spec.inputTokens + Math.max(spec.outputTokens, 1) - 1;
   }
 
   /** Decode steps after the prefill until the request is complete. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { type SimulationConfigInput, parseFitnessWeights, FitnessWeightsError } from '@blis/cluster';
 import { knownHardware, loadModelConfig, modelConfigRaw, parseModelConfig, type ModelArchitecture } from '@blis/latency';
 import { latencyKnownModels } from './catalogue.js';
-import { checkReadableFile } from './input-files.js';
+import { checkReadableFile, requireReadable } from './input-files.js';
 import { SIMULATION_FLAGS } from './run-flags.js';
 import { type PolicyBundle, type PolicyOverrides, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs } from '@blis/policies';
 import { UsageError, type UsageIssue } from './usage-error.js';
@@ -17,8 +17,7 @@ export function isModulePath(name: string): boolean {
 }
 
 function loadPolicyBundle(path: string): PolicyBundle {
-  const unreadable = checkReadableFile('--policy-config', path, 'policy configuration file');
-  if (unreadable !== undefined) throw new UsageError([unreadable]);
+  requireReadable('--policy-config', path, 'policy configuration file');
   const file = readYamlFile(path, 'policy configuration');
   const r = parsePolicyBundle(file.value);
   if (!r.success) {

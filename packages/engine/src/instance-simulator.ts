@@ -125,7 +125,7 @@ export class InstanceSimulator {
     // A request whose KV footprint (prompt plus every generated token but the last) exceeds the
     // whole cache would preempt itself forever: drop it. BLIS checks the prompt alone and so
     // livelocks on a prompt that fits but cannot finish decoding.
-    if (req.inputTokens + Math.max(req.outputTokens, 1) - 1 > this.maxTokensPerRequest) {
+    if (req.finalProgress > this.maxTokensPerRequest) {
       req.state = RequestState.Dropped;
       this.metrics.dropped++;
       this.hooks.onDropped(req, now);
@@ -221,7 +221,7 @@ export class InstanceSimulator {
     // ---- Phase 2: admissions from the wait queue (head-of-line; none after a preemption).
     while (!preempted && run.length < cfg.maxNumSeqs && this.waitQueue.length > 0 && budget > 0) {
       const next = this.waitQueue.peek()!;
-      const hashes = next.spec.blockHashes;
+      const hashes = next.blockHashes;
       const maxCached = Math.floor(next.inputTokens / cfg.blockSizeTokens);
       const cached = this.kv.cachedPrefixBlocks(hashes, maxCached);
       const cachedTokens = cached * cfg.blockSizeTokens;
@@ -333,7 +333,7 @@ export class InstanceSimulator {
     // The caller may have made the first attempt itself (the decode fast path).
     let tried = alreadyFailed;
     for (;;) {
-      if (!tried && (prefill ? this.kv.allocate(req.slot, n, req.spec.blockHashes, 0, true) : this.appendDecodeToken(req))) return flags;
+      if (!tried && (prefill ? this.kv.allocate(req.slot, n, req.blockHashes, 0, true) : this.appendDecodeToken(req))) return flags;
       tried = false;
       this.metrics.kvAllocationFailures++;
       if (this.running.length === 0) return flags | FAILED;

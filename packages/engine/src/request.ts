@@ -110,7 +110,7 @@ export class SimRequest {
 
   /** Decode steps after the prefill until the request is complete. */
   get decodeStepsNeeded(): number {
-    return Math.max(this.outputTokens, 1) - 1;
+    return this.finalProgress - this.inputTokens;
   }
 
   get inPrefill(): boolean {

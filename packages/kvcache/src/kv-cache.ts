@@ -10,7 +10,6 @@ const PREV_FREE = 2;
 const NEXT_FREE = 3;
 const BLOCK_FIELDS = 4;
 
-
 export interface KVCacheOptions {
   totalBlocks: number;
   /** Tokens per block; vLLM's and BLIS's default is 16. */

@@ -37,7 +37,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'workload', kind: 'string', choices: ['chatbot', 'contentgen', 'summarization', 'multidoc'], group: WORKLOAD, description: 'length preset from the catalogue' },
   { name: 'arrival-process', kind: 'string', choices: ['poisson', 'constant'], group: WORKLOAD, description: 'inter-arrival process', defaultText: 'poisson' },
   { name: 'workload-spec', kind: 'string', group: WORKLOAD, description: 'WorkloadSpec v2 YAML file' },
-  { name: 'seed', kind: 'int', group: WORKLOAD, description: 'master random seed', defaultText: '42' },
+  { name: 'seed', kind: 'int', group: WORKLOAD, description: 'master random seed; when given, also overrides a --workload-spec seed', defaultText: '42' },
   { name: 'horizon', kind: 'posNumber', group: WORKLOAD, description: 'stop the simulation at this tick (µs)' },
   { name: 'num-instances', kind: 'posInt', group: CLUSTER, description: 'instances behind the router', defaultText: '1' },
   { name: 'policy-config', kind: 'string', group: CLUSTER, description: 'BLIS policy YAML (admission, routing, priority, scheduler); flags override it' },

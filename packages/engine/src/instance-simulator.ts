@@ -47,6 +47,12 @@ export class InstanceSimulator {
   private readonly clsStep: number;
   private readonly clsTimeout: number;
   private stepPending = false;
+  /**
+   * KV owner ids of requests that left, reused last-in first-out: ids stay below the batch
+   * size, so the cache's owner table stays small and warm.
+   */
+  private readonly freeOwners: number[] = [];
+  private nextOwner = 0;
   private refund = 0;
   private enqueueSeq = 0;
   /** End tick of the last step, the latest moment this instance did anything. */
@@ -156,7 +162,7 @@ export class InstanceSimulator {
     if (req.state === RequestState.Queued) this.waitQueue.remove(req);
     else if (req.state === RequestState.Running) {
       this.running.splice(this.running.indexOf(req), 1);
-      this.kv.release(req.slot);
+      this.releaseKV(req);
     }
     req.state = RequestState.TimedOut;
     this.metrics.timedOut++;
@@ -228,7 +234,11 @@ export class InstanceSimulator {
       let n = next.inputTokens - cachedTokens;
       if (cfg.longPrefillTokenThreshold > 0 && cfg.longPrefillTokenThreshold < n) n = cfg.longPrefillTokenThreshold;
       if (n > budget) n = budget;
-      if (!this.kv.allocate(next.slot, n, hashes, cached, true)) break;
+      const owner = this.freeOwners.length > 0 ? this.freeOwners[this.freeOwners.length - 1] : this.nextOwner;
+      if (!this.kv.allocate(owner, n, hashes, cached, true)) break;
+      if (owner === this.nextOwner) this.nextOwner++;
+      else this.freeOwners.pop();
+      next.kvOwner = owner;
       this.waitQueue.popFront();
       run.push(next);
       next.state = RequestState.Running;
@@ -333,7 +343,7 @@ export class InstanceSimulator {
     // The caller may have made the first attempt itself (the decode fast path).
     let tried = alreadyFailed;
     for (;;) {
-      if (!tried && (prefill ? this.kv.allocate(req.slot, n, req.blockHashes, 0, true) : this.appendDecodeToken(req))) return flags;
+      if (!tried && (prefill ? this.kv.allocate(req.kvOwner, n, req.blockHashes, 0, true) : this.appendDecodeToken(req))) return flags;
       tried = false;
       this.metrics.kvAllocationFailures++;
       if (this.running.length === 0) return flags | FAILED;
@@ -359,9 +369,9 @@ export class InstanceSimulator {
       return true;
     }
     const hashes = req.blockHashes;
-    if (!this.kv.allocate(req.slot, req.kvDeferred + 1, hashes, 0, false)) return false;
+    if (!this.kv.allocate(req.kvOwner, req.kvDeferred + 1, hashes, 0, false)) return false;
     req.kvDeferred = 0;
-    req.kvRoom = this.kv.deferrableTokens(req.slot, hashes);
+    req.kvRoom = this.kv.deferrableTokens(req.kvOwner, hashes);
     return true;
   }
 
@@ -399,7 +409,7 @@ export class InstanceSimulator {
     victim.kvDeferred = 0;
     victim.itlCount = 0;
     victim.itlSum = 0;
-    this.kv.release(victim.slot);
+    this.releaseKV(victim);
     this.waitQueue.pushFront(victim);
     this.hooks.onPreempted?.(victim, now, this.config.index);
   }
@@ -410,8 +420,15 @@ export class InstanceSimulator {
     r.ttft = r.firstTokenAt - r.spec.arrivalUs;
   }
 
+  /** Frees the request's KV blocks and its owner id (the next admission reuses it). */
+  private releaseKV(r: SimRequest): void {
+    this.kv.release(r.kvOwner);
+    this.freeOwners.push(r.kvOwner);
+    r.kvOwner = -1;
+  }
+
   private complete(r: SimRequest, stepEnd: number): void {
-    this.kv.release(r.slot);
+    this.releaseKV(r);
     r.state = RequestState.Completed;
     r.completedAt = stepEnd;
     // BLIS reports E2E = TTFT + sum(ITL). After a preemption it drops the ITLs it had seen,

@@ -54,7 +54,7 @@ export class RequestViewRecord implements RequestView {
 export class SimRequest {
   readonly spec: RequestSpec;
   readonly view: RequestViewRecord;
-  /** Slot in the driver's request table; also the request's KV cache owner id. */
+  /** Slot in the driver's request table. */
   readonly slot: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -75,6 +75,8 @@ export class SimRequest {
    */
   kvRoom = 0;
   kvDeferred = 0;
+  /** Owner id in its instance's KV cache while it holds blocks there, else -1. */
+  kvOwner = -1;
   /** Cached prompt tokens claimed at admission this step. */
   cachedTokens = 0;
   /** Monotone sequence of entry into the current instance's wait queue. */

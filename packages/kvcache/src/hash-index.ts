@@ -1,32 +1,39 @@
+import type { BlockStore } from './block-store.js';
+
 const EMPTY = -1;
 
 /**
  * The prefix cache's hash → block index: an open-addressing table (linear probing,
- * backward-shift deletion) over typed arrays, keyed by the full 52-bit block hash.
+ * backward-shift deletion) of block ids, each slot paired with the 32-bit mix of its hash.
+ * The full key is the hash the block carries in the {@link BlockStore}, read only to confirm a
+ * slot whose mix matches: probing and deletion's shifting stay within the table's own
+ * (adjacent) memory, and the one record read is of the block the cache touches next anyway.
  *
- * A cache holds at most one registered hash per block, so the table never needs more than
- * `capacity` entries and is sized once, at twice that, rounded to a power of two. A `Map`
- * with hundreds of thousands of heap-number keys was the cache's single largest cost; this
- * touches one or two cache lines per operation and allocates nothing.
+ * The cache keeps every entry's block carrying the entry's hash (it clears a block's hash only
+ * after deleting the entry), and holds at most one registered hash per block, so the table is
+ * sized once at twice the blocks; should it ever fill, it grows rather than loop.
  */
 export class HashIndex {
-  private keys: Float64Array;
-  /** Block id per slot, or EMPTY. */
-  private vals: Int32Array;
+  private readonly store: BlockStore;
+  /** Per slot: block id (or EMPTY), then the mix of its hash. */
+  private slots: Int32Array;
   private mask: number;
   private count = 0;
 
-  constructor(capacity: number) {
+  constructor(store: BlockStore, capacity = store.total) {
+    this.store = store;
     let size = 16;
     while (size < capacity * 2) size *= 2;
-    this.keys = new Float64Array(size);
-    this.vals = new Int32Array(size).fill(EMPTY);
+    this.slots = new Int32Array(size * 2).fill(EMPTY);
     this.mask = size - 1;
   }
 
   /** Calls `fn` for every (hash, block) entry, in table order. */
   forEach(fn: (hash: number, block: number) => void): void {
-    for (let i = 0; i <= this.mask; i++) if (this.vals[i] !== EMPTY) fn(this.keys[i], this.vals[i]);
+    for (let i = 0; i <= this.mask; i++) {
+      const v = this.slots[2 * i];
+      if (v !== EMPTY) fn(this.store.hashOf(v), v);
+    }
   }
 
   get size(): number {
@@ -36,31 +43,30 @@ export class HashIndex {
   /** Block registered under `hash`, or -1. */
   get(hash: number): number {
     const mask = this.mask;
-    let i = slotOf(hash) & mask;
+    const mix = mixOf(hash);
+    let i = mix & mask;
     for (;;) {
-      const v = this.vals[i];
-      if (v === EMPTY) return EMPTY;
-      if (this.keys[i] === hash) return v;
+      const v = this.slots[2 * i];
+      if (v === EMPTY || (this.slots[2 * i + 1] === mix && this.store.hashOf(v) === hash)) return v;
       i = (i + 1) & mask;
     }
   }
 
-  /** Maps `hash` to `block`, replacing any earlier mapping. */
+  /** Maps `hash` to `block`, which must already carry it, replacing any earlier mapping. */
   set(hash: number, block: number): void {
     const mask = this.mask;
-    let i = slotOf(hash) & mask;
+    const mix = mixOf(hash);
+    let i = mix & mask;
     for (;;) {
-      const v = this.vals[i];
+      const v = this.slots[2 * i];
       if (v === EMPTY) {
-        this.keys[i] = hash;
-        this.vals[i] = block;
-        // Linear probing needs empty slots to terminate; the cache never holds more entries
-        // than blocks, but a full table must degrade (grow), never loop.
+        this.slots[2 * i] = block;
+        this.slots[2 * i + 1] = mix;
         if (++this.count * 2 > this.mask + 1) this.grow();
         return;
       }
-      if (this.keys[i] === hash) {
-        this.vals[i] = block;
+      if (this.slots[2 * i + 1] === mix && this.store.hashOf(v) === hash) {
+        this.slots[2 * i] = block;
         return;
       }
       i = (i + 1) & mask;
@@ -68,24 +74,24 @@ export class HashIndex {
   }
 
   private grow(): void {
-    const keys = this.keys;
-    const vals = this.vals;
+    const old = this.slots;
     const size = (this.mask + 1) * 2;
-    this.keys = new Float64Array(size);
-    this.vals = new Int32Array(size).fill(EMPTY);
+    this.slots = new Int32Array(size * 2).fill(EMPTY);
     this.mask = size - 1;
     this.count = 0;
-    for (let i = 0; i < vals.length; i++) if (vals[i] !== EMPTY) this.set(keys[i], vals[i]);
+    for (let i = 0; i < old.length; i += 2) if (old[i] !== EMPTY) this.set(this.store.hashOf(old[i]), old[i]);
   }
 
   /** Removes `hash` when it maps to `block` (or to anything, when `block` is -1). */
   delete(hash: number, block = EMPTY): void {
     const mask = this.mask;
-    let i = slotOf(hash) & mask;
+    const slots = this.slots;
+    const mix = mixOf(hash);
+    let i = mix & mask;
     for (;;) {
-      const v = this.vals[i];
+      const v = slots[2 * i];
       if (v === EMPTY) return;
-      if (this.keys[i] === hash) {
+      if (slots[2 * i + 1] === mix && this.store.hashOf(v) === hash) {
         if (block !== EMPTY && v !== block) return;
         break;
       }
@@ -96,23 +102,25 @@ export class HashIndex {
     this.count--;
     let hole = i;
     let j = (i + 1) & mask;
-    while (this.vals[j] !== EMPTY) {
-      const home = slotOf(this.keys[j]) & mask;
+    for (;;) {
+      const v = slots[2 * j];
+      if (v === EMPTY) break;
+      const home = slots[2 * j + 1] & mask;
       // Move j into the hole unless its home lies cyclically in (hole, j].
       if (((j - home) & mask) >= ((j - hole) & mask)) {
-        this.keys[hole] = this.keys[j];
-        this.vals[hole] = this.vals[j];
+        slots[2 * hole] = v;
+        slots[2 * hole + 1] = slots[2 * j + 1];
         hole = j;
       }
       j = (j + 1) & mask;
     }
-    this.vals[hole] = EMPTY;
+    slots[2 * hole] = EMPTY;
   }
 }
 
-/** Low 32 bits of a non-negative integer hash below 2^53, mixed so that probing starts spread. */
-function slotOf(hash: number): number {
+/** A 32-bit mix of a non-negative integer hash below 2^53: the probe start, and a quick filter. */
+function mixOf(hash: number): number {
   let h = (hash >>> 0) ^ ((hash / 4294967296) >>> 0);
   h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
-  return (h ^ (h >>> 16)) >>> 0;
+  return h ^ (h >>> 16);
 }

@@ -1,14 +1,9 @@
+import { BLOCK_FIELDS, BlockStore, REF } from './block-store.js';
 import { KVCacheError } from './errors.js';
 import { HashIndex } from './hash-index.js';
-import { OwnerBlocks } from './owner-blocks.js';
+import { OwnerTable } from './owner-table.js';
 
 const NONE = -1;
-/** Field offsets within a block's record in KVCache.blocks. */
-const REF = 0;
-const TOKENS = 1;
-const PREV_FREE = 2;
-const NEXT_FREE = 3;
-const BLOCK_FIELDS = 4;
 
 export interface KVCacheOptions {
   totalBlocks: number;
@@ -32,32 +27,25 @@ export interface KVCacheStats {
  * - Blocks hold `blockSizeTokens` tokens. A block that becomes full during prefill is
  *   registered under its hierarchical prefix hash (supplied by the caller, one per full
  *   prompt block), so a request admitted later, even later in the same step, can reuse it.
- * - Freed blocks keep their hash and join the tail of an LRU free list; allocation takes
+ * - Freed blocks keep their hash and join the tail of an LRU free order; allocation takes
  *   from the head, evicting (unregistering) whatever hash that block still carried.
  *   A request's blocks are freed last-block-first, so its tail is evicted first.
  * - Multi-block allocation is transactional: on failure every mutation is undone.
  *
- * Owners are small non-negative integers chosen by the caller (the engine uses a request's
- * slot). The cache never learns what a request is.
+ * Owners are small non-negative integers chosen by the caller; the cache's owner table grows to
+ * the largest one, so keep them dense (the engine numbers the requests that hold KV on one
+ * instance, reusing numbers as they leave). The cache never learns what a request is.
  */
 export class KVCache {
   readonly totalBlocks: number;
   readonly blockSizeTokens: number;
 
-  /**
-   * Per-block reference count, stored tokens and free-list links, interleaved (BLOCK_FIELDS
-   * per block) so that touching a block costs one cache line, not four: with tens of
-   * thousands of blocks per instance the cache's time goes to memory, not arithmetic.
-   */
-  private readonly blocks: Int32Array;
-  /** Hash a block is registered under, or NaN. */
-  private readonly blockHash: Float64Array;
-  private freeHead = NONE;
-  private freeTail = NONE;
+  private readonly store: BlockStore;
+  /** The store's block records (see block-store.ts for the layout). */
+  private readonly rec: Int32Array;
   private used = 0;
   private readonly hashToBlock: HashIndex;
-  /** Block lists by owner id; owners are dense small integers, so an array beats a Map. */
-  private readonly owners: (OwnerBlocks | undefined)[] = [];
+  private readonly owners = new OwnerTable();
 
   private hits = 0;
   private misses = 0;
@@ -76,10 +64,9 @@ export class KVCache {
     if (!Number.isInteger(bs) || bs <= 0) throw new KVCacheError(`blockSizeTokens must be a positive integer, found ${bs}`);
     this.totalBlocks = total;
     this.blockSizeTokens = bs;
-    this.blocks = new Int32Array(total * BLOCK_FIELDS);
-    this.blockHash = new Float64Array(total).fill(Number.NaN);
-    this.hashToBlock = new HashIndex(total);
-    for (let i = 0; i < total; i++) this.appendFree(i);
+    this.store = new BlockStore(total);
+    this.rec = this.store.rec;
+    this.hashToBlock = new HashIndex(this.store);
   }
 
   get usedBlocks(): number {
@@ -108,34 +95,40 @@ export class KVCache {
   cachedPrefixBlocks(hashes: ArrayLike<number>, maxBlocks = hashes.length): number {
     const n = Math.min(maxBlocks, hashes.length);
     let i = 0;
-    while (i < n && this.lookup(hashes[i]) !== NONE) i++;
+    while (i < n && this.hashToBlock.get(hashes[i]) !== NONE) i++;
     return i;
   }
 
   /** Blocks currently held by `owner` (0 when none). */
   blocksHeldBy(owner: number): number {
-    return this.owners[owner]?.length ?? 0;
+    return this.owners.length(owner);
   }
 
   /** Tokens currently stored for `owner`. */
   tokensHeldBy(owner: number): number {
-    return this.owners[owner]?.tokens ?? 0;
+    return this.owners.tokens(owner);
   }
 
   /** True when `owner` holds any allocation record. */
   holds(owner: number): boolean {
-    return this.owners[owner] !== undefined;
+    return this.owners.has(owner);
   }
 
   /** Blocks needed to append `newTokens` tokens for `owner` after its current last block. */
   blocksNeeded(owner: number, newTokens: number): number {
     let effective = newTokens;
-    const ob = this.owners[owner];
-    if (ob !== undefined && ob.length > 0) {
-      const spare = this.blockSizeTokens - this.blocks[ob.last() * BLOCK_FIELDS + TOKENS];
-      if (spare > 0 && spare < this.blockSizeTokens) effective -= Math.min(spare, effective);
-    }
+    const inBlock = this.lastBlockTokens(owner);
+    if (inBlock > 0 && inBlock < this.blockSizeTokens) effective -= Math.min(this.blockSizeTokens - inBlock, effective);
     return effective > 0 ? Math.ceil(effective / this.blockSizeTokens) : 0;
+  }
+
+  /**
+   * Tokens in `owner`'s last block (0 when it holds none). Every block of an owner but the last
+   * is full, so this needs the owner's counts only, not the block.
+   */
+  private lastBlockTokens(owner: number): number {
+    const length = this.owners.length(owner);
+    return length === 0 ? 0 : this.owners.tokens(owner) - (length - 1) * this.blockSizeTokens;
   }
 
   /**
@@ -156,79 +149,79 @@ export class KVCache {
       this.failures++;
       return false;
     }
-    let ob = this.owners[owner];
-    const existed = ob !== undefined;
-    const prevLength = ob?.length ?? 0;
-    const prevTokens = ob?.tokens ?? 0;
+    const owners = this.owners;
+    const rec = this.rec;
+    const existed = owners.has(owner);
+    const prevLength = owners.length(owner);
+    const prevTokens = owners.tokens(owner);
     let nAttached = 0;
     let nNew = 0;
 
-    if (ob === undefined) {
-      ob = new OwnerBlocks(Math.max(4, cachedBlocks + Math.ceil(numTokens / bs) + 1));
-      this.owners[owner] = ob;
+    if (!existed) {
+      owners.open(owner, cachedBlocks + Math.ceil(numTokens / bs) + 1);
       // Claim cached prefix blocks. BLIS skips this when no new tokens follow (a fully cached,
       // block-aligned prompt); we claim them anyway so such a request holds what it reads.
       const reach = Math.min(cachedBlocks, hashes.length);
       if (reach > this.attached.length) this.growAttached(reach);
       for (let i = 0; i < reach; i++) {
-        const id = this.lookup(hashes[i]);
+        const id = this.hashToBlock.get(hashes[i]);
         if (id === NONE) {
-          this.rollback(owner, ob, existed, prevLength, prevTokens, nAttached, 0);
+          this.rollback(owner, existed, prevLength, prevTokens, nAttached, 0);
           throw new KVCacheError(`block ${i} of owner ${owner} is not cached; look it up in the same step`);
         }
-        const wasInUse = this.blocks[id * BLOCK_FIELDS + REF] > 0;
+        const wasInUse = rec[id * BLOCK_FIELDS + REF] > 0;
         this.attached[nAttached] = id;
         this.attachedWasInUse[nAttached++] = wasInUse ? 1 : 0;
-        this.blocks[id * BLOCK_FIELDS + REF]++;
-        if (!wasInUse) {
-          this.used++;
-          this.removeFree(id);
-        }
+        // Leaving the free ring needs no unlinking: a held block's ring entry reads as stale.
+        rec[id * BLOCK_FIELDS + REF]++;
+        if (!wasInUse) this.used++;
         this.hits++;
-        ob.push(id);
-        ob.tokens += bs;
+        owners.push(owner, id);
+        owners.addTokens(owner, bs);
       }
     }
 
     let remaining = numTokens;
-    let topUpBlock = NONE;
-    let topUpFrom = 0;
+    let filledBlock = NONE;
     // Fill the partially filled last block first.
-    const lastId = ob.last();
-    if (remaining > 0 && lastId !== NONE) {
-      const inBlock = this.blocks[lastId * BLOCK_FIELDS + TOKENS];
+    if (remaining > 0) {
+      const inBlock = this.lastBlockTokens(owner);
       if (inBlock > 0 && inBlock < bs) {
         const take = Math.min(bs - inBlock, remaining);
-        this.blocks[lastId * BLOCK_FIELDS + TOKENS] = inBlock + take;
-        ob.tokens += take;
+        owners.addTokens(owner, take);
         remaining -= take;
-        if (inBlock + take === bs) this.register(lastId, ob.tokens / bs - 1, hashes);
-        topUpBlock = lastId;
-        topUpFrom = inBlock;
+        if (inBlock + take === bs) {
+          filledBlock = owners.last(owner);
+          this.register(filledBlock, owners.tokens(owner) / bs - 1, hashes);
+        }
       }
     }
     // Then whole new blocks.
     while (remaining > 0) {
-      const id = this.freeHead;
-      if (id === NONE) {
-        if (topUpBlock !== NONE) this.undoTopUp(topUpBlock, topUpFrom);
-        this.rollback(owner, ob, existed, prevLength, prevTokens, nAttached, nNew);
+      if (this.used === this.totalBlocks) {
+        if (filledBlock !== NONE) this.unregisterFilled(filledBlock);
+        this.rollback(owner, existed, prevLength, prevTokens, nAttached, nNew);
         this.failures++;
         return false;
       }
+      const id = this.store.popFront();
       if (nNew === this.newBlocks.length) this.growNew();
-      this.newBlocksOrigHash[nNew] = this.blockHash[id];
+      const orig = this.store.hashOf(id);
+      this.newBlocksOrigHash[nNew] = orig;
       this.newBlocks[nNew++] = id;
-      this.popFree(id);
+      if (orig !== NONE) {
+        // Eviction: the hash leaves the index even if a newer block re-registered it (BLIS does the same).
+        this.hashToBlock.delete(orig);
+        this.store.setHash(id, NONE);
+      }
       const take = Math.min(bs, remaining);
-      this.blocks[id * BLOCK_FIELDS + TOKENS] = take;
-      this.blocks[id * BLOCK_FIELDS + REF] = 1;
+      rec[id * BLOCK_FIELDS + REF] = 1;
       this.used++;
       this.misses++;
-      ob.push(id);
-      ob.tokens += take;
+      owners.push(owner, id);
+      owners.addTokens(owner, take);
       remaining -= take;
-      if (take === bs && prefill) this.register(id, ob.tokens / bs - 1, hashes);
+      if (take === bs && prefill) this.register(id, owners.tokens(owner) / bs - 1, hashes);
     }
     return true;
   }
@@ -239,18 +232,13 @@ export class KVCache {
    * room, which is every decode step but one per block.
    */
   appendToken(owner: number, hashes: ArrayLike<number>): boolean {
-    const ob = this.owners[owner];
-    if (ob !== undefined && ob.length > 0) {
-      const last = ob.ids[ob.length - 1];
-      const inBlock = this.blocks[last * BLOCK_FIELDS + TOKENS];
-      const bs = this.blockSizeTokens;
-      if (inBlock > 0 && inBlock < bs) {
-        this.blocks[last * BLOCK_FIELDS + TOKENS] = inBlock + 1;
-        ob.tokens++;
-        // The token that fills a block completes it: register it, as the general path would.
-        if (inBlock + 1 === bs) this.register(last, ob.tokens / bs - 1, hashes);
-        return true;
-      }
+    const inBlock = this.lastBlockTokens(owner);
+    const bs = this.blockSizeTokens;
+    if (inBlock > 0 && inBlock < bs) {
+      this.owners.addTokens(owner, 1);
+      // The token that fills a block completes it: register it, as the general path would.
+      if (inBlock + 1 === bs) this.register(this.owners.last(owner), this.owners.tokens(owner) / bs - 1, hashes);
+      return true;
     }
     return this.allocate(owner, 1, hashes, 0, false);
   }
@@ -264,155 +252,104 @@ export class KVCache {
    * with one call per token. Until then {@link tokensHeldBy} lags behind by the deferred tokens.
    */
   deferrableTokens(owner: number, hashes: ArrayLike<number>): number {
-    const ob = this.owners[owner];
-    if (ob === undefined || ob.length === 0 || ob.length - 1 < hashes.length) return 0;
-    const inBlock = this.blocks[ob.last() * BLOCK_FIELDS + TOKENS];
+    const length = this.owners.length(owner);
+    if (length === 0 || length - 1 < hashes.length) return 0;
+    const inBlock = this.lastBlockTokens(owner);
     return inBlock > 0 && inBlock < this.blockSizeTokens ? this.blockSizeTokens - inBlock : 0;
   }
 
   /** Frees everything `owner` holds, last block first. Cached hashes survive for reuse. */
   release(owner: number): void {
-    const ob = this.owners[owner];
-    if (ob === undefined) throw new KVCacheError(`owner ${owner} holds no blocks (double release?)`);
-    this.owners[owner] = undefined;
-    for (let i = ob.length - 1; i >= 0; i--) {
-      const id = ob.ids[i];
-      const rc = --this.blocks[id * BLOCK_FIELDS + REF];
+    const owners = this.owners;
+    if (!owners.has(owner)) throw new KVCacheError(`owner ${owner} holds no blocks (double release?)`);
+    const rec = this.rec;
+    for (let i = owners.length(owner) - 1; i >= 0; i--) {
+      const id = owners.blockAt(owner, i);
+      const rc = --rec[id * BLOCK_FIELDS + REF];
       if (rc === 0) {
         this.used--;
-        this.appendFree(id);
+        this.store.pushBack(id);
       } else if (rc < 0) {
         throw new KVCacheError(`block ${id} released more often than it was claimed`);
       }
     }
+    owners.close(owner);
   }
 
-  /** Checks INV-4 and the free list against the counters; throws on any inconsistency. */
+  /** Checks INV-4, the free ring and the prefix index against the counters; throws on any inconsistency. */
   checkConsistency(): void {
+    const rec = this.rec;
     let free = 0;
-    let prev = NONE;
-    for (let id = this.freeHead; id !== NONE; id = this.blocks[id * BLOCK_FIELDS + NEXT_FREE]) {
-      if (this.blocks[id * BLOCK_FIELDS + REF] !== 0) throw new KVCacheError(`block ${id} is on the free list with refcount ${this.blocks[id * BLOCK_FIELDS + REF]}`);
-      if (this.blocks[id * BLOCK_FIELDS + PREV_FREE] !== prev) throw new KVCacheError(`free list broken at block ${id}`);
-      prev = id;
-      if (++free > this.totalBlocks) throw new KVCacheError('free list has a cycle');
-    }
+    const seen = new Uint8Array(this.totalBlocks);
+    this.store.forEachFree((id) => {
+      if (seen[id] !== 0) throw new KVCacheError(`block ${id} is free twice`);
+      seen[id] = 1;
+      free++;
+    });
     if (free + this.used !== this.totalBlocks)
       throw new KVCacheError(`INV-4 violated: used ${this.used} + free ${free} != total ${this.totalBlocks}`);
     let referenced = 0;
-    for (let id = 0; id < this.totalBlocks; id++) if (this.blocks[id * BLOCK_FIELDS + REF] > 0) referenced++;
+    for (let id = 0; id < this.totalBlocks; id++) {
+      const rc = rec[id * BLOCK_FIELDS + REF];
+      if (rc > 0) referenced++;
+      else if (rc < 0) throw new KVCacheError(`block ${id} has refcount ${rc}`);
+      else if (seen[id] === 0) throw new KVCacheError(`block ${id} has refcount 0 but is not free`);
+    }
     if (referenced !== this.used) throw new KVCacheError(`used counter ${this.used} != blocks with refcount ${referenced}`);
     this.hashToBlock.forEach((hash, id) => {
-      if (this.blockHash[id] !== hash) throw new KVCacheError(`hash index maps ${hash} to block ${id}, which carries ${this.blockHash[id]}`);
+      if (hash === NONE) throw new KVCacheError(`hash index holds block ${id}, which carries no hash`);
+      if (this.hashToBlock.get(hash) !== id) throw new KVCacheError(`hash index cannot find ${hash} (block ${id})`);
     });
-  }
-
-  /** The block registered under `hash`, or NONE. */
-  private lookup(hash: number): number {
-    const id = this.hashToBlock.get(hash);
-    return id !== NONE && this.blockHash[id] === hash ? id : NONE;
-  }
-
-  /** Forgets `hash` if the index maps it to any block carrying it (BLIS deletes by hash). */
-  private unregister(hash: number): void {
-    const id = this.hashToBlock.get(hash);
-    if (id !== NONE && this.blockHash[id] === hash) this.hashToBlock.delete(hash);
   }
 
   private register(id: number, k: number, hashes: ArrayLike<number>): void {
     if (k < hashes.length) {
       const h = hashes[k];
-      this.blockHash[id] = h;
+      this.store.setHash(id, h);
       this.hashToBlock.set(h, id);
     }
   }
 
-  private popFree(id: number): void {
-    this.removeFree(id);
-    const h = this.blockHash[id];
-    if (!Number.isNaN(h)) {
-      // Eviction: the hash leaves the index even if a newer block re-registered it (BLIS does the same).
-      this.unregister(h);
-      this.blockHash[id] = Number.NaN;
-    }
-    this.blocks[id * BLOCK_FIELDS + TOKENS] = 0;
-  }
-
-  private rollback(
-    owner: number,
-    ob: OwnerBlocks,
-    existed: boolean,
-    prevLength: number,
-    prevTokens: number,
-    nAttached: number,
-    nNew: number,
-  ): void {
+  private rollback(owner: number, existed: boolean, prevLength: number, prevTokens: number, nAttached: number, nNew: number): void {
+    const rec = this.rec;
     for (let i = nNew - 1; i >= 0; i--) {
       const id = this.newBlocks[i];
-      const h = this.blockHash[id];
-      if (!Number.isNaN(h)) this.unregister(h);
+      const h = this.store.hashOf(id);
+      // BLIS deletes by hash: whatever block the index maps a registered hash to leaves with it.
+      if (h !== NONE) {
+        this.hashToBlock.delete(h);
+        this.store.setHash(id, NONE);
+      }
       const orig = this.newBlocksOrigHash[i];
-      this.blockHash[id] = orig;
-      if (!Number.isNaN(orig)) this.hashToBlock.set(orig, id);
-      this.blocks[id * BLOCK_FIELDS + REF] = 0;
-      this.blocks[id * BLOCK_FIELDS + TOKENS] = 0;
+      if (orig !== NONE) {
+        this.store.setHash(id, orig);
+        this.hashToBlock.set(orig, id);
+      }
+      rec[id * BLOCK_FIELDS + REF] = 0;
       this.used--;
       this.misses--;
-      this.prependFree(id);
+      this.store.pushFront(id);
     }
     for (let i = nAttached - 1; i >= 0; i--) {
       const id = this.attached[i];
-      this.blocks[id * BLOCK_FIELDS + REF]--;
+      rec[id * BLOCK_FIELDS + REF]--;
       this.hits--;
-      if (this.attachedWasInUse[i] === 0 && this.blocks[id * BLOCK_FIELDS + REF] === 0) {
+      if (this.attachedWasInUse[i] === 0 && rec[id * BLOCK_FIELDS + REF] === 0) {
         this.used--;
-        this.appendFree(id);
+        this.store.pushBack(id);
       }
     }
-    if (!existed) {
-      this.owners[owner] = undefined;
-    } else {
-      ob.length = prevLength;
-      ob.tokens = prevTokens;
+    if (!existed) this.owners.close(owner);
+    else this.owners.truncate(owner, prevLength, prevTokens);
+  }
+
+  /** Undoes the registration of a block this allocation filled (its tokens roll back with the owner's). */
+  private unregisterFilled(id: number): void {
+    const h = this.store.hashOf(id);
+    if (h !== NONE) {
+      this.hashToBlock.delete(h, id);
+      this.store.setHash(id, NONE);
     }
-  }
-
-  private undoTopUp(id: number, from: number): void {
-    if (this.blocks[id * BLOCK_FIELDS + TOKENS] === this.blockSizeTokens) {
-      const h = this.blockHash[id];
-      if (!Number.isNaN(h)) {
-        this.hashToBlock.delete(h, id);
-        this.blockHash[id] = Number.NaN;
-      }
-    }
-    this.blocks[id * BLOCK_FIELDS + TOKENS] = from;
-  }
-
-  private appendFree(id: number): void {
-    this.blocks[id * BLOCK_FIELDS + NEXT_FREE] = NONE;
-    this.blocks[id * BLOCK_FIELDS + PREV_FREE] = this.freeTail;
-    if (this.freeTail !== NONE) this.blocks[this.freeTail * BLOCK_FIELDS + NEXT_FREE] = id;
-    else this.freeHead = id;
-    this.freeTail = id;
-  }
-
-  private prependFree(id: number): void {
-    this.blocks[id * BLOCK_FIELDS + PREV_FREE] = NONE;
-    this.blocks[id * BLOCK_FIELDS + NEXT_FREE] = this.freeHead;
-    if (this.freeHead !== NONE) this.blocks[this.freeHead * BLOCK_FIELDS + PREV_FREE] = id;
-    else this.freeTail = id;
-    this.freeHead = id;
-  }
-
-  private removeFree(id: number): void {
-    const p = this.blocks[id * BLOCK_FIELDS + PREV_FREE];
-    const n = this.blocks[id * BLOCK_FIELDS + NEXT_FREE];
-    if (p !== NONE) this.blocks[p * BLOCK_FIELDS + NEXT_FREE] = n;
-    else this.freeHead = n;
-    if (n !== NONE) this.blocks[n * BLOCK_FIELDS + PREV_FREE] = p;
-    else this.freeTail = p;
-    this.blocks[id * BLOCK_FIELDS + PREV_FREE] = NONE;
-    this.blocks[id * BLOCK_FIELDS + NEXT_FREE] = NONE;
   }
 
   private growNew(): void {

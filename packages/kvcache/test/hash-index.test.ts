@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BlockStore } from '../src/block-store.js';
 import { HashIndex } from '../src/hash-index.js';
 
 // The prefix cache's open-addressing table against a Map. Hashes are drawn from a small pool
 // that shares low bits, so probe runs, wrap-around and backward-shift deletion all happen.
+// The table keys each entry by the hash its block carries, so, as in the cache, a block takes
+// a hash just before it is registered, and only while no entry points at it.
 
 const pool = (() => {
   const out: number[] = [];
@@ -24,12 +27,16 @@ describe('HashIndex', () => {
   it('behaves like a Map under random set / delete / get', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 40 }), fc.array(opArb, { maxLength: 300 }), (capacity, ops) => {
-        const idx = new HashIndex(capacity);
+        const store = new BlockStore(51);
+        const idx = new HashIndex(store, capacity);
         const model = new Map<number, number>();
+        const indexed = (b: number) => [...model.values()].includes(b);
         for (const op of ops) {
           if (op.t === 'set') {
-            // The cache never holds more hashes than blocks.
+            // The cache never holds more hashes than blocks, nor re-hashes a registered block.
             if (!model.has(op.h) && model.size >= capacity) continue;
+            if (indexed(op.b) && model.get(op.h) !== op.b) continue;
+            store.setHash(op.b, op.h);
             idx.set(op.h, op.b);
             model.set(op.h, op.b);
           } else if (op.t === 'del') {
@@ -49,8 +56,11 @@ describe('HashIndex', () => {
   });
 
   it('replaces the block of a hash that is set again', () => {
-    const idx = new HashIndex(4);
+    const store = new BlockStore(4);
+    const idx = new HashIndex(store);
+    store.setHash(1, 12345);
     idx.set(12345, 1);
+    store.setHash(2, 12345);
     idx.set(12345, 2);
     expect(idx.size).toBe(1);
     expect(idx.get(12345)).toBe(2);
@@ -59,5 +69,16 @@ describe('HashIndex', () => {
     idx.delete(12345, 2);
     expect(idx.get(12345)).toBe(-1);
     expect(idx.size).toBe(0);
+  });
+
+  it('grows instead of looping when more entries arrive than it was sized for', () => {
+    const store = new BlockStore(100);
+    const idx = new HashIndex(store, 2);
+    for (let b = 0; b < 100; b++) {
+      store.setHash(b, b * 4294967296 + 7);
+      idx.set(b * 4294967296 + 7, b);
+    }
+    expect(idx.size).toBe(100);
+    for (let b = 0; b < 100; b++) expect(idx.get(b * 4294967296 + 7)).toBe(b);
   });
 });

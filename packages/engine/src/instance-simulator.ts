@@ -7,9 +7,11 @@ import type { InstanceConfig } from './instance-config.js';
 import { InstanceMetrics } from './instance-metrics.js';
 import { InvariantViolation } from './invariant-error.js';
 import { RequestState, type SimRequest } from './request.js';
+import { RunningBatch } from './running-batch.js';
 import { WaitQueue } from './wait-queue.js';
 
 const PREEMPTED = 1;
+const NO_HASHES: ArrayLike<number> = new Float64Array(0);
 const FAILED = 2;
 
 /** What an instance tells its driver (the cluster) about requests leaving it. */
@@ -35,8 +37,8 @@ export class InstanceSimulator {
   readonly kv: KVCache;
   readonly metrics = new InstanceMetrics();
   readonly waitQueue = new WaitQueue();
-  /** Running requests in admission order. */
-  running: SimRequest[] = [];
+  /** Running requests in admission order, with their per-step counters. */
+  private readonly run: RunningBatch;
 
   private readonly events: EventQueue;
   private readonly lookup: (slot: number) => SimRequest;
@@ -68,6 +70,7 @@ export class InstanceSimulator {
     this.hooks = hooks;
     this.kv = new KVCache({ totalBlocks: config.totalKVBlocks, blockSizeTokens: config.blockSizeTokens });
     this.batch = createStepBatch(Math.max(16, config.maxNumSeqs));
+    this.run = new RunningBatch(Math.max(16, config.maxNumSeqs));
     this.alpha2 = config.latency.outputTokenTime();
     this.clsQueued = instanceClass(config.index, EventKind.Queued);
     this.clsStep = instanceClass(config.index, EventKind.Step);
@@ -95,7 +98,12 @@ export class InstanceSimulator {
   }
 
   get batchSize(): number {
-    return this.running.length;
+    return this.run.length;
+  }
+
+  /** Running requests in admission order (read-only; their counters live in the batch). */
+  get running(): readonly SimRequest[] {
+    return this.run.reqs;
   }
 
   /** A routed request reaches the instance: it enters the wait queue after the alpha queueing delay. */
@@ -161,7 +169,9 @@ export class InstanceSimulator {
     if (req.state === RequestState.Completed || req.state === RequestState.Dropped || req.state === RequestState.TimedOut) return;
     if (req.state === RequestState.Queued) this.waitQueue.remove(req);
     else if (req.state === RequestState.Running) {
-      this.running.splice(this.running.indexOf(req), 1);
+      const i = this.run.reqs.indexOf(req);
+      this.run.writeBack(i);
+      this.run.removeAt(i);
       this.releaseKV(req);
     }
     req.state = RequestState.TimedOut;
@@ -172,7 +182,7 @@ export class InstanceSimulator {
   private step(now: number): void {
     const cfg = this.config;
     const batch = this.batch;
-    const run = this.running;
+    const run = this.run;
     this.metrics.steps++;
 
     this.prepareWaitQueue(now);
@@ -180,7 +190,7 @@ export class InstanceSimulator {
     // The batch is composed while tokens are granted: grants happen in running order, which is
     // the batch's order. Requests granted no tokens are not in the batch, except a fully cached
     // prompt, which completes its prefill at no compute cost. Every running request starts the
-    // step with newTokens 0 (the execute loop of the previous step cleared it).
+    // step with a grant of 0 (the execute loop of the previous step cleared it).
     batch.prefillTokens = 0;
     batch.decodeTokens = 0;
     batch.prefillCount = 0;
@@ -192,34 +202,39 @@ export class InstanceSimulator {
     let idx = 0;
     while (idx < run.length) {
       if (budget <= 0) break;
-      const req = run[idx];
-      const remainingPrompt = req.inputTokens - req.progress;
+      const progress = run.progress[idx];
+      const remainingPrompt = run.inputTokens[idx] - progress;
       if (remainingPrompt > 0) {
         let n = remainingPrompt;
         if (cfg.longPrefillTokenThreshold > 0 && cfg.longPrefillTokenThreshold < n) n = cfg.longPrefillTokenThreshold;
         if (n > budget) n = budget;
-        const r = this.allocateOrPreempt(req, n, true, now);
+        const req = run.reqs[idx];
+        const r = this.allocateOrPreempt(req, idx, n, true, now);
         if (r & PREEMPTED) {
           preempted = true;
           budget += this.takeRefund();
-          idx = run.indexOf(req); // a victim ahead of `req` shifted it
+          idx = run.reqs.indexOf(req); // a victim ahead of `req` shifted it
         }
         if (r & FAILED) break;
         budget -= n;
-        req.newTokens = n;
-        this.addPrefill(req.progress, n);
-      } else if (req.outputTokens > 0) {
-        // The common case, a decode token that fits, skips the preemption loop.
-        const r = this.appendDecodeToken(req) ? 0 : this.allocateOrPreempt(req, 1, false, now, true);
-        if (r & PREEMPTED) {
-          preempted = true;
-          budget += this.takeRefund();
-          idx = run.indexOf(req);
+        run.granted[idx] = n;
+        this.addPrefill(progress, n);
+      } else if (run.finalProgress[idx] > progress) {
+        // Decoding (a request whose prompt was its whole work left at the end of its prefill
+        // step). The common case, a decode token that fits, skips the preemption loop.
+        if (!this.appendDecodeToken(idx)) {
+          const req = run.reqs[idx];
+          const r = this.allocateOrPreempt(req, idx, 1, false, now, true);
+          if (r & PREEMPTED) {
+            preempted = true;
+            budget += this.takeRefund();
+            idx = run.reqs.indexOf(req);
+          }
+          if (r & FAILED) break;
         }
-        if (r & FAILED) break;
         budget -= 1;
-        req.newTokens = 1;
-        batch.decodeContext[batch.decodeCount++] = req.progress;
+        run.granted[idx] = 1;
+        batch.decodeContext[batch.decodeCount++] = progress;
       }
       idx++;
     }
@@ -240,7 +255,6 @@ export class InstanceSimulator {
       else this.freeOwners.pop();
       next.kvOwner = owner;
       this.waitQueue.popFront();
-      run.push(next);
       next.state = RequestState.Running;
       next.scheduledAt = now;
       if (next.firstScheduledAt < 0) next.firstScheduledAt = now;
@@ -248,6 +262,7 @@ export class InstanceSimulator {
       next.cachedTokens = cachedTokens;
       next.progress = cachedTokens;
       next.newTokens = n;
+      run.push(next);
       if (n > 0) this.addPrefill(cachedTokens, n);
       budget -= n;
       this.hooks.onScheduled?.(next, now, cfg.index);
@@ -273,29 +288,38 @@ export class InstanceSimulator {
     if (used > this.metrics.peakKVBlocks) this.metrics.peakKVBlocks = used;
 
     // ---- Execute, then retire completions (their KV is released at the end of the step).
-    // Clearing newTokens here readies the survivors for the next step's phase 1.
+    // Clearing the grants here readies the survivors for the next step's phase 1.
+    const progress = run.progress;
+    const input = run.inputTokens;
+    const granted = run.granted;
     let w = 0;
-    for (let i = 0; i < run.length; i++) {
-      const r = run[i];
-      const granted = r.newTokens;
-      if (granted > 0) {
-        r.newTokens = 0;
-        if (r.progress < r.inputTokens) {
-          r.progress += granted;
-          if (r.progress === r.inputTokens) this.firstToken(r, end);
+    const n = run.length;
+    for (let i = 0; i < n; i++) {
+      const g = granted[i];
+      if (g > 0) {
+        granted[i] = 0;
+        if (progress[i] < input[i]) {
+          progress[i] += g;
+          if (progress[i] === input[i]) this.firstToken(run.reqs[i], end);
         } else {
-          r.progress += 1;
-          r.itlSum += itl;
-          r.itlCount++;
+          progress[i] += 1;
+          run.itlSum[i] += itl;
+          run.itlCount[i]++;
         }
-      } else if (r.ttft < 0 && r.scheduledAt === now && r.progress >= r.inputTokens) {
+      } else if (progress[i] >= input[i]) {
         // Fully cached prompt admitted this step: its prefill is complete on arrival in the batch.
-        this.firstToken(r, end);
+        const r = run.reqs[i];
+        if (r.ttft < 0 && r.scheduledAt === now) this.firstToken(r, end);
       }
-      if (r.progress === r.finalProgress) this.complete(r, end);
-      else run[w++] = r;
+      if (progress[i] === run.finalProgress[i]) {
+        run.writeBack(i);
+        this.complete(run.reqs[i], end);
+      } else {
+        if (w !== i) run.move(i, w);
+        w++;
+      }
     }
-    run.length = w;
+    run.truncate(w);
 
     this.metrics.busyUs += stepTime;
     this.lastBusyUntil = end;
@@ -324,12 +348,12 @@ export class InstanceSimulator {
     batch.prefillTokens = 0;
     batch.prefillCount = 0;
     batch.decodeCount = 0;
-    const run = this.running;
+    const run = this.run;
     for (let i = 0; i < run.length; i++) {
-      const r = run[i];
-      if (r.newTokens === 0) continue;
-      if (r.progress < r.inputTokens) this.addPrefill(r.progress, r.newTokens);
-      else batch.decodeContext[batch.decodeCount++] = r.progress;
+      const g = run.granted[i];
+      if (g === 0) continue;
+      if (run.progress[i] < run.inputTokens[i]) this.addPrefill(run.progress[i], g);
+      else batch.decodeContext[batch.decodeCount++] = run.progress[i];
     }
   }
 
@@ -338,45 +362,51 @@ export class InstanceSimulator {
    * fits. Returns a bit set: {@link PREEMPTED} when anything was evicted, {@link FAILED} when
    * `req` cannot be scheduled this step (no victims left, or `req` itself was evicted).
    */
-  private allocateOrPreempt(req: SimRequest, n: number, prefill: boolean, now: number, alreadyFailed = false): number {
+  private allocateOrPreempt(req: SimRequest, idx: number, n: number, prefill: boolean, now: number, alreadyFailed = false): number {
     let flags = 0;
+    let at = idx;
     // The caller may have made the first attempt itself (the decode fast path).
     let tried = alreadyFailed;
     for (;;) {
-      if (!tried && (prefill ? this.kv.allocate(req.kvOwner, n, req.blockHashes, 0, true) : this.appendDecodeToken(req))) return flags;
+      if (!tried && (prefill ? this.kv.allocate(req.kvOwner, n, req.blockHashes, 0, true) : this.appendDecodeToken(at))) return flags;
       tried = false;
       this.metrics.kvAllocationFailures++;
-      if (this.running.length === 0) return flags | FAILED;
+      if (this.run.length === 0) return flags | FAILED;
       const victimIdx = this.pickVictim(now);
-      const victim = this.running[victimIdx];
-      this.running.splice(victimIdx, 1);
+      const victim = this.run.reqs[victimIdx];
       flags |= PREEMPTED;
-      this.preempt(victim, now);
+      this.preempt(victimIdx, now);
       if (victim === req) return flags | FAILED;
+      if (victimIdx < at) at--;
     }
   }
 
   /**
-   * Stores one decode token of `req` in the KV cache, or returns false when it needs a block
-   * and none is free. The cache is consulted only for the token that opens a new block: the
-   * ones that fit in the last block (kvRoom, granted by the cache) are counted on the request
-   * and handed over with that token, so most decode steps touch no KV cache state at all.
+   * Stores one decode token of the running request at position `i` in the KV cache, or returns
+   * false when it needs a block and none is free. The cache is consulted only for the token
+   * that opens a new block: the ones that fit in the last block (kvRoom, granted by the cache)
+   * are counted in the batch and handed over with that token, so most decode steps touch no KV
+   * cache state at all.
    */
-  private appendDecodeToken(req: SimRequest): boolean {
-    if (req.kvRoom > 0) {
-      req.kvRoom--;
-      req.kvDeferred++;
+  private appendDecodeToken(i: number): boolean {
+    const run = this.run;
+    if (run.kvRoom[i] > 0) {
+      run.kvRoom[i]--;
+      run.kvDeferred[i]++;
       return true;
     }
-    const hashes = req.blockHashes;
-    if (!this.kv.allocate(req.kvOwner, req.kvDeferred + 1, hashes, 0, false)) return false;
-    req.kvDeferred = 0;
-    req.kvRoom = this.kv.deferrableTokens(req.kvOwner, hashes);
+    const owner = run.kvOwner[i];
+    // Block hashes matter to the cache only while it may fill a block that has one; past the
+    // hashed blocks, leaving them out spares a read of the (cold) request object.
+    const hashes = this.kv.blocksHeldBy(owner) > run.hashCount[i] ? NO_HASHES : run.reqs[i].blockHashes;
+    if (!this.kv.allocate(owner, run.kvDeferred[i] + 1, hashes, 0, false)) return false;
+    run.kvDeferred[i] = 0;
+    run.kvRoom[i] = this.kv.deferrableTokens(owner, hashes);
     return true;
   }
 
   private pickVictim(now: number): number {
-    const run = this.running;
+    const run = this.run.reqs;
     if (this.config.preemptionPolicy !== 'priority') return run.length - 1;
     // Age-dependent priorities must be compared at one instant: a running request keeps the
     // priority it had when admitted, and a just-requeued one is re-scored on every step, so
@@ -395,10 +425,13 @@ export class InstanceSimulator {
     return r;
   }
 
-  private preempt(victim: SimRequest, now: number): void {
+  /** Evicts the running request at position `i` back to the head of the wait queue. */
+  private preempt(i: number, now: number): void {
+    const victim = this.run.reqs[i];
     // Under priority preemption the victim may sit ahead of the request being served and
     // already hold tokens of this step's budget: they go back, as in vLLM.
-    this.refund += victim.newTokens;
+    this.refund += this.run.granted[i];
+    this.run.removeAt(i);
     this.metrics.preemptions++;
     victim.preemptions++;
     if (victim.ttft >= 0) victim.preemptedAfterFirstToken = true;

@@ -190,7 +190,8 @@ export class KVCache {
         const take = Math.min(bs - inBlock, remaining);
         owners.addTokens(owner, take);
         remaining -= take;
-        if (inBlock + take === bs) {
+        // A block filled here is registered only if it has a hash (a prompt block).
+        if (inBlock + take === bs && owners.tokens(owner) / bs - 1 < hashes.length) {
           filledBlock = owners.last(owner);
           this.register(filledBlock, owners.tokens(owner) / bs - 1, hashes);
         }

@@ -10,8 +10,7 @@ const EMPTY = -1;
  * (adjacent) memory, and the one record read is of the block the cache touches next anyway.
  *
  * The cache keeps every entry's block carrying the entry's hash (it clears a block's hash only
- * after deleting the entry), and holds at most one registered hash per block, so the table is
- * sized once at twice the blocks; should it ever fill, it grows rather than loop.
+ * after deleting the entry), and holds at most one registered hash per block.
  */
 export class HashIndex {
   private readonly store: BlockStore;
@@ -22,8 +21,11 @@ export class HashIndex {
 
   constructor(store: BlockStore, capacity = store.total) {
     this.store = store;
+    // Sized for half the blocks carrying a hash at load 1/2 (prompt and generated blocks are
+    // mixed in practice); it doubles when the load passes 1/2, so a cache of prompts only pays
+    // one rehash rather than every cache paying for twice the memory.
     let size = 16;
-    while (size < capacity * 2) size *= 2;
+    while (size < capacity) size *= 2;
     this.slots = new Int32Array(size * 2).fill(EMPTY);
     this.mask = size - 1;
   }

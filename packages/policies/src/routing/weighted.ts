@@ -1,6 +1,7 @@
 import type { RoutingDecision, RoutingPolicy, Scorer } from '../interfaces.js';
 import { clampUnit } from '../scorers/clamp.js';
 import type { RequestView, RouterState } from '../views.js';
+import { ScoreArena } from './score-arena.js';
 import { argmax, requireInstances } from './select.js';
 
 /** A scorer and its (unnormalised, > 0) weight. */
@@ -15,7 +16,8 @@ export interface WeightedScorer {
  * summed per instance in scorer order. The request goes to the argmax, ties to the lowest
  * position. Then every scorer with an `observe` hook is told the choice (stateful scorers update
  * their indexes). The decision carries the final `scores` and each scorer's raw output in
- * `breakdown`; both arrays are fresh per decision and never touched again.
+ * `breakdown`; all of them are fresh per decision and never touched again (views into a shared
+ * {@link ScoreArena} slab: copy them to keep them, rather than holding on to the slab).
  */
 export function createWeightedRouting(entries: readonly WeightedScorer[]): RoutingPolicy {
   if (entries.length === 0) throw new Error('weighted: at least one scorer is required');
@@ -36,15 +38,16 @@ export function createWeightedRouting(entries: readonly WeightedScorer[]): Routi
   const scorers = entries.map((e) => e.scorer);
   const weights = entries.map((e) => e.weight / total);
   const observers = scorers.filter((s) => s.observe !== undefined);
+  const arena = new ScoreArena();
 
   return {
     name: 'weighted',
     route(request: RequestView, state: RouterState): RoutingDecision {
       const n = requireInstances('weighted', state);
-      const scores = new Float64Array(n);
+      const scores = arena.take(n);
       const breakdown: Record<string, Float64Array> = {};
       for (let k = 0; k < scorers.length; k++) {
-        const raw = new Float64Array(n);
+        const raw = arena.take(n);
         scorers[k].score(request, state, raw);
         breakdown[scorers[k].name] = raw;
         const w = weights[k];

@@ -55,6 +55,8 @@ export class InstanceSimulator {
    */
   private readonly freeOwners: number[] = [];
   private nextOwner = 0;
+  /** Scratch: batch positions completed in the current step. */
+  private completedAt = new Int32Array(16);
   private refund = 0;
   private enqueueSeq = 0;
   /** End tick of the last step, the latest moment this instance did anything. */
@@ -292,7 +294,7 @@ export class InstanceSimulator {
     const progress = run.progress;
     const input = run.inputTokens;
     const granted = run.granted;
-    let w = 0;
+    let done = 0;
     const n = run.length;
     for (let i = 0; i < n; i++) {
       const g = granted[i];
@@ -304,7 +306,6 @@ export class InstanceSimulator {
         } else {
           progress[i] += 1;
           run.itlSum[i] += itl;
-          run.itlCount[i]++;
         }
       } else if (progress[i] >= input[i]) {
         // Fully cached prompt admitted this step: its prefill is complete on arrival in the batch.
@@ -314,12 +315,11 @@ export class InstanceSimulator {
       if (progress[i] === run.finalProgress[i]) {
         run.writeBack(i);
         this.complete(run.reqs[i], end);
-      } else {
-        if (w !== i) run.move(i, w);
-        w++;
+        if (done === this.completedAt.length) this.growCompletedAt();
+        this.completedAt[done++] = i;
       }
     }
-    run.truncate(w);
+    if (done > 0) run.removeSorted(this.completedAt, done);
 
     this.metrics.busyUs += stepTime;
     this.lastBusyUntil = end;
@@ -331,6 +331,12 @@ export class InstanceSimulator {
     } else {
       this.stepPending = false;
     }
+  }
+
+  private growCompletedAt(): void {
+    const next = new Int32Array(this.completedAt.length * 2);
+    next.set(this.completedAt);
+    this.completedAt = next;
   }
 
   /** Appends a prefill chunk of `n` tokens starting at context position `start` to the batch. */

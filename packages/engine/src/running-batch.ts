@@ -24,7 +24,6 @@ export class RunningBatch {
   kvRoom: Int32Array;
   kvDeferred: Int32Array;
   itlSum: Float64Array;
-  itlCount: Int32Array;
   /** The request's KV owner id and number of prompt block hashes, so that opening a decode block needs no request object. */
   kvOwner: Int32Array;
   hashCount: Int32Array;
@@ -37,7 +36,6 @@ export class RunningBatch {
     this.kvRoom = new Int32Array(capacity);
     this.kvDeferred = new Int32Array(capacity);
     this.itlSum = new Float64Array(capacity);
-    this.itlCount = new Int32Array(capacity);
     this.kvOwner = new Int32Array(capacity);
     this.hashCount = new Int32Array(capacity);
   }
@@ -58,7 +56,6 @@ export class RunningBatch {
     this.kvRoom[i] = r.kvRoom;
     this.kvDeferred[i] = r.kvDeferred;
     this.itlSum[i] = r.itlSum;
-    this.itlCount[i] = r.itlCount;
     this.kvOwner[i] = r.kvOwner;
     this.hashCount[i] = r.blockHashes.length;
   }
@@ -71,42 +68,47 @@ export class RunningBatch {
     r.kvRoom = this.kvRoom[i];
     r.kvDeferred = this.kvDeferred[i];
     r.itlSum = this.itlSum[i];
-    r.itlCount = this.itlCount[i];
+    // One ITL per decode step since the last (re)admission: exactly the tokens past the prompt.
+    r.itlCount = Math.max(0, this.progress[i] - this.inputTokens[i]);
   }
 
   /** Removes position `i`, keeping the order of the rest (preemption, timeout: rare). */
   removeAt(i: number): void {
     const n = this.reqs.length;
     this.reqs.splice(i, 1);
-    this.progress.copyWithin(i, i + 1, n);
-    this.inputTokens.copyWithin(i, i + 1, n);
-    this.finalProgress.copyWithin(i, i + 1, n);
-    this.granted.copyWithin(i, i + 1, n);
-    this.kvRoom.copyWithin(i, i + 1, n);
-    this.kvDeferred.copyWithin(i, i + 1, n);
-    this.itlSum.copyWithin(i, i + 1, n);
-    this.itlCount.copyWithin(i, i + 1, n);
-    this.kvOwner.copyWithin(i, i + 1, n);
-    this.hashCount.copyWithin(i, i + 1, n);
+    this.shift(i + 1, n, i);
   }
 
-  /** Moves position `from` to the earlier position `to` (compaction after completions). */
-  move(from: number, to: number): void {
-    this.reqs[to] = this.reqs[from];
-    this.progress[to] = this.progress[from];
-    this.inputTokens[to] = this.inputTokens[from];
-    this.finalProgress[to] = this.finalProgress[from];
-    this.granted[to] = this.granted[from];
-    this.kvRoom[to] = this.kvRoom[from];
-    this.kvDeferred[to] = this.kvDeferred[from];
-    this.itlSum[to] = this.itlSum[from];
-    this.itlCount[to] = this.itlCount[from];
-    this.kvOwner[to] = this.kvOwner[from];
-    this.hashCount[to] = this.hashCount[from];
+  /**
+   * Removes the positions listed in `gone` (ascending, `count` of them), keeping the order of
+   * the rest: one block move per array per gap, not one per surviving request.
+   */
+  removeSorted(gone: Int32Array, count: number): void {
+    const n = this.reqs.length;
+    let to = gone[0];
+    for (let k = 0; k < count; k++) {
+      const from = gone[k] + 1;
+      const end = k + 1 < count ? gone[k + 1] : n;
+      if (end > from) {
+        this.shift(from, end, to);
+        for (let i = from; i < end; i++) this.reqs[to + i - from] = this.reqs[i];
+        to += end - from;
+      }
+    }
+    this.reqs.length = to;
   }
 
-  truncate(length: number): void {
-    this.reqs.length = length;
+  /** Moves the counters of positions [from, end) to start at `to` (< from). */
+  private shift(from: number, end: number, to: number): void {
+    this.progress.copyWithin(to, from, end);
+    this.inputTokens.copyWithin(to, from, end);
+    this.finalProgress.copyWithin(to, from, end);
+    this.granted.copyWithin(to, from, end);
+    this.kvRoom.copyWithin(to, from, end);
+    this.kvDeferred.copyWithin(to, from, end);
+    this.itlSum.copyWithin(to, from, end);
+    this.kvOwner.copyWithin(to, from, end);
+    this.hashCount.copyWithin(to, from, end);
   }
 
   private grow(): void {
@@ -122,7 +124,6 @@ export class RunningBatch {
     this.granted = grow32(this.granted);
     this.kvRoom = grow32(this.kvRoom);
     this.kvDeferred = grow32(this.kvDeferred);
-    this.itlCount = grow32(this.itlCount);
     this.kvOwner = grow32(this.kvOwner);
     this.hashCount = grow32(this.hashCount);
     const sums = new Float64Array(cap);

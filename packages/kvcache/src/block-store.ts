@@ -20,17 +20,25 @@ const TWO_32 = 4294967296;
  * count says how full its last block is.
  *
  * The free order is a ring of block ids, oldest first, instead of a doubly linked list: taking
- * the oldest block reads the ring sequentially and never touches a neighbour's record. A free
- * block revived by a prefix hit leaves a stale entry behind, recognised later because the
- * block no longer points back at it, and skipped; the ring is compacted when stale entries
- * fill it.
+ * the oldest block reads the ring sequentially and never touches a neighbour's record. Each
+ * entry also holds the hash its block carried when freed (a free block's hash cannot change),
+ * so taking a block and evicting its hash need no read of the block's record either: at
+ * scale that read, at a random place, was the single most expensive thing the cache did.
+ * A free block revived by a prefix hit leaves a stale entry behind, recognised later because
+ * the block no longer points back at it, and skipped; while no stale entry exists, taking a
+ * block does not check. The ring is compacted when stale entries fill it.
  */
 export class BlockStore {
   readonly total: number;
   /** The block records, BLOCK_FIELDS int32s per block. */
   readonly rec: Int32Array;
   private ring: Int32Array;
+  private ringHash: Float64Array;
   private mask: number;
+  /** Stale entries in the ring (free blocks revived since they were freed). */
+  private stale = 0;
+  /** The hash the block returned by the last {@link popFront} carried, or -1. */
+  poppedHash = NONE;
   /** Ring positions are counters taken modulo the ring size; [head, tail) holds the entries. */
   private head = 0;
   private tail = 0;
@@ -41,6 +49,7 @@ export class BlockStore {
     let size = 16;
     while (size < total * 2) size *= 2;
     this.ring = new Int32Array(size);
+    this.ringHash = new Float64Array(size);
     this.mask = size - 1;
     for (let id = 0; id < total; id++) {
       this.rec[id * BLOCK_FIELDS + HASH_HI] = NONE;
@@ -69,6 +78,7 @@ export class BlockStore {
     if (this.tail - this.head > this.mask) this.compact();
     const pos = this.tail & this.mask;
     this.ring[pos] = id;
+    this.ringHash[pos] = this.hashOf(id);
     this.rec[id * BLOCK_FIELDS + AUX] = pos;
     this.tail++;
   }
@@ -79,7 +89,14 @@ export class BlockStore {
     this.head--;
     const pos = this.head & this.mask;
     this.ring[pos] = id;
+    this.ringHash[pos] = this.hashOf(id);
     this.rec[id * BLOCK_FIELDS + AUX] = pos;
+  }
+
+  /** Free block `id` is being claimed in place (a prefix hit): its ring entry goes stale. */
+  revive(id: number): void {
+    this.rec[id * BLOCK_FIELDS + AUX] = NONE;
+    this.stale++;
   }
 
   /**
@@ -87,12 +104,15 @@ export class BlockStore {
    * longer free only once the caller raises its reference count.
    */
   popFront(): number {
-    const rec = this.rec;
     for (;;) {
       const pos = this.head & this.mask;
       const id = this.ring[pos];
       this.head++;
-      if (rec[id * BLOCK_FIELDS + REF] === 0 && rec[id * BLOCK_FIELDS + AUX] === pos) return id;
+      if (this.stale === 0 || this.isLive(id, pos)) {
+        this.poppedHash = this.ringHash[pos];
+        return id;
+      }
+      this.stale--;
     }
   }
 
@@ -118,10 +138,12 @@ export class BlockStore {
       const id = this.ring[pos];
       if (!this.isLive(id, pos)) continue;
       const to = w & this.mask;
+      this.ringHash[to] = this.ringHash[pos];
       this.ring[to] = id;
       this.rec[id * BLOCK_FIELDS + AUX] = to;
       w++;
     }
+    this.stale = 0;
     // The ring holds at least twice the blocks, so a full ring is at least half stale.
     this.tail = w;
   }

@@ -47,6 +47,8 @@ export class KVCache {
   private readonly hashToBlock: HashIndex;
   private readonly owners = new OwnerTable();
 
+  /** Where preloaded values go, so that the loads are not optimised away. */
+  private sink = 0;
   private hits = 0;
   private misses = 0;
   private failures = 0;
@@ -172,9 +174,12 @@ export class KVCache {
         const wasInUse = rec[id * BLOCK_FIELDS + REF] > 0;
         this.attached[nAttached] = id;
         this.attachedWasInUse[nAttached++] = wasInUse ? 1 : 0;
-        // Leaving the free ring needs no unlinking: a held block's ring entry reads as stale.
         rec[id * BLOCK_FIELDS + REF]++;
-        if (!wasInUse) this.used++;
+        if (!wasInUse) {
+          // Leaving the free ring needs no unlinking: the block's ring entry just goes stale.
+          this.store.revive(id);
+          this.used++;
+        }
         this.hits++;
         owners.push(owner, id);
         owners.addTokens(owner, bs);
@@ -197,7 +202,13 @@ export class KVCache {
         }
       }
     }
-    // Then whole new blocks.
+    // Then whole new blocks. Their prefix-index slots are read first, all at once, so that the
+    // cache misses of the registrations below overlap rather than queue.
+    if (prefill && remaining >= bs) {
+      const from = owners.tokens(owner) / bs;
+      const to = Math.min(hashes.length, from + Math.floor(remaining / bs));
+      for (let k = from; k < to; k++) this.sink ^= this.hashToBlock.preload(hashes[k]);
+    }
     while (remaining > 0) {
       if (this.used === this.totalBlocks) {
         if (filledBlock !== NONE) this.unregisterFilled(filledBlock);
@@ -207,7 +218,7 @@ export class KVCache {
       }
       const id = this.store.popFront();
       if (nNew === this.newBlocks.length) this.growNew();
-      const orig = this.store.hashOf(id);
+      const orig = this.store.poppedHash;
       this.newBlocksOrigHash[nNew] = orig;
       this.newBlocks[nNew++] = id;
       if (orig !== NONE) {

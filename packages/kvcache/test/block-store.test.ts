@@ -13,6 +13,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ t: fc.constant('revive' as const), k: fc.nat() }),
 );
 
+/** Each block carries a hash of its own, -1 for every third one. */
+const hashOf = (id: number) => (id % 3 === 0 ? -1 : id * 4294967296 + 12345);
+
 function freeOrder(store: BlockStore): number[] {
   const out: number[] = [];
   store.forEachFree((id) => out.push(id));
@@ -24,6 +27,8 @@ describe('BlockStore free ring', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 12 }), fc.array(opArb, { maxLength: 400 }), (total, ops) => {
         const store = new BlockStore(total);
+        // The hash each free block carried when it was freed (none at first).
+        const freedWith = new Map<number, number>();
         const model: number[] = Array.from({ length: total }, (_, i) => i);
         const held: number[] = [];
         let lastTaken = -1;
@@ -31,6 +36,7 @@ describe('BlockStore free ring', () => {
           if (op.t === 'take' && model.length > 0) {
             const id = store.popFront();
             expect(id).toBe(model.shift());
+            expect(store.poppedHash).toBe(freedWith.get(id) ?? -1);
             store.rec[id * BLOCK_FIELDS + REF] = 1;
             held.push(id);
             lastTaken = id;
@@ -43,11 +49,15 @@ describe('BlockStore free ring', () => {
           } else if (op.t === 'free' && held.length > 0) {
             const [id] = held.splice(op.k % held.length, 1);
             store.rec[id * BLOCK_FIELDS + REF] = 0;
+            // A block may be freed with a new hash (registered while held).
+            store.setHash(id, hashOf(id));
+            freedWith.set(id, hashOf(id));
             store.pushBack(id);
             model.push(id);
             lastTaken = -1;
           } else if (op.t === 'revive' && model.length > 0) {
             const [id] = model.splice(op.k % model.length, 1);
+            store.revive(id);
             store.rec[id * BLOCK_FIELDS + REF] = 1;
             held.push(id);
             lastTaken = -1;

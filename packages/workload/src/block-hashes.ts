@@ -17,7 +17,7 @@ export interface PromptIdentity {
  */
 export function promptBlockHashes(p: PromptIdentity, blockSize: number): Float64Array {
   const n = Math.floor(p.inputTokens / blockSize);
-  const out = new Float64Array(n);
+  const out = hashArray(n);
   const shared = p.prefixGroup !== '' ? Math.min(n, Math.floor(p.prefixLength / blockSize)) : 0;
   const groupKey = shared > 0 ? hashString(`group:${p.prefixGroup}`) : 0;
   const restKey = hashString(p.sessionId !== '' ? `session:${p.sessionId}:${p.prefixGroup}` : `request:${p.id}`);
@@ -37,7 +37,7 @@ export function promptBlockHashes(p: PromptIdentity, blockSize: number): Float64
  */
 export function mooncakeBlockHashes(hashIds: readonly number[], inputTokens: number, blockSize: number, requestId: string, sourceBlock = 512): Float64Array {
   const n = Math.floor(inputTokens / blockSize);
-  const out = new Float64Array(n);
+  const out = hashArray(n);
   const idBase = hashString('mooncake');
   const ownKey = hashString(`request:${requestId}`);
   let h = 0;
@@ -55,5 +55,27 @@ export function mooncakeBlockHashes(hashIds: readonly number[], inputTokens: num
     }
     out[i] = h;
   }
+  return out;
+}
+
+/** Doubles per slab: 64 KiB, a few hundred prompts' hashes. */
+const SLAB_DOUBLES = 8192;
+let slab = new ArrayBuffer(0);
+let slabUsed = 0;
+
+/**
+ * A zeroed Float64Array of `n` hashes, carved as a view from a shared slab. A typed array over
+ * 64 bytes gets an off-heap buffer of its own, whose allocation and collection cost more than
+ * hashing a prompt; every request needs one. A slab is freed once no request still holds a
+ * view on it (requests come and go roughly in order, so slabs do not linger).
+ */
+function hashArray(n: number): Float64Array {
+  if (n > SLAB_DOUBLES / 4) return new Float64Array(n);
+  if (slabUsed + n > SLAB_DOUBLES || slab.byteLength === 0) {
+    slab = new ArrayBuffer(SLAB_DOUBLES * 8);
+    slabUsed = 0;
+  }
+  const out = new Float64Array(slab, slabUsed * 8, n);
+  slabUsed += n;
   return out;
 }

@@ -118,7 +118,11 @@ const ratio = (a, b) => {
   const y = byName.get(b)?.inProcess;
   return x && y ? x.wallS / y.wallS : undefined;
 };
-results.scaling = { '100k/10k': ratio('100k-16', '10k-4'), '1m/100k': ratio('1m-32', '100k-16') };
+results.scaling = {
+  '100k/10k': ratio('100k-16', '10k-4'),
+  '1m/100k': ratio('1m-32', '100k-16'),
+  '100k/10k at 4 instances': ratio('100k-4', '10k-4'),
+};
 results.traceCost = { decisions: ratio('10k-4-decisions', '10k-4') };
 
 const rows = results.scenarios.map((s) => [

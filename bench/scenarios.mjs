@@ -56,6 +56,7 @@ export const SCENARIOS = [
   synthetic({ name: '1k-1', requests: 1_000, instances: 1, rate: 1, quick: true, note: 'BLIS flag defaults (rate 1 req/s)' }),
   synthetic({ name: '10k-4', requests: 10_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, quick: true, note: 'weighted routing, default scorers' }),
   synthetic({ name: '10k-4-decisions', requests: 10_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, trace: 'decisions', note: '10k-4 with decision tracing (cost of --trace-level decisions)' }),
+  synthetic({ name: '100k-4', requests: 100_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, note: '10k-4 ten times longer: scaling at equal instances and load' }),
   synthetic({ name: '100k-16', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, note: 'weighted routing, default scorers' }),
   replay({ name: 'mooncake-8', file: 'synthetic_trace.jsonl', requests: 3_993, instances: 8, routing: 'weighted', scorers: 'prefix-affinity:1', note: 'whole Mooncake synthetic trace, prefix-affinity routing' }),
   replay({ name: 'azure-code-8', file: 'AzureLLMInferenceTrace_code.csv', requests: 8_819, instances: 8, routing: 'round-robin', note: 'whole Azure code trace' }),

@@ -17,7 +17,7 @@ export interface WeightedScorer {
  * position. Then every scorer with an `observe` hook is told the choice (stateful scorers update
  * their indexes). The decision carries the final `scores` and each scorer's raw output in
  * `breakdown`; all of them are fresh per decision and never touched again (views into a shared
- * {@link ScoreArena} slab: copy them to keep them, rather than holding on to the slab).
+ * slab, see score-arena.ts: copy them to keep them, rather than holding on to the slab).
  */
 export function createWeightedRouting(entries: readonly WeightedScorer[]): RoutingPolicy {
   if (entries.length === 0) throw new Error('weighted: at least one scorer is required');

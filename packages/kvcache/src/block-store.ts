@@ -130,6 +130,24 @@ export class BlockStore {
     }
   }
 
+  /**
+   * Stale entries actually in the ring, for consistency checks: taking a block trusts the
+   * ring's head whenever {@link staleEntries} is 0, so the two must agree.
+   */
+  countStale(): number {
+    let n = 0;
+    for (let c = this.head; c < this.tail; c++) {
+      const pos = c & this.mask;
+      if (!this.isLive(this.ring[pos], pos)) n++;
+    }
+    return n;
+  }
+
+  /** The stale-entry count the store keeps. */
+  get staleEntries(): number {
+    return this.stale;
+  }
+
   /** Drops stale entries, keeping the live ones in order. */
   private compact(): void {
     let w = this.head;

@@ -298,6 +298,8 @@ export class KVCache {
       seen[id] = 1;
       free++;
     });
+    const stale = this.store.countStale();
+    if (stale !== this.store.staleEntries) throw new KVCacheError(`free ring holds ${stale} stale entries but counts ${this.store.staleEntries}`);
     if (free + this.used !== this.totalBlocks)
       throw new KVCacheError(`INV-4 violated: used ${this.used} + free ${free} != total ${this.totalBlocks}`);
     let referenced = 0;

@@ -63,6 +63,7 @@ describe('BlockStore free ring', () => {
             lastTaken = -1;
           }
           expect(freeOrder(store)).toEqual(model);
+          expect(store.countStale()).toBe(store.staleEntries);
         }
       }),
     );

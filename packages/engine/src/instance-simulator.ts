@@ -263,8 +263,7 @@ export class InstanceSimulator {
       next.cacheHitBlocks = cached;
       next.cachedTokens = cachedTokens;
       next.progress = cachedTokens;
-      next.newTokens = n;
-      run.push(next);
+      run.push(next, n);
       if (n > 0) this.addPrefill(cachedTokens, n);
       budget -= n;
       this.hooks.onScheduled?.(next, now, cfg.index);
@@ -443,9 +442,6 @@ export class InstanceSimulator {
     if (victim.ttft >= 0) victim.preemptedAfterFirstToken = true;
     victim.state = RequestState.Queued;
     victim.progress = 0;
-    victim.newTokens = 0;
-    victim.kvRoom = 0;
-    victim.kvDeferred = 0;
     victim.itlCount = 0;
     victim.itlSum = 0;
     this.releaseKV(victim);

@@ -65,16 +65,11 @@ export class SimRequest {
 
   state: RequestStateValue = RequestState.Pending;
   instance = -1;
-  /** Tokens processed: prompt tokens during prefill, then one per decode step. */
-  progress = 0;
-  /** Tokens granted in the current step's batch. */
-  newTokens = 0;
   /**
-   * Decode tokens that still fit in the request's last KV block, and decode tokens granted but
-   * not yet handed to the KV cache. See InstanceSimulator.appendDecodeToken.
+   * Tokens processed: prompt tokens during prefill, then one per decode step. While the request
+   * runs, its instance's RunningBatch holds the live count; this is set when it leaves.
    */
-  kvRoom = 0;
-  kvDeferred = 0;
+  progress = 0;
   /** Owner id in its instance's KV cache while it holds blocks there, else -1. */
   kvOwner = -1;
   /** Cached prompt tokens claimed at admission this step. */

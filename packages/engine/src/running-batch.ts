@@ -9,7 +9,8 @@ import type { SimRequest } from './request.js';
  * cache by then, two cache lines each. Packed counters cost a few sequential lines per step.
  *
  * While a request is in the batch these arrays are the truth for its progress, grant, deferred
- * KV tokens and ITL sums; {@link writeBack} copies them to the request when it leaves.
+ * KV tokens and ITL sums; the grant and KV counters exist only here, and {@link writeBack}
+ * copies progress and ITLs to the request when it leaves.
  */
 export class RunningBatch {
   /** The requests, by position. */
@@ -44,18 +45,19 @@ export class RunningBatch {
     return this.reqs.length;
   }
 
-  /** Appends a request just admitted, taking its counters from the request. */
-  push(r: SimRequest): void {
+  /** Appends a request just admitted with `granted` tokens, resuming from its progress. */
+  push(r: SimRequest, granted: number): void {
     const i = this.reqs.length;
     if (i === this.progress.length) this.grow();
     this.reqs.push(r);
     this.progress[i] = r.progress;
     this.inputTokens[i] = r.inputTokens;
     this.finalProgress[i] = r.finalProgress;
-    this.granted[i] = r.newTokens;
-    this.kvRoom[i] = r.kvRoom;
-    this.kvDeferred[i] = r.kvDeferred;
-    this.itlSum[i] = r.itlSum;
+    this.granted[i] = granted;
+    this.kvRoom[i] = 0;
+    this.kvDeferred[i] = 0;
+    // A (re)admitted request has seen no ITL of this attempt (preemption clears them).
+    this.itlSum[i] = 0;
     this.kvOwner[i] = r.kvOwner;
     this.hashCount[i] = r.blockHashes.length;
   }
@@ -64,9 +66,6 @@ export class RunningBatch {
   writeBack(i: number): void {
     const r = this.reqs[i];
     r.progress = this.progress[i];
-    r.newTokens = this.granted[i];
-    r.kvRoom = this.kvRoom[i];
-    r.kvDeferred = this.kvDeferred[i];
     r.itlSum = this.itlSum[i];
     // One ITL per decode step since the last (re)admission: exactly the tokens past the prompt.
     r.itlCount = Math.max(0, this.progress[i] - this.inputTokens[i]);

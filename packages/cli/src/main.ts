@@ -25,6 +25,7 @@ function addFlags(cmd: Command, defs: readonly FlagDef[]): Command {
 /** `blis run` flags that generate a workload, which `blis replay` takes from its trace instead. */
 const GENERATION_FLAGS: readonly string[] = [
   'num-requests',
+  'timeout',
   'rate',
   'prompt-tokens',
   'prompt-tokens-stdev',
@@ -76,9 +77,8 @@ export function buildProgram(): Command {
         })),
       );
     await runSimulationCommand(replayDefs, opts, (f) => {
-      if (typeof f.trace !== 'string') throw new UsageError([{ where: '--trace', expected: 'a trace file path', found: 'nothing' }]);
-      requireReadable('--trace', f.trace, 'trace file');
-      return { kind: 'trace', path: f.trace, format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined, timeScale: (f.timeScale as number | undefined) ?? 1, maxRequests: f.maxRequests as number | undefined };
+      const { path, dataPath } = tracePath(f);
+      return { kind: 'trace', path, dataPath, format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined, timeScale: (f.timeScale as number | undefined) ?? 1, maxRequests: f.maxRequests as number | undefined };
     });
   });
 
@@ -177,7 +177,7 @@ function workloadFromRunFlags(f: Record<string, unknown>) {
       throw new UsageError([{ where: '--workload-spec', expected: 'no flag-driven workload flags beside it', found: conflicting.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ') }]);
     requireReadable('--workload-spec', f.workloadSpec, 'workload spec file');
     // BLIS: a flag overrides the file only when given explicitly; --seed has no default here.
-    return { kind: 'spec' as const, path: f.workloadSpec, numRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined };
+    return { kind: 'spec' as const, path: f.workloadSpec, numRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined, timeoutUs: timeoutUs(f.timeout) };
   }
   return {
     kind: 'synthetic' as const,
@@ -194,7 +194,39 @@ function workloadFromRunFlags(f: Record<string, unknown>) {
     outputTokensMax: f.outputTokensMax as number | undefined,
     prefixTokens: f.prefixTokens as number | undefined,
     arrivalProcess: f.arrivalProcess as 'poisson' | 'constant' | undefined,
+    timeoutUs: timeoutUs(f.timeout ?? 300),
   };
+}
+
+/**
+ * The trace a replay reads: `--trace`, or BLIS's `--trace-header` + `--trace-data` pair. The pair
+ * must be a header and the data file it names, since the TraceV2 reader follows the header.
+ */
+function tracePath(f: Record<string, unknown>): { path: string; dataPath?: string } {
+  const header = f.traceHeader as string | undefined;
+  const data = f.traceData as string | undefined;
+  if (header !== undefined || data !== undefined) {
+    if (typeof f.trace === 'string')
+      throw new UsageError([{ where: '--trace', expected: 'either --trace or --trace-header with --trace-data', found: 'both' }]);
+    if (header === undefined || data === undefined)
+      throw new UsageError([{ where: header === undefined ? '--trace-header' : '--trace-data', expected: `a file beside ${header === undefined ? '--trace-data' : '--trace-header'}`, found: 'nothing' }]);
+    requireReadable('--trace-header', header, 'TraceV2 header file');
+    requireReadable('--trace-data', data, 'TraceV2 data file');
+    if (f.traceFormat !== undefined && f.traceFormat !== 'tracev2')
+      throw new UsageError([{ where: '--trace-format', expected: 'tracev2 with --trace-header and --trace-data', found: JSON.stringify(f.traceFormat) }]);
+    return { path: header, dataPath: data };
+  }
+  if (typeof f.trace !== 'string') throw new UsageError([{ where: '--trace', expected: 'a trace file path (or --trace-header with --trace-data)', found: 'nothing' }]);
+  requireReadable('--trace', f.trace, 'trace file');
+  return { path: f.trace };
+}
+
+/** `--timeout` seconds as BLIS reads them: negative disables the deadline, 0 is refused. */
+function timeoutUs(seconds: unknown): number | undefined {
+  if (seconds === undefined) return undefined;
+  const s = seconds as number;
+  if (s === 0) throw new UsageError([{ where: '--timeout', expected: 'seconds > 0, or a negative number for no deadline', found: '0' }]);
+  return s < 0 ? 0 : s * 1_000_000;
 }
 
 /** Runs the CLI with `argv` (without node and script); resolves to the process exit code. */

@@ -36,6 +36,8 @@ export const SyntheticWorkloadSchema = z
     outputTokensMax: posInt.optional(),
     prefixTokens: nonNegInt.optional(),
     arrivalProcess: z.enum(['poisson', 'constant']).default('poisson'),
+    /** Per-request deadline after arrival, µs; 0 = none. BLIS's `blis run` default: 300 s. */
+    timeoutUs: nonNegInt.default(300_000_000),
   })
   .strict();
 
@@ -50,6 +52,8 @@ export const SpecWorkloadSchema = z
     numRequests: posInt.optional(),
     /** Overrides the spec's seed (as an explicit `--seed` does in BLIS). */
     seed: z.number().int().optional(),
+    /** Overrides every client's `timeout`, µs (0 = no deadline), as an explicit `--timeout` does in BLIS. */
+    timeoutUs: nonNegInt.optional(),
   })
   .strict()
   .refine((w) => w.path !== undefined || w.spec !== undefined, { message: 'a spec workload needs `path` or `spec`' });
@@ -57,7 +61,10 @@ export const SpecWorkloadSchema = z
 export const TraceWorkloadSchema = z
   .object({
     kind: z.literal('trace'),
+    /** The trace file; for a TraceV2 pair with `dataPath`, its header YAML. */
     path: z.string().min(1),
+    /** TraceV2 data CSV when it is not named after the header (BLIS's `--trace-data`). */
+    dataPath: z.string().min(1).optional(),
     format: z.enum(['tracev2', 'mooncake', 'azure']).optional(),
     timeScale: z.number().positive().default(1),
     maxRequests: posInt.optional(),
@@ -139,7 +146,8 @@ export const SimulationConfigSchema = z
     preemptionPolicy: z.enum(['fcfs', 'priority']).default('fcfs'),
     admissionLatencyUs: nonNegInt.default(0),
     routingLatencyUs: nonNegInt.default(0),
-    snapshotRefreshIntervalUs: nonNegInt.default(0),
+    /** µs between refreshes of the instances' load signals the router reads (BLIS: 50 ms, llm-d's scrape interval; 0 = live). */
+    snapshotRefreshIntervalUs: nonNegInt.default(50_000),
     flowControl: FlowControlSchema,
     workload: WorkloadSourceSchema.default({
       kind: 'synthetic',
@@ -155,6 +163,7 @@ export const SimulationConfigSchema = z
       outputTokensMax: 7000,
       prefixTokens: 0,
       arrivalProcess: 'poisson',
+      timeoutUs: 300_000_000,
     }),
     sloTtftUs: nonNegInt.default(0),
     sloE2eUs: nonNegInt.default(0),

@@ -23,9 +23,9 @@ export function openWorkload(w: WorkloadSource, opts: OpenWorkloadOptions): Requ
     }
     case 'spec': {
       const spec = w.path !== undefined ? loadWorkloadSpec(w.path) : parseWorkloadSpec(w.spec);
-      return createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed });
+      return createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs });
     }
     case 'trace':
-      return openTrace(w.path, { format: w.format, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens });
+      return openTrace(w.path, { format: w.dataPath !== undefined ? 'tracev2' : w.format, dataPath: w.dataPath, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens });
   }
 }

@@ -16,8 +16,14 @@ describe('prefix-affinity-demo.yaml on 4 instances', () => {
     expect(hitRate({ policy: 'weighted', scorers: [{ name: 'prefix-affinity', weight: 5 }, { name: 'queue-depth', weight: 1 }] })).toBeGreaterThan(roundRobin);
   });
 
-  it('so does the default weighted profile (prefix-affinity:3, queue-depth:2, kv-utilization:2)', () => {
-    expect(hitRate({ policy: 'weighted' })).toBeGreaterThan(roundRobin);
+  it('so does precise-prefix-cache alone, which reads the instances\' caches', () => {
+    expect(hitRate({ policy: 'weighted', scorers: [{ name: 'precise-prefix-cache', weight: 1 }] })).toBeGreaterThan(roundRobin);
+  });
+
+  it('the default profile (precise-prefix-cache:2, queue-depth:1, kv-utilization:1) reuses no less than round-robin', () => {
+    // Every instance learns the one shared prompt within the first few requests, after which the
+    // cache scorer ties and load decides: the default trades no hits for balance here.
+    expect(hitRate({ policy: 'weighted' })).toBeGreaterThanOrEqual(roundRobin);
   });
 
   it('load-only weighted (queue-depth:1) does not', () => {

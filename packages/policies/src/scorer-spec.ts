@@ -6,11 +6,14 @@ export interface ScorerConfig {
   readonly params?: Readonly<Record<string, unknown>>;
 }
 
-/** BLIS's default weighted profile: prefix-affinity:3, queue-depth:2, kv-utilization:2. */
+/**
+ * BLIS's default weighted profile (as of BLIS f90a1e3a, llm-d's default):
+ * precise-prefix-cache:2, queue-depth:1, kv-utilization:1.
+ */
 export const DEFAULT_SCORER_CONFIGS: readonly ScorerConfig[] = Object.freeze([
-  Object.freeze({ name: 'prefix-affinity', weight: 3 }),
-  Object.freeze({ name: 'queue-depth', weight: 2 }),
-  Object.freeze({ name: 'kv-utilization', weight: 2 }),
+  Object.freeze({ name: 'precise-prefix-cache', weight: 2 }),
+  Object.freeze({ name: 'queue-depth', weight: 1 }),
+  Object.freeze({ name: 'kv-utilization', weight: 1 }),
 ]);
 
 /** A malformed `--routing-scorers` value. */

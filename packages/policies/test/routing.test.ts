@@ -129,23 +129,19 @@ describe('weighted', () => {
     expect(calls).toEqual([2]);
   });
 
-  it('defaults to prefix-affinity:3, queue-depth:2, kv-utilization:2 and learns prefixes', () => {
+  it('defaults to precise-prefix-cache:2, queue-depth:1, kv-utilization:1 (BLIS HEAD)', () => {
     const policy = createRoutingPolicy('weighted', policyContext({ numInstances: 2 }));
-    const two = routerState(snapshots({}, {}));
-    const first = policy.route(request({ index: 0, blockHashes: [1, 2] }), two);
-    expect(first.instance).toBe(0);
-    expect(Object.keys(first.breakdown ?? {})).toEqual([
-      'prefix-affinity',
-      'queue-depth',
-      'kv-utilization',
-    ]);
-    // Instance 0 now carries one request; the prefix still pulls the next one there.
-    const busy = routerState(snapshots({ inFlightRequests: 1 }, {}));
-    const second = policy.route(request({ index: 1, blockHashes: [1, 2, 3] }), busy);
-    // i0: 3/7 * 2/3 + 2/7 * 0 + 2/7 * 1 ; i1: 0 + 2/7 + 2/7
-    expect(second.scores?.[0]).toBeCloseTo(2 / 7 + 2 / 7, 12);
-    expect(second.scores?.[1]).toBeCloseTo(4 / 7, 12);
-    expect(second.instance).toBe(0);
+    const cold = policy.route(request({ index: 0, blockHashes: [1, 2] }), routerState(snapshots({}, {})));
+    // Nothing cached and equal load: every scorer gives 1 everywhere, the lowest index wins.
+    expect(cold.instance).toBe(0);
+    expect(Object.keys(cold.breakdown ?? {})).toEqual(['precise-prefix-cache', 'queue-depth', 'kv-utilization']);
+    // i0 holds 2 of the 3 blocks but carries one request and 40% KV; i1 is idle and empty.
+    const state = routerState(snapshots({ cached: [1, 2], inFlightRequests: 1, kvUtilization: 0.4 }, {}));
+    const d = policy.route(request({ index: 1, blockHashes: [1, 2, 3] }), state);
+    // i0: 2/4 * 1 + 1/4 * 0 + 1/4 * 0.6 = 0.65 ; i1: 2/4 * 0 + 1/4 * 1 + 1/4 * 1 = 0.5
+    expect(d.scores?.[0]).toBeCloseTo(0.65, 12);
+    expect(d.scores?.[1]).toBeCloseTo(0.5, 12);
+    expect(d.instance).toBe(0);
   });
 });
 

@@ -19,6 +19,8 @@ export interface FlagWorkload {
   seed?: number;
   horizonUs?: number;
   arrivalProcess?: 'poisson' | 'constant';
+  /** Per-request deadline after arrival, µs; 0 = none. BLIS's `blis run` default is 300 s. */
+  timeoutUs?: number;
 }
 
 /**
@@ -41,6 +43,7 @@ export function specFromFlags(f: FlagWorkload): LoadedSpec {
         id: 'default',
         rate_fraction: 1,
         arrival: { process: f.arrivalProcess ?? 'poisson' },
+        ...(f.timeoutUs !== undefined ? { timeout: f.timeoutUs } : {}),
         input_distribution: {
           type: 'gaussian',
           params: {

@@ -4,7 +4,7 @@ export { WorkloadSpecSchema, ClientSchema, DistributionSchema, ArrivalSchema, SL
 export type { WorkloadSpec, WorkloadSpecInput, ClientSpec } from './spec-schema.js';
 export { loadWorkloadSpec, parseWorkloadSpec } from './spec-load.js';
 export type { LoadedSpec } from './spec-load.js';
-export { createRequestSource, SpecRequestSource, networkDelay } from './request-source.js';
+export { createRequestSource, SpecRequestSource, networkDelay, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
 export type { RequestSourceOptions } from './request-source.js';
 export { specFromFlags } from './from-flags.js';
 export type { FlagWorkload } from './from-flags.js';

@@ -12,7 +12,12 @@ export interface RequestSourceOptions {
   maxRequests?: number;
   /** Overrides the spec's seed. */
   seed?: number;
+  /** Overrides every client's `timeout` (µs after arrival; 0 = no deadline), as BLIS's explicit `--timeout` does. */
+  timeoutUs?: number;
 }
+
+/** BLIS's deadline for session rounds whose client sets no timeout: 300 s. */
+export const DEFAULT_SESSION_TIMEOUT_US = 300_000_000;
 
 interface ClientState {
   spec: ClientSpec;
@@ -57,6 +62,7 @@ export class SpecRequestSource implements RequestSource {
   private readonly blockSize: number;
   private readonly limit: number;
   private readonly horizon: number;
+  private readonly timeoutOverride: number | undefined;
   private emitted = 0;
   private seq = 0;
   /** Follow-up rounds reserved by open sessions and not yet emitted. */
@@ -68,6 +74,7 @@ export class SpecRequestSource implements RequestSource {
     this.blockSize = opts.blockSizeTokens ?? 16;
     this.limit = opts.maxRequests ?? spec.num_requests ?? Number.POSITIVE_INFINITY;
     this.horizon = spec.horizon ?? Number.POSITIVE_INFINITY;
+    this.timeoutOverride = opts.timeoutUs;
     const rng = new PartitionedRng(opts.seed ?? spec.seed);
     const totalFraction = spec.clients.reduce((a, c) => a + c.rate_fraction, 0);
     this.clients = spec.clients.map((c, i) => {
@@ -188,12 +195,18 @@ export class SpecRequestSource implements RequestSource {
       prefixGroup: cs.prefix_group ?? '',
       prefixLength,
       streaming: cs.streaming,
-      deadlineUs: cs.timeout > 0 ? arrival + cs.timeout : 0,
+      deadlineUs: this.deadline(cs, arrival, multiTurn !== undefined),
       sloTargetUs: cs.slo_target_us,
       networkDelayUs: networkDelay(cs, inputTokens, outputTokens),
     };
     if (sessionId !== '') this.sessions.set(index, { client: c.index, sessionId, round: roundIndex, rounds, inputTokens, outputTokens });
     return spec;
+  }
+
+  /** BLIS's deadline rule: an explicit timeout (0 = none) wins; unset, only session rounds get one. */
+  private deadline(cs: ClientSpec, arrival: number, session: boolean): number {
+    const timeout = this.timeoutOverride ?? cs.timeout ?? (session ? DEFAULT_SESSION_TIMEOUT_US : 0);
+    return timeout > 0 ? arrival + timeout : 0;
   }
 
   /** Moves an arrival time into the client's next active window (or Infinity after the last). */

@@ -47,8 +47,11 @@ export const ClientSchema = z
     prefix_length: z.number().int().nonnegative().default(50),
     network: z.strictObject({ rtt_ms: nonNeg.default(0), bandwidth_mbps: pos.optional() }).optional(),
     slo_target_us: z.number().int().nonnegative().default(0),
-    /** Per-request deadline after arrival, µs (0 = none). */
-    timeout: z.number().int().nonnegative().default(0),
+    /**
+     * Per-request deadline after arrival, µs; 0 = none. Unset: none, except for multi-turn
+     * (closed-loop session) clients, whose rounds get BLIS's default of 300 s.
+     */
+    timeout: z.number().int().nonnegative().optional(),
     /** Active windows (µs since start); the client sends only inside them. */
     lifecycle: z.strictObject({ windows: z.array(z.strictObject({ start_us: nonNeg, end_us: pos })).min(1) }).optional(),
     reasoning: z

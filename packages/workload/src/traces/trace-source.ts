@@ -8,6 +8,11 @@ export interface TraceOptions {
   timeScale?: number;
   /** Read only the first N requests. */
   maxRequests?: number;
+  /**
+   * TraceV2 only: the data CSV, when it is not named after the header (BLIS's `--trace-data`);
+   * the path passed to the reader is then the header.
+   */
+  dataPath?: string;
 }
 
 /**

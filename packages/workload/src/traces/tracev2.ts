@@ -52,7 +52,7 @@ function readHeader(path: string): TraceV2Header {
 
 /** Streams a BLIS TraceV2 pair (header YAML + 27-column CSV) as requests. */
 export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequestSource {
-  const { header, csv } = traceV2Pair(path);
+  const { header, csv } = opts.dataPath !== undefined ? { header: path, csv: opts.dataPath } : traceV2Pair(path);
   const h = existsSync(header) ? readHeader(header) : TraceV2HeaderSchema.parse({ trace_version: 2 });
   const unit = UNIT_US[h.time_unit];
   const bs = opts.blockSizeTokens ?? 16;

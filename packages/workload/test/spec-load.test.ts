@@ -45,7 +45,9 @@ function issuesOf(path: string): InputIssue[] {
 describe('loadWorkloadSpec', () => {
   it('loads a valid spec with defaults filled in and the spec directory as baseDir', () => {
     const spec = loadWorkloadSpec(write('ok.yaml', BASE));
-    expect(spec.clients[0]).toMatchObject({ id: 'a', tenant_id: '', slo_class: 'standard', streaming: false, prefix_length: 50, timeout: 0 });
+    expect(spec.clients[0]).toMatchObject({ id: 'a', tenant_id: '', slo_class: 'standard', streaming: false, prefix_length: 50 });
+    // No timeout unless set: the request source applies BLIS's rule (300 s for session rounds only).
+    expect(spec.clients[0].timeout).toBeUndefined();
     expect(spec.baseDir).toBe(dir);
     expect(spec.seed).toBe(7);
   });

@@ -235,6 +235,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     admissionLatencyUs: f.admissionLatency,
     routingLatencyUs: f.routingLatency,
     snapshotRefreshIntervalUs: f.snapshotRefreshInterval,
+    cacheSignalDelayUs: f.cacheSignalDelay,
     flowControl: {
       enabled: f.flowControl === true,
       maxGatewayQueueDepth: f.maxGatewayQueueDepth,

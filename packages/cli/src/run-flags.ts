@@ -53,6 +53,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'admission-latency', kind: 'nonNegInt', group: CLUSTER, description: 'µs from arrival to admission decision', defaultText: '0' },
   { name: 'routing-latency', kind: 'nonNegInt', group: CLUSTER, description: 'µs from routing decision to the instance', defaultText: '0' },
   { name: 'snapshot-refresh-interval', kind: 'nonNegInt', group: CLUSTER, description: 'µs between instance load-signal refreshes: queue depth, batch size, KV use (0 = live)', defaultText: '50000' },
+  { name: 'cache-signal-delay', kind: 'nonNegInt', group: CLUSTER, description: 'µs the router\'s view of instances\' prefix caches lags them; read by precise-prefix-cache, no-hit-lru, prefix-aware, prefix-overlap (0 = live)', defaultText: '50000' },
   { name: 'flow-control', kind: 'bool', group: CLUSTER, description: 'hold admitted requests in a gateway queue until the pool has room' },
   { name: 'max-gateway-queue-depth', kind: 'nonNegInt', group: CLUSTER, description: 'shed the least urgent beyond this many waiting (0 = unbounded)', defaultText: '0' },
   { name: 'saturation-queue-threshold', kind: 'posNumber', group: CLUSTER, description: 'queue depth at which an instance counts as saturated', defaultText: '5' },

@@ -39,6 +39,8 @@ export interface ClusterSetup {
   admissionLatencyUs: number;
   routingLatencyUs: number;
   snapshotRefreshIntervalUs: number;
+  /** µs the router's view of prefix caches lags (0 or unset = live). */
+  cacheSignalDelayUs?: number;
   flowControl?: FlowControlSettings;
   /**
    * Saturation thresholds for `RouterState.saturation` when flow control is off (admission
@@ -159,10 +161,11 @@ export class ClusterSimulator {
           onStep: obs?.onStep?.bind(obs),
         }),
     );
-    this.snapshots = this.instances.map((i) => new LiveSnapshot(i));
+    const delayed = (setup.cacheSignalDelayUs ?? 0) > 0;
+    this.snapshots = this.instances.map((i) => new LiveSnapshot(i, delayed ? i.kv.openPrefixSignal() : undefined));
     const fc = setup.flowControl;
     const sat = fc ?? setup.saturation;
-    this.state = new ClusterRouterState(this.snapshots, setup.snapshotRefreshIntervalUs, sat?.queueDepthThreshold ?? 5, sat?.kvUtilizationThreshold ?? 0.8);
+    this.state = new ClusterRouterState(this.snapshots, setup.snapshotRefreshIntervalUs, sat?.queueDepthThreshold ?? 5, sat?.kvUtilizationThreshold ?? 0.8, setup.cacheSignalDelayUs ?? 0);
     this.gateway = fc ? new GatewayQueue() : undefined;
     this.routedTo = new Array(this.instances.length).fill(0);
   }

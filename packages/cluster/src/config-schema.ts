@@ -148,6 +148,11 @@ export const SimulationConfigSchema = z
     routingLatencyUs: nonNegInt.default(0),
     /** µs between refreshes of the instances' load signals the router reads (BLIS: 50 ms, llm-d's scrape interval; 0 = live). */
     snapshotRefreshIntervalUs: nonNegInt.default(50_000),
+    /**
+     * µs a router's view of the instances' prefix caches lags behind them (BLIS's
+     * `--cache-signal-delay`, llm-d's KV-event propagation: 50 ms; 0 = live).
+     */
+    cacheSignalDelayUs: nonNegInt.default(50_000),
     flowControl: FlowControlSchema,
     workload: WorkloadSourceSchema.default({
       kind: 'synthetic',

@@ -1,4 +1,5 @@
 import type { InstanceSimulator } from '@blis/engine';
+import type { PrefixSignal } from '@blis/kvcache';
 import type { InstanceSnapshot, KVCacheView } from '@blis/policies';
 
 /**
@@ -21,9 +22,12 @@ export class LiveSnapshot implements InstanceSnapshot {
   // A `#` field, not a TS `private` one: a policy holding this snapshot must not be able to walk
   // to the instance and from there to requests' output lengths (INV-9) or mutate it.
   readonly #instance: InstanceSimulator;
+  /** The router's delayed knowledge of the prefix cache, when signals are not live. */
+  readonly #signal: PrefixSignal | undefined;
 
-  constructor(instance: InstanceSimulator) {
+  constructor(instance: InstanceSimulator, signal?: PrefixSignal) {
     this.#instance = instance;
+    this.#signal = signal;
     this.index = instance.config.index;
     this.id = instance.config.id;
     this.totalKVBlocks = instance.kv.totalBlocks;
@@ -41,8 +45,13 @@ export class LiveSnapshot implements InstanceSnapshot {
       get blockSizeTokens() {
         return cache.blockSizeTokens;
       },
-      cachedPrefixBlocks: (hashes: ArrayLike<number>) => cache.cachedPrefixBlocks(hashes),
+      cachedPrefixBlocks: signal !== undefined ? (hashes: ArrayLike<number>) => signal.cachedPrefixBlocks(hashes) : (hashes: ArrayLike<number>) => cache.cachedPrefixBlocks(hashes),
     };
+  }
+
+  /** Brings the delayed prefix-cache view up to the cache's present contents. */
+  refreshPrefixSignal(): void {
+    this.#signal?.refresh();
   }
 
   /** Re-reads the instance-reported signals. */

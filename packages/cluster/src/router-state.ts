@@ -45,10 +45,14 @@ export class ClusterRouterState implements RouterState {
   private lastRefresh = Number.NEGATIVE_INFINITY;
   private readonly queueThreshold: number;
   private readonly kvThreshold: number;
+  private readonly cacheDelayUs: number;
+  /** BLIS takes the first cache view when the cluster is built (empty caches) and counts from 0. */
+  private lastCacheRefresh = 0;
 
-  constructor(instances: LiveSnapshot[], refreshIntervalUs: number, queueThreshold = 5, kvThreshold = 0.8) {
+  constructor(instances: LiveSnapshot[], refreshIntervalUs: number, queueThreshold = 5, kvThreshold = 0.8, cacheDelayUs = 0) {
     this.instances = instances;
     this.refreshIntervalUs = refreshIntervalUs;
+    this.cacheDelayUs = cacheDelayUs;
     this.queueThreshold = queueThreshold;
     this.kvThreshold = kvThreshold;
   }
@@ -63,6 +67,10 @@ export class ClusterRouterState implements RouterState {
     if (forceFresh || this.refreshIntervalUs <= 0 || now - this.lastRefresh >= this.refreshIntervalUs) {
       for (const s of this.instances) s.refresh(now);
       this.lastRefresh = now;
+    }
+    if (this.cacheDelayUs > 0 && now - this.lastCacheRefresh >= this.cacheDelayUs) {
+      for (const s of this.instances) s.refreshPrefixSignal();
+      this.lastCacheRefresh = now;
     }
     this.recentRate = this.window.rate(now);
     this.saturation = this.computeSaturation();

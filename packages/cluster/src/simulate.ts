@@ -15,6 +15,7 @@ import { type SimulationConfig, type SimulationConfigInput, SimulationConfigSche
 import type { FitnessMetric } from './fitness.js';
 import { type SimulationResult, buildResult } from './results.js';
 import { openWorkload } from './workload-source.js';
+import { routingReadsPrefixCache } from './cache-signal.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -126,6 +127,7 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
     admissionLatencyUs: config.admissionLatencyUs,
     routingLatencyUs: config.routingLatencyUs,
     snapshotRefreshIntervalUs: config.snapshotRefreshIntervalUs,
+    cacheSignalDelayUs: routingReadsPrefixCache(config.routing.policy, config.routing.scorers, runtime.routing !== undefined) ? config.cacheSignalDelayUs : 0,
     flowControl: fc.enabled
       ? { maxQueueDepth: fc.maxGatewayQueueDepth, queueDepthThreshold: fc.queueDepthThreshold, kvUtilizationThreshold: fc.kvUtilizationThreshold, saturationLimit: fc.saturationLimit }
       : undefined,

@@ -68,10 +68,38 @@ describe('--snapshot-refresh-interval', () => {
     // goes elsewhere; read once every 10 s, all four see the t=0 picture (all empty) and take
     // the lowest index.
     const specs = Array.from({ length: 4 }, (_, i) => spec(i, i * 50_000, 4000, 200));
-    const live = run({ numInstances: 4, routing: { policy: 'least-kv' } }, specs);
+    const live = run({ numInstances: 4, routing: { policy: 'least-kv' }, snapshotRefreshIntervalUs: 0 }, specs);
     const stale = run({ numInstances: 4, routing: { policy: 'least-kv' }, snapshotRefreshIntervalUs: 10_000_000 }, specs);
     expect(distribution(live)).toEqual([1, 1, 1, 1]);
     expect(distribution(stale)).toEqual([4, 0, 0, 0]);
+  });
+});
+
+describe('--cache-signal-delay', () => {
+  // Four requests with the same 4,000-token prompt, 15 ms apart, load signals live. Live cache
+  // signals (0): request 0 reaches instance 0's queue after the 10.3 ms queueing delay and claims
+  // its blocks; from the second request on, instance 0 holds the prompt, and precise-prefix-cache
+  // (weight 2) outweighs its higher load (queue-depth, weight 1): all four go there. With BLIS's
+  // 50 ms delay the router's first view of the caches (taken empty at t = 0) is not refreshed
+  // before 50 ms: every cache scores alike, load decides, the requests spread out.
+  const shared = Array.from({ length: 4 }, (_, i) => spec(i, i * 15_000, 4000, 50, { blockHashes: hashesFor(4000, 'sys', 250, `r${i}`) }));
+  const routing = { policy: 'weighted', scorers: [{ name: 'precise-prefix-cache', weight: 2 }, { name: 'queue-depth', weight: 1 }] };
+  const cfg = { numInstances: 4, routing, snapshotRefreshIntervalUs: 0 };
+
+  it('0 reads the caches live; the 50 ms default hides what they gained since the last refresh', () => {
+    expect(distribution(run({ ...cfg, cacheSignalDelayUs: 0 }, shared))).toEqual([4, 0, 0, 0]);
+    expect(distribution(run(cfg, shared))).toEqual([1, 1, 1, 1]);
+  });
+
+  it('a refresh due by the time of a routing decision brings the view up to date', () => {
+    // The same four, 60 ms apart: each decision comes after a due refresh and sees instance 0's cache.
+    const apart = shared.map((s, i) => ({ ...s, arrivalUs: i * 60_000 }));
+    expect(distribution(run(cfg, apart))).toEqual([4, 0, 0, 0]);
+  });
+
+  it('does not touch routing that reads no cache', () => {
+    const rr = { numInstances: 4, routing: { policy: 'least-loaded' } };
+    expect(run({ ...rr, cacheSignalDelayUs: 0 }, shared)).toEqual(run(rr, shared));
   });
 });
 

@@ -1,4 +1,5 @@
 import type { BlockStore } from './block-store.js';
+import type { HashJournal } from './prefix-signal.js';
 
 const EMPTY = -1;
 
@@ -18,6 +19,8 @@ export class HashIndex {
   private slots: Int32Array;
   private mask: number;
   private count = 0;
+  /** Hashes gained and lost since the last drain, kept only while a stale view follows the index. */
+  journal: HashJournal | undefined;
 
   constructor(store: BlockStore, capacity = store.total) {
     this.store = store;
@@ -64,6 +67,11 @@ export class HashIndex {
 
   /** Maps `hash` to `block`, which must already carry it, replacing any earlier mapping. */
   set(hash: number, block: number): void {
+    if (this.place(hash, block)) this.journal?.added(hash);
+  }
+
+  /** Inserts or remaps `hash`; true when the hash is new to the index. */
+  private place(hash: number, block: number): boolean {
     const mask = this.mask;
     const mix = mixOf(hash);
     let i = mix & mask;
@@ -73,11 +81,11 @@ export class HashIndex {
         this.slots[2 * i] = block;
         this.slots[2 * i + 1] = mix;
         if (++this.count * 2 > this.mask + 1) this.grow();
-        return;
+        return true;
       }
       if (this.slots[2 * i + 1] === mix && this.store.hashOf(v) === hash) {
         this.slots[2 * i] = block;
-        return;
+        return false;
       }
       i = (i + 1) & mask;
     }
@@ -89,7 +97,7 @@ export class HashIndex {
     this.slots = new Int32Array(size * 2).fill(EMPTY);
     this.mask = size - 1;
     this.count = 0;
-    for (let i = 0; i < old.length; i += 2) if (old[i] !== EMPTY) this.set(this.store.hashOf(old[i]), old[i]);
+    for (let i = 0; i < old.length; i += 2) if (old[i] !== EMPTY) this.place(this.store.hashOf(old[i]), old[i]);
   }
 
   /** Removes `hash` when it maps to `block` (or to anything, when `block` is -1). */
@@ -107,6 +115,7 @@ export class HashIndex {
       }
       i = (i + 1) & mask;
     }
+    this.journal?.removed(hash);
     // Backward-shift deletion: pull later members of the probe run into the hole so that
     // lookups never need tombstones.
     this.count--;

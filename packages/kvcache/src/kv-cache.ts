@@ -1,6 +1,7 @@
 import { BLOCK_FIELDS, BlockStore, REF } from './block-store.js';
 import { KVCacheError } from './errors.js';
 import { HashIndex } from './hash-index.js';
+import { PrefixSignal } from './prefix-signal.js';
 import { OwnerTable } from './owner-table.js';
 
 const NONE = -1;
@@ -91,6 +92,16 @@ export class KVCache {
 
   stats(): KVCacheStats {
     return { cacheHits: this.hits, cacheMisses: this.misses, allocationFailures: this.failures };
+  }
+
+  /**
+   * A delayed view of the prefix cache's contents for routers (BLIS's `--cache-signal-delay`):
+   * it shows the cache as of its last `refresh()`. Opening it starts a change journal, so only a
+   * cache that is watched pays for one; a cache has at most one.
+   */
+  openPrefixSignal(): PrefixSignal {
+    if (this.hashToBlock.journal !== undefined) throw new KVCacheError('this cache already has a prefix signal');
+    return new PrefixSignal(this.hashToBlock);
   }
 
   /** Number of leading `hashes` whose blocks the cache still holds (in use or revivable). */

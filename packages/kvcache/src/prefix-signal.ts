@@ -49,7 +49,9 @@ export class PrefixSignal {
 
   /** @internal Created by `KVCache.openPrefixSignal()`. */
   constructor(index: HashIndex) {
-    index.forEach((hash) => this.hashes.add(hash));
+    index.forEach((hash) => {
+      this.hashes.add(hash);
+    });
     this.journal = new HashJournal();
     index.journal = this.journal;
   }

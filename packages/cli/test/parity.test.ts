@@ -47,7 +47,7 @@ describe('the reference configuration', () => {
   it('reproduces the README examples: a lone 374-token prefill takes 13,876 µs, a lone decode 6,776 µs', () => {
     const m = resolveLatency({ model: REFERENCE.model, hardware: REFERENCE.hardware, tp: REFERENCE.tp }).model;
     const batch = (prefillTokens: number, decodeTokens: number) =>
-      ({ prefillTokens, decodeTokens, prefillCount: prefillTokens > 0 ? 1 : 0, decodeCount: decodeTokens, prefillNewTokens: new Int32Array(1), prefillContextStart: new Int32Array(1), decodeContext: new Int32Array(1) }) as const;
+      ({ prefillTokens, decodeTokens, prefillCount: prefillTokens > 0 ? 1 : 0, decodeCount: decodeTokens, prefillNewTokens: new Int32Array(1), prefillContextStart: new Int32Array(1), prefillInputTokens: new Int32Array(1), decodeContext: new Int32Array(1) }) as const;
     expect(m.stepTime(batch(374, 0))).toBe(13876);
     expect(m.stepTime(batch(0, 1))).toBe(6776);
     expect(m.queueingTime(4808)).toBe(10326);

@@ -113,7 +113,7 @@ export const SimulationConfigSchema = z
     model: z.string().min(1).default('meta-llama/llama-3.1-8b-instruct'),
     hardware: z.string().optional(),
     tp: posInt.optional(),
-    latencyModel: z.enum(['blackbox', 'roofline']).optional(),
+    latencyModel: z.enum(['blackbox', 'roofline', 'trained-physics']).optional(),
     alphaCoeffs: z.array(z.number()).length(3).optional(),
     betaCoeffs: z.array(z.number()).length(3).optional(),
     vllmVersion: z.string().optional(),

@@ -74,7 +74,7 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
   }
 
   if (opts.latencyModel === 'trained-physics') {
-    if (modelConfig === undefined) throw new LatencyConfigError(`--model-config: trained-physics needs a Hugging Face config.json for ${opts.model}, found none in the catalogue; pass --model-config <config.json or folder>`);
+    if (modelConfig === undefined) throw new LatencyConfigError(`--model-config: expected a Hugging Face config.json for ${opts.model} (trained-physics needs one and the catalogue has none), found nothing`);
     const hw = needHardware();
     const alpha = opts.alphaCoeffs ?? TRAINED_PHYSICS_DEFAULTS.alpha;
     const beta = opts.betaCoeffs ?? TRAINED_PHYSICS_DEFAULTS.beta;
@@ -93,6 +93,8 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
     };
   }
   if (opts.latencyModel !== 'roofline') {
+    if (opts.betaCoeffs !== undefined && opts.betaCoeffs.length !== 3)
+      throw new LatencyConfigError(`--beta-coeffs: expected 3 blackbox coefficients (or 7 to 11 with --latency-model trained-physics), found ${opts.betaCoeffs.length}`);
     if (opts.alphaCoeffs !== undefined && opts.betaCoeffs !== undefined) {
       return { model: new BlackboxLatencyModel(opts.alphaCoeffs, opts.betaCoeffs), kind: 'blackbox', modelId: opts.model, gpu, tp, alpha: opts.alphaCoeffs, beta: opts.betaCoeffs, modelConfig, hardware, source: 'coefficients from flags' };
     }
@@ -111,6 +113,6 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
     return { model: new RooflineLatencyModel(modelConfig, hw, tp, alpha), kind: 'roofline', modelId: opts.model, gpu: hw.name, tp, alpha, modelConfig, hardware: hw, source: `roofline from ${opts.modelConfigPath ?? 'catalogue config'} on ${hw.name} TP${tp}` };
   }
   if (opts.latencyModel === 'roofline')
-    throw new LatencyConfigError(`--model-config: roofline needs a Hugging Face config.json for ${opts.model}, found none in the catalogue; pass --model-config <config.json or folder>`);
+    throw new LatencyConfigError(`--model-config: expected a Hugging Face config.json for ${opts.model} (roofline needs one and the catalogue has none), found nothing`);
   throw new LatencyConfigError(`unknown model "${opts.model}"; known models: ${knownModels().join(', ')}`);
 }

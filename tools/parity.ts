@@ -1,18 +1,20 @@
 /**
  * `pnpm parity`: replays the Go BLIS reference runs (azurecode2k on 1 instance and on 4 with
- * round-robin) through `simulate()` and prints, per run, the share of requests that match the
+ * round-robin; blackbox at b563c440, then roofline and trained-physics at HEAD f90a1e3a) through
+ * `simulate()` and prints, per run, the share of requests that match the
  * reference exactly and the largest difference per field, then the result.json fields that
  * differ. Exits 1 when anything differs, so a change that breaks parity shows where.
  */
-import { PARITY_RUNS, REFERENCE, compareLibraryRun, formatComparison, isExactMatch } from '../packages/cli/test/parity-compare.js';
+import { HEAD_PARITY_RUNS, PARITY_RUNS, REFERENCE, compareLibraryRun, formatComparison, isExactMatch } from '../packages/cli/test/parity-compare.js';
 
 const r = REFERENCE;
 process.stdout.write(
   `BLIS parity: ${r.model} on ${r.hardware} TP${r.tp}, blackbox alpha [${r.alpha.join(', ')}] beta [${r.beta.join(', ')}], ` +
-    `${r.totalKVBlocks} KV blocks of ${r.blockSizeTokens}, max ${r.maxNumSeqs} seqs, ${r.maxNumBatchedTokens}-token budget, seed ${r.seed}, ${r.routing}\n\n`,
+    `${r.totalKVBlocks} KV blocks of ${r.blockSizeTokens}, max ${r.maxNumSeqs} seqs, ${r.maxNumBatchedTokens}-token budget, seed ${r.seed}, ${r.routing}; ` +
+    'the roofline and trained-physics runs use BLIS HEAD\'s defaults instead of coefficients\n\n',
 );
 let ok = true;
-for (const run of PARITY_RUNS) {
+for (const run of [...PARITY_RUNS, ...HEAD_PARITY_RUNS]) {
   const started = performance.now();
   const comparison = compareLibraryRun(run);
   process.stdout.write(`${formatComparison(comparison)}\n\n`);

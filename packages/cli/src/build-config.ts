@@ -131,11 +131,13 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
       });
     }
   }
-  if ((f.alphaCoeffs === undefined) !== (f.betaCoeffs === undefined) && f.latencyModel !== 'roofline' && f.model === undefined) {
+  if ((f.alphaCoeffs === undefined) !== (f.betaCoeffs === undefined) && f.latencyModel !== 'roofline' && f.latencyModel !== 'trained-physics' && f.model === undefined) {
     // Both or neither without a model: a half-specified blackbox model cannot be completed.
     const [missing, given] = f.alphaCoeffs === undefined ? ['--alpha-coeffs', '--beta-coeffs'] : ['--beta-coeffs', '--alpha-coeffs'];
     issues.push({ where: missing, expected: `to be given with ${given} (or --model, whose trained coefficients fill in the other)`, found: `only ${given}` });
   }
+
+  checkCoefficientFlags(f.latencyModel as string | undefined, f.alphaCoeffs as number[] | undefined, f.betaCoeffs as number[] | undefined, issues);
 
   let fitnessWeights: Record<string, number> | undefined;
   if (typeof f.fitnessWeights === 'string') {
@@ -275,4 +277,19 @@ function dropUndefined(v: unknown): unknown {
     return out;
   }
   return v;
+}
+
+/** Coefficient counts and signs depend on the latency model: trained-physics takes 7 to 11 betas, all ≥ 0. */
+function checkCoefficientFlags(latencyModel: string | undefined, alpha: number[] | undefined, beta: number[] | undefined, issues: UsageIssue[]): void {
+  if (latencyModel === 'trained-physics') {
+    for (const [flag, values] of [['--alpha-coeffs', alpha], ['--beta-coeffs', beta]] as const) {
+      const bad = values?.find((v) => v < 0);
+      if (bad !== undefined) issues.push({ where: flag, expected: 'non-negative trained-physics coefficients', found: String(bad) });
+    }
+    if (beta !== undefined && (beta.length < 7 || beta.length > 11))
+      issues.push({ where: '--beta-coeffs', expected: '7 to 11 comma-separated numbers for --latency-model trained-physics', found: `${beta.length} numbers` });
+    return;
+  }
+  if (beta !== undefined && beta.length !== 3)
+    issues.push({ where: '--beta-coeffs', expected: `three comma-separated numbers (e.g. "1000,2.5,0")${latencyModel === undefined ? ', or 7 to 11 with --latency-model trained-physics' : ''}`, found: `${beta.length} numbers` });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UsageError, type UsageIssue } from './usage-error.js';
 
 /** How a flag's text becomes a value, and what it must satisfy. */
-export type FlagKind = 'int' | 'nonNegInt' | 'posInt' | 'number' | 'posNumber' | 'nonNegNumber' | 'fraction' | 'string' | 'bool' | 'triple';
+export type FlagKind = 'int' | 'nonNegInt' | 'posInt' | 'number' | 'posNumber' | 'nonNegNumber' | 'fraction' | 'string' | 'bool' | 'triple' | 'numbers';
 
 export interface FlagDef {
   /** Long name without dashes, e.g. `max-num-seqs`. */
@@ -29,6 +29,7 @@ const parsers: Record<FlagKind, { schema: z.ZodType; expected: string }> = {
   string: { schema: z.string().min(1), expected: 'a non-empty string' },
   bool: { schema: z.boolean(), expected: 'no value (a switch)' },
   triple: { schema: z.string(), expected: 'three comma-separated numbers' },
+  numbers: { schema: z.string(), expected: 'comma-separated numbers' },
 };
 
 /** Parses one flag's raw text; pushes an issue and returns undefined when it is bad. */
@@ -40,6 +41,16 @@ export function parseFlagValue(def: FlagDef, raw: unknown, issues: UsageIssue[])
     const nums = parts.map((p) => (p === '' ? Number.NaN : Number(p)));
     if (parts.length !== 3 || nums.some((n) => !Number.isFinite(n))) {
       issues.push({ where, expected: 'three comma-separated numbers (e.g. "1000,2.5,0")', found: JSON.stringify(String(raw)) });
+      return undefined;
+    }
+    return nums;
+  }
+  if (def.kind === 'numbers') {
+    // How many are needed depends on the latency model; the config builder checks the count.
+    const parts = String(raw).split(',').map((s) => s.trim());
+    const nums = parts.map((p) => (p === '' ? Number.NaN : Number(p)));
+    if (nums.some((n) => !Number.isFinite(n))) {
+      issues.push({ where, expected: 'comma-separated numbers (e.g. "1000,2.5,0")', found: JSON.stringify(String(raw)) });
       return undefined;
     }
     return nums;

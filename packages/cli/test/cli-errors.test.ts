@@ -59,7 +59,16 @@ describe.concurrent('the model and latency flags', () => {
     rejects(expect, [...RUN, '--model', 'acme/llm-9000'], `--model: expected a known model (${knownModels().join(', ')}), found "acme/llm-9000"`));
 
   it.for<Row>([
-    [['--latency-model', 'magic'], '--latency-model: expected one of blackbox, roofline, found "magic"'],
+    [['--latency-model', 'magic'], '--latency-model: expected one of blackbox, roofline, trained-physics, found "magic"'],
+    [['--latency-model', 'trained-physics', '--beta-coeffs', '1,2,3'], '--beta-coeffs: expected 7 to 11 comma-separated numbers for --latency-model trained-physics, found 3 numbers'],
+    [['--latency-model', 'trained-physics', '--beta-coeffs', '1,2,3,4,5,6,7,8,9,10,11,12'], '--beta-coeffs: expected 7 to 11 comma-separated numbers for --latency-model trained-physics, found 12 numbers'],
+    [['--latency-model', 'trained-physics', '--beta-coeffs', '1,2,3,4,5,6,-7'], '--beta-coeffs: expected non-negative trained-physics coefficients, found -7'],
+    [['--latency-model', 'trained-physics', '--alpha-coeffs', '1,2,-3'], '--alpha-coeffs: expected non-negative trained-physics coefficients, found -3'],
+    [['--latency-model', 'trained-physics', '--alpha-coeffs', '1,NaN,3'], '--alpha-coeffs: expected three comma-separated numbers (e.g. "1000,2.5,0"), found "1,NaN,3"'],
+    [['--latency-model', 'trained-physics', '--beta-coeffs', '1,2,3,4,5,6,x'], '--beta-coeffs: expected comma-separated numbers (e.g. "1000,2.5,0"), found "1,2,3,4,5,6,x"'],
+    [['--latency-model', 'trained-physics', '--model', 'microsoft/phi-4'], '--model-config: expected a Hugging Face config.json for microsoft/phi-4 (trained-physics needs one and the catalogue has none), found nothing'],
+    [['--latency-model', 'roofline', '--model', 'microsoft/phi-4'], '--model-config: expected a Hugging Face config.json for microsoft/phi-4 (roofline needs one and the catalogue has none), found nothing'],
+    [['--model', 'meta-llama/llama-3.1-8b-instruct', '--beta-coeffs', '1,2,3,4'], '--beta-coeffs: expected three comma-separated numbers (e.g. "1000,2.5,0"), or 7 to 11 with --latency-model trained-physics, found 4 numbers'],
     [['--tp', '0'], '--tp: expected a positive integer, found "0"'],
     [['--tp', 'two'], '--tp: expected a positive integer, found "two"'],
     // vLLM refuses a TP that does not divide the attention heads (32 for Llama 3.1 8B, 40 for Qwen3 14B).
@@ -67,7 +76,7 @@ describe.concurrent('the model and latency flags', () => {
     [['--model', 'qwen/qwen3-14b', '--tp', '16'], '--tp: expected a divisor of the 40 attention heads of qwen/qwen3-14b (1, 2, 4, 5, 8, 10, 20, 40), found 16'],
     [['--hardware', 'TPU-v9'], `--hardware: expected one of ${knownHardware().join(', ')} (or a GPU from --hardware-config), found "TPU-v9"`],
     [['--alpha-coeffs', '1,2'], '--alpha-coeffs: expected three comma-separated numbers (e.g. "1000,2.5,0"), found "1,2"'],
-    [['--beta-coeffs', 'a,b,c'], '--beta-coeffs: expected three comma-separated numbers (e.g. "1000,2.5,0"), found "a,b,c"'],
+    [['--beta-coeffs', 'a,b,c'], '--beta-coeffs: expected comma-separated numbers (e.g. "1000,2.5,0"), found "a,b,c"'],
     [['--alpha-coeffs', '1,2,3'], '--beta-coeffs: expected to be given with --alpha-coeffs (or --model, whose trained coefficients fill in the other), found only --alpha-coeffs'],
     [['--model-config', '/no/such/config.json'], '--model-config /no/such/config.json: expected a readable model config (config.json or its folder), found ENOENT (no such file or directory)'],
   ])('%j', ([flags, message], { expect }) => rejects(expect, [...RUN, ...flags], message));

@@ -6,6 +6,8 @@ import { type RequestRecord, type SimulationConfigInput, type SimulationResult, 
 // and packages/cli/test/parity.test.ts so that both judge a run by the same rules.
 
 export const FIXTURE_DIR = fileURLToPath(new URL('./fixtures/blis-parity/', import.meta.url));
+/** BLIS HEAD (f90a1e3a) reference runs of its roofline and trained-physics models, same trace. */
+export const HEAD_FIXTURE_DIR = fileURLToPath(new URL('./fixtures/blis-head-parity/', import.meta.url));
 export const TRACE_PATH = `${FIXTURE_DIR}azurecode2k.csv`;
 
 /** The reference configuration (fixture README): every knob that shapes the numbers, explicit. */
@@ -30,12 +32,26 @@ export interface ParityRun {
   /** Folder of the reference outputs under the fixture directory. */
   name: string;
   numInstances: number;
+  /** The latency model; blackbox (the default) runs use the reference coefficients. */
+  latencyModel?: 'blackbox' | 'roofline' | 'trained-physics';
+  /** Fixture directory holding `name`; the b563c440 blackbox set by default. */
+  dir?: string;
 }
 
 export const PARITY_RUNS: readonly ParityRun[] = [
   { name: 'azurecode2k-1', numInstances: 1 },
   { name: 'azurecode2k-4rr', numInstances: 4 },
 ];
+
+/** BLIS HEAD's backends on the same trace: coefficients are BLIS's defaults, not flags. */
+export const HEAD_PARITY_RUNS: readonly ParityRun[] = [
+  { name: 'roofline-1', numInstances: 1, latencyModel: 'roofline', dir: HEAD_FIXTURE_DIR },
+  { name: 'roofline-4rr', numInstances: 4, latencyModel: 'roofline', dir: HEAD_FIXTURE_DIR },
+  { name: 'trained-physics-1', numInstances: 1, latencyModel: 'trained-physics', dir: HEAD_FIXTURE_DIR },
+  { name: 'trained-physics-4rr', numInstances: 4, latencyModel: 'trained-physics', dir: HEAD_FIXTURE_DIR },
+];
+
+const isBlackbox = (run: ParityRun) => (run.latencyModel ?? 'blackbox') === 'blackbox';
 
 /** The run as a `simulate()` configuration. */
 export function simulationConfig(run: ParityRun): SimulationConfigInput {
@@ -45,9 +61,8 @@ export function simulationConfig(run: ParityRun): SimulationConfigInput {
     model: REFERENCE.model,
     hardware: REFERENCE.hardware,
     tp: REFERENCE.tp,
-    latencyModel: 'blackbox',
-    alphaCoeffs: [...REFERENCE.alpha],
-    betaCoeffs: [...REFERENCE.beta],
+    latencyModel: run.latencyModel ?? 'blackbox',
+    ...(isBlackbox(run) ? { alphaCoeffs: [...REFERENCE.alpha], betaCoeffs: [...REFERENCE.beta] } : {}),
     totalKVBlocks: REFERENCE.totalKVBlocks,
     blockSizeTokens: REFERENCE.blockSizeTokens,
     maxNumSeqs: REFERENCE.maxNumSeqs,
@@ -74,11 +89,8 @@ export function cliArgs(run: ParityRun, resultsPath: string): string[] {
     '--tp',
     String(REFERENCE.tp),
     '--latency-model',
-    'blackbox',
-    '--alpha-coeffs',
-    REFERENCE.alpha.join(','),
-    '--beta-coeffs',
-    REFERENCE.beta.join(','),
+    run.latencyModel ?? 'blackbox',
+    ...(isBlackbox(run) ? ['--alpha-coeffs', REFERENCE.alpha.join(','), '--beta-coeffs', REFERENCE.beta.join(',')] : []),
     '--total-kv-blocks',
     String(REFERENCE.totalKVBlocks),
     '--block-size-in-tokens',
@@ -120,7 +132,7 @@ export interface Reference {
 }
 
 export function loadReference(run: ParityRun): Reference {
-  const dir = `${FIXTURE_DIR}${run.name}/`;
+  const dir = `${run.dir ?? FIXTURE_DIR}${run.name}/`;
   const lines = readFileSync(`${dir}requests.csv`, 'utf8').split(/\r?\n/).filter((l) => l.length > 0);
   const header = lines[0].split(',');
   const want = ['request_id', 'arrival_ms', 'input_tokens', 'output_tokens', 'handled_by', 'ttft_ms', 'itl_ms', 'e2e_ms', 'scheduling_delay_ms'];

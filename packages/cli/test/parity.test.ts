@@ -6,6 +6,7 @@ import type { RequestRecord } from '@blis/cluster';
 import { findCoefficients, resolveLatency } from '@blis/latency';
 import { describe, expect, it } from 'vitest';
 import {
+  HEAD_PARITY_RUNS,
   PARITY_RUNS,
   REFERENCE,
   type RunComparison,
@@ -47,7 +48,7 @@ describe('the reference configuration', () => {
   it('reproduces the README examples: a lone 374-token prefill takes 13,876 µs, a lone decode 6,776 µs', () => {
     const m = resolveLatency({ model: REFERENCE.model, hardware: REFERENCE.hardware, tp: REFERENCE.tp }).model;
     const batch = (prefillTokens: number, decodeTokens: number) =>
-      ({ prefillTokens, decodeTokens, prefillCount: prefillTokens > 0 ? 1 : 0, decodeCount: decodeTokens, prefillNewTokens: new Int32Array(1), prefillContextStart: new Int32Array(1), decodeContext: new Int32Array(1) }) as const;
+      ({ prefillTokens, decodeTokens, prefillCount: prefillTokens > 0 ? 1 : 0, decodeCount: decodeTokens, prefillNewTokens: new Int32Array(1), prefillContextStart: new Int32Array(1), prefillInputTokens: new Int32Array(1), decodeContext: new Int32Array(1) }) as const;
     expect(m.stepTime(batch(374, 0))).toBe(13876);
     expect(m.stepTime(batch(0, 1))).toBe(6776);
     expect(m.queueingTime(4808)).toBe(10326);
@@ -55,7 +56,16 @@ describe('the reference configuration', () => {
   });
 });
 
-describe.each(PARITY_RUNS)('parity with the Go BLIS: $name', (run) => {
+describe('BLIS HEAD roofline: request 0 of the trace', () => {
+  it('takes 49,409 µs for its first 2,048-token chunk of 4,808 (its prefill alone at t = 0)', () => {
+    const m = resolveLatency({ model: REFERENCE.model, hardware: REFERENCE.hardware, tp: REFERENCE.tp, latencyModel: 'roofline' }).model;
+    const b = { prefillTokens: 2048, decodeTokens: 0, prefillCount: 1, decodeCount: 0, prefillNewTokens: Int32Array.of(2048), prefillContextStart: Int32Array.of(0), prefillInputTokens: Int32Array.of(4808), decodeContext: new Int32Array(1) };
+    expect(m.stepTime(b)).toBe(49409);
+    expect(m.queueingTime(4808)).toBe(0);
+  });
+});
+
+describe.each([...PARITY_RUNS, ...HEAD_PARITY_RUNS])('parity with the Go BLIS: $name', (run) => {
   const reference = loadReference(run);
 
   it('matches every request and the aggregate result through simulate()', () => {

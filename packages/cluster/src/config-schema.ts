@@ -120,9 +120,10 @@ export const SimulationConfigSchema = z
     model: z.string().min(1).default('meta-llama/llama-3.1-8b-instruct'),
     hardware: z.string().optional(),
     tp: posInt.optional(),
-    latencyModel: z.enum(['blackbox', 'roofline']).optional(),
+    latencyModel: z.enum(['blackbox', 'roofline', 'trained-physics']).optional(),
     alphaCoeffs: z.array(z.number()).length(3).optional(),
-    betaCoeffs: z.array(z.number()).length(3).optional(),
+    /** 3 for blackbox; 7 to 11 for trained-physics. */
+    betaCoeffs: z.array(z.number()).min(3).max(11).optional(),
     vllmVersion: z.string().optional(),
     modelConfigPath: z.string().optional(),
     hardwareConfigPath: z.string().optional(),

@@ -23,6 +23,7 @@ export function blackbox(alpha: readonly number[], beta: readonly number[]): Lat
     },
     queueingTime: (n) => Math.trunc(alpha[0] + alpha[1] * n),
     outputTokenTime: () => Math.trunc(alpha[2]),
+    postDecodeFixedOverhead: () => 0,
   };
 }
 

@@ -11,9 +11,9 @@ export interface Distribution {
 }
 
 /**
- * Percentile with linear interpolation between closest ranks, computed the way BLIS does
- * (rank = p/100 * (n-1); lo + (hi - lo) * frac), so results agree to the last printed digit.
- * `sorted` must be ascending.
+ * Percentile with linear interpolation between closest ranks (rank = p/100 * (n-1);
+ * lo + (hi - lo) * frac), in the sample's unit. `sorted` must be ascending. The run summaries
+ * interpolate in exact µs instead, as BLIS does, to agree to the last printed digit.
  */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   const n = sorted.length;
@@ -26,28 +26,42 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 }
 
 /**
+ * BLIS's percentile over µs values, reported in ms: `lo/1000 + (hi − lo)·frac/1000`. The
+ * difference is taken in exact µs before scaling, so it can differ in the last digit from
+ * interpolating values already converted to ms.
+ */
+function interpolateUsAsMs(loUs: number, hiUs: number, frac: number): number {
+  return loUs / 1000 + ((hiUs - loUs) * frac) / 1000;
+}
+
+/** p-th percentile (BLIS's closest-ranks rule) of ascending µs samples, in ms. */
+function percentileUsAsMs(sortedUs: ArrayLike<number>, p: number): number {
+  const n = sortedUs.length;
+  const rank = (p / 100) * (n - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.min(lo + 1, n - 1);
+  return interpolateUsAsMs(sortedUs[lo], sortedUs[hi], rank - lo);
+}
+
+/**
  * Summarises integer-µs samples in milliseconds. The mean divides the exact µs sum first, and
  * percentiles interpolate over values already converted to ms, matching BLIS's arithmetic.
  */
 export function summarizeUsAsMs(samplesUs: Float64Array): Distribution {
   const n = samplesUs.length;
   if (n === 0) return { count: 0, mean: 0, min: 0, max: 0, p50: 0, p90: 0, p95: 0, p99: 0 };
-  const ms = new Float64Array(n);
+  const sorted = Float64Array.from(samplesUs).sort();
   let sum = 0;
-  for (let i = 0; i < n; i++) {
-    sum += samplesUs[i];
-    ms[i] = samplesUs[i] / 1000;
-  }
-  ms.sort();
+  for (let i = 0; i < n; i++) sum += samplesUs[i];
   return {
     count: n,
     mean: sum / n / 1000,
-    min: ms[0],
-    max: ms[n - 1],
-    p50: percentile(ms, 50),
-    p90: percentile(ms, 90),
-    p95: percentile(ms, 95),
-    p99: percentile(ms, 99),
+    min: sorted[0] / 1000,
+    max: sorted[n - 1] / 1000,
+    p50: percentileUsAsMs(sorted, 50),
+    p90: percentileUsAsMs(sorted, 90),
+    p95: percentileUsAsMs(sorted, 95),
+    p99: percentileUsAsMs(sorted, 99),
   };
 }
 
@@ -71,7 +85,7 @@ export function summarizeWeightedUsAsMs(counts: ReadonlyMap<number, number>): Di
     acc += counts.get(values[i])!;
     cum[i] = acc;
   }
-  // k-th order statistic (0-based) in ms.
+  // k-th order statistic (0-based) in µs.
   const at = (k: number): number => {
     let lo = 0;
     let hi = values.length - 1;
@@ -80,14 +94,13 @@ export function summarizeWeightedUsAsMs(counts: ReadonlyMap<number, number>): Di
       if (cum[mid] > k) hi = mid;
       else lo = mid + 1;
     }
-    return values[lo] / 1000;
+    return values[lo];
   };
   const pct = (p: number): number => {
     const rank = (p / 100) * (n - 1);
     const lo = Math.floor(rank);
     const hi = Math.min(lo + 1, n - 1);
-    const a = at(lo);
-    return a + (at(hi) - a) * (rank - lo);
+    return interpolateUsAsMs(at(lo), at(hi), rank - lo);
   };
   return {
     count: n,

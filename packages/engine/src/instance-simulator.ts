@@ -220,7 +220,7 @@ export class InstanceSimulator {
         if (r & FAILED) break;
         budget -= n;
         run.granted[idx] = n;
-        this.addPrefill(progress, n);
+        this.addPrefill(progress, n, run.inputTokens[idx]);
       } else if (run.finalProgress[idx] > progress) {
         // Decoding (a request whose prompt was its whole work left at the end of its prefill
         // step). The common case, a decode token that fits, skips the preemption loop.
@@ -264,7 +264,7 @@ export class InstanceSimulator {
       next.cachedTokens = cachedTokens;
       next.progress = cachedTokens;
       run.push(next, n);
-      if (n > 0) this.addPrefill(cachedTokens, n);
+      if (n > 0) this.addPrefill(cachedTokens, n, next.inputTokens);
       budget -= n;
       this.hooks.onScheduled?.(next, now, cfg.index);
     }
@@ -338,11 +338,12 @@ export class InstanceSimulator {
     this.completedAt = next;
   }
 
-  /** Appends a prefill chunk of `n` tokens starting at context position `start` to the batch. */
-  private addPrefill(start: number, n: number): void {
+  /** Appends a prefill chunk of `n` tokens starting at context position `start` of an `input`-token prompt. */
+  private addPrefill(start: number, n: number, input: number): void {
     const batch = this.batch;
     batch.prefillNewTokens[batch.prefillCount] = n;
     batch.prefillContextStart[batch.prefillCount] = start;
+    batch.prefillInputTokens[batch.prefillCount] = input;
     batch.prefillCount++;
     batch.prefillTokens += n;
   }
@@ -357,7 +358,7 @@ export class InstanceSimulator {
     for (let i = 0; i < run.length; i++) {
       const g = run.granted[i];
       if (g === 0) continue;
-      if (run.progress[i] < run.inputTokens[i]) this.addPrefill(run.progress[i], g);
+      if (run.progress[i] < run.inputTokens[i]) this.addPrefill(run.progress[i], g, run.inputTokens[i]);
       else batch.decodeContext[batch.decodeCount++] = run.progress[i];
     }
   }
@@ -468,9 +469,9 @@ export class InstanceSimulator {
     r.completedAt = stepEnd;
     // BLIS reports E2E = TTFT + sum(ITL). After a preemption it drops the ITLs it had seen,
     // which understates E2E; for those requests we report the real completion time instead.
-    const e2e = r.preemptedAfterFirstToken
-      ? stepEnd + this.alpha2 * (1 + r.itlCount) - r.spec.arrivalUs
-      : r.ttft + r.itlSum;
+    // A completion overhead (trained-physics alpha1) lengthens E2E only, not the clock.
+    const post = r.outputTokens > 0 ? this.config.latency.postDecodeFixedOverhead() : 0;
+    const e2e = (r.preemptedAfterFirstToken ? stepEnd + this.alpha2 * (1 + r.itlCount) - r.spec.arrivalUs : r.ttft + r.itlSum) + post;
     if (this.config.checkInvariants) {
       const arr = r.spec.arrivalUs;
       const sched = r.firstScheduledAt;

@@ -10,6 +10,7 @@ const latency: LatencyModel = {
   stepTime: (b: StepBatch) => Math.max(1, Math.trunc(1000 + 2 * b.prefillTokens + 10 * b.decodeTokens)),
   queueingTime: () => 100,
   outputTokenTime: () => 0,
+  postDecodeFixedOverhead: () => 0,
 };
 
 function config(totalKVBlocks: number): InstanceConfig {

@@ -26,6 +26,8 @@ const modelDefaults = Object.fromEntries(
 writeFileSync(new URL('coefficients.json', out), `${JSON.stringify(coefficients, null, 1)}\n`);
 writeFileSync(new URL('model-defaults.json', out), `${JSON.stringify(modelDefaults, null, 1)}\n`);
 writeFileSync(new URL('workload-presets.json', out), `${JSON.stringify(defaults.workloads, null, 1)}\n`);
+const head = parse(readFileSync(join(dir, 'defaults-head.yaml'), 'utf8')).trained_physics_coefficients;
+writeFileSync(new URL('trained-physics-coefficients.json', out), `${JSON.stringify({ alpha: head.alpha_coeffs, beta: head.beta_coeffs }, null, 1)}\n`);
 writeFileSync(new URL('hardware.json', out), `${JSON.stringify(JSON.parse(readFileSync(join(dir, 'hardware_config.json'), 'utf8')), null, 1)}\n`);
 const configs = {};
 for (const name of readdirSync(join(dir, 'model_configs')).sort()) {

@@ -36,4 +36,8 @@ export class BlackboxLatencyModel implements LatencyModel {
   outputTokenTime(): number {
     return this.a2;
   }
+
+  postDecodeFixedOverhead(): number {
+    return 0;
+  }
 }

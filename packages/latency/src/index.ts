@@ -2,8 +2,13 @@ export type { StepBatch, LatencyModel } from './latency-model.js';
 export { createStepBatch } from './latency-model.js';
 export { BlackboxLatencyModel } from './blackbox-model.js';
 export { RooflineLatencyModel } from './roofline-model.js';
+export { TrainedPhysicsLatencyModel } from './trained-physics/trained-physics-model.js';
+export type { StepBases } from './trained-physics/step-bases.js';
+export { TRAINED_PHYSICS_DEFAULTS } from './trained-physics/coefficients.js';
 export { LatencyConfigError } from './errors.js';
 export type { ModelArchitecture } from './model-config.js';
+export type { StepModelConfig } from './step-model-config.js';
+export { parseStepModelConfig, isMoE, effectiveWeightBytesPerParam } from './step-model-config.js';
 export { parseModelConfig, loadModelConfig, parameterCount, kvBytesPerToken } from './model-config.js';
 export type { GpuSpec } from './hardware.js';
 export { hardwareSpec, knownHardware } from './hardware.js';
@@ -18,6 +23,6 @@ export {
   workloadPresetNames,
 } from './catalogue.js';
 export { resolveLatency } from './resolve.js';
-export type { ResolveLatencyOptions, ResolvedLatency } from './resolve.js';
+export type { LatencyModelKind, ResolveLatencyOptions, ResolvedLatency } from './resolve.js';
 export { DEFAULT_TOTAL_KV_BLOCKS, deriveTotalKVBlocks, resolveKVBlocks } from './kv-capacity.js';
 export type { KVCapacityInput, ResolveKVBlocksInput } from './kv-capacity.js';

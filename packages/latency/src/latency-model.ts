@@ -16,6 +16,8 @@ export interface StepBatch {
   prefillNewTokens: Int32Array;
   /** Per prefilling request: tokens already in its KV cache before this step (context start). */
   prefillContextStart: Int32Array;
+  /** Per prefilling request: its whole prompt length (input tokens), cached part included. */
+  prefillInputTokens: Int32Array;
   /** Number of decoding requests this step. */
   decodeCount: number;
   /** Per decoding request: context length (tokens in its KV cache) before this step. */
@@ -24,13 +26,18 @@ export interface StepBatch {
 
 /** Predicts GPU step time and the non-GPU overheads around it, all in integer microseconds. */
 export interface LatencyModel {
-  readonly kind: 'blackbox' | 'roofline' | (string & {});
+  readonly kind: 'blackbox' | 'roofline' | 'trained-physics' | (string & {});
   /** Step duration in µs, an integer of at least 1. */
   stepTime(batch: StepBatch): number;
   /** Delay between a request's arrival and its entry into the wait queue, in integer µs. */
   queueingTime(inputTokens: number): number;
   /** Per-output-token processing overhead added to TTFT and to each ITL entry, in integer µs. */
   outputTokenTime(): number;
+  /**
+   * Fixed overhead added once to a request's E2E when it completes, if it has output tokens, in
+   * integer µs. It delays neither the first token nor the simulation clock.
+   */
+  postDecodeFixedOverhead(): number;
 }
 
 /** Allocates an empty, reusable {@link StepBatch} able to describe up to `capacity` requests. */
@@ -41,6 +48,7 @@ export function createStepBatch(capacity = 256): StepBatch {
     prefillCount: 0,
     prefillNewTokens: new Int32Array(capacity),
     prefillContextStart: new Int32Array(capacity),
+    prefillInputTokens: new Int32Array(capacity),
     decodeCount: 0,
     decodeContext: new Int32Array(capacity),
   };

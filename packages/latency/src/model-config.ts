@@ -2,8 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { LatencyConfigError } from './errors.js';
+import { type StepModelConfig, parseStepModelConfig } from './step-model-config.js';
 
-/** The architecture facts the roofline model and KV sizing need, from a Hugging Face config.json. */
+/** The architecture facts KV sizing and the step-time models need, from a Hugging Face config.json. */
 export interface ModelArchitecture {
   layers: number;
   hiddenSize: number;
@@ -19,6 +20,8 @@ export interface ModelArchitecture {
   /** Bytes per weight and per KV element (2 for bf16/fp16, 1 for fp8). */
   dtypeBytes: number;
   tiedEmbeddings: boolean;
+  /** The same config read the way BLIS's roofline and trained-physics step-time models read it. */
+  step: StepModelConfig;
 }
 
 const num = z.number().positive();
@@ -69,6 +72,7 @@ export function parseModelConfig(raw: unknown, where = 'config.json'): ModelArch
     moeIntermediateSize: c.moe_intermediate_size ?? c.intermediate_size ?? 4 * c.hidden_size,
     dtypeBytes: fp8 ? 1 : c.torch_dtype === 'float32' ? 4 : 2,
     tiedEmbeddings: c.tie_word_embeddings ?? false,
+    step: parseStepModelConfig(raw),
   };
 }
 

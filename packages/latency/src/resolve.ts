@@ -5,12 +5,18 @@ import { type GpuSpec, hardwareSpec } from './hardware.js';
 import type { LatencyModel } from './latency-model.js';
 import { type ModelArchitecture, loadModelConfig, parseModelConfig } from './model-config.js';
 import { RooflineLatencyModel } from './roofline-model.js';
+import { weightBytesFromModelName } from './step-model-config.js';
+import { TRAINED_PHYSICS_DEFAULTS } from './trained-physics/coefficients.js';
+import { TrainedPhysicsLatencyModel } from './trained-physics/trained-physics-model.js';
+
+/** The latency backends `resolveLatency` can build. */
+export type LatencyModelKind = 'blackbox' | 'roofline' | 'trained-physics';
 
 export interface ResolveLatencyOptions {
   model: string;
   hardware?: string;
   tp?: number;
-  latencyModel?: 'blackbox' | 'roofline';
+  latencyModel?: LatencyModelKind;
   alphaCoeffs?: readonly number[];
   betaCoeffs?: readonly number[];
   vllmVersion?: string;
@@ -20,7 +26,7 @@ export interface ResolveLatencyOptions {
 
 export interface ResolvedLatency {
   model: LatencyModel;
-  kind: 'blackbox' | 'roofline';
+  kind: LatencyModelKind;
   modelId: string;
   gpu: string;
   tp: number;
@@ -37,7 +43,9 @@ export interface ResolvedLatency {
  * Picks the latency model for a deployment: `--model` alone uses the model's default GPU and
  * TP; blackbox when trained coefficients exist for (model, GPU, TP) or both coefficient flags are
  * given; roofline when only an architecture config is known; otherwise an error listing the
- * known models.
+ * known models. `latencyModel: 'trained-physics'` (BLIS HEAD's default backend) is used only
+ * when asked for: it needs a model config and takes BLIS's shipped coefficients unless
+ * `alphaCoeffs` / `betaCoeffs` override them.
  */
 export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
   const def = modelDefault(opts.model);
@@ -48,6 +56,11 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
   else {
     const raw = modelConfigRaw(opts.model);
     if (raw !== undefined) modelConfig = parseModelConfig(raw, `catalogue config of ${opts.model}`);
+  }
+  // BLIS falls back to the model name (…-FP8, …-w4a16) when the config states no quantization.
+  if (modelConfig !== undefined && modelConfig.step.quantizedWeightBytesPerParam === 0) {
+    const fromName = weightBytesFromModelName(opts.model);
+    if (fromName > 0) modelConfig = { ...modelConfig, step: { ...modelConfig.step, quantizedWeightBytesPerParam: fromName } };
   }
   let hardware: GpuSpec | undefined;
   const needHardware = () => {
@@ -60,7 +73,28 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
     if (opts.hardware !== undefined || opts.hardwareConfigPath !== undefined) throw e;
   }
 
+  if (opts.latencyModel === 'trained-physics') {
+    if (modelConfig === undefined) throw new LatencyConfigError(`--model-config: expected a Hugging Face config.json for ${opts.model} (trained-physics needs one and the catalogue has none), found nothing`);
+    const hw = needHardware();
+    const alpha = opts.alphaCoeffs ?? TRAINED_PHYSICS_DEFAULTS.alpha;
+    const beta = opts.betaCoeffs ?? TRAINED_PHYSICS_DEFAULTS.beta;
+    const source = opts.alphaCoeffs !== undefined || opts.betaCoeffs !== undefined ? 'coefficients from flags' : 'BLIS f90a1e3a defaults';
+    return {
+      model: new TrainedPhysicsLatencyModel(modelConfig, hw, tp, alpha, beta),
+      kind: 'trained-physics',
+      modelId: opts.model,
+      gpu: hw.name,
+      tp,
+      alpha,
+      beta,
+      modelConfig,
+      hardware: hw,
+      source: `trained-physics (${source}) from ${opts.modelConfigPath ?? 'catalogue config'} on ${hw.name} TP${tp}`,
+    };
+  }
   if (opts.latencyModel !== 'roofline') {
+    if (opts.betaCoeffs !== undefined && opts.betaCoeffs.length !== 3)
+      throw new LatencyConfigError(`--beta-coeffs: expected 3 blackbox coefficients (or 7 to 11 with --latency-model trained-physics), found ${opts.betaCoeffs.length}`);
     if (opts.alphaCoeffs !== undefined && opts.betaCoeffs !== undefined) {
       return { model: new BlackboxLatencyModel(opts.alphaCoeffs, opts.betaCoeffs), kind: 'blackbox', modelId: opts.model, gpu, tp, alpha: opts.alphaCoeffs, beta: opts.betaCoeffs, modelConfig, hardware, source: 'coefficients from flags' };
     }
@@ -79,6 +113,6 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
     return { model: new RooflineLatencyModel(modelConfig, hw, tp, alpha), kind: 'roofline', modelId: opts.model, gpu: hw.name, tp, alpha, modelConfig, hardware: hw, source: `roofline from ${opts.modelConfigPath ?? 'catalogue config'} on ${hw.name} TP${tp}` };
   }
   if (opts.latencyModel === 'roofline')
-    throw new LatencyConfigError(`roofline needs a model config for ${opts.model}: pass --model-config <config.json or folder>`);
+    throw new LatencyConfigError(`--model-config: expected a Hugging Face config.json for ${opts.model} (roofline needs one and the catalogue has none), found nothing`);
   throw new LatencyConfigError(`unknown model "${opts.model}"; known models: ${knownModels().join(', ')}`);
 }

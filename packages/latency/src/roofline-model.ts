@@ -1,16 +1,33 @@
+import { LatencyConfigError } from './errors.js';
 import type { GpuSpec } from './hardware.js';
 import type { LatencyModel, StepBatch } from './latency-model.js';
-import { type ModelArchitecture, parameterCount } from './model-config.js';
+import type { ModelArchitecture } from './model-config.js';
+import { type StepModelConfig, effectiveWeightBytesPerParam, layerSplit } from './step-model-config.js';
+
+// BLIS counts two MLP matrices: Hugging Face's intermediate_size for gated (SwiGLU) models is
+// already scaled so that 2·d·I matches the three gated matrices. KV sizing keeps three on purpose.
+const MLP_MATRICES = 2;
+
+/** FLOPs of one request's forward pass: matrix work (`gemm`) and on-chip vector work (`sram`). */
+interface Flops {
+  gemm: number;
+  sram: number;
+}
 
 /**
- * Analytical step time from FLOPs and bytes. For each phase (prefill, decode):
- * `time = max(FLOPs / (TP · peak · MFU), bytes / (TP · bandwidth))`, and the step is the sum
- * of the two phases, truncated to whole µs (at least 1).
+ * BLIS's analytical roofline (HEAD f90a1e3a). The step is one forward pass over every request:
  *
- * FLOPs per phase: projections (2·T·(q + 2kv + o)·H per layer), attention against the context
- * (4·heads·headDim per query-key pair), the MLP (2·T·3·H·I, or the active experts' share for
- * MoE) and the LM head for the tokens that produce logits. Bytes: the weights (the active
- * experts for MoE) once per phase, plus the KV cache read and written.
+ * - compute seconds = Σ over requests of FLOPs / TP / (peak · MFU), with the prefill MFU for
+ *   prefilling requests and the decode MFU for decoding ones;
+ * - memory seconds = (weight bytes once / TP + Σ per-request KV write, KV read of past tokens and
+ *   activation bytes / TP) / bandwidth;
+ * - step = max(compute, memory), truncated to whole µs, at least 1.
+ *
+ * Weights are attention (Q, K, V, O) and MLP matrices only: no embeddings or LM head. MoE
+ * layers load the expected number of distinct experts the step's tokens touch,
+ * `N·(1 − ((N − k)/N)^B)`. FP8 peak FLOPs apply when weights are one byte and the GPU has them.
+ * Queueing delay is `alpha[0] + alpha[1]·input tokens` (zeros by default), per-output-token
+ * time `alpha[2]`.
  */
 export class RooflineLatencyModel implements LatencyModel {
   readonly kind = 'roofline';
@@ -18,83 +35,115 @@ export class RooflineLatencyModel implements LatencyModel {
   readonly gpu: GpuSpec;
   readonly tp: number;
   private readonly alpha: readonly [number, number, number];
+  private readonly c: StepModelConfig;
   private readonly peakFlops: number;
-  private readonly bandwidth: number;
-  private readonly projFlopsPerToken: number;
-  private readonly mlpFlopsPerToken: number;
-  private readonly lmHeadFlops: number;
-  private readonly attnFlopsPerPair: number;
-  private readonly denseWeightBytes: number;
-  private readonly expertBytes: number;
-  private readonly kvBytesPerToken: number;
+  private readonly peakBandwidth: number;
+  private readonly kvHeads: number;
+  private readonly dHead: number;
+  private readonly dFF: number;
+  private readonly moeLayers: number;
+  private readonly denseLayers: number;
+  private readonly weightBpp: number;
 
   constructor(model: ModelArchitecture, gpu: GpuSpec, tp: number, alpha: readonly number[] = [0, 0, 0]) {
+    const c = model.step;
+    validateRoofline(c, gpu, tp);
     this.model = model;
     this.gpu = gpu;
     this.tp = tp;
+    this.c = c;
     this.alpha = [alpha[0] ?? 0, alpha[1] ?? 0, alpha[2] ?? 0];
-    const fp8 = model.dtypeBytes === 1 && gpu.tflopsFp8 > 0;
-    this.peakFlops = (fp8 ? gpu.tflopsFp8 : gpu.tflopsPeak) * 1e12;
-    this.bandwidth = gpu.bandwidthTBs * 1e12;
-    const H = model.hiddenSize;
-    const q = model.heads * model.headDim;
-    const kv = model.kvHeads * model.headDim;
-    this.projFlopsPerToken = 2 * model.layers * (H * q + 2 * H * kv + q * H);
-    const activeMlp = model.experts > 0 ? model.expertsPerToken * 3 * H * model.moeIntermediateSize : 3 * H * model.intermediateSize;
-    this.mlpFlopsPerToken = 2 * model.layers * activeMlp;
-    this.lmHeadFlops = 2 * H * model.vocabSize;
-    this.attnFlopsPerPair = 4 * model.layers * model.heads * model.headDim;
-    const params = parameterCount(model);
-    const expertParams = model.experts > 0 ? model.layers * model.experts * 3 * H * model.moeIntermediateSize : 0;
-    this.denseWeightBytes = (params - expertParams) * model.dtypeBytes;
-    this.expertBytes = model.experts > 0 ? model.layers * 3 * H * model.moeIntermediateSize * model.dtypeBytes : 0;
-    this.kvBytesPerToken = 2 * model.layers * model.kvHeads * model.headDim * model.dtypeBytes;
+    this.weightBpp = effectiveWeightBytesPerParam(c);
+    this.peakFlops = (this.weightBpp === 1 && gpu.tflopsFp8 > 0 ? gpu.tflopsFp8 : gpu.tflopsPeak) * 1e12;
+    this.peakBandwidth = gpu.bandwidthTBs * 1e12;
+    this.kvHeads = c.kvHeads === 0 ? c.heads : c.kvHeads;
+    // Not the config's head_dim: BLIS's step time divides hidden by heads.
+    this.dHead = c.hiddenSize / c.heads;
+    this.dFF = c.intermediateSize > 0 ? c.intermediateSize : 4 * c.hiddenSize;
+    const split = layerSplit(c);
+    this.moeLayers = split.moeLayers;
+    this.denseLayers = split.denseLayers;
   }
 
-  /** Weight bytes read for `tokens` tokens: dense weights plus the experts they touch. */
-  private weightBytes(tokens: number): number {
-    if (this.model.experts === 0) return this.denseWeightBytes;
-    const touched = Math.min(this.model.experts, tokens * this.model.expertsPerToken);
-    return this.denseWeightBytes + touched * this.expertBytes;
+  private flops(seq: number, newT: number): Flops {
+    const c = this.c;
+    const d = c.hiddenSize;
+    const L = c.layers;
+    const nHeads = c.heads;
+    const dKV = this.kvHeads * this.dHead;
+    let gemm = (2 * newT * (d * d + 2 * d * dKV) + 2 * newT * d * d) * L;
+    // New tokens of a chunk attend, on average, to the past plus half of the chunk.
+    const effectiveCtx = newT > 1 ? seq + (newT - 1) / 2 : seq;
+    gemm += 4 * nHeads * newT * effectiveCtx * this.dHead * L;
+    // Softmax, masking and RoPE run on-chip but still cost compute time.
+    const sram = (5 * nHeads * newT * effectiveCtx + 2 * newT * d) * L;
+    if (this.moeLayers > 0) {
+      const dFFMoE = c.moeExpertFfnDim > 0 ? c.moeExpertFfnDim : this.dFF;
+      gemm += 2 * newT * (MLP_MATRICES * d * dFFMoE) * c.expertsPerToken * this.moeLayers;
+    }
+    if (this.denseLayers > 0) {
+      const dFFDense = c.denseIntermediateSize > 0 ? c.denseIntermediateSize : this.dFF;
+      gemm += 2 * newT * (MLP_MATRICES * d * dFFDense) * this.denseLayers;
+    }
+    return { gemm, sram };
   }
 
-  private phaseSeconds(flops: number, bytes: number, mfu: number): number {
-    const compute = flops / (this.tp * this.peakFlops * mfu);
-    const memory = bytes / (this.tp * this.bandwidth);
-    return Math.max(compute , memory);
+  /** Weight bytes for a pass over `newT` tokens (MoE layers load only the experts touched). */
+  private weightBytes(newT: number): number {
+    const c = this.c;
+    const d = c.hiddenSize;
+    const dKV = this.kvHeads * this.dHead;
+    const attnPerLayer = d * (d + 2 * dKV) + d * d;
+    let moe = 0;
+    if (this.moeLayers > 0) {
+      const dFFMoE = c.moeExpertFfnDim > 0 ? c.moeExpertFfnDim : this.dFF;
+      const N = c.experts;
+      const nEff = N * (1 - ((N - c.expertsPerToken) / N) ** newT);
+      moe = MLP_MATRICES * d * dFFMoE * nEff * this.moeLayers;
+    }
+    let dense = 0;
+    if (this.denseLayers > 0) {
+      const dFFDense = c.denseIntermediateSize > 0 ? c.denseIntermediateSize : this.dFF;
+      dense = MLP_MATRICES * d * dFFDense * this.denseLayers;
+    }
+    return (attnPerLayer * c.layers + (moe + dense)) * this.weightBpp;
+  }
+
+  /** Bytes one request adds beyond the weights: KV written, past KV read, activations. */
+  private dynamicBytes(seq: number, newT: number): number {
+    const c = this.c;
+    const kvPerToken = 2 * c.layers * this.kvHeads * this.dHead * c.bytesPerParam;
+    const weights = this.weightBytes(newT);
+    const total = weights + kvPerToken * newT + kvPerToken * seq + c.layers * c.hiddenSize * c.bytesPerParam * newT;
+    // BLIS subtracts the weights from the request's total, rounding included.
+    return total - weights;
   }
 
   stepTime(batch: StepBatch): number {
-    let seconds = 0;
-    if (batch.prefillCount > 0) {
-      let flops = 0;
-      let kvBytes = 0;
-      let tokens = 0;
-      for (let i = 0; i < batch.prefillCount; i++) {
-        const n = batch.prefillNewTokens[i];
-        const s = batch.prefillContextStart[i];
-        tokens += n;
-        // Each new token attends to the context before it and to the new tokens up to itself.
-        flops += this.attnFlopsPerPair * (n * s + (n * (n + 1)) / 2);
-        kvBytes += (s + n) * this.kvBytesPerToken;
-      }
-      flops += tokens * (this.projFlopsPerToken + this.mlpFlopsPerToken) + batch.prefillCount * this.lmHeadFlops;
-      seconds += this.phaseSeconds(flops, this.weightBytes(tokens) + kvBytes, this.gpu.mfuPrefill);
+    if (batch.prefillCount === 0 && batch.decodeCount === 0) return 1;
+    const tp = this.tp;
+    let computeS = 0;
+    let dynamicBytes = 0;
+    let newTokens = 0;
+    const prefillRate = this.peakFlops * this.gpu.mfuPrefill;
+    for (let i = 0; i < batch.prefillCount; i++) {
+      const n = batch.prefillNewTokens[i];
+      const seq = batch.prefillContextStart[i];
+      const f = this.flops(seq, n);
+      computeS += (f.gemm + f.sram) / tp / prefillRate;
+      dynamicBytes += this.dynamicBytes(seq, n) / tp;
+      newTokens += n;
     }
-    if (batch.decodeCount > 0) {
-      let flops = 0;
-      let kvBytes = 0;
-      for (let i = 0; i < batch.decodeCount; i++) {
-        const c = batch.decodeContext[i] + 1;
-        flops += this.attnFlopsPerPair * c;
-        kvBytes += c * this.kvBytesPerToken;
-      }
-      const d = batch.decodeCount;
-      flops += d * (this.projFlopsPerToken + this.mlpFlopsPerToken + this.lmHeadFlops);
-      seconds += this.phaseSeconds(flops, this.weightBytes(d) + kvBytes, this.gpu.mfuDecode);
+    const decodeRate = this.peakFlops * this.gpu.mfuDecode;
+    for (let i = 0; i < batch.decodeCount; i++) {
+      const seq = batch.decodeContext[i];
+      const f = this.flops(seq, 1);
+      computeS += (f.gemm + f.sram) / tp / decodeRate;
+      dynamicBytes += this.dynamicBytes(seq, 1) / tp;
     }
-    const us = Math.trunc(seconds * 1e6);
-    return Math.max(us , 1);
+    newTokens += batch.decodeCount;
+    const memoryS = (this.weightBytes(newTokens) / tp + dynamicBytes) / this.peakBandwidth;
+    return Math.max(1, Math.trunc(Math.max(computeS, memoryS) * 1e6));
   }
 
   queueingTime(inputTokens: number): number {
@@ -104,4 +153,21 @@ export class RooflineLatencyModel implements LatencyModel {
   outputTokenTime(): number {
     return Math.trunc(this.alpha[2]);
   }
+
+  postDecodeFixedOverhead(): number {
+    return 0;
+  }
+}
+
+function validateRoofline(c: StepModelConfig, gpu: GpuSpec, tp: number): void {
+  const problems: string[] = [];
+  if (!(Number.isInteger(tp) && tp > 0)) problems.push(`TP must be a positive integer, found ${tp}`);
+  if (c.heads <= 0) problems.push(`num_attention_heads must be > 0, found ${c.heads}`);
+  if (c.layers <= 0) problems.push(`num_hidden_layers must be > 0, found ${c.layers}`);
+  if (c.hiddenSize <= 0) problems.push(`hidden_size must be > 0, found ${c.hiddenSize}`);
+  if (!(c.bytesPerParam > 0)) problems.push('torch_dtype must name a known dtype (bytes per parameter > 0), found none');
+  if (c.experts > 1 && c.expertsPerToken <= 0) problems.push(`an MoE model with ${c.experts} experts needs num_experts_per_tok > 0, found ${c.expertsPerToken}`);
+  if (c.experts > 1 && c.expertsPerToken > c.experts) problems.push(`num_experts_per_tok (${c.expertsPerToken}) cannot exceed the ${c.experts} experts`);
+  if (!(gpu.mfuPrefill > 0 && gpu.mfuDecode > 0)) problems.push(`GPU ${gpu.name} needs positive prefill and decode MFU`);
+  if (problems.length > 0) throw new LatencyConfigError(`roofline: invalid model or hardware config: ${problems.join('; ')}`);
 }

@@ -15,6 +15,7 @@ const LLAMA8B: LatencyModel = {
   stepTime: (b: StepBatch) => Math.max(1, Math.trunc(6472.007648778123 + 19.79721387814611 * b.prefillTokens + 304.4021040302657 * b.decodeTokens)),
   queueingTime: () => 10326,
   outputTokenTime: () => 0,
+  postDecodeFixedOverhead: () => 0,
 };
 
 const instance = (totalKVBlocks: number): InstanceConfig => ({

@@ -59,7 +59,7 @@ describe('fixture replays account for every request (INV-1)', () => {
     const res = runInstance(instance(200_000), openTrace(join(FIX, file)));
     expect(res.injected).toBe(300);
     expect(accountFor(res)).toEqual({ completed: 300, dropped: 0, timedOut: 0, queued: 0, running: 0 });
-  });
+  }, 240_000); // invariant checks walk all 200,000 blocks every step
 
   it('Mooncake with a KV cache smaller than its longest prompts: the unservable ones are dropped, the rest complete', () => {
     // 2,000 blocks of 16 = 32,000 tokens; the fixture has prompts of up to ~40,000 tokens.
@@ -85,7 +85,7 @@ describe('fixture replays account for every request (INV-1)', () => {
   it('Mooncake requests that share hash ids hit the prefix cache', () => {
     const res = runInstance(instance(200_000), openTrace(join(FIX, 'mooncake-synthetic-300.jsonl')));
     expect(res.instance.kv.stats().cacheHits).toBeGreaterThan(0);
-  });
+  }, 240_000); // invariant checks walk all 200,000 blocks every step
 });
 
 describe('multi-turn sessions under simulation', () => {

@@ -38,15 +38,15 @@ describe('the reference configuration', () => {
     const entry = findCoefficients(REFERENCE.model, REFERENCE.hardware, REFERENCE.tp, REFERENCE.vllmVersion);
     expect(entry?.alpha).toEqual(REFERENCE.alpha);
     expect(entry?.beta).toEqual(REFERENCE.beta);
-    // `--model` alone resolves to the same coefficients.
-    const resolved = resolveLatency({ model: REFERENCE.model });
+    // `--model` with `--latency-model blackbox` resolves to the same coefficients.
+    const resolved = resolveLatency({ model: REFERENCE.model, latencyModel: 'blackbox' });
     expect(resolved.kind).toBe('blackbox');
     expect(resolved.alpha).toEqual(REFERENCE.alpha);
     expect(resolved.beta).toEqual(REFERENCE.beta);
   });
 
   it('reproduces the README examples: a lone 374-token prefill takes 13,876 µs, a lone decode 6,776 µs', () => {
-    const m = resolveLatency({ model: REFERENCE.model, hardware: REFERENCE.hardware, tp: REFERENCE.tp }).model;
+    const m = resolveLatency({ model: REFERENCE.model, hardware: REFERENCE.hardware, tp: REFERENCE.tp, latencyModel: 'blackbox' }).model;
     const batch = (prefillTokens: number, decodeTokens: number) =>
       ({ prefillTokens, decodeTokens, prefillCount: prefillTokens > 0 ? 1 : 0, decodeCount: decodeTokens, prefillNewTokens: new Int32Array(1), prefillContextStart: new Int32Array(1), prefillInputTokens: new Int32Array(1), decodeContext: new Int32Array(1) }) as const;
     expect(m.stepTime(batch(374, 0))).toBe(13876);

@@ -41,11 +41,11 @@ export interface ResolvedLatency {
 
 /**
  * Picks the latency model for a deployment: `--model` alone uses the model's default GPU and
- * TP; blackbox when trained coefficients exist for (model, GPU, TP) or both coefficient flags are
- * given; roofline when only an architecture config is known; otherwise an error listing the
- * known models. `latencyModel: 'trained-physics'` (BLIS HEAD's default backend) is used only
- * when asked for: it needs a model config and takes BLIS's shipped coefficients unless
- * `alphaCoeffs` / `betaCoeffs` override them.
+ * TP. Without `latencyModel`, the default follows BLIS HEAD: trained-physics whenever a model
+ * config and the GPU are known; blackbox when the caller gives blackbox-shaped coefficients (3
+ * betas) or a vLLM version, or when only trained coefficients exist for (model, GPU, TP);
+ * otherwise an error listing the known models. trained-physics takes BLIS's shipped coefficients
+ * unless `alphaCoeffs` / `betaCoeffs` override them.
  */
 export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
   const def = modelDefault(opts.model);
@@ -73,7 +73,8 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
     if (opts.hardware !== undefined || opts.hardwareConfigPath !== undefined) throw e;
   }
 
-  if (opts.latencyModel === 'trained-physics') {
+  const kind = opts.latencyModel ?? defaultKind(opts, modelConfig !== undefined && hardware !== undefined);
+  if (kind === 'trained-physics') {
     if (modelConfig === undefined) throw new LatencyConfigError(`--model-config: expected a Hugging Face config.json for ${opts.model} (trained-physics needs one and the catalogue has none), found nothing`);
     const hw = needHardware();
     const alpha = opts.alphaCoeffs ?? TRAINED_PHYSICS_DEFAULTS.alpha;
@@ -92,7 +93,7 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
       source: `trained-physics (${source}) from ${opts.modelConfigPath ?? 'catalogue config'} on ${hw.name} TP${tp}`,
     };
   }
-  if (opts.latencyModel !== 'roofline') {
+  if (kind !== 'roofline') {
     if (opts.betaCoeffs !== undefined && opts.betaCoeffs.length !== 3)
       throw new LatencyConfigError(`--beta-coeffs: expected 3 blackbox coefficients (or 7 to 11 with --latency-model trained-physics), found ${opts.betaCoeffs.length}`);
     if (opts.alphaCoeffs !== undefined && opts.betaCoeffs !== undefined) {
@@ -115,4 +116,14 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
   if (opts.latencyModel === 'roofline')
     throw new LatencyConfigError(`--model-config: expected a Hugging Face config.json for ${opts.model} (roofline needs one and the catalogue has none), found nothing`);
   throw new LatencyConfigError(`unknown model "${opts.model}"; known models: ${knownModels().join(', ')}`);
+}
+
+/**
+ * BLIS HEAD's default backend is trained-physics; blackbox stays the default where the caller
+ * asks for blackbox data (3-beta coefficients, a vLLM image's trained entry) or nothing else
+ * is known about the model.
+ */
+function defaultKind(opts: ResolveLatencyOptions, physicsPossible: boolean): LatencyModelKind {
+  if (opts.betaCoeffs?.length === 3 || opts.vllmVersion !== undefined || !physicsPossible) return 'blackbox';
+  return 'trained-physics';
 }

@@ -10,6 +10,7 @@ import {
   findCoefficients,
   hardwareSpec,
   knownModels,
+  modelConfigRaw,
   parameterCount,
   parseModelConfig,
   resolveKVBlocks,
@@ -98,8 +99,21 @@ describe('roofline model', () => {
 });
 
 describe('catalogue and resolution', () => {
-  it('picks the default GPU/TP and the default vLLM version for --model alone', () => {
+  it('defaults to trained-physics (BLIS HEAD) on the model\'s default GPU and TP when its config is known', () => {
     const r = resolveLatency({ model: 'meta-llama/llama-3.1-8b-instruct' });
+    expect(r.kind).toBe('trained-physics');
+    expect(r.gpu).toBe('H100');
+    expect(r.tp).toBe(1);
+    expect(r.alpha).toEqual([15563.199579, 777.3455, 45.907545]);
+    // A model with trained blackbox coefficients but no HF config in the catalogue stays blackbox.
+    expect(modelConfigRaw('ibm-granite/granite-3.1-8b-instruct')).toBeUndefined();
+    expect(resolveLatency({ model: 'ibm-granite/granite-3.1-8b-instruct' }).kind).toBe('blackbox');
+    // Blackbox-shaped input selects blackbox: 3 betas, or a vLLM image's trained entry.
+    expect(resolveLatency({ model: 'meta-llama/llama-3.1-8b-instruct', alphaCoeffs: [1, 2, 3], betaCoeffs: [4, 5, 6] }).kind).toBe('blackbox');
+    expect(resolveLatency({ model: 'meta-llama/llama-3.1-8b-instruct', vllmVersion: 'vllm/vllm-openai:v0.11.0' }).kind).toBe('blackbox');
+  });
+  it('picks the default GPU/TP and the default vLLM version for --model alone under blackbox', () => {
+    const r = resolveLatency({ model: 'meta-llama/llama-3.1-8b-instruct', latencyModel: 'blackbox' });
     expect(r.kind).toBe('blackbox');
     expect(r.gpu).toBe('H100');
     expect(r.tp).toBe(1);

@@ -114,7 +114,6 @@ export class InstanceSimulator {
     req.routedAt = now;
     const delay = this.config.latency.queueingTime(req.inputTokens);
     this.events.push(now + delay, this.clsQueued, EventKind.Queued, req.slot);
-    if (req.spec.deadlineUs > 0) this.events.push(req.spec.deadlineUs, this.clsTimeout, EventKind.Timeout, req.slot);
   }
 
   /** Executes one of this instance's events. */
@@ -136,7 +135,6 @@ export class InstanceSimulator {
   }
 
   private onQueued(req: SimRequest, now: number): void {
-    if (req.state !== RequestState.Pending) return; // timed out while in alpha queueing
     this.metrics.totalInputTokens += req.inputTokens;
     // A request whose KV footprint (prompt plus every generated token but the last) exceeds the
     // whole cache would preempt itself forever: drop it. BLIS checks the prompt alone and so
@@ -147,6 +145,18 @@ export class InstanceSimulator {
       this.hooks.onDropped(req, now);
       return;
     }
+    // As in BLIS, a deadline is watched only once the request reaches the wait queue: one that
+    // passed on the way (admission, routing, gateway queue, alpha delay) times out here. Arming
+    // it at routing instead let it fire while the Queued event was still pending, after the
+    // cluster had freed the request's slot.
+    const deadline = req.spec.deadlineUs;
+    if (deadline > 0 && deadline <= now) {
+      req.state = RequestState.TimedOut;
+      this.metrics.timedOut++;
+      this.hooks.onTimedOut?.(req, now);
+      return;
+    }
+    if (deadline > 0) this.events.push(deadline, this.clsTimeout, EventKind.Timeout, req.slot);
     req.state = RequestState.Queued;
     req.enqueuedAt = now;
     req.enqueueSeq = this.enqueueSeq++;

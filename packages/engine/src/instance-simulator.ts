@@ -135,14 +135,20 @@ export class InstanceSimulator {
   }
 
   private onQueued(req: SimRequest, now: number): void {
+    // BLIS's context-window guard, before the prompt counts as received. The workload's output
+    // length is the request's max_tokens, so vLLM would refuse prompt + output over the window
+    // outright; a prompt that fills it leaves no room for even one token.
+    const maxLen = this.config.maxModelLen ?? 0;
+    if (maxLen > 0 && (req.inputTokens >= maxLen || req.inputTokens + req.spec.outputTokens > maxLen)) {
+      this.drop(req, now);
+      return;
+    }
     this.metrics.totalInputTokens += req.inputTokens;
     // A request whose KV footprint (prompt plus every generated token but the last) exceeds the
     // whole cache would preempt itself forever: drop it. BLIS checks the prompt alone and so
     // livelocks on a prompt that fits but cannot finish decoding.
     if (req.finalProgress > this.maxTokensPerRequest) {
-      req.state = RequestState.Dropped;
-      this.metrics.dropped++;
-      this.hooks.onDropped(req, now);
+      this.drop(req, now);
       return;
     }
     // As in BLIS, a deadline is watched only once the request reaches the wait queue: one that
@@ -168,6 +174,12 @@ export class InstanceSimulator {
       this.stepPending = true;
       this.events.push(now, this.clsStep, EventKind.Step, -1);
     }
+  }
+
+  private drop(req: SimRequest, now: number): void {
+    req.state = RequestState.Dropped;
+    this.metrics.dropped++;
+    this.hooks.onDropped(req, now);
   }
 
   private onTimeout(slot: number, now: number): void {

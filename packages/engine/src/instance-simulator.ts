@@ -397,7 +397,7 @@ export class InstanceSimulator {
     for (;;) {
       if (!tried && (prefill ? this.kv.allocate(req.kvOwner, n, req.blockHashes, 0, true) : this.appendDecodeToken(at))) return flags;
       tried = false;
-      this.metrics.kvAllocationFailures++;
+      this.metrics.batchKvAllocationFailures++;
       if (this.run.length === 0) return flags | FAILED;
       const victimIdx = this.pickVictim(now);
       const victim = this.run.reqs[victimIdx];

@@ -84,7 +84,7 @@ describe('TraceV2 prefix groups, read as BLIS reads them', () => {
   });
 
   it('deadline_us is an absolute time; optional BLIS columns are found by name', () => {
-    const columns = [...TRACEV2_COLUMNS];
+    const columns: string[] = [...TRACEV2_COLUMNS];
     columns.splice(columns.indexOf('deadline_us') + 1, 0, 'slo_target_us');
     const withSlo = (r: string, slo: number) => {
       const c = r.split(',');

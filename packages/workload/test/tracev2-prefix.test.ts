@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestSpec } from '@blis/engine';
-import { TRACEV2_COLUMNS, createRequestSource, openTraceV2, parseWorkloadSpec, writeTraceV2 } from '@blis/workload';
+import { TRACEV2_COLUMNS, type TraceReadError, createRequestSource, openTraceV2, parseWorkloadSpec, writeTraceV2 } from '@blis/workload';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drain, specArb } from './arbitraries.js';
@@ -93,6 +93,26 @@ describe('TraceV2 prefix groups, read as BLIS reads them', () => {
     };
     const [a] = trace('slo-column', [withSlo(row({ id: 0, group: 'g', prefixLength: 16, input: 8, arrival: 5000, deadline: 9000 }), 250_000)], undefined, columns);
     expect(a).toMatchObject({ arrivalUs: 5000, deadlineUs: 9000, sloTargetUs: 250_000, inputTokens: 24 });
+  });
+});
+
+describe('TraceV2 input errors', () => {
+  it('a header row without a standard column, and a deadline before its arrival, are named', () => {
+    const issue = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as TraceReadError).issues[0];
+      }
+      throw new Error('no error');
+    };
+    const noGroup = TRACEV2_COLUMNS.filter((c) => c !== 'prefix_group');
+    expect(issue(() => trace('no-group-column', [], undefined, noGroup))).toMatchObject({ line: 1, found: 'no prefix_group column' });
+    expect(issue(() => trace('early-deadline', [row({ id: 0, input: 10, arrival: 5000, deadline: 4000 })]))).toMatchObject({
+      line: 2,
+      field: 'deadline_us',
+      found: '4000',
+    });
   });
 });
 

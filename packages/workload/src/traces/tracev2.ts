@@ -52,7 +52,10 @@ function readHeader(path: string): TraceV2Header {
   return r.data;
 }
 
-/** Streams a BLIS TraceV2 pair (header YAML + 27-column CSV) as requests. */
+/**
+ * Streams a BLIS TraceV2 pair (header YAML + CSV with the 27 standard columns, optional ones
+ * allowed) as requests, with BLIS's prompt lengths: `input_tokens` behind the group's prefix.
+ */
 export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequestSource {
   const { header, csv } = traceV2Pair(path);
   const h = existsSync(header) ? readHeader(header) : TraceV2HeaderSchema.parse({ trace_version: 2 });
@@ -66,8 +69,8 @@ export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequest
     throw new TraceReadError({
       file: csv,
       line: 1,
-      expected: `a header row starting with request_id and naming all ${TRACEV2_COLUMNS.length} TraceV2 columns${missing !== undefined && names[0] === 'request_id' ? ` (no ${missing})` : ''}`,
-      found: JSON.stringify(first?.slice(0, 60) ?? 'an empty file'),
+      expected: `a header row starting with request_id and naming all ${TRACEV2_COLUMNS.length} TraceV2 columns`,
+      found: names[0] === 'request_id' ? `no ${missing} column` : JSON.stringify(first?.slice(0, 60) ?? 'an empty file'),
     });
   // BLIS inserts optional columns (vllm_priority, slo_target_us, ...) when it has values for
   // them, so columns are found by name.

@@ -229,6 +229,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     maxNumSeqs: f.maxNumSeqs,
     maxNumBatchedTokens: f.maxNumBatchedTokens,
     longPrefillTokenThreshold: f.longPrefillTokenThreshold,
+    maxModelLen: f.maxModelLen,
     admission: { policy: specs.admission.name, params: { ...specs.admission.params } },
     priority: { policy: specs.priority.name, params: { ...specs.priority.params } },
     routing: { policy: specs.routing.name, scorers: routingScorers, params: routingParams },

@@ -23,6 +23,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'max-num-seqs', aliases: ['max-num-running-reqs'], kind: 'posInt', group: ENGINE, description: 'max running requests per instance', defaultText: '256' },
   { name: 'max-num-batched-tokens', aliases: ['max-num-scheduled-tokens'], kind: 'posInt', group: ENGINE, description: 'token budget per step', defaultText: '2048' },
   { name: 'long-prefill-token-threshold', kind: 'nonNegInt', group: ENGINE, description: 'per-request prefill chunk cap (0 = off)', defaultText: '0' },
+  { name: 'max-model-len', kind: 'nonNegInt', group: ENGINE, description: 'context window: drop requests whose prompt + output exceeds it (0 = none)', defaultText: '0' },
   { name: 'num-requests', kind: 'posInt', group: WORKLOAD, description: 'requests to generate', defaultText: '100' },
   { name: 'rate', kind: 'posNumber', group: WORKLOAD, description: 'arrival rate, requests per second', defaultText: '1' },
   { name: 'prompt-tokens', kind: 'posInt', group: WORKLOAD, description: 'mean prompt length', defaultText: '512' },

@@ -99,6 +99,9 @@ describe.concurrent('numbers and ranges', () => {
     [['--output-tokens-min', '900', '--output-tokens-max', '10'], '--output-tokens-min: expected at most --output-tokens-max (10), found 900'],
     [['--workload', 'poetry'], '--workload: expected one of chatbot, contentgen, summarization, multidoc, found "poetry"'],
     [['--arrival-process', 'gamma'], '--arrival-process: expected one of poisson, constant, found "gamma"'],
+    [['--max-model-len', '-1'], '--max-model-len: expected a non-negative integer, found "-1"'],
+    [['--max-model-len', '4096.5'], '--max-model-len: expected a non-negative integer, found "4096.5"'],
+    [['--max-model-len', 'long'], '--max-model-len: expected a non-negative integer, found "long"'],
   ])('%j', ([flags, message], { expect }) => rejects(expect, [...RUN, ...flags], message));
 
   it('reports every bad flag at once, one line each', async ({ expect }) => {

@@ -145,6 +145,24 @@ clients:
     },
   );
 
+  it("the converted rows follow BLIS's exporter: input_tokens leaves out the group's prefix", () => {
+    const stem = join(tmp, 'parity-rows');
+    expect(blis('convert', '--workload-spec', spec, '--output', stem).code).toBe(0);
+    const rows = readFileSync(`${stem}.csv`, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const chat = rows.filter((r) => r[1] === 'chat');
+    expect(chat.length).toBeGreaterThan(100);
+    for (const r of chat) {
+      expect([r[6], r[7]]).toEqual(['system', '200']);
+      // The gaussian draw alone, in [20, 1000]; the 200 shared tokens come in front of it.
+      expect(Number(r[9])).toBeGreaterThanOrEqual(20);
+      expect(Number(r[9])).toBeLessThanOrEqual(1000);
+      // deadline_us is absolute, as BLIS writes it: arrival + the 30 s timeout.
+      expect(Number(r[17])).toBe(Number(r[19]) + 30_000_000);
+    }
+    const run = ok('run', ...MODEL, '--workload-spec', spec, '--quiet');
+    expect(run.total_input_tokens).toBe(rows.reduce((a, r) => a + Number(r[9]) + Number(r[7]), 0));
+  });
+
   it('the flag-driven workload and presets convert and replay the same way', () => {
     const stem = join(tmp, 'preset');
     expect(blis('convert', '--workload', 'chatbot', '--num-requests', '80', '--rate', '5', '--output', stem).code).toBe(0);
@@ -167,6 +185,48 @@ clients:
     const row = lines[4].split(',');
     const orig = JSON.parse(src[3]) as { timestamp: number; input_length: number; output_length: number };
     expect([Number(row[9]), Number(row[10]), Number(row[19])]).toEqual([orig.input_length, orig.output_length, orig.timestamp * 1000]);
+  });
+});
+
+describe('client timeouts and --max-model-len', () => {
+  const spec = (timeout: number) => {
+    const p = join(tmp, `timeout-${timeout}.yaml`);
+    writeFileSync(
+      p,
+      `version: "2"
+seed: 5
+aggregate_rate: 200
+num_requests: 120
+clients:
+  - id: c
+    rate_fraction: 1
+    timeout: ${timeout}
+    input_distribution: {type: gaussian, params: {mean: 400, std_dev: 200, min: 10, max: 1500}}
+    output_distribution: {type: exponential, params: {mean: 40}}
+`,
+    );
+    return p;
+  };
+
+  it('a timeout shorter than the queueing delay times every request out, at exit 0', () => {
+    const res = ok('run', ...MODEL, '--workload-spec', spec(100), '--quiet');
+    expect(res.timed_out_requests).toBe(120);
+    expect(accounted(res)).toBe(120);
+  });
+
+  it('timeouts met before queueing, while queued and while running, across a cluster with admission and routing latency', () => {
+    const res = ok('run', ...MODEL, '--workload-spec', spec(150_000), '--num-instances', '2', '--admission-latency', '3000', '--routing-latency', '9000', '--quiet');
+    expect(res.timed_out_requests).toBeGreaterThan(0);
+    expect(res.completed_requests).toBeGreaterThan(0);
+    expect(accounted(res)).toBe(120);
+  });
+
+  it('--max-model-len drops the requests whose prompt plus output exceeds it', () => {
+    const res = ok('run', ...MODEL, '--workload-spec', spec(0), '--max-model-len', '450', '--quiet');
+    expect(res.dropped_unservable).toBeGreaterThan(0);
+    expect(res.completed_requests).toBeGreaterThan(0);
+    expect(res.length_capped_requests).toBe(0);
+    expect(accounted(res)).toBe(120);
   });
 });
 

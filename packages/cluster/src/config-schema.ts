@@ -133,6 +133,8 @@ export const SimulationConfigSchema = z
     maxNumSeqs: posInt.default(256),
     maxNumBatchedTokens: posInt.default(2048),
     longPrefillTokenThreshold: nonNegInt.default(0),
+    /** vLLM `--max-model-len`: requests whose prompt plus output exceeds it are dropped (0 = no limit). */
+    maxModelLen: nonNegInt.default(0),
     admission: policyRef('always-admit'),
     priority: policyRef('constant'),
     routing: z

@@ -109,6 +109,7 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
       maxNumSeqs: config.maxNumSeqs,
       maxNumBatchedTokens: config.maxNumBatchedTokens,
       longPrefillTokenThreshold: config.longPrefillTokenThreshold,
+      maxModelLen: config.maxModelLen,
       scheduler: runtime.scheduler?.(i) ?? registry.createScheduler(config.scheduler.policy, ctx(`scheduler/${i}`, config.scheduler.params)),
       priority,
       preemptionPolicy: config.preemptionPolicy,

@@ -29,6 +29,8 @@ const workloadArb = fc.array(
     cls: fc.constantFrom(...CLASSES),
     tenant: fc.constantFrom('a', 'b', 'c'),
     session: fc.integer({ min: 0, max: 5 }),
+    // Mostly none; otherwise anything from before the alpha queueing delay ends to long after.
+    timeout: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 300_000 }) }),
   }),
   { minLength: 1, maxLength: 60 },
 );
@@ -73,6 +75,7 @@ const configArb = fc
     maxGateway: fc.constantFrom(0, 5),
     queueThreshold: fc.constantFrom(1, 5, 20),
     kvThreshold: fc.constantFrom(0.3, 0.8, 1),
+    maxModelLen: fc.constantFrom(0, 0, 0, 300, 940),
   });
 
 type Cfg = typeof configArb extends fc.Arbitrary<infer T> ? T : never;
@@ -177,6 +180,7 @@ function run(cfg: Cfg, work: Work, monitor?: LifecycleMonitor) {
       sessionId: `s${w.session}`,
       prefixGroup: `g${w.group}`,
       blockHashes: hashesFor(w.input, `g${w.group}`, w.shared, `u${i}`),
+      deadlineUs: w.timeout > 0 ? t + w.timeout : 0,
     });
   });
   const routedCount: number[] = new Array(cfg.instances).fill(0);
@@ -194,6 +198,7 @@ function run(cfg: Cfg, work: Work, monitor?: LifecycleMonitor) {
     admission: cfg.admission.name,
     admissionParams: cfg.admission.params,
     checkInvariants: true,
+    maxModelLen: cfg.maxModelLen,
     setup: {
       routing,
       observer: monitor,

@@ -62,6 +62,7 @@ export interface BuildOptions {
   scheduler?: string;
   preemption?: 'fcfs' | 'priority';
   checkInvariants?: boolean;
+  maxModelLen?: number;
   setup?: Partial<ClusterSetup>;
 }
 
@@ -77,6 +78,7 @@ export function buildCluster(specs: RequestSpec[], o: BuildOptions = {}): Cluste
     maxNumSeqs: o.maxNumSeqs ?? 256,
     maxNumBatchedTokens: o.budget ?? 2048,
     longPrefillTokenThreshold: 0,
+    maxModelLen: o.maxModelLen ?? 0,
     scheduler: createScheduler(o.scheduler ?? 'fcfs', ctx()),
     priority: createPriorityPolicy(o.priority ?? 'constant', ctx()),
     preemptionPolicy: o.preemption ?? 'fcfs',

@@ -17,6 +17,11 @@ export interface InstanceConfig {
   maxNumBatchedTokens: number;
   /** Per-request prefill chunk cap in tokens; 0 disables it (the budget still chunks). */
   longPrefillTokenThreshold: number;
+  /**
+   * vLLM `--max-model-len`: the most prompt plus output tokens a request may ask for; 0 or
+   * absent = no limit. A request over it is dropped when it reaches the wait queue.
+   */
+  maxModelLen?: number;
   /** Orders the wait queue; a scheduler without `compare` keeps arrival order. */
   scheduler?: InstanceScheduler;
   /** Scores requests; time-dependent scores are refreshed before each batch formation. */

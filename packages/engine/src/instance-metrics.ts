@@ -30,8 +30,12 @@ export class InstanceMetrics {
   preemptions = 0;
   totalInputTokens = 0;
   totalOutputTokens = 0;
-  /** Decode-time KV allocation failures that forced a preemption. */
-  kvAllocationFailures = 0;
+  /**
+   * KV allocations that failed while forming a batch: each one evicted a running request or
+   * left the request unscheduled for the step. (Not BLIS's `kv_allocation_failures`, which
+   * counts failures of an allocation at completion that this engine never makes.)
+   */
+  batchKvAllocationFailures = 0;
   steps = 0;
   busyUs = 0;
   /** Time-weighted KV blocks in use (block·µs), for mean utilisation. */

@@ -114,7 +114,6 @@ export class InstanceSimulator {
     req.routedAt = now;
     const delay = this.config.latency.queueingTime(req.inputTokens);
     this.events.push(now + delay, this.clsQueued, EventKind.Queued, req.slot);
-    if (req.spec.deadlineUs > 0) this.events.push(req.spec.deadlineUs, this.clsTimeout, EventKind.Timeout, req.slot);
   }
 
   /** Executes one of this instance's events. */
@@ -136,17 +135,34 @@ export class InstanceSimulator {
   }
 
   private onQueued(req: SimRequest, now: number): void {
-    if (req.state !== RequestState.Pending) return; // timed out while in alpha queueing
+    // BLIS's context-window guard, before the prompt counts as received. The workload's output
+    // length is the request's max_tokens, so vLLM would refuse prompt + output over the window
+    // outright; a prompt that fills it leaves no room for even one token.
+    const maxLen = this.config.maxModelLen ?? 0;
+    if (maxLen > 0 && (req.inputTokens >= maxLen || req.inputTokens + req.spec.outputTokens > maxLen)) {
+      this.drop(req, now);
+      return;
+    }
     this.metrics.totalInputTokens += req.inputTokens;
     // A request whose KV footprint (prompt plus every generated token but the last) exceeds the
     // whole cache would preempt itself forever: drop it. BLIS checks the prompt alone and so
     // livelocks on a prompt that fits but cannot finish decoding.
     if (req.finalProgress > this.maxTokensPerRequest) {
-      req.state = RequestState.Dropped;
-      this.metrics.dropped++;
-      this.hooks.onDropped(req, now);
+      this.drop(req, now);
       return;
     }
+    // As in BLIS, a deadline is watched only once the request reaches the wait queue: one that
+    // passed on the way (admission, routing, gateway queue, alpha delay) times out here. Arming
+    // it at routing instead let it fire while the Queued event was still pending, after the
+    // cluster had freed the request's slot.
+    const deadline = req.spec.deadlineUs;
+    if (deadline > 0 && deadline <= now) {
+      req.state = RequestState.TimedOut;
+      this.metrics.timedOut++;
+      this.hooks.onTimedOut?.(req, now);
+      return;
+    }
+    if (deadline > 0) this.events.push(deadline, this.clsTimeout, EventKind.Timeout, req.slot);
     req.state = RequestState.Queued;
     req.enqueuedAt = now;
     req.enqueueSeq = this.enqueueSeq++;
@@ -158,6 +174,12 @@ export class InstanceSimulator {
       this.stepPending = true;
       this.events.push(now, this.clsStep, EventKind.Step, -1);
     }
+  }
+
+  private drop(req: SimRequest, now: number): void {
+    req.state = RequestState.Dropped;
+    this.metrics.dropped++;
+    this.hooks.onDropped(req, now);
   }
 
   private onTimeout(slot: number, now: number): void {
@@ -376,7 +398,7 @@ export class InstanceSimulator {
     for (;;) {
       if (!tried && (prefill ? this.kv.allocate(req.kvOwner, n, req.blockHashes, 0, true) : this.appendDecodeToken(at))) return flags;
       tried = false;
-      this.metrics.kvAllocationFailures++;
+      this.metrics.batchKvAllocationFailures++;
       if (this.run.length === 0) return flags | FAILED;
       const victimIdx = this.pickVictim(now);
       const victim = this.run.reqs[victimIdx];

@@ -89,7 +89,7 @@ describe('deliberate differences from BLIS', () => {
     const specs = [makeRequestSpec({ index: 0, arrivalUs: 0, inputTokens: 16, outputTokens: 17, blockHashes: hashes(1, 3) })];
     const { instance } = runInstance(config(2), new ArrayRequestSource(specs));
     expect(instance.metrics.completed).toBe(1);
-    expect(instance.metrics.kvAllocationFailures).toBe(0);
+    expect(instance.metrics.batchKvAllocationFailures).toBe(0);
     expect(instance.metrics.dropped).toBe(0);
   });
 });

@@ -206,7 +206,7 @@ describe('KV pressure (6 blocks of 16 tokens)', () => {
     const m = instance.metrics;
     expect(m.completed).toBe(3);
     expect(m.preemptions).toBe(1);
-    expect(m.kvAllocationFailures).toBe(1);
+    expect(m.batchKvAllocationFailures).toBe(1);
     expect(m.steps).toBe(30);
     // Failed allocations seen by the cache: C in steps 2-5, A in step 6, B in steps 7-10.
     expect(instance.kv.stats().allocationFailures).toBe(9);

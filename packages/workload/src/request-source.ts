@@ -19,6 +19,9 @@ export interface RequestSourceOptions {
 /** BLIS's deadline for session rounds whose client sets no timeout: 300 s. */
 export const DEFAULT_SESSION_TIMEOUT_US = 300_000_000;
 
+/** BLIS's shared prefix length for a group whose first client gives none (or 0). */
+const DEFAULT_PREFIX_LENGTH = 50;
+
 interface ClientState {
   spec: ClientSpec;
   index: number;
@@ -26,6 +29,8 @@ interface ClientState {
   gap: GapSampler;
   input: LengthSampler;
   output: LengthSampler;
+  /** Shared prefix tokens in front of every prompt: the group's length, or 0 outside a group. */
+  prefixLength: number;
   /** Next open-loop arrival (µs, fractional). */
   next: number;
   sessions: number;
@@ -77,6 +82,7 @@ export class SpecRequestSource implements RequestSource {
     this.timeoutOverride = opts.timeoutUs;
     const rng = new PartitionedRng(opts.seed ?? spec.seed);
     const totalFraction = spec.clients.reduce((a, c) => a + c.rate_fraction, 0);
+    const groupLength = prefixGroupLengths(spec.clients);
     this.clients = spec.clients.map((c, i) => {
       const stream = rng.stream(`workload/client/${c.id}`);
       // Normalise the fraction first: aggregate * fraction can underflow for tiny fractions.
@@ -88,6 +94,7 @@ export class SpecRequestSource implements RequestSource {
         gap: rate > 0 ? gapSampler(c.arrival, rate) : () => Number.POSITIVE_INFINITY,
         input: lengthSampler(c.input_distribution, spec.baseDir),
         output: lengthSampler(c.output_distribution, spec.baseDir),
+        prefixLength: c.prefix_group !== undefined ? groupLength.get(c.prefix_group)! : 0,
         next: 0,
         sessions: 0,
       };
@@ -170,7 +177,7 @@ export class SpecRequestSource implements RequestSource {
         rounds = round.rounds;
       }
     }
-    const prefixLength = cs.prefix_group !== undefined ? cs.prefix_length : 0;
+    const prefixLength = c.prefixLength;
     const fresh = c.input(c.rng);
     // An accumulated context already starts with the prefix; otherwise every round sends it.
     const inputTokens = (roundIndex === 0 || multiTurn?.context_growth === 'none' ? prefixLength : 0) + context + fresh;
@@ -275,4 +282,17 @@ export function networkDelay(c: ClientSpec, inputTokens: number, outputTokens: n
 /** A lazy request stream for a validated spec. */
 export function createRequestSource(spec: LoadedSpec, opts: RequestSourceOptions = {}): SpecRequestSource {
   return new SpecRequestSource(spec, opts);
+}
+
+/**
+ * The shared prefix length of every group, as BLIS resolves it: a group is one token sequence,
+ * sized by the first client (in spec order) that names the group; its `prefix_length`, or 50
+ * when that is 0. Later clients of the group share that prefix whatever length they give.
+ */
+function prefixGroupLengths(clients: readonly ClientSpec[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const c of clients) {
+    if (c.prefix_group !== undefined && !out.has(c.prefix_group)) out.set(c.prefix_group, c.prefix_length > 0 ? c.prefix_length : DEFAULT_PREFIX_LENGTH);
+  }
+  return out;
 }

@@ -212,12 +212,12 @@ describe('TraceV2', () => {
     );
   });
 
-  it('reads the header time unit and the deadline column as a timeout', () => {
+  it('reads the header time unit and the deadline column as an absolute time, as BLIS does', () => {
     const stem = join(dir, 'unit');
     const row = (id: string, t: number, deadline: number) =>
       [id, 'c', 't', 'critical', '', 0, '', 0, 'true', 100, 7, 100, 0, 0, 0, 0, '', deadline, 0, t, t, 0, 0, 0, 'ok', '', ''].join(',');
     writeFileSync(`${stem}.yaml`, 'trace_version: 2\ntime_unit: milliseconds\n');
-    writeFileSync(`${stem}.csv`, `${TRACEV2_COLUMNS.join(',')}\n${row('x', 3, 0)}\n${row('y', 5, 2)}\n`);
+    writeFileSync(`${stem}.csv`, `${TRACEV2_COLUMNS.join(',')}\n${row('x', 3, 0)}\n${row('y', 5, 7)}\n`);
     const [x, y] = drain(openTraceV2(`${stem}.csv`));
     expect(x).toMatchObject({ id: 'x', arrivalUs: 3000, deadlineUs: 0, sloClass: 'critical', streaming: true, inputTokens: 100, outputTokens: 7 });
     expect(y).toMatchObject({ id: 'y', arrivalUs: 5000, deadlineUs: 7000 });
@@ -234,14 +234,14 @@ describe('TraceV2', () => {
     const csv = `${stem}.csv`;
     const hdr = `${TRACEV2_COLUMNS.join(',')}\n`;
     writeFileSync(csv, `${hdr}${cols({})}\n${cols({}).slice(0, 20)}\n`);
-    expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 3, expected: '27 columns', found: '10' });
+    expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 3, expected: '27 columns (as in the header row)', found: '10' });
     writeFileSync(csv, `${hdr}${cols({ 9: 'x' })}\n`);
-    expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 2, field: 'input_tokens', expected: 'an integer >= 1', found: '"x"' });
+    expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 2, field: 'input_tokens', expected: 'a non-negative integer', found: '"x"' });
     writeFileSync(csv, `${hdr}${cols({ 8: 'yes' })}\n`);
     expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 2, field: 'streaming', expected: 'true or false', found: '"yes"' });
     writeFileSync(csv, `${hdr}${cols({ 19: 50 })}\n${cols({ 19: 20 })}\n`);
     expect(traceIssue(() => drain(openTraceV2(csv)))).toMatchObject({ file: csv, line: 3, field: 'arrival_time_us' });
-    writeFileSync(`${stem}.yaml`, 'trace_version: 3\n');
-    expect(traceIssue(() => openTraceV2(csv))).toMatchObject({ file: `${stem}.yaml`, field: 'trace_version', found: '3' });
+    writeFileSync(`${stem}.yaml`, 'trace_version: 4\n');
+    expect(traceIssue(() => openTraceV2(csv))).toMatchObject({ file: `${stem}.yaml`, field: 'trace_version', found: '4' });
   });
 });

@@ -6,6 +6,7 @@ import { promptBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';
 import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
+import { PrefixColumnWriter, readPrefixGroupLengths } from './tracev2-prefix.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
 
 /** BLIS TraceV2's 27 CSV columns, in order. */
@@ -20,7 +21,8 @@ const UNIT_US: Record<string, number> = { microseconds: 1, us: 1, milliseconds: 
 
 export const TraceV2HeaderSchema = z
   .object({
-    trace_version: z.union([z.literal(2), z.literal('2')]),
+    // BLIS has written version 3 since it added header-only fields; the rows are the same.
+    trace_version: z.union([z.literal(2), z.literal('2'), z.literal(3), z.literal('3')]),
     time_unit: z.enum(Object.keys(UNIT_US) as [string, ...string[]]).default('microseconds'),
     mode: z.string().default('real'),
     warm_up_requests: z.number().int().nonnegative().default(0),
@@ -50,7 +52,10 @@ function readHeader(path: string): TraceV2Header {
   return r.data;
 }
 
-/** Streams a BLIS TraceV2 pair (header YAML + 27-column CSV) as requests. */
+/**
+ * Streams a BLIS TraceV2 pair (header YAML + CSV with the 27 standard columns, optional ones
+ * allowed) as requests, with BLIS's prompt lengths: `input_tokens` behind the group's prefix.
+ */
 export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequestSource {
   const { header, csv } = opts.dataPath !== undefined ? { header: path, csv: opts.dataPath } : traceV2Pair(path);
   const h = existsSync(header) ? readHeader(header) : TraceV2HeaderSchema.parse({ trace_version: 2 });
@@ -58,27 +63,49 @@ export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequest
   const bs = opts.blockSizeTokens ?? 16;
   const lines = new LineReader(csv);
   const first = lines.next();
-  if (first === undefined || splitCsv(first)[0] !== 'request_id')
-    throw new TraceReadError({ file: csv, line: 1, expected: `a header row starting with request_id (${TRACEV2_COLUMNS.length} columns)`, found: JSON.stringify(first?.slice(0, 60) ?? 'an empty file') });
+  const names = first === undefined ? [] : splitCsv(first);
+  const missing = TRACEV2_COLUMNS.find((n) => !names.includes(n));
+  if (names[0] !== 'request_id' || missing !== undefined)
+    throw new TraceReadError({
+      file: csv,
+      line: 1,
+      expected: `a header row starting with request_id and naming all ${TRACEV2_COLUMNS.length} TraceV2 columns`,
+      found: names[0] === 'request_id' ? `no ${missing} column` : JSON.stringify(first?.slice(0, 60) ?? 'an empty file'),
+    });
+  // BLIS inserts optional columns (vllm_priority, slo_target_us, ...) when it has values for
+  // them, so columns are found by name.
+  const col = Object.fromEntries(TRACEV2_COLUMNS.map((n) => [n, names.indexOf(n)])) as Record<(typeof TRACEV2_COLUMNS)[number], number>;
+  const sloCol = names.indexOf('slo_target_us');
+  const groupLength = readPrefixGroupLengths(csv, col.prefix_group, col.prefix_length);
   const read = (): RequestSpec | undefined => {
     let line = lines.next();
     while (line !== undefined && line.trim() === '') line = lines.next();
     if (line === undefined) return undefined;
     const ln = lines.lineNumber;
     const c = splitCsv(line);
-    if (c.length !== TRACEV2_COLUMNS.length)
-      throw new TraceReadError({ file: csv, line: ln, expected: `${TRACEV2_COLUMNS.length} columns`, found: `${c.length}` });
-    const inputTokens = intField(c[9], csv, ln, 'input_tokens', 1);
-    const outputTokens = intField(c[10], csv, ln, 'output_tokens');
-    const arrival = intField(c[19], csv, ln, 'arrival_time_us') * unit;
-    const deadline = c[17].trim() === '' ? 0 : intField(c[17], csv, ln, 'deadline_us') * unit;
-    const prefixLength = c[7].trim() === '' ? 0 : intField(c[7], csv, ln, 'prefix_length');
-    const roundIndex = c[5].trim() === '' ? 0 : intField(c[5], csv, ln, 'round_index');
-    if (c[8] !== 'true' && c[8] !== 'false' && c[8] !== '')
-      throw new TraceReadError({ file: csv, line: ln, field: 'streaming', expected: 'true or false', found: JSON.stringify(c[8]) });
-    const id = c[0];
-    const prefixGroup = c[6];
-    const sessionId = c[4];
+    if (c.length !== names.length) throw new TraceReadError({ file: csv, line: ln, expected: `${names.length} columns (as in the header row)`, found: `${c.length}` });
+    const opt = (name: (typeof TRACEV2_COLUMNS)[number]) => (c[col[name]].trim() === '' ? 0 : intField(c[col[name]], csv, ln, name));
+    const ownTokens = intField(c[col.input_tokens], csv, ln, 'input_tokens');
+    const outputTokens = intField(c[col.output_tokens], csv, ln, 'output_tokens');
+    const arrival = intField(c[col.arrival_time_us], csv, ln, 'arrival_time_us') * unit;
+    const deadline = opt('deadline_us') * unit;
+    if (deadline > 0 && deadline < arrival)
+      throw new TraceReadError({ file: csv, line: ln, field: 'deadline_us', expected: `0 (no timeout) or an absolute time at or after arrival_time_us (${arrival / unit})`, found: String(deadline / unit) });
+    opt('prefix_length'); // validated; the group's length is what counts
+    const roundIndex = opt('round_index');
+    const serverInput = opt('server_input_tokens');
+    const streaming = c[col.streaming];
+    if (streaming !== 'true' && streaming !== 'false' && streaming !== '')
+      throw new TraceReadError({ file: csv, line: ln, field: 'streaming', expected: 'true or false', found: JSON.stringify(streaming) });
+    const id = c[col.request_id];
+    const prefixGroup = c[col.prefix_group];
+    const sessionId = c[col.session_id];
+    const prefixLength = prefixGroup !== '' ? (groupLength.get(prefixGroup) ?? 0) : 0;
+    // A server-reported count includes the chat template, so BLIS trusts it, except in a
+    // group, where it would count the prefix twice.
+    const inputTokens = prefixLength + (prefixGroup === '' && serverInput > 0 ? serverInput : ownTokens);
+    if (inputTokens < 1) throw new TraceReadError({ file: csv, line: ln, field: 'input_tokens', expected: 'a prompt of at least 1 token (input_tokens plus the group prefix)', found: String(ownTokens) });
+    const slo = sloCol >= 0 && c[sloCol].trim() !== '' ? intField(c[sloCol], csv, ln, 'slo_target_us') : 0;
     return {
       index: 0,
       id,
@@ -86,16 +113,16 @@ export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequest
       inputTokens,
       outputTokens,
       blockHashes: promptBlockHashes({ id, inputTokens, prefixGroup, prefixLength, sessionId }, bs),
-      clientId: c[1],
-      tenantId: c[2],
-      sloClass: c[3],
+      clientId: c[col.client_id],
+      tenantId: c[col.tenant_id],
+      sloClass: c[col.slo_class],
       sessionId,
       roundIndex,
       prefixGroup,
       prefixLength,
-      streaming: c[8] === 'true',
-      deadlineUs: deadline > 0 ? arrival + deadline : 0,
-      sloTargetUs: 0,
+      streaming: streaming === 'true',
+      deadlineUs: deadline,
+      sloTargetUs: slo,
       networkDelayUs: 0,
     };
   };
@@ -111,12 +138,15 @@ export function writeTraceV2(source: RequestSource, headerPath: string, csvPath:
   const h = { trace_version: 2, time_unit: 'microseconds', mode: 'generated', warm_up_requests: 0, ...header };
   const fd = openSync(csvPath, 'w');
   let n = 0;
+  const prefixColumns = new PrefixColumnWriter();
   try {
     let buf = `${TRACEV2_COLUMNS.join(',')}\n`;
     for (let r = source.next(); r !== undefined; r = source.next()) {
+      // As BLIS's exporter: input_tokens excludes the group prefix, the deadline is absolute.
+      const p = prefixColumns.columns(r.prefixGroup, r.prefixLength, r.inputTokens);
       const row = [
-        r.id, r.clientId, r.tenantId, r.sloClass, r.sessionId, r.roundIndex, r.prefixGroup, r.prefixLength,
-        r.streaming, r.inputTokens, r.outputTokens, r.inputTokens, 0, 0, 0, 0, '', r.deadlineUs > 0 ? r.deadlineUs - r.arrivalUs : 0,
+        r.id, r.clientId, r.tenantId, r.sloClass, r.sessionId, r.roundIndex, r.prefixGroup, p.prefixLength,
+        r.streaming, p.ownTokens, r.outputTokens, r.inputTokens, 0, 0, 0, 0, '', r.deadlineUs,
         0, r.arrivalUs, r.arrivalUs, 0, 0, 0, 'ok', '', '',
       ];
       buf += `${row.map(csvField).join(',')}\n`;

@@ -6,6 +6,7 @@ import { type FlagDef, camel } from './flags.js';
 import { requireReadable } from './input-files.js';
 import { reportError } from './report-error.js';
 import { REPLAY_FLAGS, SIMULATION_FLAGS } from './run-flags.js';
+import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { cliVersion } from './version.js';
 
@@ -94,6 +95,7 @@ export function buildProgram(): Command {
     .option('--rate <value>', 'arrival rate for the flag-driven workload (req/s)')
     .option('--workload <preset>', 'length preset [chatbot|contentgen|summarization|multidoc]')
     .option('--seed <value>', 'master random seed (default: 42)')
+    .option('--timeout <value>', 'per-request deadline in seconds, written as deadline_us; negative = none; a --workload-spec keeps its own unless given (default: 300)')
     .option('--block-size-in-tokens <value>', 'tokens per KV block (default: 16)')
     .requiredOption('--output <prefix>', 'writes <prefix>.yaml and <prefix>.csv')
     .action(async (opts: Record<string, unknown>) => {
@@ -194,7 +196,7 @@ function workloadFromRunFlags(f: Record<string, unknown>) {
     outputTokensMax: f.outputTokensMax as number | undefined,
     prefixTokens: f.prefixTokens as number | undefined,
     arrivalProcess: f.arrivalProcess as 'poisson' | 'constant' | undefined,
-    timeoutUs: timeoutUs(f.timeout ?? 300),
+    timeoutUs: timeoutUs(f.timeout ?? DEFAULT_TIMEOUT_SECONDS),
   };
 }
 
@@ -221,13 +223,6 @@ function tracePath(f: Record<string, unknown>): { path: string; dataPath?: strin
   return { path: f.trace };
 }
 
-/** `--timeout` seconds as BLIS reads them: negative disables the deadline, 0 is refused. */
-function timeoutUs(seconds: unknown): number | undefined {
-  if (seconds === undefined) return undefined;
-  const s = seconds as number;
-  if (s === 0) throw new UsageError([{ where: '--timeout', expected: 'seconds > 0, or a negative number for no deadline', found: '0' }]);
-  return s < 0 ? 0 : s * 1_000_000;
-}
 
 /** Runs the CLI with `argv` (without node and script); resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {

@@ -11,7 +11,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'model', kind: 'string', group: MODEL, description: 'model id from the catalogue (picks its default GPU, TP and latency model)', defaultText: 'meta-llama/llama-3.1-8b-instruct' },
   { name: 'hardware', aliases: ['gpu'], kind: 'string', group: MODEL, description: 'GPU (H100, A100-80, A100-SXM, L40S); default: the model\'s' },
   { name: 'tp', kind: 'posInt', group: MODEL, description: 'tensor parallelism; default: the model\'s' },
-  { name: 'latency-model', kind: 'string', choices: ['blackbox', 'roofline', 'trained-physics'], group: MODEL, description: 'latency model (default: trained-physics when the model has an HF config, as in BLIS HEAD; blackbox with 3 --beta-coeffs, a --vllm-version, or no config)' },
+  { name: 'latency-model', kind: 'string', choices: ['blackbox', 'roofline', 'trained-physics'], group: MODEL, description: 'latency model (BLIS HEAD\'s default is trained-physics)', defaultText: 'trained-physics; blackbox without an HF config, with 3 --beta-coeffs or with --vllm-version' },
   { name: 'alpha-coeffs', kind: 'triple', group: MODEL, description: 'alpha0,alpha1,alpha2 in µs (blackbox/roofline: queueing base, per input token, per output token; trained-physics: queueing, post-decode, per output token)' },
   { name: 'beta-coeffs', kind: 'numbers', group: MODEL, description: 'blackbox: beta0,beta1,beta2 in µs (step base, per cache-miss token, per decode token); trained-physics: 7 to 11 values, BLIS HEAD\'s when omitted' },
   { name: 'vllm-version', kind: 'string', group: MODEL, description: 'pick the coefficients trained for this vLLM image' },

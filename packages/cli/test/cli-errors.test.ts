@@ -196,7 +196,7 @@ describe.concurrent('workload and output files', () => {
   });
 
   it('replay without --trace, and with a missing one', async ({ expect }) => {
-    await rejects(expect, ['replay', '--quiet'], '--trace: expected a trace file path, found nothing');
+    await rejects(expect, ['replay', '--quiet'], '--trace: expected a trace file path (or --trace-header with --trace-data), found nothing');
     const p = join(tmp, 'absent.csv');
     await rejects(expect, ['replay', '--quiet', '--trace', p], `--trace ${p}: expected a readable trace file, found ENOENT (no such file or directory)`);
   });

@@ -2,6 +2,7 @@ import type { RequestSource } from '@blis/engine';
 import { createRequestSource, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
 import { type FlagDef, parseFlags } from '../flags.js';
 import { requireReadable } from '../input-files.js';
+import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from '../timeout-flag.js';
 import { UsageError } from '../usage-error.js';
 
 const CONVERT_FLAGS: readonly FlagDef[] = [
@@ -14,6 +15,7 @@ const CONVERT_FLAGS: readonly FlagDef[] = [
   { name: 'rate', kind: 'posNumber', group: '', description: '' },
   { name: 'workload', kind: 'string', choices: ['chatbot', 'contentgen', 'summarization', 'multidoc'], group: '', description: '' },
   { name: 'seed', kind: 'int', group: '', description: '' },
+  { name: 'timeout', kind: 'int', group: '', description: '' },
   { name: 'block-size-in-tokens', kind: 'posInt', group: '', description: '' },
   { name: 'output', kind: 'string', group: '', description: '' },
 ];
@@ -35,10 +37,10 @@ export async function runConvertCommand(raw: Record<string, unknown>): Promise<v
       blockSizeTokens,
     });
   } else if (typeof f.workloadSpec === 'string') {
-    source = createRequestSource(loadWorkloadSpec(f.workloadSpec), { blockSizeTokens, maxRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined });
+    source = createRequestSource(loadWorkloadSpec(f.workloadSpec), { blockSizeTokens, maxRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined, timeoutUs: timeoutUs(f.timeout) });
   } else {
     source = createRequestSource(
-      specFromFlags({ preset: f.workload as string | undefined, rate: f.rate as number | undefined, numRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined }),
+      specFromFlags({ preset: f.workload as string | undefined, rate: f.rate as number | undefined, numRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined, timeoutUs: timeoutUs(f.timeout ?? DEFAULT_TIMEOUT_SECONDS) }),
       { blockSizeTokens },
     );
   }

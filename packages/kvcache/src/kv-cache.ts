@@ -299,9 +299,13 @@ export class KVCache {
    */
   snapshot(owners: readonly number[] = []): KVCacheSnapshot {
     const freeOrder: number[] = [];
-    this.store.forEachFree((id) => freeOrder.push(id));
+    this.store.forEachFree((id) => {
+      freeOrder.push(id);
+    });
     const index: [number, number][] = [];
-    this.hashToBlock.forEach((hash, id) => index.push([hash, id]));
+    this.hashToBlock.forEach((hash, id) => {
+      index.push([hash, id]);
+    });
     index.sort((a, b) => a[0] - b[0]);
     const held = owners.map((o) => {
       if (!this.owners.has(o)) return null;

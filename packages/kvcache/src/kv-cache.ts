@@ -151,9 +151,10 @@ export class KVCache {
    *
    * On an owner's first allocation the first `cachedBlocks` blocks of `hashes` are claimed
    * from the prefix cache (their tokens count as stored) before new blocks are filled.
-   * New full blocks are registered under `hashes[k]` for the k-th full block of the owner:
-   * with `prefill`, blocks filled whole; in any case, a partially filled last block that this
-   * call completes (so decode-filled blocks are registered when `hashes` reaches them).
+   * Every block this call completes is registered under `hashes[k]`, k its index in the
+   * owner's list, when `hashes` reaches that far: prompt blocks, and generated ones when the
+   * caller hashes output positions too. `prefill` says whole blocks of prompt tokens may
+   * follow, whose prefix-index slots are worth reading ahead.
    * Returns false when the blocks do not fit; the cache is then exactly as it was, LRU order
    * included.
    */
@@ -238,7 +239,8 @@ export class KVCache {
       owners.push(owner, id);
       owners.addTokens(owner, take);
       remaining -= take;
-      if (take === bs && prefill) this.register(id, owners.tokens(owner) / bs - 1, hashes);
+      // Decode fills a new block whole only with 1-token blocks; it is registered like any other.
+      if (take === bs) this.register(id, owners.tokens(owner) / bs - 1, hashes);
     }
     return true;
   }
@@ -262,17 +264,20 @@ export class KVCache {
 
   /**
    * Tokens `owner` can still append to its partially filled last block without changing
-   * anything but token counts: 0 when the block is full, or when filling it would register a
-   * prefix hash (its index is below `hashes.length`). A caller that appends at most this many
-   * tokens may therefore hand them over later, in one `allocate` together with the token that
-   * opens the next block: block usage, the free list and the prefix index evolve exactly as
-   * with one call per token. Until then {@link tokensHeldBy} lags behind by the deferred tokens.
+   * anything but token counts: 0 when the block is full; one less than its room when filling
+   * it registers a prefix hash (its index is below `hashes.length`), so that the token which
+   * completes it is handed over in its own step. A caller that appends at most this many tokens
+   * may therefore hand them over later, in one `allocate` together with the next token: block
+   * usage, the free list and the prefix index evolve exactly as with one call per token. Until
+   * then {@link tokensHeldBy} lags behind by the deferred tokens.
    */
   deferrableTokens(owner: number, hashes: ArrayLike<number>): number {
     const length = this.owners.length(owner);
-    if (length === 0 || length - 1 < hashes.length) return 0;
+    if (length === 0) return 0;
     const inBlock = this.lastBlockTokens(owner);
-    return inBlock > 0 && inBlock < this.blockSizeTokens ? this.blockSizeTokens - inBlock : 0;
+    if (inBlock <= 0 || inBlock >= this.blockSizeTokens) return 0;
+    const room = this.blockSizeTokens - inBlock;
+    return length - 1 < hashes.length ? room - 1 : room;
   }
 
   /** Frees everything `owner` holds, last block first. Cached hashes survive for reuse. */

@@ -212,7 +212,10 @@ export class KVCache {
         remaining -= take;
         // A block completed here is registered if it has a hash: a prompt block, or a generated
         // one when the caller hashes output positions too (multi-turn sessions).
-        if (inBlock + take === bs) this.register(owners.last(owner), owners.tokens(owner) / bs - 1, hashes);
+        if (inBlock + take === bs) {
+          const k = owners.tokens(owner) / bs - 1;
+          if (k < hashes.length) this.register(owners.last(owner), k, hashes);
+        }
       }
     }
     // Then whole new blocks. Their prefix-index slots are read first, all at once, so that the

@@ -13,6 +13,13 @@ export interface RequestSpec {
   outputTokens: number;
   /** Hierarchical hashes of the prompt's full blocks (length <= floor(inputTokens / blockSize)). */
   blockHashes: ArrayLike<number>;
+  /**
+   * Hashes of every block the request's KV fills, prompt and generated tokens alike: starts
+   * with `blockHashes`, then one per block its answer completes. The engine registers a block
+   * under its hash when decode fills it, so a later request whose prompt repeats this one's
+   * prompt and answer (a session's next round) hits it. Absent: only prompt blocks are cached.
+   */
+  kvBlockHashes?: ArrayLike<number>;
   clientId: string;
   tenantId: string;
   sloClass: string;

@@ -58,7 +58,10 @@ export class SimRequest {
   readonly slot: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
-  /** The prompt's block hashes (spec.blockHashes, kept here to spare the hot loop a load). */
+  /**
+   * The hashes the KV cache registers blocks under: spec.kvBlockHashes when given (generated
+   * blocks too), else the prompt's. Kept here to spare the hot loop a load.
+   */
   readonly blockHashes: ArrayLike<number>;
   /** Progress at completion: the prompt plus every generated token but the last. */
   readonly finalProgress: number;
@@ -101,7 +104,7 @@ export class SimRequest {
     this.slot = slot;
     this.inputTokens = spec.inputTokens;
     this.outputTokens = spec.outputTokens;
-    this.blockHashes = spec.blockHashes;
+    this.blockHashes = spec.kvBlockHashes ?? spec.blockHashes;
     this.finalProgress = spec.inputTokens + Math.max(spec.outputTokens, 1) - 1;
   }
 

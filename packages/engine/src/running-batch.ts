@@ -25,7 +25,7 @@ export class RunningBatch {
   kvRoom: Int32Array;
   kvDeferred: Int32Array;
   itlSum: Float64Array;
-  /** The request's KV owner id and number of prompt block hashes, so that opening a decode block needs no request object. */
+  /** The request's KV owner id and number of KV block hashes, so that opening a decode block past them needs no request object. */
   kvOwner: Int32Array;
   hashCount: Int32Array;
 

@@ -1,5 +1,5 @@
 export { ROOT_HASH, chainHash, hashString, contentKey, fillBlockHashes } from './block-hash.js';
 export { KVCache } from './kv-cache.js';
-export type { KVCacheOptions, KVCacheStats } from './kv-cache.js';
+export type { KVCacheOptions, KVCacheSnapshot, KVCacheStats } from './kv-cache.js';
 export { KVCacheError } from './errors.js';
 export { PrefixSignal } from './prefix-signal.js';

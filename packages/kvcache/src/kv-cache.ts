@@ -22,16 +22,32 @@ export interface KVCacheStats {
   allocationFailures: number;
 }
 
+/** Everything a caller can observe of a cache's block layout, for tests and diagnostics. */
+export interface KVCacheSnapshot {
+  /** Free block ids in LRU order: the next allocation takes from the front. */
+  freeOrder: number[];
+  /** Prefix index entries as [hash, block], by ascending hash. */
+  index: [number, number][];
+  /** Per owner asked about: its block ids in order, or null when it holds no record. */
+  owners: (number[] | null)[];
+  /** Per owner asked about: the tokens it stores. */
+  tokens: number[];
+  usedBlocks: number;
+  stats: KVCacheStats;
+}
+
 /**
  * A paged KV cache with vLLM's prefix caching, following BLIS's block semantics exactly.
  *
- * - Blocks hold `blockSizeTokens` tokens. A block that becomes full during prefill is
- *   registered under its hierarchical prefix hash (supplied by the caller, one per full
- *   prompt block), so a request admitted later, even later in the same step, can reuse it.
+ * - Blocks hold `blockSizeTokens` tokens. A block that becomes full is registered under its
+ *   hierarchical prefix hash, supplied by the caller (one per full block it wants cached:
+ *   the prompt's, and optionally those its generated tokens will fill), so a request admitted
+ *   later, even later in the same step, can reuse it. The partial last block is never registered.
  * - Freed blocks keep their hash and join the tail of an LRU free order; allocation takes
  *   from the head, evicting (unregistering) whatever hash that block still carried.
  *   A request's blocks are freed last-block-first, so its tail is evicted first.
- * - Multi-block allocation is transactional: on failure every mutation is undone.
+ * - Allocation checks before it acts, as vLLM and BLIS do: a call that fails changes nothing,
+ *   not even the LRU order of the cached blocks it would have claimed.
  *
  * Owners are small non-negative integers chosen by the caller; the cache's owner table grows to
  * the largest one, so keep them dense (the engine numbers the requests that hold KV on one
@@ -54,11 +70,8 @@ export class KVCache {
   private misses = 0;
   private failures = 0;
 
-  // Scratch for rollback, reused across calls.
-  private newBlocks = new Int32Array(64);
-  private newBlocksOrigHash = new Float64Array(64);
+  /** Scratch: the cached blocks an allocation claims, found by its check. */
   private attached = new Int32Array(64);
-  private attachedWasInUse = new Uint8Array(64);
 
   constructor(opts: KVCacheOptions) {
     const total = opts.totalBlocks;
@@ -149,44 +162,47 @@ export class KVCache {
    *
    * On an owner's first allocation the first `cachedBlocks` blocks of `hashes` are claimed
    * from the prefix cache (their tokens count as stored) before new blocks are filled.
-   * `prefill` says the tokens are prompt tokens: new full blocks are then registered under
-   * `hashes[k]` for the k-th full block of the owner. Returns false, with no state changed,
-   * when the blocks do not fit.
+   * Every block this call completes is registered under `hashes[k]`, k its index in the
+   * owner's list, when `hashes` reaches that far: prompt blocks, and generated ones when the
+   * caller hashes output positions too. `prefill` says whole blocks of prompt tokens may
+   * follow, whose prefix-index slots are worth reading ahead.
+   * Returns false when the blocks do not fit; the cache is then exactly as it was, LRU order
+   * included.
    */
   allocate(owner: number, numTokens: number, hashes: ArrayLike<number>, cachedBlocks: number, prefill: boolean): boolean {
     if (!Number.isInteger(numTokens) || numTokens < 0) throw new KVCacheError(`cannot allocate ${numTokens} tokens`);
     if (!Number.isInteger(cachedBlocks) || cachedBlocks < 0) throw new KVCacheError(`cachedBlocks must be >= 0, found ${cachedBlocks}`);
     if (!Number.isInteger(owner) || owner < 0) throw new KVCacheError(`owner must be a non-negative integer, found ${owner}`);
     const bs = this.blockSizeTokens;
-    if (prefill && this.blocksNeeded(owner, numTokens) > this.freeBlocks) {
-      this.failures++;
-      return false;
-    }
     const owners = this.owners;
     const rec = this.rec;
     const existed = owners.has(owner);
-    const prevLength = owners.length(owner);
-    const prevTokens = owners.tokens(owner);
-    let nAttached = 0;
-    let nNew = 0;
+    // Check, then act (vLLM's allocate_slots, BLIS's AllocateKVBlocks): the blocks needed are the
+    // new ones plus the cached ones that sit free and will leave the free list when claimed. A
+    // claim-then-undo would put those back at the fresh end of the LRU order, keeping a stuck
+    // request's prefix alive that vLLM lets age out.
+    let needed = this.blocksNeeded(owner, numTokens);
+    const reach = existed ? 0 : Math.min(cachedBlocks, hashes.length);
+    if (reach > this.attached.length) this.growAttached(reach);
+    for (let i = 0; i < reach; i++) {
+      const id = this.hashToBlock.get(hashes[i]);
+      if (id === NONE) throw new KVCacheError(`block ${i} of owner ${owner} is not cached; look it up in the same step`);
+      this.attached[i] = id;
+      // Counted per entry, as BLIS does; hierarchical hashes never name one block twice.
+      if (rec[id * BLOCK_FIELDS + REF] === 0) needed++;
+    }
+    if (needed > this.freeBlocks) {
+      this.failures++;
+      return false;
+    }
 
     if (!existed) {
       owners.open(owner, cachedBlocks + Math.ceil(numTokens / bs) + 1);
       // Claim cached prefix blocks. BLIS skips this when no new tokens follow (a fully cached,
       // block-aligned prompt); we claim them anyway so such a request holds what it reads.
-      const reach = Math.min(cachedBlocks, hashes.length);
-      if (reach > this.attached.length) this.growAttached(reach);
       for (let i = 0; i < reach; i++) {
-        const id = this.hashToBlock.get(hashes[i]);
-        if (id === NONE) {
-          this.rollback(owner, existed, prevLength, prevTokens, nAttached, 0);
-          throw new KVCacheError(`block ${i} of owner ${owner} is not cached; look it up in the same step`);
-        }
-        const wasInUse = rec[id * BLOCK_FIELDS + REF] > 0;
-        this.attached[nAttached] = id;
-        this.attachedWasInUse[nAttached++] = wasInUse ? 1 : 0;
-        rec[id * BLOCK_FIELDS + REF]++;
-        if (!wasInUse) {
+        const id = this.attached[i];
+        if (rec[id * BLOCK_FIELDS + REF]++ === 0) {
           // Leaving the free ring needs no unlinking: the block's ring entry just goes stale.
           this.store.revive(id);
           this.used++;
@@ -198,7 +214,6 @@ export class KVCache {
     }
 
     let remaining = numTokens;
-    let filledBlock = NONE;
     // Fill the partially filled last block first.
     if (remaining > 0) {
       const inBlock = this.lastBlockTokens(owner);
@@ -206,10 +221,11 @@ export class KVCache {
         const take = Math.min(bs - inBlock, remaining);
         owners.addTokens(owner, take);
         remaining -= take;
-        // A block filled here is registered only if it has a hash (a prompt block).
-        if (inBlock + take === bs && owners.tokens(owner) / bs - 1 < hashes.length) {
-          filledBlock = owners.last(owner);
-          this.register(filledBlock, owners.tokens(owner) / bs - 1, hashes);
+        // A block completed here is registered if it has a hash: a prompt block, or a generated
+        // one when the caller hashes output positions too (multi-turn sessions).
+        if (inBlock + take === bs) {
+          const k = owners.tokens(owner) / bs - 1;
+          if (k < hashes.length) this.register(owners.last(owner), k, hashes);
         }
       }
     }
@@ -221,17 +237,10 @@ export class KVCache {
       for (let k = from; k < to; k++) this.sink ^= this.hashToBlock.preload(hashes[k]);
     }
     while (remaining > 0) {
-      if (this.used === this.totalBlocks) {
-        if (filledBlock !== NONE) this.unregisterFilled(filledBlock);
-        this.rollback(owner, existed, prevLength, prevTokens, nAttached, nNew);
-        this.failures++;
-        return false;
-      }
+      // The check above counted these blocks; running out here would be a bookkeeping bug.
+      if (this.used === this.totalBlocks) throw new KVCacheError(`INV-4: no free block for owner ${owner} after the check passed`);
       const id = this.store.popFront();
-      if (nNew === this.newBlocks.length) this.growNew();
       const orig = this.store.poppedHash;
-      this.newBlocksOrigHash[nNew] = orig;
-      this.newBlocks[nNew++] = id;
       if (orig !== NONE) {
         // Eviction: the hash leaves the index even if a newer block re-registered it (BLIS does the same).
         this.hashToBlock.delete(orig);
@@ -244,7 +253,8 @@ export class KVCache {
       owners.push(owner, id);
       owners.addTokens(owner, take);
       remaining -= take;
-      if (take === bs && prefill) this.register(id, owners.tokens(owner) / bs - 1, hashes);
+      // Decode fills a new block whole only with 1-token blocks; it is registered like any other.
+      if (take === bs) this.register(id, owners.tokens(owner) / bs - 1, hashes);
     }
     return true;
   }
@@ -268,17 +278,20 @@ export class KVCache {
 
   /**
    * Tokens `owner` can still append to its partially filled last block without changing
-   * anything but token counts: 0 when the block is full, or when filling it would register a
-   * prefix hash (its index is below `hashes.length`). A caller that appends at most this many
-   * tokens may therefore hand them over later, in one `allocate` together with the token that
-   * opens the next block: block usage, the free list and the prefix index evolve exactly as
-   * with one call per token. Until then {@link tokensHeldBy} lags behind by the deferred tokens.
+   * anything but token counts: 0 when the block is full; one less than its room when filling
+   * it registers a prefix hash (its index is below `hashes.length`), so that the token which
+   * completes it is handed over in its own step. A caller that appends at most this many tokens
+   * may therefore hand them over later, in one `allocate` together with the next token: block
+   * usage, the free list and the prefix index evolve exactly as with one call per token. Until
+   * then {@link tokensHeldBy} lags behind by the deferred tokens.
    */
   deferrableTokens(owner: number, hashes: ArrayLike<number>): number {
     const length = this.owners.length(owner);
-    if (length === 0 || length - 1 < hashes.length) return 0;
+    if (length === 0) return 0;
     const inBlock = this.lastBlockTokens(owner);
-    return inBlock > 0 && inBlock < this.blockSizeTokens ? this.blockSizeTokens - inBlock : 0;
+    if (inBlock <= 0 || inBlock >= this.blockSizeTokens) return 0;
+    const room = this.blockSizeTokens - inBlock;
+    return length - 1 < hashes.length ? room - 1 : room;
   }
 
   /** Frees everything `owner` holds, last block first. Cached hashes survive for reuse. */
@@ -297,6 +310,29 @@ export class KVCache {
       }
     }
     owners.close(owner);
+  }
+
+  /**
+   * A full copy of the cache's observable state (free order, prefix index, the blocks of each
+   * owner in `owners`). Costs O(blocks): for tests and diagnostics, not for a simulation loop.
+   */
+  snapshot(owners: readonly number[] = []): KVCacheSnapshot {
+    const freeOrder: number[] = [];
+    this.store.forEachFree((id) => {
+      freeOrder.push(id);
+    });
+    const index: [number, number][] = [];
+    this.hashToBlock.forEach((hash, id) => {
+      index.push([hash, id]);
+    });
+    index.sort((a, b) => a[0] - b[0]);
+    const held = owners.map((o) => {
+      if (!this.owners.has(o)) return null;
+      const ids: number[] = [];
+      for (let i = 0; i < this.owners.length(o); i++) ids.push(this.owners.blockAt(o, i));
+      return ids;
+    });
+    return { freeOrder, index, owners: held, tokens: owners.map((o) => this.owners.tokens(o)), usedBlocks: this.used, stats: this.stats() };
   }
 
   /** Checks INV-4, the free ring and the prefix index against the counters; throws on any inconsistency. */
@@ -335,61 +371,9 @@ export class KVCache {
     }
   }
 
-  private rollback(owner: number, existed: boolean, prevLength: number, prevTokens: number, nAttached: number, nNew: number): void {
-    const rec = this.rec;
-    for (let i = nNew - 1; i >= 0; i--) {
-      const id = this.newBlocks[i];
-      const h = this.store.hashOf(id);
-      // BLIS deletes by hash: whatever block the index maps a registered hash to leaves with it.
-      if (h !== NONE) {
-        this.hashToBlock.delete(h);
-        this.store.setHash(id, NONE);
-      }
-      const orig = this.newBlocksOrigHash[i];
-      if (orig !== NONE) {
-        this.store.setHash(id, orig);
-        this.hashToBlock.set(orig, id);
-      }
-      rec[id * BLOCK_FIELDS + REF] = 0;
-      this.used--;
-      this.misses--;
-      this.store.pushFront(id);
-    }
-    for (let i = nAttached - 1; i >= 0; i--) {
-      const id = this.attached[i];
-      rec[id * BLOCK_FIELDS + REF]--;
-      this.hits--;
-      if (this.attachedWasInUse[i] === 0 && rec[id * BLOCK_FIELDS + REF] === 0) {
-        this.used--;
-        this.store.pushBack(id);
-      }
-    }
-    if (!existed) this.owners.close(owner);
-    else this.owners.truncate(owner, prevLength, prevTokens);
-  }
-
-  /** Undoes the registration of a block this allocation filled (its tokens roll back with the owner's). */
-  private unregisterFilled(id: number): void {
-    const h = this.store.hashOf(id);
-    if (h !== NONE) {
-      this.hashToBlock.delete(h, id);
-      this.store.setHash(id, NONE);
-    }
-  }
-
-  private growNew(): void {
-    const n = new Int32Array(this.newBlocks.length * 2);
-    n.set(this.newBlocks);
-    this.newBlocks = n;
-    const h = new Float64Array(this.newBlocksOrigHash.length * 2);
-    h.set(this.newBlocksOrigHash);
-    this.newBlocksOrigHash = h;
-  }
-
   private growAttached(min: number): void {
     let c = this.attached.length;
     while (c < min) c *= 2;
     this.attached = new Int32Array(c);
-    this.attachedWasInUse = new Uint8Array(c);
   }
 }

@@ -83,14 +83,11 @@ function checkInvariants(kv: KVCache, s: Snapshot, bs: number): void {
 }
 
 /**
- * A failed allocation leaves every owner, counter and block where it was. The one trace it may
- * leave is BLIS's: a hash registered on two blocks (two owners prefilling the same prompt
- * without sharing) has a single index entry, and undoing the newer registration deletes it, so
- * the older copy can drop out of lookups. Lookups never gain from a failure.
+ * A failed allocation leaves every owner, counter, block and lookup where it was (the cache
+ * checks before it acts; kv-cache-failed-allocation.test.ts also pins the LRU order).
  */
 function expectUnchangedButFailure(before: Snapshot, after: Snapshot): void {
-  expect({ ...after, cached: [] }).toEqual({ ...before, cached: [], failures: before.failures + 1 });
-  for (let p = 0; p < before.cached.length; p++) expect(after.cached[p]).toBeLessThanOrEqual(before.cached[p]);
+  expect(after).toEqual({ ...before, failures: before.failures + 1 });
 }
 
 describe('KVCache under random operation sequences', () => {
@@ -127,7 +124,7 @@ describe('KVCache under random operation sequences', () => {
                 expect(kv.cachedPrefixBlocks(h)).toBeGreaterThanOrEqual(cached);
               } else {
                 expectUnchangedButFailure(before, s);
-                // A failure is real: even at best the new blocks did not fit beside the revived ones.
+                // A failure is real: the new blocks did not fit beside the revived ones.
                 expect(newBlocks).toBeGreaterThan(before.free - cached);
               }
               break;

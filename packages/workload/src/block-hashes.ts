@@ -14,9 +14,13 @@ export interface PromptIdentity {
  * content from the prefix group; the rest come from the session's content stream (so each round
  * of a session extends the previous one) or, outside sessions, from the request itself. Only
  * the fields a TraceV2 row carries are used, so a converted and replayed workload hashes the same.
+ *
+ * `extraTokens` extends the hashes over that many tokens past the prompt (see
+ * {@link requestBlockHashes}): the content stream is indexed by position, so a session's
+ * generated tokens hash like the same positions of its next round's prompt.
  */
-export function promptBlockHashes(p: PromptIdentity, blockSize: number): Float64Array {
-  const n = Math.floor(p.inputTokens / blockSize);
+export function promptBlockHashes(p: PromptIdentity, blockSize: number, extraTokens = 0): Float64Array {
+  const n = Math.floor((p.inputTokens + extraTokens) / blockSize);
   const out = hashArray(n);
   const shared = p.prefixGroup !== '' ? Math.min(n, Math.floor(p.prefixLength / blockSize)) : 0;
   const groupKey = shared > 0 ? hashString(`group:${p.prefixGroup}`) : 0;
@@ -27,6 +31,26 @@ export function promptBlockHashes(p: PromptIdentity, blockSize: number): Float64
     out[i] = h;
   }
   return out;
+}
+
+/** A request's hashes: its prompt's full blocks, and those of every block its KV fills. */
+export interface RequestBlockHashes {
+  blockHashes: Float64Array;
+  /** Absent outside sessions: nobody could hit a block of a one-off answer. */
+  kvBlockHashes?: Float64Array;
+}
+
+/**
+ * The block hashes of a request. A session round (non-empty `sessionId`) also gets hashes over
+ * the generated tokens whose KV it stores (all but the last: `max(output, 1) - 1`), so the
+ * engine registers the blocks its answer fills, as vLLM caches every full block; the next round,
+ * whose prompt carries this round's prompt and answer, then hits them. `blockHashes` is a view
+ * of the leading prompt part, not a copy.
+ */
+export function requestBlockHashes(p: PromptIdentity, outputTokens: number, blockSize: number): RequestBlockHashes {
+  if (p.sessionId === '') return { blockHashes: promptBlockHashes(p, blockSize) };
+  const kv = promptBlockHashes(p, blockSize, Math.max(outputTokens, 1) - 1);
+  return { blockHashes: kv.subarray(0, Math.floor(p.inputTokens / blockSize)), kvBlockHashes: kv };
 }
 
 /**

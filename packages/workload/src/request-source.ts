@@ -1,6 +1,6 @@
 import { PartitionedRng, type RandomStream, type RequestOutcome, type RequestSource, type RequestSpec } from '@blis/engine';
 import { type GapSampler, gapSampler } from './arrivals.js';
-import { promptBlockHashes } from './block-hashes.js';
+import { requestBlockHashes } from './block-hashes.js';
 import { type LengthSampler, lengthSampler } from './distributions.js';
 import type { LoadedSpec } from './spec-load.js';
 import type { ClientSpec } from './spec-schema.js';
@@ -189,9 +189,11 @@ export class SpecRequestSource implements RequestSource {
       arrivalUs: arrival,
       inputTokens,
       outputTokens,
-      // Without context growth a round's prompt is new content (bar the shared prefix).
-      blockHashes: promptBlockHashes(
+      // Without context growth a round's prompt is new content (bar the shared prefix), and
+      // its answer is never sent again: hashed as a one-off request.
+      ...requestBlockHashes(
         { id, inputTokens, prefixGroup: cs.prefix_group ?? '', prefixLength, sessionId: multiTurn?.context_growth === 'none' ? '' : sessionId },
+        outputTokens,
         this.blockSize,
       ),
       clientId: cs.id,

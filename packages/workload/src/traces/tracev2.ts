@@ -2,7 +2,7 @@ import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:f
 import type { RequestSource, RequestSpec } from '@blis/engine';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { promptBlockHashes } from '../block-hashes.js';
+import { requestBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';
 import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
@@ -112,7 +112,8 @@ export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequest
       arrivalUs: arrival,
       inputTokens,
       outputTokens,
-      blockHashes: promptBlockHashes({ id, inputTokens, prefixGroup, prefixLength, sessionId }, bs),
+      // A session row's answer is part of the session's next rows' prompts (see docs/workloads.md).
+      ...requestBlockHashes({ id, inputTokens, prefixGroup, prefixLength, sessionId }, outputTokens, bs),
       clientId: c[col.client_id],
       tenantId: c[col.tenant_id],
       sloClass: c[col.slo_class],

@@ -56,6 +56,14 @@ describe.concurrent('blis run --timeout (BLIS: 300 s by default, negative = none
     expect(short.timed_out_requests).toBeGreaterThan(def.timed_out_requests);
   });
 
+  it('deadlines that never fire change nothing, not even the run\'s duration (BLIS skips a finished request\'s timeout)', async ({ expect }) => {
+    const light = ['run', '--quiet', '--num-requests', '50', '--rate', '5'];
+    const [def, none] = await Promise.all([blis(light), blis([...light, '--timeout', '-1'])]);
+    expect(def.code, def.stderr).toBe(0);
+    expect(def.stdout).toBe(none.stdout);
+    expect((JSON.parse(def.stdout) as { vllm_estimated_duration_s: number }).vllm_estimated_duration_s).toBeLessThan(30);
+  });
+
   it('--timeout 0 is refused', ({ expect }) => rejects(expect, [...OVERLOAD, '--timeout', '0'], '--timeout: expected seconds > 0, or a negative number for no deadline, found 0'));
 
   it('is a workload flag, so `blis replay` refuses it', ({ expect }) =>

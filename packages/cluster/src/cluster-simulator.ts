@@ -139,6 +139,8 @@ export class ClusterSimulator {
   private readonly gateway: GatewayQueue | undefined;
   private readonly admittedAt = new Map<SimRequest, number>();
   private clock = 0;
+  /** Tick of the last event that did something (see `run`). */
+  private lastActiveUs = 0;
   private readonly clsAdmission = clusterClass(ADMISSION);
   private readonly clsDispatch = clusterClass(DISPATCH);
   private readonly clsInject = INJECT;
@@ -193,19 +195,23 @@ export class ClusterSimulator {
       // Arrivals have the lowest class of all, so at equal ticks they go first.
       if (nextArrival <= nextEvent) {
         this.onArrival(source.next()!, t);
+        this.lastActiveUs = t;
       } else {
         ev.pop();
         const cls = ev.poppedClass;
         const inst = instanceOfClass(cls);
-        if (inst >= 0) this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t);
-        else this.onClusterEvent(ev.poppedKind, ev.poppedArg, t);
+        if (inst < 0) {
+          this.onClusterEvent(ev.poppedKind, ev.poppedArg, t);
+          this.lastActiveUs = t;
+        } else if (this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t)) this.lastActiveUs = t;
       }
       if (progress !== undefined && ++sinceProgress >= 65536) {
         sinceProgress = 0;
         progress(this.counters.completed + this.counters.dropped + this.counters.rejected + this.counters.timedOut + this.counters.shed, t);
       }
     }
-    let end = this.clock;
+    // The run ends with its last real event: deadlines of requests that already left do not count.
+    let end = this.lastActiveUs;
     for (const inst of this.instances) if (inst.lastBusyUntil > end) end = inst.lastBusyUntil;
     this.endUs = Math.min(end, horizonUs);
     this.counters.inTransit = this.admittedAt.size;

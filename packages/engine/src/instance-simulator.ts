@@ -116,8 +116,13 @@ export class InstanceSimulator {
     this.events.push(now + delay, this.clsQueued, EventKind.Queued, req.slot);
   }
 
-  /** Executes one of this instance's events. */
-  handle(kind: number, arg: number, now: number): void {
+  /**
+   * Executes one of this instance's events. Returns false for a deadline of a request that has
+   * already left (the client's timer, cancelled by the response): nothing happened, and the
+   * run's end must not move to it (BLIS skips such timeouts before advancing its clock).
+   */
+  handle(kind: number, arg: number, now: number): boolean {
+    let acted = true;
     switch (kind) {
       case EventKind.Queued:
         this.onQueued(this.lookup(arg), now);
@@ -126,12 +131,13 @@ export class InstanceSimulator {
         this.step(now);
         break;
       case EventKind.Timeout:
-        this.onTimeout(arg, now);
+        acted = this.onTimeout(arg, now);
         break;
       default:
         throw new Error(`instance ${this.config.id} cannot handle event kind ${kind}`);
     }
     if (this.config.checkInvariants) this.checkWorkConservation();
+    return acted;
   }
 
   private onQueued(req: SimRequest, now: number): void {
@@ -182,15 +188,15 @@ export class InstanceSimulator {
     this.hooks.onDropped(req, now);
   }
 
-  private onTimeout(slot: number, now: number): void {
+  private onTimeout(slot: number, now: number): boolean {
     let req: SimRequest;
     try {
       req = this.lookup(slot);
     } catch {
-      return; // already gone
+      return false; // already gone
     }
-    if (req.instance !== this.config.index || req.spec.deadlineUs !== now) return;
-    if (req.state === RequestState.Completed || req.state === RequestState.Dropped || req.state === RequestState.TimedOut) return;
+    if (req.instance !== this.config.index || req.spec.deadlineUs !== now) return false;
+    if (req.state === RequestState.Completed || req.state === RequestState.Dropped || req.state === RequestState.TimedOut) return false;
     if (req.state === RequestState.Queued) this.waitQueue.remove(req);
     else if (req.state === RequestState.Running) {
       const i = this.run.reqs.indexOf(req);
@@ -201,6 +207,7 @@ export class InstanceSimulator {
     req.state = RequestState.TimedOut;
     this.metrics.timedOut++;
     this.hooks.onTimedOut?.(req, now);
+    return true;
   }
 
   private step(now: number): void {

@@ -63,7 +63,8 @@ export function runInstance(config: InstanceConfig, source: RequestSource, opts:
     clock.advanceTo(events.poppedTime);
     if (instanceOfClass(events.poppedClass) !== config.index)
       throw new InvariantViolation('routing', `event for instance ${instanceOfClass(events.poppedClass)} on a single-instance run`);
-    instance.handle(events.poppedKind, events.poppedArg, events.poppedTime);
+    // A deadline of a request that already left moves nothing, not even the run's end.
+    if (!instance.handle(events.poppedKind, events.poppedArg, events.poppedTime)) continue;
     end = events.poppedTime;
     if (events.poppedKind === EventKind.Step) end = Math.max(end, instance.lastBusyUntil);
   }

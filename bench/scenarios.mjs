@@ -5,6 +5,12 @@
 const MODEL = 'meta-llama/llama-3.1-8b-instruct';
 const DEFAULT_SCORERS = 'prefix-affinity:3,queue-depth:2,kv-utilization:2';
 
+// The scenarios name the settings whose defaults moved to BLIS HEAD's (latency model, signal
+// staleness, request timeout), so their figures stay comparable across the history below;
+// `--latency-model trained-physics` variants measure the new default backend.
+const PINNED_CONFIG = { latencyModel: 'blackbox', snapshotRefreshIntervalUs: 0, cacheSignalDelayUs: 0 };
+const PINNED_ARGS = ['--snapshot-refresh-interval', '0', '--cache-signal-delay', '0'];
+
 const here = new URL('.', import.meta.url);
 const tracePath = (name) => new URL(`traces/${name}`, here).pathname;
 
@@ -16,14 +22,16 @@ function parseScorers(list) {
 }
 
 /** A synthetic `blis run` workload: BLIS's flag defaults except count, rate and instances. */
-function synthetic({ name, requests, instances, rate, routing, scorers, trace, quick = false, note }) {
+function synthetic({ name, requests, instances, rate, routing, scorers, trace, latency = 'blackbox', quick = false, note }) {
   const config = {
     model: MODEL,
     seed: 42,
     numInstances: instances,
-    workload: { kind: 'synthetic', numRequests: requests, rate },
+    ...PINNED_CONFIG,
+    latencyModel: latency,
+    workload: { kind: 'synthetic', numRequests: requests, rate, timeoutUs: 0 },
   };
-  const args = ['run', '--model', MODEL, '--seed', '42', '--num-instances', String(instances), '--num-requests', String(requests), '--rate', String(rate)];
+  const args = ['run', '--model', MODEL, '--seed', '42', '--num-instances', String(instances), '--num-requests', String(requests), '--rate', String(rate), ...PINNED_ARGS, '--latency-model', latency, '--timeout', '-1'];
   if (routing !== undefined) {
     config.routing = { policy: routing, params: {} };
     args.push('--routing-policy', routing);
@@ -44,10 +52,11 @@ function replay({ name, file, requests, instances, routing, scorers, note }) {
     model: MODEL,
     seed: 42,
     numInstances: instances,
+    ...PINNED_CONFIG,
     workload: { kind: 'trace', path: tracePath(file) },
     routing: { policy: routing, params: {}, ...(scorers ? { scorers: parseScorers(scorers) } : {}) },
   };
-  const args = ['replay', '--trace', tracePath(file), '--model', MODEL, '--seed', '42', '--num-instances', String(instances), '--routing-policy', routing];
+  const args = ['replay', '--trace', tracePath(file), '--model', MODEL, '--seed', '42', '--num-instances', String(instances), '--routing-policy', routing, ...PINNED_ARGS, '--latency-model', 'blackbox'];
   if (scorers) args.push('--routing-scorers', scorers);
   return { name, requests, instances, quick: false, note, config, args };
 }
@@ -56,6 +65,7 @@ export const SCENARIOS = [
   synthetic({ name: '1k-1', requests: 1_000, instances: 1, rate: 1, quick: true, note: 'BLIS flag defaults (rate 1 req/s)' }),
   synthetic({ name: '10k-4', requests: 10_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, quick: true, note: 'weighted routing, default scorers' }),
   synthetic({ name: '10k-4-decisions', requests: 10_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, trace: 'decisions', note: '10k-4 with decision tracing (cost of --trace-level decisions)' }),
+  synthetic({ name: '10k-4-physics', requests: 10_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, latency: 'trained-physics', note: '10k-4 with the trained-physics latency model (BLIS HEAD\'s default)' }),
   synthetic({ name: '100k-4', requests: 100_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, note: '10k-4 ten times longer: scaling at equal instances and load' }),
   synthetic({ name: '100k-16', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, note: 'weighted routing, default scorers' }),
   replay({ name: 'mooncake-8', file: 'synthetic_trace.jsonl', requests: 3_993, instances: 8, routing: 'weighted', scorers: 'prefix-affinity:1', note: 'whole Mooncake synthetic trace, prefix-affinity routing' }),

@@ -1,31 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { LatencyConfigError, RooflineLatencyModel, createStepBatch, hardwareSpec, modelConfigRaw, parseModelConfig, resolveLatency } from '../src/index.js';
+import { LatencyConfigError, RooflineLatencyModel, hardwareSpec, parseModelConfig, resolveLatency } from '../src/index.js';
+import { arch, step } from './step-batch.js';
 
 // BLIS HEAD's roofline, term by term, on catalogue models and H100 (989.5 TFLOP/s bf16,
 // 1979 fp8, 3.35 TB/s, MFU 0.45 prefill / 0.3 decode). Expected values were worked out by hand
 // from the formulas below; each µs figure is trunc(max(compute, memory) · 1e6).
 
 const H100 = hardwareSpec('H100');
-const arch = (id: string) => parseModelConfig(modelConfigRaw(id), id);
 const LLAMA = arch('meta-llama/llama-3.1-8b-instruct');
 const MIXTRAL = arch('mixtral-8x7b-v0.1');
 
-/** A step: prefill chunks as [context start, new tokens, prompt length], decodes as contexts. */
-function step(prefill: [number, number, number][], decodes: number[]) {
-  const b = createStepBatch();
-  prefill.forEach(([start, n, input], i) => {
-    b.prefillContextStart[i] = start;
-    b.prefillNewTokens[i] = n;
-    b.prefillInputTokens[i] = input;
-    b.prefillTokens += n;
-  });
-  b.prefillCount = prefill.length;
-  decodes.forEach((c, i) => {
-    b.decodeContext[i] = c;
-  });
-  b.decodeCount = b.decodeTokens = decodes.length;
-  return b;
-}
 
 describe('BLIS HEAD roofline, llama-3.1-8b on H100', () => {
   // L = 32, d = 4096, 32 heads (dHead 128), 8 KV heads (dKV 1024), I = 14336, bf16.

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LatencyConfigError, TRAINED_PHYSICS_DEFAULTS, TrainedPhysicsLatencyModel, createStepBatch, hardwareSpec, modelConfigRaw, parseModelConfig, resolveLatency } from '../src/index.js';
+import { LatencyConfigError, TRAINED_PHYSICS_DEFAULTS, TrainedPhysicsLatencyModel, hardwareSpec, parseModelConfig, resolveLatency } from '../src/index.js';
+import { arch, step } from './step-batch.js';
 import { normalizeBetas } from '../src/trained-physics/coefficients.js';
 
 // BLIS HEAD's trained-physics backend, term by term, with its shipped coefficients
@@ -9,27 +10,10 @@ import { normalizeBetas } from '../src/trained-physics/coefficients.js';
 // 0, 1.94710771, 0.752037] and raw H100 peaks (989.5e6 FLOP/µs, 3.35e6 B/µs, no MFU).
 
 const H100 = hardwareSpec('H100');
-const arch = (id: string) => parseModelConfig(modelConfigRaw(id), id);
 const LLAMA = arch('meta-llama/llama-3.1-8b-instruct');
 const MIXTRAL = arch('mixtral-8x7b-v0.1');
 const SCOUT = arch('redhatai/llama-4-scout-17b-16e-instruct-fp8-dynamic');
 
-/** A step: prefill chunks as [context start, new tokens, prompt length], decodes as contexts. */
-function step(prefill: [number, number, number][], decodes: number[]) {
-  const b = createStepBatch();
-  prefill.forEach(([start, n, input], i) => {
-    b.prefillContextStart[i] = start;
-    b.prefillNewTokens[i] = n;
-    b.prefillInputTokens[i] = input;
-    b.prefillTokens += n;
-  });
-  b.prefillCount = prefill.length;
-  decodes.forEach((c, i) => {
-    b.decodeContext[i] = c;
-  });
-  b.decodeCount = b.decodeTokens = decodes.length;
-  return b;
-}
 
 const close = (got: number, want: number) => expect(got).toBeCloseTo(want, 6);
 

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { INSTANCE_DEFAULTS, type InstanceConfig, type RequestOutcome, type RequestSource, type RequestSpec, runInstance } from '@blis/engine';
+import { INSTANCE_DEFAULTS, type InstanceConfig, type RequestSpec, runInstance } from '@blis/engine';
 import type { LatencyModel, StepBatch } from '@blis/latency';
 import { createRequestSource, openTraceV2, parseWorkloadSpec, requestBlockHashes, writeTraceV2 } from '@blis/workload';
 import fc from 'fast-check';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { Recording } from './recording-source.js';
 
 // Issue #13, rule 3: a session's next round hits the blocks its previous round's answer filled,
 // not only its previous prompt's. vLLM caches every full block, generated ones included.
@@ -29,22 +30,6 @@ const instance = (totalKVBlocks: number, blockSizeTokens = 16): InstanceConfig =
   checkInvariants: true,
 });
 
-/** Passes a source through, recording what it emits. */
-class Recording implements RequestSource {
-  readonly emitted: RequestSpec[] = [];
-  constructor(private readonly inner: RequestSource) {}
-  peekArrivalUs(): number {
-    return this.inner.peekArrivalUs();
-  }
-  next(): RequestSpec | undefined {
-    const r = this.inner.next();
-    if (r !== undefined) this.emitted.push(r);
-    return r;
-  }
-  onRequestDone(spec: RequestSpec, timeUs: number, outcome: RequestOutcome): void {
-    this.inner.onRequestDone?.(spec, timeUs, outcome);
-  }
-}
 
 function hitsByRequest(res: ReturnType<typeof runInstance>): Map<number, number> {
   const m = res.instance.metrics;

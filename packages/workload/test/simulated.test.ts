@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { INSTANCE_DEFAULTS, type InstanceConfig, type RequestOutcome, type RequestSource, type RequestSpec, runInstance } from '@blis/engine';
+import { INSTANCE_DEFAULTS, type InstanceConfig, type RequestSpec, runInstance } from '@blis/engine';
 import type { LatencyModel, StepBatch } from '@blis/latency';
 import { createRequestSource, openTrace, parseWorkloadSpec } from '@blis/workload';
 import { describe, expect, it } from 'vitest';
+import { Recording } from './recording-source.js';
 
 // Engine-level runs (one instance, `runInstance`): @blis/workload sits below @blis/cluster, so
 // cluster-level replays and run/replay parity are tested in packages/cli/test/workload-cli.test.ts.
@@ -27,24 +28,6 @@ const instance = (totalKVBlocks: number): InstanceConfig => ({
   checkInvariants: true,
 });
 
-/** Passes a source through, recording what it emits and when each request leaves. */
-class Recording implements RequestSource {
-  readonly emitted: RequestSpec[] = [];
-  readonly done = new Map<number, { at: number; outcome: RequestOutcome }>();
-  constructor(private readonly inner: RequestSource) {}
-  peekArrivalUs(): number {
-    return this.inner.peekArrivalUs();
-  }
-  next(): RequestSpec | undefined {
-    const r = this.inner.next();
-    if (r !== undefined) this.emitted.push(r);
-    return r;
-  }
-  onRequestDone(spec: RequestSpec, timeUs: number, outcome: RequestOutcome): void {
-    this.done.set(spec.index, { at: timeUs, outcome });
-    this.inner.onRequestDone?.(spec, timeUs, outcome);
-  }
-}
 
 /** INV-1 on one instance: every injected request is completed, dropped, timed out, queued or running. */
 function accountFor(res: ReturnType<typeof runInstance>) {

@@ -1,5 +1,5 @@
 import type { BlockStore } from './block-store.js';
-import type { HashJournal } from './prefix-signal.js';
+import type { HashJournal } from './hash-journal.js';
 
 const EMPTY = -1;
 

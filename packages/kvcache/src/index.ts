@@ -2,4 +2,4 @@ export { ROOT_HASH, chainHash, hashString, contentKey, fillBlockHashes } from '.
 export { KVCache } from './kv-cache.js';
 export type { KVCacheOptions, KVCacheSnapshot, KVCacheStats } from './kv-cache.js';
 export { KVCacheError } from './errors.js';
-export { PrefixSignal } from './prefix-signal.js';
+export type { PrefixSignal } from './prefix-signal.js';

@@ -1,7 +1,7 @@
 import { BLOCK_FIELDS, BlockStore, REF } from './block-store.js';
 import { KVCacheError } from './errors.js';
 import { HashIndex } from './hash-index.js';
-import { PrefixSignal } from './prefix-signal.js';
+import { JournalledPrefixSignal, type PrefixSignal } from './prefix-signal.js';
 import { OwnerTable } from './owner-table.js';
 
 const NONE = -1;
@@ -114,7 +114,7 @@ export class KVCache {
    */
   openPrefixSignal(): PrefixSignal {
     if (this.hashToBlock.journal !== undefined) throw new KVCacheError('this cache already has a prefix signal');
-    return new PrefixSignal(this.hashToBlock);
+    return new JournalledPrefixSignal(this.hashToBlock);
   }
 
   /** Number of leading `hashes` whose blocks the cache still holds (in use or revivable). */

@@ -7,11 +7,18 @@ import { HashJournal } from './hash-journal.js';
  * last {@link PrefixSignal.refresh}. Catching up replays the journal of changes since then, so a
  * refresh costs the number of changes, not the size of the cache.
  */
-export class PrefixSignal {
+export interface PrefixSignal {
+  /** Catches up with the cache as it is now. */
+  refresh(): void;
+  /** Leading `hashes` the cache held at the last refresh. */
+  cachedPrefixBlocks(hashes: ArrayLike<number>, maxBlocks?: number): number;
+}
+
+/** The {@link PrefixSignal} of a cache's hash index: a hash set kept by replaying its journal. */
+export class JournalledPrefixSignal implements PrefixSignal {
   private readonly hashes = new Set<number>();
   private readonly journal: HashJournal;
 
-  /** @internal Created by `KVCache.openPrefixSignal()`. */
   constructor(index: HashIndex) {
     index.forEach((hash) => {
       this.hashes.add(hash);

@@ -12,6 +12,6 @@ const CACHE_SCORERS = new Set(['precise-prefix-cache', 'no-hit-lru']);
  */
 export function routingReadsPrefixCache(policy: string, scorers: readonly { name: string }[] | undefined, customRouting: boolean): boolean {
   if (customRouting) return true;
-  if (policy === 'weighted') return (scorers !== undefined && scorers.length > 0 ? scorers : DEFAULT_SCORER_CONFIGS).some((s) => CACHE_SCORERS.has(s.name));
+  if (policy === 'weighted') return (Array.isArray(scorers) && scorers.length > 0 ? scorers : DEFAULT_SCORER_CONFIGS).some((s) => CACHE_SCORERS.has(s.name));
   return !CACHE_BLIND_ROUTING.has(policy);
 }

@@ -128,7 +128,7 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
     admissionLatencyUs: config.admissionLatencyUs,
     routingLatencyUs: config.routingLatencyUs,
     snapshotRefreshIntervalUs: config.snapshotRefreshIntervalUs,
-    cacheSignalDelayUs: routingReadsPrefixCache(config.routing.policy, config.routing.scorers, runtime.routing !== undefined) ? config.cacheSignalDelayUs : 0,
+    cacheSignalDelayUs: routingReadsPrefixCache(config.routing.policy, routingParams.scorers as { name: string }[] | undefined, runtime.routing !== undefined) ? config.cacheSignalDelayUs : 0,
     flowControl: fc.enabled
       ? { maxQueueDepth: fc.maxGatewayQueueDepth, queueDepthThreshold: fc.queueDepthThreshold, kvUtilizationThreshold: fc.kvUtilizationThreshold, saturationLimit: fc.saturationLimit }
       : undefined,

@@ -8,7 +8,7 @@ import { KVCache, KVCacheError, ROOT_HASH, fillBlockHashes } from '../src/index.
 const OWNERS = 6;
 
 type Op =
-  | { t: 'admit'; owner: number; prompt: number; tokens: number; useCache: boolean }
+  | { t: 'admit'; owner: number; prompt: number; tokens: number; useCache: boolean; extra?: number }
   | { t: 'grow'; owner: number; prompt: number; tokens: number; prefill: boolean }
   | { t: 'decode'; owner: number; prompt: number }
   | { t: 'release'; owner: number }
@@ -17,7 +17,9 @@ type Op =
 const owner = fc.integer({ min: 0, max: OWNERS - 1 });
 const prompt = fc.nat(4);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ t: fc.constant('admit' as const), owner, prompt, tokens: fc.nat(160), useCache: fc.boolean() }),
+  // Sized in blocks (scaled by the block size below), so that admissions fit often enough to
+  // evict cached blocks whatever the block size.
+  fc.record({ t: fc.constant('admit' as const), owner, prompt, tokens: fc.nat(10), useCache: fc.boolean(), extra: fc.nat(15) }),
   fc.record({ t: fc.constant('grow' as const), owner, prompt, tokens: fc.nat(48), prefill: fc.boolean() }),
   fc.record({ t: fc.constant('decode' as const), owner, prompt }),
   fc.record({ t: fc.constant('release' as const), owner }),
@@ -102,7 +104,8 @@ describe('KVCache under random operation sequences', () => {
         });
         let s = snapshot(kv, hashes);
         checkInvariants(kv, s, bs);
-        for (const op of ops) {
+        const scaled = ops.map((op) => (op.t === 'admit' ? { ...op, tokens: op.tokens * bs + ((op.extra ?? 0) % bs) } : op));
+        for (const op of scaled) {
           const before = s;
           switch (op.t) {
             case 'admit': {

@@ -26,26 +26,21 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 }
 
 /**
- * BLIS's percentile over µs values, reported in ms: `lo/1000 + (hi − lo)·frac/1000`. The
- * difference is taken in exact µs before scaling, so it can differ in the last digit from
- * interpolating values already converted to ms.
+ * BLIS's p-th percentile (closest ranks) of n µs samples, in ms, given the k-th order statistic
+ * `at(k)`: `lo/1000 + (hi − lo)·frac/1000`. The difference is taken in exact µs before scaling,
+ * so it can differ in the last digit from interpolating values already converted to ms.
  */
-function interpolateUsAsMs(loUs: number, hiUs: number, frac: number): number {
-  return loUs / 1000 + ((hiUs - loUs) * frac) / 1000;
-}
-
-/** p-th percentile (BLIS's closest-ranks rule) of ascending µs samples, in ms. */
-function percentileUsAsMs(sortedUs: ArrayLike<number>, p: number): number {
-  const n = sortedUs.length;
+function percentileUsAsMs(n: number, p: number, at: (k: number) => number): number {
   const rank = (p / 100) * (n - 1);
   const lo = Math.floor(rank);
-  const hi = Math.min(lo + 1, n - 1);
-  return interpolateUsAsMs(sortedUs[lo], sortedUs[hi], rank - lo);
+  const loUs = at(lo);
+  const hiUs = at(Math.min(lo + 1, n - 1));
+  return loUs / 1000 + ((hiUs - loUs) * (rank - lo)) / 1000;
 }
 
 /**
  * Summarises integer-µs samples in milliseconds. The mean divides the exact µs sum first, and
- * percentiles interpolate over values already converted to ms, matching BLIS's arithmetic.
+ * percentiles interpolate in µs before converting, matching BLIS's arithmetic.
  */
 export function summarizeUsAsMs(samplesUs: Float64Array): Distribution {
   const n = samplesUs.length;
@@ -58,10 +53,10 @@ export function summarizeUsAsMs(samplesUs: Float64Array): Distribution {
     mean: sum / n / 1000,
     min: sorted[0] / 1000,
     max: sorted[n - 1] / 1000,
-    p50: percentileUsAsMs(sorted, 50),
-    p90: percentileUsAsMs(sorted, 90),
-    p95: percentileUsAsMs(sorted, 95),
-    p99: percentileUsAsMs(sorted, 99),
+    p50: percentileUsAsMs(n, 50, (k) => sorted[k]),
+    p90: percentileUsAsMs(n, 90, (k) => sorted[k]),
+    p95: percentileUsAsMs(n, 95, (k) => sorted[k]),
+    p99: percentileUsAsMs(n, 99, (k) => sorted[k]),
   };
 }
 
@@ -96,20 +91,14 @@ export function summarizeWeightedUsAsMs(counts: ReadonlyMap<number, number>): Di
     }
     return values[lo];
   };
-  const pct = (p: number): number => {
-    const rank = (p / 100) * (n - 1);
-    const lo = Math.floor(rank);
-    const hi = Math.min(lo + 1, n - 1);
-    return interpolateUsAsMs(at(lo), at(hi), rank - lo);
-  };
   return {
     count: n,
     mean: sum / n / 1000,
     min: values[0] / 1000,
     max: values[values.length - 1] / 1000,
-    p50: pct(50),
-    p90: pct(90),
-    p95: pct(95),
-    p99: pct(99),
+    p50: percentileUsAsMs(n, 50, at),
+    p90: percentileUsAsMs(n, 90, at),
+    p95: percentileUsAsMs(n, 95, at),
+    p99: percentileUsAsMs(n, 99, at),
   };
 }

@@ -2,7 +2,7 @@ import { LatencyConfigError } from './errors.js';
 import type { GpuSpec } from './hardware.js';
 import type { LatencyModel, StepBatch } from './latency-model.js';
 import type { ModelArchitecture } from './model-config.js';
-import { type StepModelConfig, effectiveWeightBytesPerParam, layerSplit } from './step-model-config.js';
+import { type StepModelConfig, effectiveWeightBytesPerParam, layerSplit, peakTflops } from './step-model-config.js';
 
 // BLIS counts two MLP matrices: Hugging Face's intermediate_size for gated (SwiGLU) models is
 // already scaled so that 2·d·I matches the three gated matrices. KV sizing keeps three on purpose.
@@ -54,7 +54,7 @@ export class RooflineLatencyModel implements LatencyModel {
     this.c = c;
     this.alpha = [alpha[0] ?? 0, alpha[1] ?? 0, alpha[2] ?? 0];
     this.weightBpp = effectiveWeightBytesPerParam(c);
-    this.peakFlops = (this.weightBpp === 1 && gpu.tflopsFp8 > 0 ? gpu.tflopsFp8 : gpu.tflopsPeak) * 1e12;
+    this.peakFlops = peakTflops(c, gpu) * 1e12;
     this.peakBandwidth = gpu.bandwidthTBs * 1e12;
     this.kvHeads = c.kvHeads === 0 ? c.heads : c.kvHeads;
     // Not the config's head_dim: BLIS's step time divides hidden by heads.

@@ -49,6 +49,14 @@ export function effectiveWeightBytesPerParam(c: StepModelConfig): number {
   return c.quantizedWeightBytesPerParam > 0 ? c.quantizedWeightBytesPerParam : c.bytesPerParam;
 }
 
+/**
+ * Peak TFLOP/s a step runs at: the FP8 tensor-core rate when weights are exactly 1 byte and the
+ * GPU has one (sub-byte formats dequantize to 16-bit for the GEMMs), else the 16-bit rate.
+ */
+export function peakTflops(c: StepModelConfig, gpu: { tflopsPeak: number; tflopsFp8: number }): number {
+  return effectiveWeightBytesPerParam(c) === 1 && gpu.tflopsFp8 > 0 ? gpu.tflopsFp8 : gpu.tflopsPeak;
+}
+
 /** MoE and dense layer counts: interleaved models alternate, uniform MoE models are all MoE. */
 export function layerSplit(c: StepModelConfig): { moeLayers: number; denseLayers: number } {
   if (!isMoE(c)) return { moeLayers: 0, denseLayers: c.layers };

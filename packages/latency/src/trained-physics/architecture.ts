@@ -1,6 +1,6 @@
 import { LatencyConfigError } from '../errors.js';
 import type { GpuSpec } from '../hardware.js';
-import { type StepModelConfig, effectiveWeightBytesPerParam, isMoE, layerSplit } from '../step-model-config.js';
+import { type StepModelConfig, effectiveWeightBytesPerParam, isMoE, layerSplit, peakTflops } from '../step-model-config.js';
 
 /** The per-deployment constants the trained-physics step formula reads, fixed at construction. */
 export interface TrainedPhysicsArchitecture {
@@ -59,7 +59,7 @@ export function trainedPhysicsArchitecture(c: StepModelConfig, gpu: GpuSpec, tp:
   const moe = isMoE(c);
   const dp = 1;
   const weightBytesPerParam = effectiveWeightBytesPerParam(c);
-  const tflops = weightBytesPerParam === 1 && gpu.tflopsFp8 > 0 ? gpu.tflopsFp8 : gpu.tflopsPeak;
+  const tflops = peakTflops(c, gpu);
   return {
     layers: c.layers,
     moeLayers,

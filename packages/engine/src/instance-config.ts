@@ -1,3 +1,4 @@
+import type { KVTierConfig } from '@blis/kvcache';
 import type { LatencyModel } from '@blis/latency';
 import type { InstanceScheduler, PreemptionPolicyName, PriorityPolicy } from '@blis/policies';
 
@@ -9,6 +10,8 @@ export interface InstanceConfig {
   id: string;
   latency: LatencyModel;
   totalKVBlocks: number;
+  /** A CPU tier or offload chain behind the GPU cache (BLIS `--kv-cpu-blocks` / `--kv-offload-config`); absent = GPU only. */
+  kvTiers?: KVTierConfig;
   /** Tokens per KV block (16). */
   blockSizeTokens: number;
   /** vLLM `--max-num-seqs` (BLIS `--max-num-running-reqs`), default 256. */

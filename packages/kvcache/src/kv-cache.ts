@@ -312,6 +312,42 @@ export class KVCache {
     owners.close(owner);
   }
 
+  /** True when a block carrying `hash` is in the prefix index (held, or free and revivable). */
+  holdsHash(hash: number): boolean {
+    return this.hashToBlock.get(hash) !== NONE;
+  }
+
+  /** The id of block `i` (0-based) in `owner`'s list; for tiers walking what an owner holds. */
+  ownerBlock(owner: number, i: number): number {
+    return this.owners.blockAt(owner, i);
+  }
+
+  /** The prefix hash block `id` carries, or -1 (not yet full, or never hashed). */
+  blockHash(id: number): number {
+    return this.store.hashOf(id);
+  }
+
+  /**
+   * Puts content that another tier holds back on the GPU without giving it to anyone (a CPU
+   * reload, BLIS's `reloadPrefixFromCPU`): takes the least recently freed block, evicting the
+   * hash it carried, registers it under `hash` and returns it to the fresh end of the free
+   * order with no owner, where the next allocation that names `hash` claims it as a prefix hit.
+   * Returns false when no block is free. `hash` must not be in the index already.
+   */
+  placeFreeBlock(hash: number): boolean {
+    if (this.used === this.totalBlocks) return false;
+    const id = this.store.popFront();
+    const orig = this.store.poppedHash;
+    if (orig !== NONE) {
+      this.hashToBlock.delete(orig);
+      this.store.setHash(id, NONE);
+    }
+    this.store.setHash(id, hash);
+    this.hashToBlock.set(hash, id);
+    this.store.pushBack(id);
+    return true;
+  }
+
   /**
    * A full copy of the cache's observable state (free order, prefix index, the blocks of each
    * owner in `owners`). Costs O(blocks): for tests and diagnostics, not for a simulation loop.

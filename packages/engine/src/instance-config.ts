@@ -12,6 +12,8 @@ export interface InstanceConfig {
   totalKVBlocks: number;
   /** A CPU tier or offload chain behind the GPU cache (BLIS `--kv-cpu-blocks` / `--kv-offload-config`); absent = GPU only. */
   kvTiers?: KVTierConfig;
+  /** Standard normal draws for the offload chain's transfer jitter (its own RNG stream); unused without jitter. */
+  kvTierNormal?: () => number;
   /** Tokens per KV block (16). */
   blockSizeTokens: number;
   /** vLLM `--max-num-seqs` (BLIS `--max-num-running-reqs`), default 256. */

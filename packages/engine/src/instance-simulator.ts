@@ -1,4 +1,4 @@
-import { KVCache } from '@blis/kvcache';
+import { DEFERRED, KVCache, type KVTiers, createKVTiers } from '@blis/kvcache';
 import { type StepBatch, createStepBatch } from '@blis/latency';
 import type { SchedulerContext, SchedulerEntry } from '@blis/policies';
 import type { EventQueue } from './event-queue.js';
@@ -35,6 +35,8 @@ export interface InstanceHooks {
 export class InstanceSimulator {
   readonly config: InstanceConfig;
   readonly kv: KVCache;
+  /** The CPU tier or offload chain behind {@link kv}, when configured. */
+  readonly kvTiers: KVTiers | undefined;
   readonly metrics = new InstanceMetrics();
   readonly waitQueue = new WaitQueue();
   /** Running requests in admission order, with their per-step counters. */
@@ -71,6 +73,7 @@ export class InstanceSimulator {
     this.lookup = lookup;
     this.hooks = hooks;
     this.kv = new KVCache({ totalBlocks: config.totalKVBlocks, blockSizeTokens: config.blockSizeTokens });
+    this.kvTiers = config.kvTiers === undefined ? undefined : createKVTiers(config.kvTiers, this.kv, { normal: config.kvTierNormal });
     this.batch = createStepBatch(Math.max(16, config.maxNumSeqs));
     this.run = new RunningBatch(Math.max(16, config.maxNumSeqs));
     this.alpha2 = config.latency.outputTokenTime();
@@ -197,7 +200,10 @@ export class InstanceSimulator {
     }
     if (req.instance !== this.config.index || req.spec.deadlineUs !== now) return false;
     if (req.state === RequestState.Completed || req.state === RequestState.Dropped || req.state === RequestState.TimedOut) return false;
-    if (req.state === RequestState.Queued) this.waitQueue.remove(req);
+    if (req.state === RequestState.Queued) {
+      this.waitQueue.remove(req);
+      this.kvTiers?.clearDeferred(req.spec.index);
+    }
     else if (req.state === RequestState.Running) {
       const i = this.run.reqs.indexOf(req);
       this.run.writeBack(i);
@@ -215,6 +221,11 @@ export class InstanceSimulator {
     const batch = this.batch;
     const run = this.run;
     this.metrics.steps++;
+    const tiers = this.kvTiers;
+    if (tiers !== undefined) {
+      tiers.setClock(now);
+      tiers.pollDeferred(now);
+    }
 
     this.prepareWaitQueue(now);
 
@@ -271,21 +282,43 @@ export class InstanceSimulator {
     }
 
     // ---- Phase 2: admissions from the wait queue (head-of-line; none after a preemption).
-    while (!preempted && run.length < cfg.maxNumSeqs && this.waitQueue.length > 0 && budget > 0) {
-      const next = this.waitQueue.peek()!;
+    // Only a request waiting for a fetch from an offload tier is skipped rather than blocking.
+    let qi = 0;
+    while (!preempted && run.length < cfg.maxNumSeqs && qi < this.waitQueue.length && budget > 0) {
+      const next = this.waitQueue.at(qi);
       const hashes = next.blockHashes;
-      const maxCached = Math.floor(next.inputTokens / cfg.blockSizeTokens);
-      const cached = this.kv.cachedPrefixBlocks(hashes, maxCached);
-      const cachedTokens = cached * cfg.blockSizeTokens;
+      const bs = cfg.blockSizeTokens;
+      const maxCached = Math.floor(next.inputTokens / bs);
+      let cached: number;
+      // Where prefill starts: after the cached prefix, or (BLIS's accounting) after the part of
+      // it that was on the GPU before the CPU reloaded the rest.
+      let startBlocks: number;
+      if (tiers === undefined) {
+        cached = this.kv.cachedPrefixBlocks(hashes, maxCached);
+        startBlocks = cached;
+      } else {
+        startBlocks = tiers.config.recomputeReloaded === true ? this.kv.cachedPrefixBlocks(hashes, maxCached) : -1;
+        cached = tiers.admit(next.spec.index, hashes, maxCached, now);
+        if (cached === DEFERRED) {
+          qi++;
+          continue;
+        }
+        if (startBlocks < 0) startBlocks = cached;
+      }
+      const cachedTokens = startBlocks * bs;
       let n = next.inputTokens - cachedTokens;
       if (cfg.longPrefillTokenThreshold > 0 && cfg.longPrefillTokenThreshold < n) n = cfg.longPrefillTokenThreshold;
       if (n > budget) n = budget;
       const owner = this.freeOwners.length > 0 ? this.freeOwners[this.freeOwners.length - 1] : this.nextOwner;
-      if (!this.kv.allocate(owner, n, hashes, cached, true)) break;
+      if (!(startBlocks === cached ? this.kv.allocate(owner, n, hashes, cached, true) : this.allocateRecomputed(owner, cachedTokens + n, hashes, cached))) {
+        if (tiers !== undefined && tiers.lastReloaded === 0) tiers.allocationFailed();
+        break;
+      }
       if (owner === this.nextOwner) this.nextOwner++;
       else this.freeOwners.pop();
       next.kvOwner = owner;
-      this.waitQueue.popFront();
+      if (qi === 0) this.waitQueue.popFront();
+      else this.waitQueue.remove(next);
       next.state = RequestState.Running;
       next.scheduledAt = now;
       if (next.firstScheduledAt < 0) next.firstScheduledAt = now;
@@ -303,7 +336,14 @@ export class InstanceSimulator {
     if (preempted) this.recomposeBatch();
     batch.decodeTokens = batch.decodeCount;
 
-    const stepTime = cfg.latency.stepTime(batch);
+    let stepTime = cfg.latency.stepTime(batch);
+    if (tiers !== undefined) {
+      // Reloads are charged to the step that made them; an idle poll step still takes time.
+      stepTime = Math.max(1, stepTime + tiers.consumeTransferLatency());
+      // Copies the running requests' hashed blocks to the CPU tier, after the batch is final
+      // and before completions free them (BLIS's MirrorToCPU).
+      tiers.mirror(run, now);
+    }
     const end = now + stepTime;
     this.hooks.onStep?.(now, stepTime, batch, cfg.index);
 
@@ -351,7 +391,10 @@ export class InstanceSimulator {
 
     this.metrics.busyUs += stepTime;
     this.lastBusyUntil = end;
-    if (this.config.checkInvariants) this.kv.checkConsistency();
+    if (this.config.checkInvariants) {
+      this.kv.checkConsistency();
+      this.kvTiers?.checkConsistency();
+    }
 
     // ---- Next step: back to back while work remains.
     if (run.length > 0 || this.waitQueue.length > 0) {
@@ -359,6 +402,18 @@ export class InstanceSimulator {
     } else {
       this.stepPending = false;
     }
+  }
+
+  /**
+   * BLIS's allocation for a request whose prompt blocks were partly reloaded from the CPU while
+   * its chunk was sized from the GPU prefix alone: the reloaded blocks are claimed as prefix
+   * hits, and only the tokens after them up to `end` are stored fresh (none when the claimed
+   * blocks reach `end`).
+   */
+  private allocateRecomputed(owner: number, end: number, hashes: ArrayLike<number>, cached: number): boolean {
+    const bs = this.config.blockSizeTokens;
+    if (cached * bs >= end) return this.kv.allocate(owner, 0, hashes, Math.min(Math.ceil(end / bs), cached), true);
+    return this.kv.allocate(owner, end - cached * bs, hashes, cached, true);
   }
 
   private growCompletedAt(): void {
@@ -406,6 +461,7 @@ export class InstanceSimulator {
       if (!tried && (prefill ? this.kv.allocate(req.kvOwner, n, req.blockHashes, 0, true) : this.appendDecodeToken(at))) return flags;
       tried = false;
       this.metrics.batchKvAllocationFailures++;
+      this.kvTiers?.allocationFailed();
       if (this.run.length === 0) return flags | FAILED;
       const victimIdx = this.pickVictim(now);
       const victim = this.run.reqs[victimIdx];

@@ -1,3 +1,4 @@
+import type { MirrorBatch } from '@blis/kvcache';
 import type { SimRequest } from './request.js';
 
 /**
@@ -12,7 +13,7 @@ import type { SimRequest } from './request.js';
  * KV tokens and ITL sums; the grant and KV counters exist only here, and {@link writeBack}
  * copies progress and ITLs to the request when it leaves.
  */
-export class RunningBatch {
+export class RunningBatch implements MirrorBatch {
   /** The requests, by position. */
   readonly reqs: SimRequest[] = [];
   /** Tokens processed (prompt tokens during prefill, then one per decode step). */
@@ -28,6 +29,8 @@ export class RunningBatch {
   /** The request's KV owner id and number of KV block hashes, so that opening a decode block past them needs no request object. */
   kvOwner: Int32Array;
   hashCount: Int32Array;
+  /** The request's index in its workload: names it to KV tiers across steps. */
+  keys: Int32Array;
 
   constructor(capacity: number) {
     this.progress = new Int32Array(capacity);
@@ -39,10 +42,28 @@ export class RunningBatch {
     this.itlSum = new Float64Array(capacity);
     this.kvOwner = new Int32Array(capacity);
     this.hashCount = new Int32Array(capacity);
+    this.keys = new Int32Array(capacity);
   }
 
   get length(): number {
     return this.reqs.length;
+  }
+
+  /** The batch as a KV tier's mirror reads it. */
+  get count(): number {
+    return this.reqs.length;
+  }
+
+  get owners(): Int32Array {
+    return this.kvOwner;
+  }
+
+  get hashCounts(): Int32Array {
+    return this.hashCount;
+  }
+
+  hashesOf(i: number): ArrayLike<number> {
+    return this.reqs[i].blockHashes;
   }
 
   /** Appends a request just admitted with `granted` tokens, resuming from its progress. */
@@ -60,6 +81,7 @@ export class RunningBatch {
     this.itlSum[i] = 0;
     this.kvOwner[i] = r.kvOwner;
     this.hashCount[i] = r.blockHashes.length;
+    this.keys[i] = r.spec.index;
   }
 
   /** Copies position `i`'s counters back to its request (it is leaving the batch). */
@@ -108,6 +130,7 @@ export class RunningBatch {
     this.itlSum.copyWithin(to, from, end);
     this.kvOwner.copyWithin(to, from, end);
     this.hashCount.copyWithin(to, from, end);
+    this.keys.copyWithin(to, from, end);
   }
 
   private grow(): void {
@@ -125,6 +148,7 @@ export class RunningBatch {
     this.kvDeferred = grow32(this.kvDeferred);
     this.kvOwner = grow32(this.kvOwner);
     this.hashCount = grow32(this.hashCount);
+    this.keys = grow32(this.keys);
     const sums = new Float64Array(cap);
     sums.set(this.itlSum);
     this.itlSum = sums;

@@ -7,3 +7,8 @@ export type { CpuTierConfig, DeviceFigures, KVTierConfig, OffloadChainConfig, Se
 export { DEVICE_CLASSES } from './tiers/device-classes.js';
 export { DEFERRED } from './tiers/kv-tiers.js';
 export type { KVTiers, KVTierStats } from './tiers/kv-tiers.js';
+export { CpuTier } from './tiers/cpu-tier.js';
+export { createKVTiers } from './tiers/create-kv-tiers.js';
+export type { KVTierOptions } from './tiers/create-kv-tiers.js';
+export type { KVTierListener } from './tiers/kv-tiers.js';
+export type { MirrorBatch } from './tiers/kv-tiers.js';

@@ -328,6 +328,24 @@ export class KVCache {
   }
 
   /**
+   * Moves the free blocks among the first `n` of `hashes` (all cached) to the fresh end of the
+   * free order and returns how many there were: blocks about to be claimed stay out of reach of
+   * the {@link placeFreeBlock} calls that precede the claim, provided those take no more than
+   * `freeBlocks` minus this count.
+   */
+  keepFree(hashes: ArrayLike<number>, n: number): number {
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const id = this.hashToBlock.get(hashes[i]);
+      if (id === NONE || this.rec[id * BLOCK_FIELDS + REF] !== 0) continue;
+      this.store.revive(id);
+      this.store.pushBack(id);
+      kept++;
+    }
+    return kept;
+  }
+
+  /**
    * Puts content that another tier holds back on the GPU without giving it to anyone (a CPU
    * reload, BLIS's `reloadPrefixFromCPU`): takes the least recently freed block, evicting the
    * hash it carried, registers it under `hash` and returns it to the fresh end of the free

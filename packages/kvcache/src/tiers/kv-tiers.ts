@@ -34,6 +34,32 @@ export interface KVTierStats {
 }
 
 /**
+ * The running requests as the mirror reads them, by batch position: the engine keeps these in
+ * typed arrays, so a step's mirror reads no request object unless it must hash-walk one.
+ */
+export interface MirrorBatch {
+  readonly count: number;
+  /** KV owner of each request. */
+  readonly owners: ArrayLike<number>;
+  /** Prompt length of each request, tokens. */
+  readonly inputTokens: ArrayLike<number>;
+  /** A key naming the request (not its position): equal keys mean the same request and hashes. */
+  readonly keys: ArrayLike<number>;
+  /** How many block hashes each request has (its prompt's, plus answer blocks for sessions). */
+  readonly hashCounts: ArrayLike<number>;
+  /** The block hashes of the request at position `i`: `hashesOf(i)[k]` names its block k. */
+  hashesOf(i: number): ArrayLike<number>;
+}
+
+/** Block movements between tiers, for observers (decision traces, tests); absent costs nothing. */
+export interface KVTierListener {
+  /** A block was copied from the CPU tier back onto the GPU. */
+  onReload?(hash: number, now: number): void;
+  /** The CPU tier dropped a block to make room. */
+  onCpuEvict?(hash: number, now: number): void;
+}
+
+/**
  * A KV tier model behind the GPU cache, driven by the engine in BLIS's step order (reference
  * §0): `setClock` and `pollDeferred` first, `admit` before each new request's allocation,
  * `consumeTransferLatency` when the step's time is known, `mirror` after the batch is final and
@@ -63,13 +89,15 @@ export interface KVTiers {
   isDeferred(key: number): boolean;
   /** Reload latency accumulated since the last call, µs, and resets it (CPU model). */
   consumeTransferLatency(): number;
-  /** Mirrors the blocks of the running requests (owners, with their prompt lengths) to the CPU tier. */
-  mirror(owners: ArrayLike<number>, inputTokens: ArrayLike<number>, count: number, now: number): void;
+  /** Mirrors the blocks of the running requests to the CPU tier (after the batch is final, before completions). */
+  mirror(batch: MirrorBatch, now: number): void;
   /** BLIS's per-instance `CacheHitRate`. */
   cacheHitRate(): number;
   /** BLIS's per-instance `KVThrashingRate`. */
   thrashingRate(): number;
   stats(): KVTierStats;
+  /** Reports block movements to `listener` from now on (one listener; undefined stops). */
+  watch(listener: KVTierListener | undefined): void;
   /** Throws on a broken invariant of the tiers (tests and `checkInvariants`). */
   checkConsistency(): void;
 }

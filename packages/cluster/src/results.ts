@@ -3,6 +3,7 @@ import type { AnomalyReport } from '@blis/trace';
 import type { ClusterSimulator } from './cluster-simulator.js';
 import { coefficientOfVariation, jainIndex, maxMinRatio } from './fairness.js';
 import { type FitnessMetric, type FitnessResult, computeFitness } from './fitness.js';
+import { type KvTierCounters, blisMeanRates, clusterTierFields, instanceTierFields } from './kv-tier-metrics.js';
 
 /** One block of BLIS's result JSON: an instance, or the whole cluster (`instance_id: "cluster"`). */
 export interface MetricsBlock {
@@ -42,7 +43,23 @@ export interface MetricsBlock {
   kv_allocation_failures: number;
   /** KV allocations that failed while forming a batch, each evicting a running request or deferring one. */
   kv_batch_allocation_failures: number;
+  /**
+   * Share of KV blocks served from the prefix cache. With KV tiers, BLIS's formula: hits over
+   * hits, misses and the failed allocations the CPU tier could not help; for the cluster,
+   * pooled over every instance's blocks.
+   */
   cache_hit_rate: number;
+  /** Present only with KV tiers: BLIS's thrashing rate (pooled over instances for the cluster). */
+  kv_thrashing_rate?: number;
+  /** Present only with KV tiers: what the tiers did. */
+  kv_tiers?: KvTierCounters;
+  /**
+   * Present only with KV tiers, cluster block: BLIS's printed figures, the unweighted means of
+   * the instances' hit and thrashing rates (not pooled over blocks).
+   */
+  blis_mean_rates?: { cache_hit_rate: number; kv_thrashing_rate: number };
+  /** Present only with KV tiers: preemptions per completed request (BLIS's `Preemption Rate`). */
+  preemption_rate?: number;
 }
 
 /** Latency summary of one group of requests (an SLO class or a tenant), client-observed. */
@@ -162,16 +179,19 @@ function block(
 
 function instanceBlock(inst: InstanceSimulator, routed: number, durationUs: number): MetricsBlock {
   const m = inst.metrics;
-  return block(
+  const b = block(
     inst.config.id,
     durationUs,
     { completed: m.completed, queued: inst.queueDepth, running: inst.batchSize, injected: routed, dropped: m.dropped, timedOut: m.timedOut, rejected: 0 },
-    { input: m.totalInputTokens, output: m.totalOutputTokens, preemptions: m.preemptions, kvFailures: m.batchKvAllocationFailures, hitRate: inst.kv.cacheHitRate },
+    { input: m.totalInputTokens, output: m.totalOutputTokens, preemptions: m.preemptions, kvFailures: m.batchKvAllocationFailures, hitRate: inst.kvTiers?.cacheHitRate() ?? inst.kv.cacheHitRate },
     summarizeUsAsMs(m.ttftUs.view()),
     summarizeUsAsMs(m.e2eUs.view()),
     summarizeWeightedUsAsMs(m.itlEntries),
     summarizeUsAsMs(m.schedulingDelayUs.view()),
   );
+  const tiers = instanceTierFields(inst);
+  if (tiers === undefined) return b;
+  return { ...b, ...tiers, preemption_rate: m.completed === 0 ? 0 : m.preemptions / m.completed };
 }
 
 function groupMetrics(sim: ClusterSimulator, column: GrowableFloat64, code: number, durationUs: number, opts: ResultOptions): GroupMetrics {
@@ -246,18 +266,30 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
     hits += st.cacheHits;
     misses += st.cacheMisses;
   }
+  const clusterTiers = clusterTierFields(sim.instances);
+  const tierMisses = clusterTiers?.kv_tier_hit_misses ?? 0;
   const queued = sim.stillQueued();
   const running = sim.stillRunning();
   const cluster = block(
     'cluster',
     dur,
     { completed: c.completed, queued: queued + c.inTransit, running, injected: c.injected, dropped: c.dropped, timedOut: c.timedOut, rejected: c.rejected + c.shed },
-    { input, output, preemptions, kvFailures, hitRate: hits + misses === 0 ? 0 : hits / (hits + misses) },
+    { input, output, preemptions, kvFailures, hitRate: hits + misses + tierMisses === 0 ? 0 : hits / (hits + misses + tierMisses) },
     summarizeUsAsMs(log.ttftUs.view()),
     summarizeUsAsMs(log.e2eUs.view()),
     summarizeWeightedUsAsMs(itlAll),
     summarizeUsAsMs(log.schedulingDelayUs.view()),
   );
+  const clusterBlock: MetricsBlock =
+    clusterTiers === undefined
+      ? cluster
+      : {
+          ...cluster,
+          kv_thrashing_rate: clusterTiers.kv_thrashing_rate,
+          kv_tiers: clusterTiers.kv_tiers,
+          blis_mean_rates: blisMeanRates(sim.instances),
+          preemption_rate: c.completed === 0 ? 0 : preemptions / c.completed,
+        };
 
   const target: Record<string, number> = {};
   sim.instances.forEach((inst, i) => {
@@ -322,7 +354,7 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   }
 
   const result: SimulationResult = {
-    ...cluster,
+    ...clusterBlock,
     instances,
     target_distribution: target,
     load_fairness: {

@@ -140,8 +140,9 @@ export class CpuLru {
   }
 
   /**
-   * Records `slots[0..m)` (m >= 2) as segment `seg` if, once settled, they hold `hashes[0..m)`
-   * and are physically contiguous in that order; returns whether they were.
+   * Records `slots[0..m)` (m >= 2) as segment `seg` if, once settled, they hold `hashes[0..m)`,
+   * are physically contiguous in that order and belong to no other valid segment; returns
+   * whether they were.
    */
   markSegment(seg: number, slots: Int32Array, hashes: ArrayLike<number>, m: number): boolean {
     this.settle();
@@ -152,7 +153,14 @@ export class CpuLru {
     }
     this.segValid[seg] = 0;
     // A slot remembered for a block may since have been evicted and reused for another hash.
-    for (let i = 0; i < m; i++) if (this.hashes[slots[i]] !== hashes[i] || (i > 0 && this.next[slots[i - 1]] !== slots[i])) return false;
+    // A slot can name one valid segment only, or a break would be reported to one of them: two
+    // requests with the same prompt share their blocks, so the second is refused.
+    for (let i = 0; i < m; i++) {
+      const slot = slots[i];
+      if (this.hashes[slot] !== hashes[i] || (i > 0 && this.next[slots[i - 1]] !== slot)) return false;
+      const other = this.segOf[slot];
+      if (other !== NONE && other !== seg && this.segValid[other] === 1) return false;
+    }
     for (let i = 0; i < m; i++) this.segOf[slots[i]] = seg;
     this.segValid[seg] = 1;
     return true;

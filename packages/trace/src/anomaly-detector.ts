@@ -2,7 +2,7 @@ import type { SimRequest } from '@blis/engine';
 import type { AnomalyRecord } from './records.js';
 
 export interface AnomalyDetectorOptions {
-  /** A block reloaded within this many µs of its offload counts as KV thrashing. */
+  /** A block the CPU tier evicts within this many µs of storing it counts as KV thrashing. */
   kvThrashWindowUs: number;
   /** A scale-up followed by a scale-down (or the reverse) within this many µs is an oscillation. */
   scaleCooldownUs: number;
@@ -51,7 +51,6 @@ export class AnomalyDetector {
   private readonly queues: WaitingSet[] = [];
   private readonly emit: (a: AnomalyRecord) => void;
   private readonly opts: AnomalyDetectorOptions;
-  private readonly offloaded = new Map<number, Map<number, number>>();
   private lastScaleDir = 0;
   private lastScaleUs = 0;
 
@@ -116,28 +115,11 @@ export class AnomalyDetector {
   }
 
   /**
-   * KV thrashing: a block reloaded within the window after its offload. Offloads older than
-   * the window are forgotten as time passes, so memory is bounded by the window's traffic.
+   * KV thrashing, as BLIS now defines it (CPU eviction pressure): the CPU tier evicted a block
+   * it had been given less than the window before.
    */
-  onKvTransfer(blockHash: number, direction: 'offload' | 'reload', now: number, instance: number): void {
-    let m = this.offloaded.get(instance);
-    if (m === undefined) {
-      m = new Map();
-      this.offloaded.set(instance, m);
-    }
-    const window = this.opts.kvThrashWindowUs;
-    for (const [h, at] of m) {
-      if (now - at <= window) break;
-      m.delete(h);
-    }
-    if (direction === 'offload') {
-      m.delete(blockHash);
-      m.set(blockHash, now);
-      return;
-    }
-    const at = m.get(blockHash);
-    if (at === undefined) return;
-    m.delete(blockHash);
-    if (now - at <= window) this.emit({ t: 'anomaly', ts: now, kind: 'kv_thrashing', inst: instance, ids: [] });
+  onKvTransfer(_blockHash: number, kind: 'reload' | 'cpu_evict', now: number, instance: number, storedAtUs?: number): void {
+    if (kind !== 'cpu_evict' || storedAtUs === undefined) return;
+    if (now - storedAtUs <= this.opts.kvThrashWindowUs) this.emit({ t: 'anomaly', ts: now, kind: 'kv_thrashing', inst: instance, ids: [] });
   }
 }

@@ -19,8 +19,8 @@ export interface DecisionObserver {
   onDropped?(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed'): void;
   onScale?(now: number, activeBefore: number, activeAfter: number, reason: string): void;
   /**
-   * A KV block moved between cache tiers on `instance` (for the tiered cache: nothing calls it
-   * until one exists, so KV thrashing counts 0 until then).
+   * A KV block moved between cache tiers on `instance`: reloaded from the CPU tier onto the GPU,
+   * or evicted from the CPU tier (`storedAtUs`: when the mirror had stored it there).
    */
-  onKvTransfer?(blockHash: number, direction: 'offload' | 'reload', now: number, instance: number): void;
+  onKvTransfer?(blockHash: number, kind: 'reload' | 'cpu_evict', now: number, instance: number, storedAtUs?: number): void;
 }

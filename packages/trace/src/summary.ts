@@ -127,7 +127,7 @@ function issues(a: TraceAnalyzer): Issue[] {
     });
   }
   const thrash = a.anomalies.get('kv_thrashing')!;
-  if (thrash.count > 0) out.push({ head: `KV THRASHING: ${thrash.count} blocks reloaded soon after being offloaded.`, details: [`e.g. ${exampleWhere(thrash.examples[0])}.`] });
+  if (thrash.count > 0) out.push({ head: `KV THRASHING: ${thrash.count} blocks evicted from the CPU tier soon after being stored there.`, details: [`e.g. ${exampleWhere(thrash.examples[0])}.`] });
   const osc = a.anomalies.get('scale_oscillation')!;
   if (osc.count > 0) out.push({ head: `AUTOSCALING: ${osc.count} scaling reversals within the cooldown (of ${a.scaleEvents} scaling events).`, details: [] });
   if (a.rejected > 0 || a.status('shed') > 0) {

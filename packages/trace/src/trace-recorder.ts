@@ -230,8 +230,8 @@ export class TraceRecorder implements DecisionObserver {
     this.detector.onScale(now, activeBefore, activeAfter);
   }
 
-  onKvTransfer(blockHash: number, direction: 'offload' | 'reload', now: number, instance: number): void {
-    this.detector.onKvTransfer(blockHash, direction, now, instance);
+  onKvTransfer(blockHash: number, kind: 'reload' | 'cpu_evict', now: number, instance: number, storedAtUs?: number): void {
+    this.detector.onKvTransfer(blockHash, kind, now, instance, storedAtUs);
   }
 
   /**

@@ -97,15 +97,16 @@ describe('scale oscillation', () => {
 });
 
 describe('KV thrashing', () => {
-  it('counts a reload within the window of its offload, per instance', () => {
+  it('counts a CPU-tier eviction of a block stored within the window (BLIS: CPU eviction pressure)', () => {
     const { d, seen } = detector();
-    d.onKvTransfer(11, 'offload', 0, 0);
-    d.onKvTransfer(11, 'reload', 500, 1); // another instance's block 11: not this one
-    d.onKvTransfer(11, 'reload', 900, 0); // within 1000 µs
-    d.onKvTransfer(22, 'offload', 1000, 0);
-    d.onKvTransfer(22, 'reload', 2500, 0); // 1500 µs later: outside the window
-    d.onKvTransfer(33, 'reload', 2600, 0); // never offloaded
-    expect(seen.map((s) => [s.inst, s.ts])).toEqual([[0, 900]]);
+    d.onKvTransfer(11, 'cpu_evict', 900, 0, 0); // stored at 0, evicted 900 µs later: thrashing
+    d.onKvTransfer(22, 'cpu_evict', 2500, 1, 1000); // 1500 µs after it was stored: outside the window
+    d.onKvTransfer(33, 'reload', 2600, 0); // reloads are not thrashing
+    d.onKvTransfer(44, 'cpu_evict', 3000, 2, 2000); // exactly at the window's edge counts
+    expect(seen.map((s) => [s.inst, s.ts])).toEqual([
+      [0, 900],
+      [2, 3000],
+    ]);
   });
 });
 

@@ -36,8 +36,11 @@ export class CpuLru {
   private runTail = NONE;
   /** Entries evicted to make room, over the tier's life. */
   evictions = 0;
-  /** Told each hash evicted, when set (trace observers). */
-  onEvict: ((hash: number) => void) | undefined = undefined;
+  /** Told each hash evicted and when it was stored, when set (trace observers). */
+  onEvict: ((hash: number, storedAt: number) => void) | undefined = undefined;
+  /** The time stamped on entries stored from now on, µs. */
+  clock = 0;
+  private readonly storedAt: Float64Array;
 
   constructor(capacity: number) {
     this.capacity = capacity;
@@ -45,6 +48,7 @@ export class CpuLru {
     this.prev = new Int32Array(capacity).fill(NONE);
     this.next = new Int32Array(capacity).fill(NONE);
     this.segOf = new Int32Array(capacity).fill(NONE);
+    this.storedAt = new Float64Array(capacity);
     this.freeSlots = new Int32Array(capacity);
     for (let i = 0; i < capacity; i++) this.freeSlots[i] = capacity - 1 - i;
     this.freeCount = capacity;
@@ -89,6 +93,7 @@ export class CpuLru {
     const slot = this.freeSlots[--this.freeCount];
     this.hashes[slot] = hash;
     this.segOf[slot] = NONE;
+    this.storedAt[slot] = this.clock;
     this.slotOf.set(hash, slot);
     this.link(slot);
     return slot;
@@ -253,6 +258,6 @@ export class CpuLru {
     this.segOf[slot] = NONE;
     this.freeSlots[this.freeCount++] = slot;
     this.evictions++;
-    this.onEvict?.(hash);
+    this.onEvict?.(hash, this.storedAt[slot]);
   }
 }

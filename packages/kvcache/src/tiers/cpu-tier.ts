@@ -70,7 +70,7 @@ export class CpuTier implements KVTiers {
   watch(listener: KVTierListener | undefined): void {
     this.listener = listener;
     const onEvict = listener?.onCpuEvict;
-    this.lru.onEvict = onEvict === undefined ? undefined : (hash) => onEvict.call(listener, hash, this.clock);
+    this.lru.onEvict = onEvict === undefined ? undefined : (hash, storedAt) => onEvict.call(listener, hash, storedAt, this.clock);
   }
 
   pollDeferred(_now: number): void {}
@@ -134,6 +134,7 @@ export class CpuTier implements KVTiers {
     const lru = this.lru;
     const bs = this.blockSize;
     this.clock = now;
+    lru.clock = now;
     const maxOwner = this.maxOwner(owners, count);
     if (this.segLen.length <= maxOwner) this.growSegments(maxOwner);
     if (this.verify.length < count) this.verify = new Int32Array(count * 2);

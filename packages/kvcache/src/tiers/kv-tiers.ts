@@ -55,8 +55,8 @@ export interface MirrorBatch {
 export interface KVTierListener {
   /** A block was copied from the CPU tier back onto the GPU. */
   onReload?(hash: number, now: number): void;
-  /** The CPU tier dropped a block to make room. */
-  onCpuEvict?(hash: number, now: number): void;
+  /** The CPU tier dropped a block, stored there at `storedAt` µs, to make room. */
+  onCpuEvict?(hash: number, storedAt: number, now: number): void;
 }
 
 /**

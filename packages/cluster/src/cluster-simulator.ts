@@ -164,13 +164,14 @@ export class ClusterSimulator {
         }),
     );
     const onKv = obs?.onKvTransfer;
-    if (onKv !== undefined)
-      this.instances.forEach((inst, i) =>
+    if (onKv !== undefined) {
+      this.instances.forEach((inst, i) => {
         inst.kvTiers?.watch({
           onReload: (hash, now) => onKv.call(obs, hash, 'reload', now, i),
           onCpuEvict: (hash, storedAt, now) => onKv.call(obs, hash, 'cpu_evict', now, i, storedAt),
-        }),
-      );
+        });
+      });
+    }
     const delayed = (setup.cacheSignalDelayUs ?? 0) > 0;
     this.snapshots = this.instances.map((i) => new LiveSnapshot(i, delayed ? i.kv.openPrefixSignal() : undefined));
     const fc = setup.flowControl;

@@ -7,5 +7,6 @@ export type { CpuTierConfig, DeviceFigures, KVTierConfig, OffloadChainConfig, Se
 export { DEVICE_CLASSES } from './tiers/device-classes.js';
 export { DEFERRED } from './tiers/kv-tiers.js';
 export type { KVTiers, KVTierStats } from './tiers/kv-tiers.js';
+export { OffloadChain } from './tiers/offload-chain.js';
 export { TransferStation } from './tiers/transfer-station.js';
 export type { TransferStationOptions } from './tiers/transfer-station.js';

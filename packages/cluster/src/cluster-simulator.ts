@@ -169,6 +169,7 @@ export class ClusterSimulator {
         inst.kvTiers?.watch({
           onReload: (hash, now) => onKv.call(obs, hash, 'reload', now, i),
           onCpuEvict: (hash, storedAt, now) => onKv.call(obs, hash, 'cpu_evict', now, i, storedAt),
+          onPromotionRefused: (hash, now) => onKv.call(obs, hash, 'promotion_refused', now, i),
         });
       });
     }

@@ -300,6 +300,9 @@ export class InstanceSimulator {
         startBlocks = tiers.config.recomputeReloaded === true ? this.kv.cachedPrefixBlocks(hashes, maxCached) : -1;
         cached = tiers.admit(next.spec.index, hashes, maxCached, now);
         if (cached === DEFERRED) {
+          // Waiting on a fetch: skip it. A warm fetch the evictable gate refused on the spot
+          // is not waiting, and stops admissions for this step (BLIS's batch formation).
+          if (!tiers.isDeferred(next.spec.index)) break;
           qi++;
           continue;
         }

@@ -12,3 +12,6 @@ export { createKVTiers } from './tiers/create-kv-tiers.js';
 export type { KVTierOptions } from './tiers/create-kv-tiers.js';
 export type { KVTierListener } from './tiers/kv-tiers.js';
 export type { MirrorBatch } from './tiers/kv-tiers.js';
+export { OffloadChain } from './tiers/offload-chain.js';
+export { TransferStation } from './tiers/transfer-station.js';
+export type { TransferStationOptions } from './tiers/transfer-station.js';

@@ -1,3 +1,4 @@
+import type { KvTransferKind } from './decision-observer.js';
 import type { SimRequest } from '@blis/engine';
 import type { AnomalyRecord } from './records.js';
 
@@ -115,10 +116,15 @@ export class AnomalyDetector {
   }
 
   /**
-   * KV thrashing, as BLIS now defines it (CPU eviction pressure): the CPU tier evicted a block
-   * it had been given less than the window before.
+   * KV thrashing, as BLIS now defines it: for the CPU model, CPU eviction pressure (the CPU tier
+   * evicted a block it had been given less than the window before); for the offload chain, a
+   * promotion the evictable gate refused (its blocks are recomputed).
    */
-  onKvTransfer(_blockHash: number, kind: 'reload' | 'cpu_evict', now: number, instance: number, storedAtUs?: number): void {
+  onKvTransfer(_blockHash: number, kind: KvTransferKind, now: number, instance: number, storedAtUs?: number): void {
+    if (kind === 'promotion_refused') {
+      this.emit({ t: 'anomaly', ts: now, kind: 'kv_thrashing', inst: instance, ids: [] });
+      return;
+    }
     if (kind !== 'cpu_evict' || storedAtUs === undefined) return;
     if (now - storedAtUs <= this.opts.kvThrashWindowUs) this.emit({ t: 'anomaly', ts: now, kind: 'kv_thrashing', inst: instance, ids: [] });
   }

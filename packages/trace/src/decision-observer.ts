@@ -2,6 +2,9 @@ import type { SimRequest } from '@blis/engine';
 import type { StepBatch } from '@blis/latency';
 import type { AdmissionDecision, RouterState, RoutingDecision } from '@blis/policies';
 
+/** What happened to a KV block between tiers (see {@link DecisionObserver.onKvTransfer}). */
+export type KvTransferKind = 'reload' | 'cpu_evict' | 'promotion_refused';
+
 /**
  * What the cluster reports as it runs. The trace recorder implements it; the cluster calls
  * only the hooks that are present, so a run without tracing pays nothing.
@@ -20,7 +23,8 @@ export interface DecisionObserver {
   onScale?(now: number, activeBefore: number, activeAfter: number, reason: string): void;
   /**
    * A KV block moved between cache tiers on `instance`: reloaded from the CPU tier onto the GPU,
-   * or evicted from the CPU tier (`storedAtUs`: when the mirror had stored it there).
+   * evicted from the CPU tier (`storedAtUs`: when the mirror had stored it there), or refused
+   * promotion from a secondary tier by the offload chain's evictable gate.
    */
-  onKvTransfer?(blockHash: number, kind: 'reload' | 'cpu_evict', now: number, instance: number, storedAtUs?: number): void;
+  onKvTransfer?(blockHash: number, kind: KvTransferKind, now: number, instance: number, storedAtUs?: number): void;
 }

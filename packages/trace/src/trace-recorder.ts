@@ -4,7 +4,7 @@ import { type AdmissionDecision, type RouterState, type RoutingDecision, counter
 import { type AnomalyReport, buildAnomalyReport } from './anomaly-report.js';
 import { AnomalyDetector } from './anomaly-detector.js';
 import { regretOf, topCandidates } from './counterfactual.js';
-import type { DecisionObserver } from './decision-observer.js';
+import type { DecisionObserver, KvTransferKind } from './decision-observer.js';
 import { formatRecord } from './json-line.js';
 import { type SnapshotEntry, TRACE_FORMAT_VERSION, type TraceRecord } from './records.js';
 import { type SummaryOptions, summarizeTrace } from './summary.js';
@@ -230,7 +230,7 @@ export class TraceRecorder implements DecisionObserver {
     this.detector.onScale(now, activeBefore, activeAfter);
   }
 
-  onKvTransfer(blockHash: number, kind: 'reload' | 'cpu_evict', now: number, instance: number, storedAtUs?: number): void {
+  onKvTransfer(blockHash: number, kind: KvTransferKind, now: number, instance: number, storedAtUs?: number): void {
     this.detector.onKvTransfer(blockHash, kind, now, instance, storedAtUs);
   }
 

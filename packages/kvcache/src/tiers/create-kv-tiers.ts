@@ -1,6 +1,7 @@
 import type { KVCache } from '../kv-cache.js';
 import { KVCacheError } from '../errors.js';
 import { CpuTier } from './cpu-tier.js';
+import { OffloadChain } from './offload-chain.js';
 import type { KVTiers } from './kv-tiers.js';
 import type { KVTierConfig } from './tier-config.js';
 
@@ -11,10 +12,12 @@ export interface KVTierOptions {
 }
 
 /** Builds the tier model `config` names, behind `gpu`. */
-export function createKVTiers(config: KVTierConfig, gpu: KVCache, _options: KVTierOptions = {}): KVTiers {
+export function createKVTiers(config: KVTierConfig, gpu: KVCache, options: KVTierOptions = {}): KVTiers {
   switch (config.kind) {
     case 'cpu':
       return new CpuTier(config, gpu);
+    case 'offload':
+      return new OffloadChain(config, gpu, options);
     default:
       throw new KVCacheError(`KV tier model '${(config as { kind: string }).kind}' is not available`);
   }

@@ -57,6 +57,8 @@ export interface KVTierListener {
   onReload?(hash: number, now: number): void;
   /** The CPU tier dropped a block, stored there at `storedAt` µs, to make room. */
   onCpuEvict?(hash: number, storedAt: number, now: number): void;
+  /** The offload chain's evictable gate refused a promotion: its blocks will be recomputed. */
+  onPromotionRefused?(hash: number, now: number): void;
 }
 
 /**

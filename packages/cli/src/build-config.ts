@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { type SimulationConfigInput, parseFitnessWeights, FitnessWeightsError } from '@blis/cluster';
-import { knownHardware, loadModelConfig, modelConfigRaw, parseModelConfig, type ModelArchitecture } from '@blis/latency';
+import { knownHardware } from '@blis/latency';
 import { latencyKnownModels } from './catalogue.js';
+import { kvTierFields } from './kv-tier-flags.js';
+import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import { checkReadableFile, requireReadable } from './input-files.js';
-import { SIMULATION_FLAGS } from './run-flags.js';
 import { type PolicyBundle, type PolicyOverrides, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs } from '@blis/policies';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { readYamlFile } from './yaml-file.js';
@@ -71,15 +72,6 @@ export function splitListMessage(message: string, shape: string): { expected: st
   if (m !== null) return { expected: `${m[2]} entries`, found: m[1] };
   return { expected: shape, found: message };
 }
-
-/** The architecture --tp is checked against: --model-config when given, else the catalogue's. */
-function architectureFor(model: string, modelConfigPath: string | undefined): ModelArchitecture | undefined {
-  if (modelConfigPath !== undefined) return loadModelConfig(modelConfigPath);
-  const raw = modelConfigRaw(model);
-  return raw === undefined ? undefined : parseModelConfig(raw, `catalogue config of ${model}`);
-}
-
-const DEFAULT_MODEL = SIMULATION_FLAGS.find((d) => d.name === 'model')?.defaultText ?? 'meta-llama/llama-3.1-8b-instruct';
 
 /**
  * Turns validated flags (and the files they name) into a SimulationConfig input. Cross-field
@@ -204,6 +196,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (given !== undefined && isModulePath(given)) continue;
     if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: JSON.stringify(value) });
   }
+  const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues);
   if (issues.length > 0) throw new UsageError(issues);
 
   const routingParams = { ...specs.routing.params };
@@ -230,6 +223,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     maxNumBatchedTokens: f.maxNumBatchedTokens,
     longPrefillTokenThreshold: f.longPrefillTokenThreshold,
     maxModelLen: f.maxModelLen,
+    ...kvTiers,
     admission: { policy: specs.admission.name, params: { ...specs.admission.params } },
     priority: { policy: specs.priority.name, params: { ...specs.priority.params } },
     routing: { policy: specs.routing.name, scorers: routingScorers, params: routingParams },

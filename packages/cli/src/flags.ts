@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UsageError, type UsageIssue } from './usage-error.js';
 
 /** How a flag's text becomes a value, and what it must satisfy. */
-export type FlagKind = 'int' | 'nonNegInt' | 'posInt' | 'number' | 'posNumber' | 'nonNegNumber' | 'fraction' | 'string' | 'bool' | 'triple' | 'numbers';
+export type FlagKind = 'int' | 'nonNegInt' | 'posInt' | 'number' | 'posNumber' | 'nonNegNumber' | 'fraction' | 'unitInterval' | 'string' | 'bool' | 'triple' | 'numbers';
 
 export interface FlagDef {
   /** Long name without dashes, e.g. `max-num-seqs`. */
@@ -26,6 +26,7 @@ const parsers: Record<FlagKind, { schema: z.ZodType; expected: string }> = {
   posNumber: { schema: z.coerce.number().positive().refine(Number.isFinite), expected: 'a positive number' },
   nonNegNumber: { schema: z.coerce.number().nonnegative().refine(Number.isFinite), expected: 'a non-negative number' },
   fraction: { schema: z.coerce.number().gt(0).lte(1), expected: 'a number in (0, 1]' },
+  unitInterval: { schema: z.coerce.number().min(0).max(1), expected: 'a number in [0, 1]' },
   string: { schema: z.string().min(1), expected: 'a non-empty string' },
   bool: { schema: z.boolean(), expected: 'no value (a switch)' },
   triple: { schema: z.string(), expected: 'three comma-separated numbers' },

@@ -97,6 +97,10 @@ export function buildProgram(): Command {
     .option('--seed <value>', 'master random seed (default: 42)')
     .option('--timeout <value>', 'per-request deadline in seconds, written as deadline_us; negative = none; a --workload-spec keeps its own unless given (default: 300)')
     .option('--block-size-in-tokens <value>', 'tokens per KV block (default: 16)')
+    .option('--kv-offload-config <file>', 'record this kv_offload: block, resolved, in the header: a replay then simulates that offload chain')
+    .option('--model <value>', 'with --kv-offload-config: the model whose KV size sizes the offload blocks (default: meta-llama/llama-3.1-8b-instruct)')
+    .option('--tp <value>', 'with --kv-offload-config: tensor parallelism; default: the model\'s')
+    .option('--model-config <value>', 'with --kv-offload-config: HF config.json (or its folder) of a model the catalogue lacks')
     .requiredOption('--output <prefix>', 'writes <prefix>.yaml and <prefix>.csv')
     .action(async (opts: Record<string, unknown>) => {
       await runConvertCommand(opts);

@@ -14,6 +14,7 @@ const INPUT_ERRORS = new Set([
   'FitnessWeightsError',
   'KVCapacityError',
   'ModelConfigError',
+  'KVTierConfigError',
 ]);
 
 /** Prints an error on stderr and returns the exit code: 2 for bad input, 1 for our own bugs. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KVOffloadSchema, expectedFound, offloadBlockSizeIssue } from './kv-offload-schema.js';
 
 const nonNegInt = z.number().int().nonnegative();
 const posInt = z.number().int().positive();
@@ -135,6 +136,24 @@ export const SimulationConfigSchema = z
     longPrefillTokenThreshold: nonNegInt.default(0),
     /** vLLM `--max-model-len`: requests whose prompt plus output exceeds it are dropped (0 = no limit). */
     maxModelLen: nonNegInt.default(0),
+    /** BLIS `--kv-cpu-blocks`: CPU tier blocks behind each GPU cache (legacy mirror model); 0 = none. */
+    kvCpuBlocks: nonNegInt.default(0),
+    /**
+     * BLIS `--kv-transfer-bandwidth`: a block reloaded from the CPU tier costs `ceil(blockSizeTokens /
+     * bandwidth)` µs, so the unit is tokens per µs (BLIS's help says blocks per tick).
+     */
+    kvTransferBandwidth: z.number().positive().default(100),
+    /** BLIS `--kv-transfer-base-latency`: µs added per reloaded block (BLIS's help says per transfer). */
+    kvTransferBaseLatencyUs: nonNegInt.default(0),
+    /** BLIS `--kv-offload-threshold`: validated and ignored, as in BLIS (offload is a write-through mirror). */
+    kvOffloadThreshold: z.number().min(0).max(1).default(0.9),
+    /**
+     * Charge prefill compute for blocks reloaded from a CPU tier in the step that reloads them, as
+     * BLIS does; off by default (vLLM loads them before it counts what to compute).
+     */
+    kvReloadRecompute: z.boolean().default(false),
+    /** BLIS `--kv-offload-config`'s `kv_offload:` block: the N-tier offload chain. Excludes `kvCpuBlocks`. */
+    kvOffload: KVOffloadSchema.optional(),
     admission: policyRef('always-admit'),
     priority: policyRef('constant'),
     routing: z
@@ -181,7 +200,19 @@ export const SimulationConfigSchema = z
     /** Add per-request records under `requests` in the result. */
     includeRequests: z.boolean().default(false),
   })
-  .strict();
+  .strict()
+  .superRefine((c, ctx) => {
+    if (c.kvOffload === undefined) return;
+    // BLIS refuses both at start-up: they are two different KV tier models.
+    if (c.kvCpuBlocks > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['kvOffload'],
+        message: expectedFound('kvCpuBlocks 0 beside kvOffload (the legacy CPU tier and the offload chain are distinct models; set only one)', `kvCpuBlocks ${c.kvCpuBlocks}`),
+      });
+    const bs = offloadBlockSizeIssue(c.kvOffload.blockSize, c.blockSizeTokens);
+    if (bs !== undefined) ctx.addIssue({ code: 'custom', path: ['kvOffload', 'blockSize'], message: bs });
+  });
 
 /** A validated configuration with every default filled in. */
 export type SimulationConfig = z.output<typeof SimulationConfigSchema>;

@@ -1,5 +1,6 @@
 import { type InstanceConfig, PartitionedRng, type RequestSource } from '@blis/engine';
-import { type LatencyModel, resolveKVBlocks, resolveLatency } from '@blis/latency';
+import type { KVTierConfig } from '@blis/kvcache';
+import { type LatencyModel, type ModelArchitecture, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig, resolveKVBlocks, resolveLatency } from '@blis/latency';
 import {
   type AdmissionPolicy,
   type InstanceScheduler,
@@ -16,6 +17,7 @@ import type { FitnessMetric } from './fitness.js';
 import { type SimulationResult, buildResult } from './results.js';
 import { openWorkload } from './workload-source.js';
 import { routingReadsPrefixCache } from './cache-signal.js';
+import { resolveKVTiers } from './kv-tiers-config.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -44,6 +46,8 @@ export interface PreparedRun {
   latencyKind: string;
   totalKVBlocks: number;
   kvBlocksSource: string;
+  /** The CPU tier or offload chain every instance has behind its GPU cache; absent = GPU only. */
+  kvTiers?: KVTierConfig;
 }
 
 /**
@@ -58,6 +62,10 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
   let latencyKind = latency?.kind ?? 'custom';
   let kvBlocks = config.totalKVBlocks;
   let kvSource = kvBlocks !== undefined ? 'flag' : 'default';
+  // The model facts offload blocks are sized from, when the latency model was not resolved.
+  let modelConfig: ModelArchitecture | undefined;
+  let tp = config.tp ?? modelDefault(config.model)?.tp ?? 1;
+  let modelResolved = false;
   if (latency === undefined || kvBlocks === undefined) {
     const resolved = resolveLatency({
       model: config.model,
@@ -84,7 +92,12 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
     });
     kvBlocks = kv.blocks;
     kvSource = kv.source;
+    modelConfig = resolved.modelConfig;
+    tp = resolved.tp;
+    modelResolved = true;
   }
+  if (config.kvOffload !== undefined && config.kvOffload.perBlockBytes === undefined && !modelResolved) modelConfig = modelArchitecture(config);
+  const kvTiers = resolveKVTiers(config, modelConfig, tp, config.blockSizeTokens);
 
   const registry = runtime.registry ?? defaultPolicyRegistry;
   const ctx = (name: string, params: Record<string, unknown>): PolicyFactoryContext => ({
@@ -105,6 +118,7 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
       id: `instance_${i}`,
       latency,
       totalKVBlocks: kvBlocks,
+      ...(kvTiers !== undefined ? { kvTiers } : {}),
       blockSizeTokens: config.blockSizeTokens,
       maxNumSeqs: config.maxNumSeqs,
       maxNumBatchedTokens: config.maxNumBatchedTokens,
@@ -138,7 +152,16 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
     recordRequestIds: config.includeRequests,
     onProgress: runtime.onProgress,
   });
-  return { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource };
+  const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource };
+  if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
+  return prepared;
+}
+
+/** The model's config.json as latency resolution would read it: `modelConfigPath`, else the catalogue's. */
+function modelArchitecture(config: SimulationConfig): ModelArchitecture | undefined {
+  if (config.modelConfigPath !== undefined) return loadModelConfig(config.modelConfigPath);
+  const raw = modelConfigRaw(config.model);
+  return raw === undefined ? undefined : parseModelConfig(raw, `catalogue config of ${config.model}`);
 }
 
 /** Runs a prepared simulation and builds its result. */

@@ -145,6 +145,20 @@ describe('simulation-config.schema.json', () => {
     ['a WorkloadSpec file', { workload: { kind: 'spec', path: 'examples/workloads/servegen-language.yaml', numRequests: 50 } }],
     ['an inline WorkloadSpec', { workload: { kind: 'spec', spec: { version: '2', clients: [] } } }],
     ['a trace replay with blackbox coefficients', { alphaCoeffs: [1, 2, 3], betaCoeffs: [4, 5, 6], workload: { kind: 'trace', path: 't.jsonl', format: 'mooncake', timeScale: 0.5 } }],
+    ['a legacy CPU tier', { kvCpuBlocks: 500, kvTransferBandwidth: 4, kvTransferBaseLatencyUs: 10, kvReloadRecompute: true }],
+    [
+      'an offload chain with a class tier and an explicit one',
+      {
+        kvOffload: {
+          cpuBytesToUse: 17_179_869_184,
+          storeThreshold: 1,
+          secondaryTiers: [
+            { type: 'fs', rootDir: '/nvme', directIo: true, deviceClass: 'nvme_gen4' },
+            { type: 'fs', rootDir: '/nfs', directIo: false, readBandwidth: 900, writeBandwidth: 800, baseLatency: 500 },
+          ],
+        },
+      },
+    ],
   ];
 
   it.each(valid)('accepts %s under both zod and the JSON Schema', (_, config) => {
@@ -165,6 +179,12 @@ describe('simulation-config.schema.json', () => {
     ['a spec workload with neither path nor spec', { workload: { kind: 'spec', numRequests: 5 } }, /\$\.workload: matches 0 of oneOf/],
     ['a trace file without a trace level', { trace: { outputPath: 'trace.jsonl' } }, /\$\.trace: matches "not"/],
     ['counterfactual candidates at trace level none', { trace: { level: 'none', counterfactualK: 2 } }, /counterfactualK: > maximum 0/],
+    ['a CPU tier beside an offload chain', { kvCpuBlocks: 8, kvOffload: { cpuBytesToUse: 1 << 30 } }, /\$\.kvCpuBlocks: > maximum 0/],
+    ['an offload chunk of two blocks', { kvOffload: { cpuBytesToUse: 1 << 30, blocksPerChunk: 2 } }, /blocksPerChunk: expected 1/],
+    ['ARC eviction', { kvOffload: { cpuBytesToUse: 1 << 30, evictionPolicy: 'arc' } }, /evictionPolicy: expected "lru"/],
+    ['an object-store tier', { kvOffload: { cpuBytesToUse: 1 << 30, secondaryTiers: [{ type: 'obj', rootDir: '/x', directIo: true, deviceClass: 's3' }] } }, /type: expected "fs"/],
+    ['a tier without a class or figures', { kvOffload: { cpuBytesToUse: 1 << 30, secondaryTiers: [{ type: 'fs', rootDir: '/x', directIo: true, readBandwidth: 5 }] } }, /matches none of anyOf/],
+    ['an offload threshold above 1', { kvOffloadThreshold: 1.5 }, /> maximum 1/],
   ];
 
   it.each(invalid)('rejects %s under both zod and the JSON Schema', (_, config, why) => {

@@ -26,3 +26,5 @@ export { resolveLatency } from './resolve.js';
 export type { LatencyModelKind, ResolveLatencyOptions, ResolvedLatency } from './resolve.js';
 export { DEFAULT_TOTAL_KV_BLOCKS, deriveTotalKVBlocks, resolveKVBlocks } from './kv-capacity.js';
 export type { KVCapacityInput, ResolveKVBlocksInput } from './kv-capacity.js';
+export { kvBytesPerTokenPerRank, parseKVShape } from './kv-bytes-per-token.js';
+export type { KVShape } from './kv-bytes-per-token.js';

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { LatencyConfigError } from './errors.js';
+import { type KVShape, parseKVShape } from './kv-bytes-per-token.js';
 import { type StepModelConfig, parseStepModelConfig } from './step-model-config.js';
 
 /** The architecture facts KV sizing and the step-time models need, from a Hugging Face config.json. */
@@ -22,6 +23,8 @@ export interface ModelArchitecture {
   tiedEmbeddings: boolean;
   /** The same config read the way BLIS's roofline and trained-physics step-time models read it. */
   step: StepModelConfig;
+  /** The same config read the way BLIS sizes offload blocks and P/D transfers (`kvBytesPerTokenPerRank`). */
+  kvShape: KVShape;
 }
 
 const num = z.number().positive();
@@ -73,6 +76,7 @@ export function parseModelConfig(raw: unknown, where = 'config.json'): ModelArch
     dtypeBytes: fp8 ? 1 : c.torch_dtype === 'float32' ? 4 : 2,
     tiedEmbeddings: c.tie_word_embeddings ?? false,
     step: parseStepModelConfig(raw),
+    kvShape: parseKVShape(raw),
   };
 }
 
@@ -103,7 +107,11 @@ export function parameterCount(m: ModelArchitecture): number {
   return embeddings + m.layers * (attention + mlp);
 }
 
-/** KV cache bytes per token: K and V for every layer and KV head. */
+/**
+ * KV cache bytes per token across all TP ranks, as GPU capacity sizing reads the config (K and V
+ * for every layer and KV head at the weight width). Offload block sizing and P/D transfers use
+ * BLIS's per-rank formula instead, `kvBytesPerTokenPerRank`, which also knows MLA.
+ */
 export function kvBytesPerToken(m: ModelArchitecture): number {
   return 2 * m.layers * m.kvHeads * m.headDim * m.dtypeBytes;
 }

@@ -1,7 +1,10 @@
 import type { RequestSource } from '@blis/engine';
-import { createRequestSource, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
+import { type TraceV2Header, createRequestSource, kvOffloadHeaderBlock, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
 import { type FlagDef, parseFlags } from '../flags.js';
 import { requireReadable } from '../input-files.js';
+import { loadKVOffloadFile } from '../kv-offload-file.js';
+import { sizeOffloadChain } from '../kv-tier-flags.js';
+import { DEFAULT_MODEL } from '../model-architecture.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from '../timeout-flag.js';
 import { UsageError } from '../usage-error.js';
 
@@ -18,7 +21,30 @@ const CONVERT_FLAGS: readonly FlagDef[] = [
   { name: 'timeout', kind: 'int', group: '', description: '' },
   { name: 'block-size-in-tokens', kind: 'posInt', group: '', description: '' },
   { name: 'output', kind: 'string', group: '', description: '' },
+  { name: 'kv-offload-config', kind: 'string', group: '', description: '' },
+  { name: 'model', kind: 'string', group: '', description: '' },
+  { name: 'tp', kind: 'posInt', group: '', description: '' },
+  { name: 'model-config', kind: 'string', group: '', description: '' },
 ];
+
+/**
+ * The `kv_offload:` header block for --kv-offload-config: the chain a replay of this trace then
+ * simulates (its header is authoritative). The model and TP size the blocks, as in `blis run`.
+ */
+function kvOffloadHeader(f: Record<string, unknown>, blockSizeTokens: number): Partial<TraceV2Header> {
+  if (typeof f.kvOffloadConfig !== 'string') {
+    const stray = (['model', 'tp', 'modelConfig'] as const).filter((k) => f[k] !== undefined);
+    if (stray.length > 0)
+      throw new UsageError(
+        stray.map((k) => ({ where: `--${k === 'modelConfig' ? 'model-config' : k}`, expected: '--kv-offload-config beside it (convert reads the model only to size offload blocks)', found: JSON.stringify(f[k]) })),
+      );
+    return {};
+  }
+  if (typeof f.modelConfig === 'string') requireReadable('--model-config', f.modelConfig, 'model config (config.json or its folder)', true);
+  const loaded = loadKVOffloadFile(f.kvOffloadConfig, blockSizeTokens);
+  const chain = sizeOffloadChain(loaded, (f.model as string | undefined) ?? DEFAULT_MODEL, f.modelConfig as string | undefined, f.tp as number | undefined, blockSizeTokens);
+  return { kv_offload: kvOffloadHeaderBlock(chain) };
+}
 
 /** `blis convert`: any workload source written as a TraceV2 pair. Prints a one-line JSON summary. */
 export async function runConvertCommand(raw: Record<string, unknown>): Promise<void> {
@@ -28,6 +54,7 @@ export async function runConvertCommand(raw: Record<string, unknown>): Promise<v
   if (typeof f.trace === 'string') requireReadable('--trace', f.trace, 'trace file');
   if (typeof f.workloadSpec === 'string') requireReadable('--workload-spec', f.workloadSpec, 'workload spec file');
   const blockSizeTokens = (f.blockSizeInTokens as number | undefined) ?? 16;
+  const extraHeader = kvOffloadHeader(f, blockSizeTokens);
   let source: RequestSource;
   if (typeof f.trace === 'string') {
     source = openTrace(f.trace, {
@@ -49,7 +76,7 @@ export async function runConvertCommand(raw: Record<string, unknown>): Promise<v
   const csv = `${prefix}.csv`;
   let n: number;
   try {
-    n = writeTraceV2(source, header, csv);
+    n = writeTraceV2(source, header, csv, extraHeader);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== undefined)
       throw new UsageError([{ where: '--output', expected: 'a writable path prefix', found: (e as NodeJS.ErrnoException).code! }]);

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
+import { type PreparedRun, type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
 import { buildConfig, isModulePath } from '../build-config.js';
 import { loadCustomPolicies } from '../custom-policy.js';
 import { type FlagDef, parseFlags } from '../flags.js';
@@ -44,6 +44,7 @@ export async function runSimulationCommand(
     process.stderr.write(
       `blis: ${prepared.config.numInstances} instance(s), ${prepared.latencyKind} latency, ${prepared.totalKVBlocks} KV blocks (${prepared.kvBlocksSource}); ${result.completed_requests}/${result.injected_requests} completed in ${result.vllm_estimated_duration_s.toFixed(3)} simulated s\n`,
     );
+    if (prepared.kvTiers !== undefined) process.stderr.write(`blis: KV tiers: ${describeKVTiers(prepared.kvTiers)}\n`);
   }
   const { requests, ...summary } = result;
   // The file first: when it cannot be written the command fails with nothing on stdout.
@@ -68,6 +69,13 @@ function checkWritable(path: string): void {
   } catch (e) {
     throw new UsageError([{ where: '--results-path', expected: 'a writable file', found: describeErrno(e) }]);
   }
+}
+
+/** One line on the tiers behind each GPU cache, for the stderr log. */
+function describeKVTiers(t: NonNullable<PreparedRun['kvTiers']>): string {
+  if (t.kind === 'cpu') return `CPU tier of ${t.cpuBlocks} blocks per instance (legacy mirror), reloads ${t.transferBaseLatencyUs} µs + ceil(block / ${t.transferBandwidth}) µs per block`;
+  const tiers = t.secondaryTiers.map((x) => x.deviceClass ?? `${x.device.readBandwidth}/${x.device.writeBandwidth} B/µs`);
+  return `offload chain per instance: ${t.cpuBlocks} CPU blocks of ${t.perBlockBytes} bytes${tiers.length > 0 ? `, then ${tiers.join(', ')}` : ''}`;
 }
 
 function expectedRequests(input: SimulationConfigInput): number | undefined {

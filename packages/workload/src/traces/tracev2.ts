@@ -1,11 +1,12 @@
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { RequestSource, RequestSpec } from '@blis/engine';
-import { parse } from 'yaml';
+import { LineCounter, parseDocument, stringify } from 'yaml';
 import { z } from 'zod';
 import { requestBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';
 import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
+import { TraceKVOffloadSchema, TraceObservedKVMetricsSchema } from './tracev2-kv-offload.js';
 import { PrefixColumnWriter, readPrefixGroupLengths } from './tracev2-prefix.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
 
@@ -26,6 +27,10 @@ export const TraceV2HeaderSchema = z
     time_unit: z.enum(Object.keys(UNIT_US) as [string, ...string[]]).default('microseconds'),
     mode: z.string().default('real'),
     warm_up_requests: z.number().int().nonnegative().default(0),
+    /** The resolved offload chain the trace was simulated with; authoritative on replay (BLIS INV-13). */
+    kv_offload: TraceKVOffloadSchema.optional(),
+    /** A real server's scraped KV hit rate (`blis observe`). */
+    observed_kv_metrics: TraceObservedKVMetricsSchema.optional(),
   })
   .loose();
 export type TraceV2Header = z.output<typeof TraceV2HeaderSchema>;
@@ -37,19 +42,41 @@ export function traceV2Pair(path: string): { header: string; csv: string } {
   return { header, csv: `${stem}.csv` };
 }
 
-function readHeader(path: string): TraceV2Header {
-  let raw: unknown;
+/** Reads and validates a TraceV2 header YAML; problems name the file, the line and the field. */
+export function readTraceV2Header(path: string): TraceV2Header {
+  let text: string;
   try {
-    raw = parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new TraceReadError({ file: path, expected: 'a readable TraceV2 YAML header', found: (e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0] });
+    throw new TraceReadError({ file: path, expected: 'a readable TraceV2 YAML header', found: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  if (doc.errors.length > 0)
+    throw new TraceReadError({ file: path, line: lc.linePos(doc.errors[0].pos[0]).line, expected: 'a readable TraceV2 YAML header', found: doc.errors[0].message.split('\n')[0] });
+  const raw = doc.toJS() as unknown;
   const r = TraceV2HeaderSchema.safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0];
-    throw new TraceReadError({ file: path, field: i.path.join('.'), expected: describeExpected(i), found: JSON.stringify((raw as Record<string, unknown>)?.[String(i.path[0])]) });
+    // An unknown key is reported at the key itself, not at its parent mapping.
+    const path_ = i.code === 'unrecognized_keys' ? [...i.path, i.keys[0]] : i.path;
+    const node = doc.getIn(path_ as (string | number)[], true) as { range?: [number, number, number] } | undefined;
+    const parent = doc.getIn(i.path as (string | number)[], true) as { range?: [number, number, number] } | undefined;
+    const at = node?.range ?? parent?.range;
+    throw new TraceReadError({
+      file: path,
+      line: at !== undefined ? lc.linePos(at[0]).line : undefined,
+      field: fieldPath(path_),
+      expected: i.code === 'unrecognized_keys' ? 'a key BLIS\'s TraceV2 header defines' : describeExpected(i),
+      found: i.code === 'unrecognized_keys' ? `unknown key ${JSON.stringify(i.keys[0])}` : JSON.stringify(doc.getIn(path_ as (string | number)[])),
+    });
   }
   return r.data;
+}
+
+/** `kv_offload.secondary_tiers[0].type`, as the CLI names keys. */
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
 }
 
 /**
@@ -58,7 +85,7 @@ function readHeader(path: string): TraceV2Header {
  */
 export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequestSource {
   const { header, csv } = opts.dataPath !== undefined ? { header: path, csv: opts.dataPath } : traceV2Pair(path);
-  const h = existsSync(header) ? readHeader(header) : TraceV2HeaderSchema.parse({ trace_version: 2 });
+  const h = existsSync(header) ? readTraceV2Header(header) : TraceV2HeaderSchema.parse({ trace_version: 2 });
   const unit = UNIT_US[h.time_unit];
   const bs = opts.blockSizeTokens ?? 16;
   const lines = new LineReader(csv);
@@ -163,9 +190,9 @@ export function writeTraceV2(source: RequestSource, headerPath: string, csvPath:
   } finally {
     closeSync(fd);
   }
-  const yaml = Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\n');
+  // Nested blocks (kv_offload) need real YAML; flat headers come out as `key: value` lines as before.
   const hfd = openSync(headerPath, 'w');
-  writeSync(hfd, `${yaml}\n`);
+  writeSync(hfd, stringify(h));
   closeSync(hfd);
   return n;
 }

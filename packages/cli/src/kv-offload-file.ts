@@ -1,0 +1,70 @@
+import { type KVOffloadInput, KVOffloadSchema, type KVOffloadSettings, offloadBlockSizeIssue } from '@blis/cluster';
+import { requireReadable } from './input-files.js';
+import { type KVOffloadSource, LIBRARY_ONLY_KEYS, camelCase, snakeCase, unknownKeyIssue, whereIn, zodIssuesIn } from './kv-offload-issues.js';
+import { UsageError, type UsageIssue } from './usage-error.js';
+import { readYamlFile } from './yaml-file.js';
+
+/** A validated kv_offload block: the library input, its parsed settings, and where it came from. */
+export interface LoadedKVOffload extends KVOffloadSource {
+  input: KVOffloadInput;
+  settings: KVOffloadSettings;
+}
+
+/**
+ * BLIS's snake_case keys as the library's camelCase ones. A key BLIS does not have (in any
+ * spelling, camelCase included, or one of the library's own pins) is an unknown key, as under
+ * BLIS's strict decoder.
+ */
+function toCamel(value: unknown, path: (string | number)[], src: KVOffloadSource, issues: UsageIssue[]): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => toCamel(v, [...path, i], src, issues));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const c = camelCase(k);
+    if (snakeCase(c) !== k || LIBRARY_ONLY_KEYS.has(c)) issues.push(unknownKeyIssue(src, [...path, k]));
+    else out[c] = toCamel(v, [...path, k], src, issues);
+  }
+  return out;
+}
+
+/**
+ * Validates the kv_offload block at `src.root` of `src.file` (BLIS's keys) for a GPU block size
+ * of `blockSizeTokens`; returns it as library config or throws a UsageError naming each bad key
+ * with its line.
+ */
+export function validateKVOffloadBlock(src: KVOffloadSource, blockSizeTokens: number): LoadedKVOffload {
+  const issues: UsageIssue[] = [];
+  let block: unknown = src.file.value;
+  for (const k of src.root) block = (block as Record<string | number, unknown>)[k];
+  if (block === null || typeof block !== 'object' || Array.isArray(block))
+    throw new UsageError([{ where: whereIn(src.file, src.root), expected: 'a mapping of BLIS\'s kv_offload keys', found: JSON.stringify(block) ?? 'nothing' }]);
+  const input = toCamel(block, [...src.root], src, issues) as KVOffloadInput;
+  return validateKVOffloadInput(src, input, blockSizeTokens, issues);
+}
+
+/**
+ * Validates library config `input` that stands for the block at `src.root` (its keys are the
+ * block's, camelCased), adding to `issues` found before; throws a UsageError if there are any.
+ */
+export function validateKVOffloadInput(src: KVOffloadSource, input: KVOffloadInput, blockSizeTokens: number, issues: UsageIssue[] = []): LoadedKVOffload {
+  const r = KVOffloadSchema.safeParse(input);
+  if (!r.success) issues.push(...zodIssuesIn(src, r.error.issues));
+  const bs = offloadBlockSizeIssue(input.blockSize, blockSizeTokens);
+  if (bs !== undefined) issues.push(...zodIssuesIn(src, [{ code: 'custom', path: ['blockSize'], message: bs, input: input.blockSize }]));
+  if (issues.length > 0 || !r.success) throw new UsageError(issues);
+  return { ...src, input, settings: r.data };
+}
+
+/** Reads a --kv-offload-config file: one top-level `kv_offload:` block, BLIS's keys, nothing else. */
+export function loadKVOffloadFile(path: string, blockSizeTokens: number): LoadedKVOffload {
+  requireReadable('--kv-offload-config', path, 'KV offload configuration file');
+  const file = readYamlFile(path, 'KV offload configuration');
+  const src: KVOffloadSource = { file, root: ['kv_offload'] };
+  const top = file.value;
+  if (top === null || typeof top !== 'object' || Array.isArray(top) || !Object.hasOwn(top, 'kv_offload'))
+    throw new UsageError([{ where: `${path}:1`, expected: 'a top-level kv_offload: block (BLIS\'s --kv-offload-config format)', found: 'none' }]);
+  const others = Object.keys(top).filter((k) => k !== 'kv_offload');
+  if (others.length > 0)
+    throw new UsageError(others.map((k) => ({ where: whereIn(file, [k]), expected: 'only a top-level kv_offload: block', found: `unknown key ${JSON.stringify(k)}` })));
+  return validateKVOffloadBlock(src, blockSizeTokens);
+}

@@ -1,0 +1,98 @@
+import { KVOffloadSchema, KVOffloadTierSchema, type KVTierConfigError } from '@blis/cluster';
+import type { core } from 'zod';
+import type { UsageIssue } from './usage-error.js';
+import type { YamlFile } from './yaml-file.js';
+
+// The library validates `kvOffload` in camelCase; a user wrote BLIS's snake_case keys in a YAML
+// file (a --kv-offload-config file or a trace header). These helpers translate the library's
+// complaints back into that file's keys and lines.
+
+/** A kv_offload block and the YAML file it came from, so problems can name its lines. */
+export interface KVOffloadSource {
+  file: YamlFile;
+  /** Key path of the block in the file: `['kv_offload']`. */
+  root: readonly (string | number)[];
+}
+
+/** Config keys BLIS's kv_offload YAML does not have: the library's pins for replaying a trace header. */
+export const LIBRARY_ONLY_KEYS: ReadonlySet<string> = new Set(['perBlockBytes', 'saturationQueueDepth', 'singleTransferFraction', 'latencyJitterStddev']);
+
+export const snakeCase = (k: string): string => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const camelCase = (k: string): string => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+const FIELD_NAMES = new RegExp(`\\b(${[...Object.keys(KVOffloadSchema.shape), ...Object.keys(KVOffloadTierSchema.shape)].join('|')})\\b`, 'g');
+
+/** Rewrites the library's field names inside one of its messages as the file's snake_case keys. */
+export const snakeWords = (text: string): string => text.replace(FIELD_NAMES, snakeCase);
+
+const userKeys = (shape: Record<string, unknown>) => Object.keys(shape).filter((k) => !LIBRARY_ONLY_KEYS.has(k)).map(snakeCase);
+/** The keys BLIS's YAML accepts in the block and in one secondary tier. */
+export const BLOCK_KEYS: readonly string[] = userKeys(KVOffloadSchema.shape);
+export const TIER_KEYS: readonly string[] = userKeys(KVOffloadTierSchema.shape);
+
+/** `kv_offload.secondary_tiers[0].type` */
+export function keyPathText(path: readonly (string | number)[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${p}`)).join('');
+}
+
+/** `file.yaml:7 kv_offload.block_size`: the file, the key's line (or its nearest parent's) and the key. */
+export function whereIn(file: YamlFile, path: readonly (string | number)[]): string {
+  const line = file.lineOf(path);
+  return `${file.path}${line !== undefined ? `:${line}` : ''} ${keyPathText(path)}`;
+}
+
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let v = value;
+  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[p] : undefined;
+  return v;
+}
+
+const shown = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
+
+const NOUN: Record<string, string> = { number: 'a number', int: 'an integer', string: 'a string', boolean: 'true or false', object: 'a mapping', array: 'a list' };
+
+/** An unknown key, with the keys its mapping does accept. */
+export function unknownKeyIssue(src: KVOffloadSource, path: readonly (string | number)[]): UsageIssue {
+  const key = String(path[path.length - 1]);
+  const inTier = path.includes('secondary_tiers');
+  const known = inTier ? TIER_KEYS : BLOCK_KEYS;
+  return { where: whereIn(src.file, path), expected: `a key of BLIS's kv_offload ${inTier ? 'secondary tier' : 'block'} (${known.join(', ')})`, found: `unknown key ${JSON.stringify(key)}` };
+}
+
+/** What a zod issue about a value expected and found, in the file's words. */
+function explain(i: core.$ZodIssue, value: unknown): { expected: string; found: string } {
+  const m = /^expected (.+), found (.+)$/s.exec(i.message);
+  if (m !== null) return { expected: snakeWords(m[1]), found: snakeWords(m[2]) };
+  switch (i.code) {
+    case 'invalid_type':
+      return { expected: NOUN[i.expected] ?? `a ${i.expected}`, found: shown(value) };
+    case 'too_small':
+    case 'too_big': {
+      const op = i.code === 'too_small' ? (i.inclusive ? '>=' : '>') : i.inclusive ? '<=' : '<';
+      const bound = String(i.code === 'too_small' ? i.minimum : i.maximum);
+      return { expected: i.origin === 'string' ? `a string with ${op} ${bound} character(s)` : `a number ${op} ${bound}`, found: shown(value) };
+    }
+    case 'invalid_value':
+      return { expected: `one of ${i.values.map((v) => JSON.stringify(v)).join(', ')}`, found: shown(value) };
+    default:
+      return { expected: i.message.replace(/^Invalid input: /, ''), found: shown(value) };
+  }
+}
+
+/** UsageIssues for `KVOffloadSchema` issues about the block at `src.root` (issue paths relative to the block). */
+export function zodIssuesIn(src: KVOffloadSource, issues: readonly core.$ZodIssue[]): UsageIssue[] {
+  const out: UsageIssue[] = [];
+  for (const i of issues) {
+    const rel = i.path.map((p) => (typeof p === 'string' ? snakeCase(p) : (p as number)));
+    const path = [...src.root, ...rel];
+    if (i.code === 'unrecognized_keys') for (const k of i.keys) out.push(unknownKeyIssue(src, [...path, snakeCase(k)]));
+    else out.push({ where: whereIn(src.file, path), ...explain(i, valueAt(src.file.value, path)) });
+  }
+  return out;
+}
+
+/** The UsageIssue for a resolution error about `kvOffload...`, placed in the block's file. */
+export function tierErrorIn(src: KVOffloadSource, e: KVTierConfigError): UsageIssue {
+  const rel = e.path.slice(1).map((p) => (typeof p === 'string' ? snakeCase(p) : p));
+  return { where: whereIn(src.file, [...src.root, ...rel]), expected: snakeWords(e.expected), found: snakeWords(e.found) };
+}

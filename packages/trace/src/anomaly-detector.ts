@@ -54,6 +54,8 @@ export class AnomalyDetector {
   private readonly opts: AnomalyDetectorOptions;
   private lastScaleDir = 0;
   private lastScaleUs = 0;
+  /** Per instance, when it last reported KV thrashing. */
+  private readonly lastThrash = new Map<number, number>();
 
   constructor(opts: AnomalyDetectorOptions, emit: (a: AnomalyRecord) => void) {
     this.opts = opts;
@@ -118,14 +120,17 @@ export class AnomalyDetector {
   /**
    * KV thrashing, as BLIS now defines it: for the CPU model, CPU eviction pressure (the CPU tier
    * evicted a block it had been given less than the window before); for the offload chain, a
-   * promotion the evictable gate refused (its blocks are recomputed).
+   * promotion the evictable gate refused (its blocks are recomputed). A thrashing tier does this
+   * for every block of every step, so an instance reports at most one anomaly per window.
    */
   onKvTransfer(_blockHash: number, kind: KvTransferKind, now: number, instance: number, storedAtUs?: number): void {
-    if (kind === 'promotion_refused') {
-      this.emit({ t: 'anomaly', ts: now, kind: 'kv_thrashing', inst: instance, ids: [] });
-      return;
-    }
-    if (kind !== 'cpu_evict' || storedAtUs === undefined) return;
-    if (now - storedAtUs <= this.opts.kvThrashWindowUs) this.emit({ t: 'anomaly', ts: now, kind: 'kv_thrashing', inst: instance, ids: [] });
+    const window = this.opts.kvThrashWindowUs;
+    if (kind === 'cpu_evict') {
+      if (storedAtUs === undefined || now - storedAtUs > window) return;
+    } else if (kind !== 'promotion_refused') return;
+    const last = this.lastThrash.get(instance);
+    if (last !== undefined && now - last < window) return;
+    this.lastThrash.set(instance, now);
+    this.emit({ t: 'anomaly', ts: now, kind: 'kv_thrashing', inst: instance, ids: [] });
   }
 }

@@ -97,15 +97,20 @@ describe('scale oscillation', () => {
 });
 
 describe('KV thrashing', () => {
-  it('counts a CPU-tier eviction of a block stored within the window (BLIS: CPU eviction pressure)', () => {
+  it('counts a CPU-tier eviction of a block stored within the window, at most once per instance per window', () => {
     const { d, seen } = detector();
     d.onKvTransfer(11, 'cpu_evict', 900, 0, 0); // stored at 0, evicted 900 µs later: thrashing
+    d.onKvTransfer(12, 'cpu_evict', 950, 0, 100); // the same episode on instance 0: not reported again
+    d.onKvTransfer(55, 'cpu_evict', 1900, 0, 1800); // instance 0 again, a full window after its last report
     d.onKvTransfer(22, 'cpu_evict', 2500, 1, 1000); // 1500 µs after it was stored: outside the window
     d.onKvTransfer(33, 'reload', 2600, 0); // reloads are not thrashing
     d.onKvTransfer(44, 'cpu_evict', 3000, 2, 2000); // exactly at the window's edge counts
+    d.onKvTransfer(66, 'promotion_refused', 3100, 3); // the offload chain recomputing
     expect(seen.map((s) => [s.inst, s.ts])).toEqual([
       [0, 900],
+      [0, 1900],
       [2, 3000],
+      [3, 3100],
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { type InstanceConfig, PartitionedRng, type RequestSource } from '@blis/engine';
+import { type InstanceConfig, PartitionedRng, type RandomStream, type RequestSource } from '@blis/engine';
 import type { KVTierConfig } from '@blis/kvcache';
 import { type LatencyModel, type ModelArchitecture, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig, resolveKVBlocks, resolveLatency } from '@blis/latency';
 import {
@@ -118,7 +118,9 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
       id: `instance_${i}`,
       latency,
       totalKVBlocks: kvBlocks,
-      ...(kvTiers !== undefined ? { kvTiers } : {}),
+      // Transfer jitter draws from a stream of its own per instance (BLIS's kv-offload partition),
+      // and only when a device sets jitter, so other streams never shift.
+      ...(kvTiers !== undefined ? { kvTiers, kvTierNormal: jitterSource(rng, i) } : {}),
       blockSizeTokens: config.blockSizeTokens,
       maxNumSeqs: config.maxNumSeqs,
       maxNumBatchedTokens: config.maxNumBatchedTokens,
@@ -162,6 +164,14 @@ function modelArchitecture(config: SimulationConfig): ModelArchitecture | undefi
   if (config.modelConfigPath !== undefined) return loadModelConfig(config.modelConfigPath);
   const raw = modelConfigRaw(config.model);
   return raw === undefined ? undefined : parseModelConfig(raw, `catalogue config of ${config.model}`);
+}
+
+function jitterSource(rng: PartitionedRng, instance: number): () => number {
+  let stream: RandomStream | undefined;
+  return () => {
+    stream ??= rng.stream(`kv-offload/${instance}`);
+    return stream.normal();
+  };
 }
 
 /** Runs a prepared simulation and builds its result. */

@@ -39,4 +39,22 @@ describe('a CPU KV tier under long multi-turn contexts', () => {
     expect(report.anomalies.kv_thrashing.count).toBeLessThanOrEqual(evictions);
     expect(result.kv_thrashing_rate).toBeCloseTo(evictions / result.kv_tiers!.mirrored_blocks, 12);
   });
+
+  it('is deterministic with transfer jitter on: the offload chain draws from its own seeded stream', () => {
+    const config = {
+      ...base,
+      workload: { ...base.workload, numRequests: 100 },
+      totalKVBlocks: 3000,
+      kvOffload: {
+        cpuBytesToUse: 512 * 2_097_152,
+        secondaryTiers: [{ type: 'fs' as const, rootDir: '/mnt/nvme', directIo: true, deviceClass: 'nvme_gen4', latencyJitterStddev: 0.3 }],
+      },
+    };
+    const a = simulate(config);
+    const b = simulate(config);
+    expect(b).toEqual(a);
+    expect(a.kv_tiers!.model).toBe('offload');
+    expect(a.kv_tiers!.promotions_fired + a.kv_tiers!.deferrals).toBeGreaterThan(0);
+  });
 });
+

@@ -68,6 +68,12 @@ export class CpuStagingTier {
   }
 
   /** Blocks held, in any state. */
+  /**
+   * Bumped whenever a key's {@link lookup} answer may change (a block stored, promoted, made
+   * ready or removed): a waiter whose keys were checked at this version need not check again.
+   */
+  version = 0;
+
   get used(): number {
     return this.usedCount;
   }
@@ -170,6 +176,7 @@ export class CpuStagingTier {
     const s = this.index.get(key);
     if (s === NIL || this.rec[s * FIELDS + REF] !== -1) return;
     if (ok) {
+      this.version++;
       this.rec[s * FIELDS + REF] = 0;
       this.append(s);
       this.evictableCount++;
@@ -266,6 +273,7 @@ export class CpuStagingTier {
   }
 
   private insert(key: number, ref: number): number {
+    this.version++;
     const s = this.unused[--this.unusedTop];
     this.keyOf[s] = key;
     this.rec[s * FIELDS + REF] = ref;
@@ -276,6 +284,7 @@ export class CpuStagingTier {
 
   /** Frees slot `s`, which must be off the LRU list. */
   private remove(s: number): void {
+    this.version++;
     this.index.delete(this.keyOf[s]);
     this.rec[s * FIELDS + REF] = UNUSED;
     this.unused[this.unusedTop++] = s;

@@ -23,6 +23,12 @@ export interface DeferralEpisode {
   resolved: boolean;
   /** The fetch was refused or its blocks lost: admit and recompute at the next examination. */
   recompute: boolean;
+  /**
+   * The CPU tier's version when the keys were last found pending: an idle instance polls every
+   * (short) empty step while a read is in flight, and rescanning a long run each time cost more
+   * than the rest of the simulation.
+   */
+  checkedVersion: number;
 }
 
 /** What the episodes need from the chain that owns them. */
@@ -128,10 +134,11 @@ export class DeferralBook {
           e.phase = DEFER_PROMOTING;
           e.hasJob = true;
         } else e.recompute = true;
-      } else {
+      } else if (e.checkedVersion !== this.cpu.version) {
         const state = this.awaitedState(e.keys);
         if (state === CPU_HIT) e.resolved = true;
         else if (state === CPU_MISS) e.recompute = true;
+        else e.checkedVersion = this.cpu.version;
       }
       if (!e.resolved && !e.recompute && now - e.startTick > MAX_DEFER_TICKS) e.recompute = true;
     }
@@ -159,7 +166,7 @@ export class DeferralBook {
 }
 
 function episode(phase: DeferralEpisode['phase'], keys: number[], tier: number, startTick: number): DeferralEpisode {
-  return { phase, keys, tier, hasJob: false, startTick, resolved: false, recompute: false };
+  return { phase, keys, tier, hasJob: false, startTick, resolved: false, recompute: false, checkedVersion: -1 };
 }
 
 function ascending(a: number, b: number): number {

@@ -70,6 +70,9 @@ export class KVCache {
   private misses = 0;
   private failures = 0;
 
+  /** Bumped whenever an owner comes or goes or gains a hashed block: see {@link layoutVersion}. */
+  private layout = 0;
+
   /** Scratch: the cached blocks an allocation claims, found by its check. */
   private attached = new Int32Array(64);
 
@@ -83,6 +86,14 @@ export class KVCache {
     this.store = new BlockStore(total);
     this.rec = this.store.rec;
     this.hashToBlock = new HashIndex(this.store);
+  }
+
+  /**
+   * Changes whenever the set of owners, or the hashed blocks any of them holds, may have
+   * changed: a tier's mirror that finds it and its own state as it left them has nothing to do.
+   */
+  get layoutVersion(): number {
+    return this.layout;
   }
 
   get usedBlocks(): number {
@@ -197,6 +208,7 @@ export class KVCache {
     }
 
     if (!existed) {
+      this.layout++;
       owners.open(owner, cachedBlocks + Math.ceil(numTokens / bs) + 1);
       // Claim cached prefix blocks. BLIS skips this when no new tokens follow (a fully cached,
       // block-aligned prompt); we claim them anyway so such a request holds what it reads.
@@ -310,6 +322,7 @@ export class KVCache {
       }
     }
     owners.close(owner);
+    this.layout++;
   }
 
   /** True when a block carrying `hash` is in the prefix index (held, or free and revivable). */
@@ -419,6 +432,7 @@ export class KVCache {
 
   private register(id: number, k: number, hashes: ArrayLike<number>): void {
     if (k < hashes.length) {
+      this.layout++;
       const h = hashes[k];
       this.store.setHash(id, h);
       this.hashToBlock.set(h, id);

@@ -34,6 +34,11 @@ export class CpuLru {
   private segValid = new Uint8Array(64);
   private runHead = NONE;
   private runTail = NONE;
+  /**
+   * Bumped by every operation that changes the order the list stands for (a run started, a
+   * store, an eviction); extending a run never does on its own, since a run starts first.
+   */
+  mutations = 0;
   /** Entries evicted to make room, over the tier's life. */
   evictions = 0;
   /** Told each hash evicted and when it was stored, when set (trace observers). */
@@ -79,6 +84,7 @@ export class CpuLru {
       this.settle();
     }
     if (slot === this.tail) return;
+    this.mutations++;
     this.runHead = slot;
     this.runTail = slot;
   }
@@ -89,6 +95,7 @@ export class CpuLru {
    */
   store(hash: number): number {
     this.settle();
+    this.mutations++;
     if (this.freeCount === 0) this.evictHead();
     const slot = this.freeSlots[--this.freeCount];
     this.hashes[slot] = hash;
@@ -187,6 +194,7 @@ export class CpuLru {
       if (this.segValid[seg] !== 1) return false;
     }
     // Contiguous, at least two slots: `first` is not the tail.
+    this.mutations++;
     this.runHead = first;
     this.runTail = last;
     return true;

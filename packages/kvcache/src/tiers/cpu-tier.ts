@@ -38,6 +38,8 @@ export class CpuTier implements KVTiers {
    */
   private segKey = new Float64Array(64).fill(NONE);
   private segLen = new Int32Array(64);
+  private segFirst = new Int32Array(64);
+  private segLast = new Int32Array(64);
   private segBackoff = new Int32Array(64);
   private segWait = new Int32Array(64);
   /** Scratch: batch positions to verify as segments once the mirror is done. */
@@ -49,6 +51,9 @@ export class CpuTier implements KVTiers {
   private chargedUs = 0;
   lastReloaded = 0;
   private listener: KVTierListener | undefined;
+  /** The GPU layout and CPU list versions the last mirror left behind. */
+  private mirroredLayout = -1;
+  private mirroredMutations = -1;
   private clock = 0;
 
   constructor(config: CpuTierConfig, gpu: KVCache) {
@@ -135,22 +140,32 @@ export class CpuTier implements KVTiers {
     const bs = this.blockSize;
     this.clock = now;
     lru.clock = now;
+    // Nothing held changed and nothing touched the CPU list since a mirror that evicted nothing
+    // (so every block it walked is still there): walking the same blocks in the same order
+    // would leave the list exactly as it is.
+    if (gpu.layoutVersion === this.mirroredLayout && lru.mutations === this.mirroredMutations) return;
+    const evictionsBefore = lru.evictions;
     const maxOwner = this.maxOwner(owners, count);
     if (this.segLen.length <= maxOwner) this.growSegments(maxOwner);
     if (this.verify.length < count) this.verify = new Int32Array(count * 2);
     const segLen = this.segLen;
     const segKey = this.segKey;
+    const segFirst = this.segFirst;
+    const segLast = this.segLast;
     let toVerify = 0;
     for (let r = 0; r < count; r++) {
       const owner = owners[r];
       const m = Math.min(Math.floor(gpu.tokensHeldBy(owner) / bs), hashCounts[r]);
       if (m === 0) continue;
-      let slots = owner < this.ownerSlots.length ? this.ownerSlots[owner] : NO_SLOTS;
-      if (slots.length < m) slots = this.growSlots(owner, m);
       const key = keys[r];
       const len = segLen[owner];
-      if (len === m && segKey[owner] === key && lru.segmentValid(owner) && lru.touchSegment(owner, slots[0], slots[len - 1])) continue;
-      const from = len > 0 && len < m && segKey[owner] === key && lru.segmentValid(owner) && lru.touchSegment(owner, slots[0], slots[len - 1]) ? len : 0;
+      // The common case reads only these per-owner numbers: the request's blocks form a valid
+      // segment, touched as one.
+      const mine = len > 0 && len <= m && segKey[owner] === key && lru.segmentValid(owner);
+      if (mine && len === m && lru.touchSegment(owner, segFirst[owner], segLast[owner])) continue;
+      let slots = owner < this.ownerSlots.length ? this.ownerSlots[owner] : NO_SLOTS;
+      if (slots.length < m) slots = this.growSlots(owner, m);
+      const from = mine && len < m && lru.touchSegment(owner, segFirst[owner], segLast[owner]) ? len : 0;
       this.mirrors += lru.touchOrStoreAll(batch.hashesOf(r), slots, from, m);
       if (m < 2) continue;
       if (segKey[owner] !== key) {
@@ -167,8 +182,11 @@ export class CpuTier implements KVTiers {
       const r = this.verify[k];
       const owner = owners[r];
       const m = Math.min(Math.floor(gpu.tokensHeldBy(owner) / bs), hashCounts[r]);
-      if (lru.markSegment(owner, this.ownerSlots[owner], batch.hashesOf(r), m)) {
+      const slots = this.ownerSlots[owner];
+      if (lru.markSegment(owner, slots, batch.hashesOf(r), m)) {
         segLen[owner] = m;
+        segFirst[owner] = slots[0];
+        segLast[owner] = slots[m - 1];
         this.segBackoff[owner] = 0;
       } else {
         segLen[owner] = 0;
@@ -176,6 +194,8 @@ export class CpuTier implements KVTiers {
         this.segWait[owner] = this.segBackoff[owner];
       }
     }
+    this.mirroredLayout = lru.evictions === evictionsBefore ? gpu.layoutVersion : -1;
+    this.mirroredMutations = lru.mutations;
   }
 
   private maxOwner(owners: ArrayLike<number>, count: number): number {
@@ -192,6 +212,8 @@ export class CpuTier implements KVTiers {
       return b;
     };
     this.segLen = grow(this.segLen);
+    this.segFirst = grow(this.segFirst);
+    this.segLast = grow(this.segLast);
     const keys = new Float64Array(size).fill(NONE);
     keys.set(this.segKey);
     this.segKey = keys;

@@ -16,6 +16,7 @@ export { ClusterSimulator, CompletionLog, Interner } from './cluster-simulator.j
 export type { ClusterSetup, ClusterCounters, FlowControlSettings, SessionStats } from './cluster-simulator.js';
 export { buildResult } from './results.js';
 export type { SimulationResult, MetricsBlock, GroupMetrics, SloAttainment, RequestRecord, ResultOptions } from './results.js';
+export type { KvTierCounters } from './kv-tier-metrics.js';
 export { FITNESS_METRICS, parseFitnessWeights, computeFitness, normalizeLatencyUs, normalizeThroughput, FitnessWeightsError } from './fitness.js';
 export type { FitnessMetric, FitnessResult } from './fitness.js';
 export { jainIndex, coefficientOfVariation, maxMinRatio } from './fairness.js';

@@ -1,49 +1,19 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FITNESS_METRICS } from '@blis/cluster';
 import { knownHardware, knownModels } from '@blis/latency';
 import { listPolicies } from '@blis/policies';
-import { type ExpectStatic, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { blis, rejects } from './blis-process.js';
 
 // Bad input through the `blis` process: exit code 2, nothing on stdout, and on stderr one line
 // per problem, `blis: <where>: expected <what>, found <what>`, naming the flag (or file and line),
 // the expected and the found value. Lists of valid names come from the packages themselves.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const BIN = join(ROOT, 'packages', 'cli', 'bin', 'blis.js');
-const SOURCE = join(ROOT, 'packages', 'cli', 'src', 'cli.ts');
 const tmp = mkdtempSync(join(tmpdir(), 'blis-cli-errors-'));
 
-/**
- * Runs the CLI sources directly (what bin/blis.js does in a checkout, minus its extra process):
- * these cases only exercise argument handling, so start-up dominates, and the tests run
- * concurrently. `viaBin` goes through the launcher, to show the exit code survives it.
- */
-function blis(args: readonly string[], viaBin = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const argv = viaBin ? [BIN, ...args] : ['--conditions=@blis/source', '--import', 'tsx', SOURCE, ...args];
-  return new Promise((resolve) => {
-    execFile(process.execPath, argv, { cwd: ROOT, encoding: 'utf8' }, (err, stdout, stderr) => {
-      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stdout, stderr });
-    });
-  });
-}
 
-/** Exit 2, empty stdout, and exactly `lines` on stderr (a string is the text after "blis: "). */
-async function rejects(expect: ExpectStatic, args: readonly string[], ...lines: (string | RegExp)[]) {
-  const r = await blis(args);
-  expect(r.stderr).not.toMatch(/internal error/);
-  expect(r.stdout).toBe('');
-  expect(r.code, r.stderr).toBe(2);
-  expect(r.stderr.endsWith('\n')).toBe(true);
-  const got = r.stderr.slice(0, -1).split('\n');
-  expect(got, r.stderr).toHaveLength(lines.length);
-  lines.forEach((want, i) => {
-    if (typeof want === 'string') expect(got[i]).toBe(`blis: ${want}`);
-    else expect(got[i]).toMatch(want);
-  });
-}
 
 const RUN = ['run', '--num-requests', '5', '--quiet'];
 const policies = listPolicies();

@@ -1,39 +1,17 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ExpectStatic, beforeAll, describe, expect, it } from 'vitest';
+import { blis, rejects } from './blis-process.js';
 
 // The tiered KV flags of `blis run`, `blis replay` and `blis convert` through the process:
 // --kv-cpu-blocks, --kv-transfer-*, --kv-offload-threshold, --kv-reload-recompute and the
 // --kv-offload-config YAML (BLIS's kv_offload: block). Bad input exits 2 with nothing on stdout
 // and one line per problem naming the flag, or the file, its line and the key.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const SOURCE = join(ROOT, 'packages', 'cli', 'src', 'cli.ts');
 const tmp = mkdtempSync(join(tmpdir(), 'blis-kv-tiers-'));
 
-function blis(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--conditions=@blis/source', '--import', 'tsx', SOURCE, ...args], { cwd: ROOT, encoding: 'utf8' }, (err, stdout, stderr) => {
-      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stdout, stderr });
-    });
-  });
-}
 
-/** Exit 2, empty stdout, and exactly `lines` on stderr (a string is the text after "blis: "). */
-async function rejects(expect: ExpectStatic, args: readonly string[], ...lines: (string | RegExp)[]) {
-  const r = await blis(args);
-  expect(r.stderr).not.toMatch(/internal error/);
-  expect(r.stdout).toBe('');
-  expect(r.code, r.stderr).toBe(2);
-  const got = r.stderr.slice(0, -1).split('\n');
-  expect(got, r.stderr).toHaveLength(lines.length);
-  lines.forEach((want, i) => {
-    if (typeof want === 'string') expect(got[i]).toBe(`blis: ${want}`);
-    else expect(got[i]).toMatch(want);
-  });
-}
 
 async function succeeds(expect: ExpectStatic, args: readonly string[]) {
   const r = await blis(args);

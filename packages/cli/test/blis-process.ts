@@ -1,0 +1,38 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import type { ExpectStatic } from 'vitest';
+
+// The `blis` process as the CLI tests drive it, and the shape every bad-input case must have.
+
+export const ROOT = join(import.meta.dirname, '..', '..', '..');
+export const BIN = join(ROOT, 'packages', 'cli', 'bin', 'blis.js');
+export const SOURCE = join(ROOT, 'packages', 'cli', 'src', 'cli.ts');
+
+/**
+ * Runs the CLI sources directly (what bin/blis.js does in a checkout, minus its extra process):
+ * these cases only exercise argument handling, so start-up dominates, and the tests run
+ * concurrently. `viaBin` goes through the launcher, to show the exit code survives it.
+ */
+export function blis(args: readonly string[], viaBin = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const argv = viaBin ? [BIN, ...args] : ['--conditions=@blis/source', '--import', 'tsx', SOURCE, ...args];
+  return new Promise((resolve) => {
+    execFile(process.execPath, argv, { cwd: ROOT, encoding: 'utf8' }, (err, stdout, stderr) => {
+      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stdout, stderr });
+    });
+  });
+}
+
+/** Exit 2, empty stdout, and exactly `lines` on stderr (a string is the text after "blis: "). */
+export async function rejects(expect: ExpectStatic, args: readonly string[], ...lines: (string | RegExp)[]): Promise<void> {
+  const r = await blis(args);
+  expect(r.stderr).not.toMatch(/internal error/);
+  expect(r.stdout).toBe('');
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr.endsWith('\n')).toBe(true);
+  const got = r.stderr.slice(0, -1).split('\n');
+  expect(got, r.stderr).toHaveLength(lines.length);
+  lines.forEach((want, i) => {
+    if (typeof want === 'string') expect(got[i]).toBe(`blis: ${want}`);
+    else expect(got[i]).toMatch(want);
+  });
+}

@@ -1,5 +1,5 @@
 import type { InstanceSimulator } from '@blis/engine';
-import type { KVTierStats } from '@blis/kvcache';
+import { type KVTierStats, tierThrashingRate } from '@blis/kvcache';
 
 /** Per-tier counters of one instance, or summed over the cluster (only when tiers are on). */
 export interface KvTierCounters {
@@ -50,49 +50,50 @@ function counters(s: KVTierStats): KvTierCounters {
   };
 }
 
-function thrashing(c: KvTierCounters): number {
-  if (c.model === 'cpu') return c.mirrored_blocks === 0 ? 0 : c.cpu_evictions / c.mirrored_blocks;
-  const tried = c.promotions_fired + c.promotions_failed;
-  return tried === 0 ? 0 : c.promotions_failed / tried;
-}
-
 /** The instance's tier fields, or undefined when it has no tiers. */
 export function instanceTierFields(inst: InstanceSimulator): KvTierFields | undefined {
   const t = inst.kvTiers;
   if (t === undefined) return undefined;
-  return { kv_thrashing_rate: t.thrashingRate(), kv_tiers: counters(t.stats()) };
+  const s = t.stats();
+  return { kv_thrashing_rate: tierThrashingRate(s), kv_tiers: counters(s) };
 }
 
-/**
- * The cluster's tier fields: counters summed over instances and the thrashing rate pooled over
- * them (BLIS prints the unweighted mean of the instances' rates instead).
- */
-export function clusterTierFields(instances: readonly InstanceSimulator[]): (KvTierFields & { kv_tier_hit_misses: number }) | undefined {
-  let sum: KvTierCounters | undefined;
+/** Every tiered instance's stats summed (every instance has the same tier model), or undefined. */
+export function pooledTierStats(instances: readonly InstanceSimulator[]): KVTierStats | undefined {
+  let sum: KVTierStats | undefined;
   for (const inst of instances) {
     const t = inst.kvTiers;
     if (t === undefined) continue;
-    const c = counters(t.stats());
+    const s = t.stats();
     if (sum === undefined) {
-      sum = c;
+      sum = { ...s, secondaryWrites: s.secondaryWrites.slice() };
       continue;
     }
-    sum.cpu_capacity_blocks += c.cpu_capacity_blocks;
-    sum.mirrored_blocks += c.mirrored_blocks;
-    sum.reloaded_blocks += c.reloaded_blocks;
-    sum.cpu_evictions += c.cpu_evictions;
-    sum.tier_misses += c.tier_misses;
-    sum.mirror_skipped += c.mirror_skipped;
-    sum.promotions_fired += c.promotions_fired;
-    sum.promotions_failed += c.promotions_failed;
-    sum.deferrals += c.deferrals;
-    sum.transfer_latency_us += c.transfer_latency_us;
-    c.secondary_writes.forEach((w, i) => {
-      sum!.secondary_writes[i] = (sum!.secondary_writes[i] ?? 0) + w;
+    sum.cpuCapacityBlocks += s.cpuCapacityBlocks;
+    sum.gpuHits += s.gpuHits;
+    sum.gpuMisses += s.gpuMisses;
+    sum.tierMisses += s.tierMisses;
+    sum.mirrored += s.mirrored;
+    sum.reloaded += s.reloaded;
+    sum.cpuEvictions += s.cpuEvictions;
+    sum.mirrorSkipped += s.mirrorSkipped;
+    sum.promotionsFired += s.promotionsFired;
+    sum.promotionsFailed += s.promotionsFailed;
+    sum.deferrals += s.deferrals;
+    sum.transferLatencyUs += s.transferLatencyUs;
+    s.secondaryWrites.forEach((w, i) => {
+      sum!.secondaryWrites[i] = (sum!.secondaryWrites[i] ?? 0) + w;
     });
   }
-  if (sum === undefined) return undefined;
-  return { kv_thrashing_rate: thrashing(sum), kv_tiers: sum, kv_tier_hit_misses: sum.tier_misses };
+  return sum;
+}
+
+/**
+ * The cluster's tier fields from the pooled stats: counters summed over instances and the
+ * thrashing rate pooled over them (BLIS prints the unweighted mean of the instances' rates instead).
+ */
+export function clusterTierFields(pooled: KVTierStats): KvTierFields {
+  return { kv_thrashing_rate: tierThrashingRate(pooled), kv_tiers: counters(pooled) };
 }
 
 /** BLIS's cluster figures: the unweighted means over instances of their hit and thrashing rates. */

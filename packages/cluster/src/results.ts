@@ -3,7 +3,8 @@ import type { AnomalyReport } from '@blis/trace';
 import type { ClusterSimulator } from './cluster-simulator.js';
 import { coefficientOfVariation, jainIndex, maxMinRatio } from './fairness.js';
 import { type FitnessMetric, type FitnessResult, computeFitness } from './fitness.js';
-import { type KvTierCounters, blisMeanRates, clusterTierFields, instanceTierFields } from './kv-tier-metrics.js';
+import { tierCacheHitRate } from '@blis/kvcache';
+import { type KvTierCounters, blisMeanRates, clusterTierFields, instanceTierFields, pooledTierStats } from './kv-tier-metrics.js';
 
 /** One block of BLIS's result JSON: an instance, or the whole cluster (`instance_id: "cluster"`). */
 export interface MetricsBlock {
@@ -266,27 +267,25 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
     hits += st.cacheHits;
     misses += st.cacheMisses;
   }
-  const clusterTiers = clusterTierFields(sim.instances);
-  const tierMisses = clusterTiers?.kv_tier_hit_misses ?? 0;
+  const pooled = pooledTierStats(sim.instances);
   const queued = sim.stillQueued();
   const running = sim.stillRunning();
   const cluster = block(
     'cluster',
     dur,
     { completed: c.completed, queued: queued + c.inTransit, running, injected: c.injected, dropped: c.dropped, timedOut: c.timedOut, rejected: c.rejected + c.shed },
-    { input, output, preemptions, kvFailures, hitRate: hits + misses + tierMisses === 0 ? 0 : hits / (hits + misses + tierMisses) },
+    { input, output, preemptions, kvFailures, hitRate: pooled !== undefined ? tierCacheHitRate(pooled) : hits + misses === 0 ? 0 : hits / (hits + misses) },
     summarizeUsAsMs(log.ttftUs.view()),
     summarizeUsAsMs(log.e2eUs.view()),
     summarizeWeightedUsAsMs(itlAll),
     summarizeUsAsMs(log.schedulingDelayUs.view()),
   );
   const clusterBlock: MetricsBlock =
-    clusterTiers === undefined
+    pooled === undefined
       ? cluster
       : {
           ...cluster,
-          kv_thrashing_rate: clusterTiers.kv_thrashing_rate,
-          kv_tiers: clusterTiers.kv_tiers,
+          ...clusterTierFields(pooled),
           blis_mean_rates: blisMeanRates(sim.instances),
           preemption_rate: c.completed === 0 ? 0 : preemptions / c.completed,
         };

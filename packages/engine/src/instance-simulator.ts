@@ -297,7 +297,8 @@ export class InstanceSimulator {
         cached = this.kv.cachedPrefixBlocks(hashes, maxCached);
         startBlocks = cached;
       } else {
-        startBlocks = tiers.config.recomputeReloaded === true ? this.kv.cachedPrefixBlocks(hashes, maxCached) : -1;
+        const recompute = tiers.config.recomputeReloaded === true;
+        const gpuCached = recompute ? this.kv.cachedPrefixBlocks(hashes, maxCached) : 0;
         cached = tiers.admit(next.spec.index, hashes, maxCached, now);
         if (cached === DEFERRED) {
           // Waiting on a fetch: skip it. A warm fetch the evictable gate refused on the spot
@@ -306,7 +307,7 @@ export class InstanceSimulator {
           qi++;
           continue;
         }
-        if (startBlocks < 0) startBlocks = cached;
+        startBlocks = recompute ? gpuCached : cached;
       }
       const cachedTokens = startBlocks * bs;
       let n = next.inputTokens - cachedTokens;

@@ -15,3 +15,4 @@ export type { MirrorBatch } from './tiers/kv-tiers.js';
 export { OffloadChain } from './tiers/offload-chain.js';
 export { TransferStation } from './tiers/transfer-station.js';
 export type { TransferStationOptions } from './tiers/transfer-station.js';
+export { tierCacheHitRate, tierThrashingRate } from './tiers/tier-rates.js';

@@ -1,3 +1,5 @@
+import { KeyIndex } from './key-index.js';
+
 const NONE = -1;
 
 /**
@@ -18,7 +20,7 @@ export class CpuLru {
   private readonly hashes: Float64Array;
   private readonly prev: Int32Array;
   private readonly next: Int32Array;
-  private readonly slotOf = new Map<number, number>();
+  private readonly slotOf: KeyIndex;
   private readonly freeSlots: Int32Array;
   private freeCount: number;
   private head = NONE;
@@ -52,6 +54,7 @@ export class CpuLru {
     this.hashes = new Float64Array(capacity).fill(NONE);
     this.prev = new Int32Array(capacity).fill(NONE);
     this.next = new Int32Array(capacity).fill(NONE);
+    this.slotOf = new KeyIndex(capacity);
     this.segOf = new Int32Array(capacity).fill(NONE);
     this.storedAt = new Float64Array(capacity);
     this.freeSlots = new Int32Array(capacity);
@@ -65,7 +68,7 @@ export class CpuLru {
 
   /** The slot holding `hash`, or -1. */
   find(hash: number): number {
-    return this.slotOf.get(hash) ?? NONE;
+    return this.slotOf.get(hash);
   }
 
   /** The hash in `slot` (-1 for an empty slot); lets callers validate a remembered slot. */

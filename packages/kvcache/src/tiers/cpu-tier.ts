@@ -3,6 +3,7 @@ import { KVCacheError } from '../errors.js';
 import { CpuLru } from './cpu-lru.js';
 import type { KVTierListener, KVTierStats, KVTiers, MirrorBatch } from './kv-tiers.js';
 import type { CpuTierConfig } from './tier-config.js';
+import { tierCacheHitRate, tierThrashingRate } from './tier-rates.js';
 
 const NONE = -1;
 const NO_SLOTS = new Int32Array(0);
@@ -54,7 +55,6 @@ export class CpuTier implements KVTiers {
   /** The GPU layout and CPU list versions the last mirror left behind. */
   private mirroredLayout = -1;
   private mirroredMutations = -1;
-  private clock = 0;
 
   constructor(config: CpuTierConfig, gpu: KVCache) {
     if (!Number.isInteger(config.cpuBlocks) || config.cpuBlocks <= 0) throw new KVCacheError(`cpuBlocks must be a positive integer, found ${config.cpuBlocks}`);
@@ -68,14 +68,13 @@ export class CpuTier implements KVTiers {
     this.perBlockUs = config.transferBaseLatencyUs + Math.ceil(this.blockSize / config.transferBandwidth);
   }
 
-  setClock(now: number): void {
-    this.clock = now;
-  }
+  setClock(_now: number): void {}
 
   watch(listener: KVTierListener | undefined): void {
     this.listener = listener;
     const onEvict = listener?.onCpuEvict;
-    this.lru.onEvict = onEvict === undefined ? undefined : (hash, storedAt) => onEvict.call(listener, hash, storedAt, this.clock);
+    // Evictions happen only in the mirror, which sets the LRU's clock first.
+    this.lru.onEvict = onEvict === undefined ? undefined : (hash, storedAt) => onEvict.call(listener, hash, storedAt, this.lru.clock);
   }
 
   pollDeferred(_now: number): void {}
@@ -138,7 +137,6 @@ export class CpuTier implements KVTiers {
     const gpu = this.gpu;
     const lru = this.lru;
     const bs = this.blockSize;
-    this.clock = now;
     lru.clock = now;
     // Nothing held changed and nothing touched the CPU list since a mirror that evicted nothing
     // (so every block it walked is still there): walking the same blocks in the same order
@@ -222,13 +220,11 @@ export class CpuTier implements KVTiers {
   }
 
   cacheHitRate(): number {
-    const s = this.gpu.stats();
-    const total = s.cacheHits + s.cacheMisses + this.misses;
-    return total === 0 ? 0 : s.cacheHits / total;
+    return tierCacheHitRate(this.stats());
   }
 
   thrashingRate(): number {
-    return this.mirrors === 0 ? 0 : this.lru.evictions / this.mirrors;
+    return tierThrashingRate(this.stats());
   }
 
   stats(): KVTierStats {

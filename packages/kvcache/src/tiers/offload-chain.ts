@@ -4,6 +4,7 @@ import { CPU_HIT, CPU_HIT_PENDING, CPU_MISS, CpuStagingTier } from './cpu-stagin
 import { DeferralBook, type PromotionHost } from './deferral.js';
 import { DEFERRED, type KVTierListener, type KVTierStats, type KVTiers, type MirrorBatch } from './kv-tiers.js';
 import { SecondaryTier, firstHoldingTier } from './secondary-tier.js';
+import { tierCacheHitRate, tierThrashingRate } from './tier-rates.js';
 import type { OffloadChainConfig } from './tier-config.js';
 import { TransferStation } from './transfer-station.js';
 
@@ -213,15 +214,12 @@ export class OffloadChain implements KVTiers {
 
   /** BLIS's offload `CacheHitRate`: GPU hits over GPU hits, misses and failed allocations no tier helped. */
   cacheHitRate(): number {
-    const s = this.gpu.stats();
-    const total = s.cacheHits + s.cacheMisses + this.offloadMissCount;
-    return total === 0 ? 0 : s.cacheHits / total;
+    return tierCacheHitRate(this.stats());
   }
 
   /** BLIS's offload `KVThrashingRate`: the share of promotions the evictable gate refused. */
   thrashingRate(): number {
-    const attempts = this.promotionsFired + this.promotionsFailed;
-    return attempts === 0 ? 0 : this.promotionsFailed / attempts;
+    return tierThrashingRate(this.stats());
   }
 
   stats(): KVTierStats {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { KVOffloadSchema, expectedFound, offloadBlockSizeIssue } from './kv-offload-schema.js';
+import { PdConfigSchema, pdTopologyIssues } from './pd/pd-schema.js';
+import { ScorerWeightSchema } from './scorer-weight-schema.js';
 
 const nonNegInt = z.number().int().nonnegative();
 const posInt = z.number().int().positive();
@@ -13,10 +15,7 @@ const policyRef = <D extends string>(defaultName: D) =>
     .strict()
     .default({ policy: defaultName, params: {} });
 
-/** One scorer of `weighted` routing; `params` go to the scorer's factory (e.g. prefix-affinity's `lruCapacity`). */
-export const ScorerWeightSchema = z
-  .object({ name: z.string().min(1), weight: z.number().nonnegative(), params: z.record(z.string(), z.unknown()).optional() })
-  .strict();
+export { ScorerWeightSchema };
 
 /** Flags-style synthetic workload (`blis run --rate ...`), BLIS's names and defaults. */
 export const SyntheticWorkloadSchema = z
@@ -154,6 +153,8 @@ export const SimulationConfigSchema = z
     kvReloadRecompute: z.boolean().default(false),
     /** BLIS `--kv-offload-config`'s `kv_offload:` block: the N-tier offload chain. Excludes `kvCpuBlocks`. */
     kvOffload: KVOffloadSchema.optional(),
+    /** Prefill/decode disaggregation: pools, decider, KV transfer (off unless P/D instances are set). */
+    pd: PdConfigSchema.optional(),
     admission: policyRef('always-admit'),
     priority: policyRef('constant'),
     routing: z
@@ -202,6 +203,7 @@ export const SimulationConfigSchema = z
   })
   .strict()
   .superRefine((c, ctx) => {
+    if (c.pd !== undefined) for (const issue of pdTopologyIssues(c.pd, c.numInstances)) ctx.addIssue({ code: 'custom', path: ['pd', ...issue.path], message: issue.message });
     if (c.kvOffload === undefined) return;
     // BLIS refuses both at start-up: they are two different KV tier models.
     if (c.kvCpuBlocks > 0)

@@ -61,6 +61,29 @@ export interface RoutingPolicy {
   onComplete?(request: RequestView, instance: number): void;
 }
 
+/** A P/D decider's answer for one request. */
+export interface DisaggregationDecision {
+  /** True: prefill on a prefill pod, KV transfer, decode on the chosen decode pod. */
+  readonly disaggregate: boolean;
+  /** Short machine-readable reason, recorded in decision traces. */
+  readonly reason: string;
+  /**
+   * Another decode pod for this request, as a position in `state.instances` (the decode pool);
+   * absent keeps the one the decode router chose. Built-in deciders never set it.
+   */
+  readonly decodeInstance?: number;
+}
+
+/**
+ * Decides, per request, whether to split it into a prefill part and a decode part (P/D
+ * disaggregation). Called after the decode router has chosen a decode pod (llm-d's decode-first
+ * order): `state.instances` is the decode pool and `selected` the chosen pod's position in it.
+ */
+export interface DisaggregationDecider {
+  readonly name: string;
+  decide(request: RequestView, state: RouterState, selected: number): DisaggregationDecision;
+}
+
 /**
  * Orders an instance's wait queue. `compare` < 0 puts `a` first. Schedulers without
  * `compare` keep arrival order (fcfs), which lets the engine skip sorting entirely.
@@ -98,12 +121,14 @@ export type RoutingFactory = (ctx: PolicyFactoryContext) => RoutingPolicy;
 export type SchedulerFactory = (ctx: PolicyFactoryContext) => InstanceScheduler;
 export type ScorerFactory = (ctx: PolicyFactoryContext) => Scorer;
 export type AutoScaleFactory = (ctx: PolicyFactoryContext) => AutoScalePolicy;
+export type DeciderFactory = (ctx: PolicyFactoryContext) => DisaggregationDecider;
 
 /** The shape a custom policy module's default export takes (`--routing-policy ./p.mjs`). */
 export type PolicyModuleFactory =
   | AdmissionFactory
   | PriorityFactory
   | RoutingFactory
-  | SchedulerFactory;
+  | SchedulerFactory
+  | DeciderFactory;
 
 export type { InstanceSnapshot };

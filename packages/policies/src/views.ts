@@ -41,6 +41,15 @@ export interface KVCacheView {
 }
 
 /**
+ * The role an instance plays (the seeds' PoolType). `monolithic`: no P/D disaggregation, the
+ * instance serves whole requests. With P/D on, BLIS's pool layout: `prefill` pods run prefill
+ * sub-requests only, `decode` pods run decode sub-requests and whole (non-disaggregated)
+ * requests, `shared` pods are in both pools, and `unassigned` instances (beyond P + D + S) are
+ * never routed to.
+ */
+export type PoolType = 'monolithic' | 'prefill' | 'decode' | 'shared' | 'unassigned';
+
+/**
  * Instance state as the router sees it. `inFlightRequests` is router-owned and always current;
  * the other load signals are instance-reported and may be stale by up to the snapshot refresh
  * interval (INV-7); `snapshotTimeUs` says when they were read.
@@ -48,6 +57,11 @@ export interface KVCacheView {
 export interface InstanceSnapshot {
   readonly index: number;
   readonly id: string;
+  /**
+   * Which pool the instance is in. The simulator always sets it; absent (hand-built snapshots)
+   * means `monolithic`. Under P/D a routing policy sees one pool at a time.
+   */
+  readonly pool?: PoolType;
   readonly queueDepth: number;
   readonly batchSize: number;
   readonly kvUtilization: number;

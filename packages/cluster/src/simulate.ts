@@ -3,6 +3,7 @@ import type { KVTierConfig } from '@blis/kvcache';
 import { type LatencyModel, type ModelArchitecture, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig, resolveKVBlocks, resolveLatency } from '@blis/latency';
 import {
   type AdmissionPolicy,
+  type DisaggregationDecider,
   type InstanceScheduler,
   type PolicyFactoryContext,
   type PolicyRegistry,
@@ -29,6 +30,8 @@ export interface SimulationRuntime {
   admission?: AdmissionPolicy;
   priority?: PriorityPolicy;
   routing?: RoutingPolicy;
+  /** A P/D decider object that replaces `config.pd.decider` (custom deciders). */
+  decider?: DisaggregationDecider;
   /** One scheduler per instance (schedulers may keep per-instance state). */
   scheduler?: (instanceIndex: number) => InstanceScheduler;
   /** Registry to resolve policy names in (default: the built-in catalogue). */

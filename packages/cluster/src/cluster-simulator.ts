@@ -6,6 +6,7 @@ import {
   type InstanceConfig,
   InstanceSimulator,
   InvariantViolation,
+  RequestPart,
   RequestState,
   RequestTable,
   type RequestSource,
@@ -18,6 +19,7 @@ import type { DecisionObserver } from '@blis/trace';
 import { GatewayQueue } from './gateway-queue.js';
 import { LiveSnapshot } from './instance-snapshot.js';
 import { ClusterRouterState } from './router-state.js';
+import { PD_PREFILL_ROUTING, PD_TRANSFER_DONE, PD_TRANSFER_START, PdCoordinator, type PdHost, type PdSetup } from './pd/pd-coordinator.js';
 
 export interface FlowControlSettings {
   /** Requests beyond this many waiting at the gateway shed the least urgent; 0 = unbounded. */
@@ -51,6 +53,8 @@ export interface ClusterSetup {
   observer?: DecisionObserver;
   /** Keep each completed request's id for per-request records. */
   recordRequestIds?: boolean;
+  /** Prefill/decode disaggregation; absent = every instance serves whole requests. */
+  pd?: PdSetup;
   /** Called now and then with the number of requests that have left the system. */
   onProgress?: (done: number, nowUs: number) => void;
 }
@@ -131,6 +135,8 @@ export class ClusterSimulator {
   readonly sessions = new Map<string, SessionStats>();
   /** Requests routed to each instance. */
   readonly routedTo: number[];
+  /** P/D disaggregation's state and statistics, when it is on. */
+  readonly pd: PdCoordinator | undefined;
   endUs = 0;
 
   private readonly setup: ClusterSetup;
@@ -174,12 +180,35 @@ export class ClusterSimulator {
       });
     }
     const delayed = (setup.cacheSignalDelayUs ?? 0) > 0;
-    this.snapshots = this.instances.map((i) => new LiveSnapshot(i, delayed ? i.kv.openPrefixSignal() : undefined));
+    this.snapshots = this.instances.map((i, k) => new LiveSnapshot(i, delayed ? i.kv.openPrefixSignal() : undefined, setup.pd?.layout[k]));
     const fc = setup.flowControl;
     const sat = fc ?? setup.saturation;
     this.state = new ClusterRouterState(this.snapshots, setup.snapshotRefreshIntervalUs, sat?.queueDepthThreshold ?? 5, sat?.kvUtilizationThreshold ?? 0.8, setup.cacheSignalDelayUs ?? 0);
     this.gateway = fc ? new GatewayQueue() : undefined;
     this.routedTo = new Array(this.instances.length).fill(0);
+    this.pd = setup.pd === undefined ? undefined : new PdCoordinator(setup.pd, this.pdHost());
+  }
+
+  private pdHost(): PdHost {
+    return {
+      instances: this.instances,
+      state: this.state,
+      table: this.table,
+      events: this.events,
+      observer: this.setup.observer,
+      dispatchTo: (req, target, now) => this.dispatchTo(req, target, now),
+      countDispatch: (req, target) => {
+        this.state.dispatched(target, req.spec.tenantId);
+        this.routedTo[target]++;
+      },
+      replaceInTransit: (old, next) => {
+        const at = this.admittedAt.get(old);
+        this.admittedAt.delete(old);
+        if (at !== undefined) this.admittedAt.set(next, at);
+      },
+      releasePart: (part, now, policy) => this.finish(part, now, policy, undefined),
+      parentLeft: (parent, now, outcome) => this.parentLeft(parent, now, outcome),
+    };
   }
 
   get hasGateway(): boolean {
@@ -230,7 +259,7 @@ export class ClusterSimulator {
   /** Conservation (INV-1) over the whole cluster; throws InvariantViolation when it fails. */
   checkConservation(): void {
     const c = this.counters;
-    const live = this.table.size;
+    const live = this.table.size + (this.pd?.awaitingStart ?? 0);
     let inWaitQueues = 0;
     for (const i of this.instances) inWaitQueues += i.queueDepth;
     if (inWaitQueues > this.stillQueued())
@@ -241,6 +270,7 @@ export class ClusterSimulator {
         'INV-1',
         `injected ${c.injected} != completed ${c.completed} + dropped ${c.dropped} + rejected ${c.rejected} + timed out ${c.timedOut} + shed ${c.shed} + still in the system ${live}`,
       );
+    this.pd?.checkInvariants();
   }
 
   /** Requests waiting at instances (wait queues) plus those still in their alpha queueing delay. */
@@ -275,6 +305,11 @@ export class ClusterSimulator {
       case DISPATCH:
         this.dispatchPending = false;
         this.dispatchFromGateway(now);
+        break;
+      case PD_PREFILL_ROUTING:
+      case PD_TRANSFER_START:
+      case PD_TRANSFER_DONE:
+        this.pd!.handle(kind, arg, now);
         break;
       case INJECT: {
         const req = this.table.get(arg);
@@ -317,6 +352,10 @@ export class ClusterSimulator {
   }
 
   private route(req: SimRequest, now: number): void {
+    if (this.pd !== undefined) {
+      this.pd.route(req, now);
+      return;
+    }
     const st = this.state;
     st.prepare(now);
     const decision = this.setup.routing.route(req.view, st);
@@ -324,7 +363,11 @@ export class ClusterSimulator {
     if (!Number.isInteger(target) || target < 0 || target >= this.instances.length)
       throw new InvariantViolation('routing', `policy ${this.setup.routing.name} chose instance ${target} of ${this.instances.length}`);
     this.setup.observer?.onRouting?.(req, decision, st, now);
-    st.dispatched(target, req.spec.tenantId);
+    this.dispatchTo(req, target, now);
+  }
+
+  private dispatchTo(req: SimRequest, target: number, now: number): void {
+    this.state.dispatched(target, req.spec.tenantId);
     this.routedTo[target]++;
     const lat = this.setup.routingLatencyUs;
     if (lat > 0) {
@@ -365,6 +408,27 @@ export class ClusterSimulator {
   }
 
   private onCompleted(req: SimRequest, now: number): void {
+    const pd = this.pd;
+    if (pd !== undefined && req.part !== RequestPart.Whole) {
+      if (req.part === RequestPart.Prefill) pd.prefillDone(req, now);
+      else {
+        // The parent completed: it is logged under its own id, with its prefill's scheduling
+        // delay and cache hits (BLIS's projection onto the parent).
+        const p = pd.decodeDone(req, now);
+        this.logCompletion(req, now, p.parent, p.prefillSchedulingDelayUs, p.prefillCacheHitBlocks, p.prefillPreemptions + req.preemptions);
+        this.finish(req, now, pd.setup.decodeRouting, p.parent, 'completed');
+      }
+      return;
+    }
+    this.logCompletion(req, now, req, req.scheduledAt - req.spec.arrivalUs, req.cacheHitBlocks, req.preemptions);
+    this.finish(req, now, pd?.setup.decodeRouting ?? this.setup.routing, req, 'completed');
+  }
+
+  /**
+   * Logs a completion: `req` ran it on its instance, `as` is the request the user sent (itself,
+   * or under P/D the parent of a decode part).
+   */
+  private logCompletion(req: SimRequest, now: number, as: SimRequest, schedulingDelayUs: number, cacheHitBlocks: number, preemptions: number): void {
     this.counters.completed++;
     const log = this.log;
     const m = this.instances[req.instance].metrics;
@@ -380,11 +444,11 @@ export class ClusterSimulator {
     log.inputTokens.push(req.inputTokens);
     log.arrivalUs.push(req.spec.arrivalUs);
     log.itlUs.push(m.itlUs.get(m.itlUs.length - 1));
-    log.schedulingDelayUs.push(req.scheduledAt - req.spec.arrivalUs);
+    log.schedulingDelayUs.push(schedulingDelayUs);
     log.completionUs.push(now);
-    log.cacheHitBlocks.push(req.cacheHitBlocks);
-    log.preemptions.push(req.preemptions);
-    if (this.setup.recordRequestIds) log.ids.push(req.spec.id);
+    log.cacheHitBlocks.push(cacheHitBlocks);
+    log.preemptions.push(preemptions);
+    if (this.setup.recordRequestIds) log.ids.push(as.spec.id);
     if (req.spec.sessionId !== '') {
       const st = this.sessions.get(req.spec.sessionId);
       if (st === undefined) this.sessions.set(req.spec.sessionId, { startUs: req.spec.arrivalUs, endUs: now, rounds: 1 });
@@ -394,22 +458,43 @@ export class ClusterSimulator {
         if (now > st.endUs) st.endUs = now;
       }
     }
-    this.setup.observer?.onCompleted?.(req, now, e2e);
-    this.finish(req, now, 'completed');
+    this.setup.observer?.onCompleted?.(as, now, e2e);
   }
 
   private onLeft(req: SimRequest, now: number, outcome: 'dropped' | 'timed_out'): void {
+    const pd = this.pd;
+    if (pd !== undefined && req.part !== RequestPart.Whole) {
+      const policy = pd.policyFor(req);
+      const p = pd.partLeft(req);
+      this.noteLeft(p.parent, now, outcome);
+      this.finish(req, now, policy, p.parent, outcome);
+      return;
+    }
+    this.noteLeft(req, now, outcome);
+    this.finish(req, now, pd?.setup.decodeRouting ?? this.setup.routing, req, outcome);
+  }
+
+  private noteLeft(req: SimRequest, now: number, outcome: 'dropped' | 'timed_out'): void {
     if (outcome === 'dropped') this.counters.dropped++;
     else this.counters.timedOut++;
     this.setup.observer?.onDropped?.(req, now, outcome === 'dropped' ? 'unservable' : 'timed_out');
-    this.finish(req, now, outcome);
   }
 
-  private finish(req: SimRequest, now: number, outcome: 'completed' | 'dropped' | 'timed_out'): void {
+  /** A P/D parent left between its parts (no slot, nothing in flight): count it, tell the source. */
+  private parentLeft(parent: SimRequest, now: number, outcome: 'dropped' | 'timed_out'): void {
+    this.noteLeft(parent, now, outcome);
+    this.setup.source.onRequestDone?.(parent.spec, now, outcome);
+  }
+
+  /**
+   * Frees what `req` held at the router (its in-flight count, the policy's hook) and its slot;
+   * when the request the user sent (`as`) is done, tells the source.
+   */
+  private finish(req: SimRequest, now: number, policy: RoutingPolicy, as: SimRequest | undefined, outcome?: 'completed' | 'dropped' | 'timed_out'): void {
     this.state.finished(req.instance, req.spec.tenantId);
-    this.setup.routing.onComplete?.(req.view, req.instance);
+    policy.onComplete?.(req.view, req.instance);
     this.table.remove(req);
-    this.setup.source.onRequestDone?.(req.spec, now, outcome);
+    if (as !== undefined) this.setup.source.onRequestDone?.(as.spec, now, outcome!);
     if (this.gateway !== undefined && this.gateway.length > 0 && !this.dispatchPending) {
       // Dispatch after the completing step's bookkeeping, as a cluster event at this tick.
       this.dispatchPending = true;

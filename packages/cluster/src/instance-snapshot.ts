@@ -1,6 +1,6 @@
 import type { InstanceSimulator } from '@blis/engine';
 import type { PrefixSignal } from '@blis/kvcache';
-import type { InstanceSnapshot, KVCacheView } from '@blis/policies';
+import type { InstanceSnapshot, KVCacheView, PoolType } from '@blis/policies';
 
 /**
  * One instance as the router sees it. The object is created once per instance and refreshed in
@@ -10,6 +10,7 @@ import type { InstanceSnapshot, KVCacheView } from '@blis/policies';
 export class LiveSnapshot implements InstanceSnapshot {
   readonly index: number;
   readonly id: string;
+  readonly pool: PoolType;
   queueDepth = 0;
   batchSize = 0;
   kvUtilization = 0;
@@ -25,8 +26,9 @@ export class LiveSnapshot implements InstanceSnapshot {
   /** The router's delayed knowledge of the prefix cache, when signals are not live. */
   readonly #signal: PrefixSignal | undefined;
 
-  constructor(instance: InstanceSimulator, signal?: PrefixSignal) {
+  constructor(instance: InstanceSimulator, signal?: PrefixSignal, pool: PoolType = 'monolithic') {
     this.#instance = instance;
+    this.pool = pool;
     this.#signal = signal;
     this.index = instance.config.index;
     this.id = instance.config.id;

@@ -5,6 +5,8 @@ import { coefficientOfVariation, jainIndex, maxMinRatio } from './fairness.js';
 import { type FitnessMetric, type FitnessResult, computeFitness } from './fitness.js';
 import { tierCacheHitRate } from '@blis/kvcache';
 import { type KvTierCounters, blisMeanRates, clusterTierFields, instanceTierFields, pooledTierStats } from './kv-tier-metrics.js';
+import type { PoolType } from '@blis/policies';
+import { type PdMetrics, pdMetrics } from './pd/pd-metrics.js';
 
 /** One block of BLIS's result JSON: an instance, or the whole cluster (`instance_id: "cluster"`). */
 export interface MetricsBlock {
@@ -61,6 +63,8 @@ export interface MetricsBlock {
   blis_mean_rates?: { cache_hit_rate: number; kv_thrashing_rate: number };
   /** Present only with KV tiers: preemptions per completed request (BLIS's `Preemption Rate`). */
   preemption_rate?: number;
+  /** Present only with P/D, instance blocks: the instance's pool. Its counts are of the parts it ran. */
+  pool?: PoolType;
 }
 
 /** Latency summary of one group of requests (an SLO class or a tenant), client-observed. */
@@ -107,6 +111,8 @@ export interface SimulationResult extends MetricsBlock {
   anomalies?: AnomalyReport;
   /** Text summary of the decision trace for LLM reflection (`--summarize-trace`). */
   trace_summary?: string;
+  /** Present only with P/D disaggregation. */
+  pd?: PdMetrics;
   [extra: string]: unknown;
 }
 
@@ -246,7 +252,11 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   const dur = sim.endUs;
   const c = sim.counters;
   const log = sim.log;
-  const instances = sim.instances.map((inst, i) => instanceBlock(inst, sim.routedTo[i], dur));
+  const pd = sim.pd;
+  const instances = sim.instances.map((inst, i) => {
+    const b = instanceBlock(inst, sim.routedTo[i], dur);
+    return pd === undefined ? b : { ...b, pool: pd.setup.layout[i] };
+  });
 
   // Cluster distributions over all completions.
   const itlAll = new Map<number, number>();
@@ -268,8 +278,10 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
     misses += st.cacheMisses;
   }
   const pooled = pooledTierStats(sim.instances);
-  const queued = sim.stillQueued();
-  const running = sim.stillRunning();
+  // Under P/D a request whose KV is moving is still running (BLIS's pdInTransfer), not queued.
+  const transferring = pd === undefined ? 0 : pd.transferring;
+  const queued = sim.stillQueued() - transferring;
+  const running = sim.stillRunning() + transferring + (pd?.awaitingStart ?? 0);
   const cluster = block(
     'cluster',
     dur,
@@ -370,6 +382,7 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
       : null,
     sessions,
   };
+  if (pd !== undefined) result.pd = pdMetrics(sim, pd);
 
   if (opts.fitnessWeights !== undefined) {
     const ttftD = summarizeUsAsMs(log.ttftUs.view());

@@ -19,6 +19,8 @@ import { type SimulationResult, buildResult } from './results.js';
 import { openWorkload } from './workload-source.js';
 import { routingReadsPrefixCache } from './cache-signal.js';
 import { resolveKVTiers } from './kv-tiers-config.js';
+import { resolvePdConfig } from './pd/pd-schema.js';
+import { type ResolvedPdSetup, resolvePdSetup } from './pd/pd-setup.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -114,13 +116,34 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
   const routingParams = config.routing.scorers !== undefined ? { ...config.routing.params, scorers: config.routing.scorers } : config.routing.params;
   const routing = runtime.routing ?? registry.createRoutingPolicy(config.routing.policy, ctx('router', routingParams));
 
+  const pdConfig = resolvePdConfig(config.pd);
+  let pd: ResolvedPdSetup | undefined;
+  if (pdConfig !== undefined) {
+    if (modelConfig === undefined && !modelResolved) modelConfig = modelArchitecture(config);
+    pd = resolvePdSetup({
+      config,
+      pd: pdConfig,
+      latency,
+      totalKVBlocks: kvBlocks,
+      latencyGiven: runtime.latency !== undefined,
+      modelConfig,
+      tp,
+      registry,
+      ctx,
+      routing: (stream) => runtime.routing ?? registry.createRoutingPolicy(config.routing.policy, ctx(stream, routingParams)),
+      routingIsCustom: runtime.routing !== undefined,
+      decider: runtime.decider,
+    });
+  }
+
   const instances: InstanceConfig[] = [];
   for (let i = 0; i < config.numInstances; i++) {
+    const pool = pd?.instance(i);
     instances.push({
       index: i,
       id: `instance_${i}`,
-      latency,
-      totalKVBlocks: kvBlocks,
+      latency: pool?.latency ?? latency,
+      totalKVBlocks: pool?.totalKVBlocks ?? kvBlocks,
       // Transfer jitter draws from a stream of its own per instance (BLIS's kv-offload partition),
       // and only when a device sets jitter, so other streams never shift.
       ...(kvTiers !== undefined ? { kvTiers, kvTierNormal: jitterSource(rng, i) } : {}),
@@ -128,7 +151,7 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
       maxNumSeqs: config.maxNumSeqs,
       maxNumBatchedTokens: config.maxNumBatchedTokens,
       longPrefillTokenThreshold: config.longPrefillTokenThreshold,
-      maxModelLen: config.maxModelLen,
+      maxModelLen: pool?.maxModelLen ?? config.maxModelLen,
       scheduler: runtime.scheduler?.(i) ?? registry.createScheduler(config.scheduler.policy, ctx(`scheduler/${i}`, config.scheduler.params)),
       priority,
       preemptionPolicy: config.preemptionPolicy,
@@ -147,13 +170,18 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
     admissionLatencyUs: config.admissionLatencyUs,
     routingLatencyUs: config.routingLatencyUs,
     snapshotRefreshIntervalUs: config.snapshotRefreshIntervalUs,
-    cacheSignalDelayUs: routingReadsPrefixCache(config.routing.policy, routingParams.scorers as { name: string }[] | undefined, runtime.routing !== undefined) ? config.cacheSignalDelayUs : 0,
+    cacheSignalDelayUs: (
+      pd !== undefined ? pd.readsPrefixCache : routingReadsPrefixCache(config.routing.policy, routingParams.scorers as { name: string }[] | undefined, runtime.routing !== undefined)
+    )
+      ? config.cacheSignalDelayUs
+      : 0,
     flowControl: fc.enabled
       ? { maxQueueDepth: fc.maxGatewayQueueDepth, queueDepthThreshold: fc.queueDepthThreshold, kvUtilizationThreshold: fc.kvUtilizationThreshold, saturationLimit: fc.saturationLimit }
       : undefined,
     saturation: { queueDepthThreshold: fc.queueDepthThreshold, kvUtilizationThreshold: fc.kvUtilizationThreshold },
     horizonUs: config.horizonUs ?? Number.POSITIVE_INFINITY,
     observer: runtime.observer,
+    ...(pd !== undefined ? { pd: pd.setup } : {}),
     recordRequestIds: config.includeRequests,
     onProgress: runtime.onProgress,
   });

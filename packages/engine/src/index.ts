@@ -5,8 +5,8 @@ export type { RequestSpec, RequestSource, RequestOutcome } from './request-spec.
 export { makeRequestSpec, ArrayRequestSource } from './request-spec.js';
 export { EventKind, CLASS_STRIDE, INSTANCE_CLASS_BASE, instanceClass, clusterClass, instanceOfClass } from './event-kinds.js';
 export type { EventKindValue } from './event-kinds.js';
-export { RequestState, RequestViewRecord, SimRequest } from './request.js';
-export type { RequestStateValue } from './request.js';
+export { RequestPart, RequestState, RequestViewRecord, SimRequest } from './request.js';
+export type { RequestPartValue, RequestStateValue } from './request.js';
 export { RequestTable } from './request-table.js';
 export { WaitQueue } from './wait-queue.js';
 export { InstanceSimulator } from './instance-simulator.js';

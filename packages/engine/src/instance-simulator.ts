@@ -6,7 +6,7 @@ import { EventKind, instanceClass } from './event-kinds.js';
 import type { InstanceConfig } from './instance-config.js';
 import { InstanceMetrics } from './instance-metrics.js';
 import { InvariantViolation } from './invariant-error.js';
-import { RequestState, type SimRequest } from './request.js';
+import { RequestPart, RequestState, type SimRequest } from './request.js';
 import { RunningBatch } from './running-batch.js';
 import { WaitQueue } from './wait-queue.js';
 
@@ -61,6 +61,8 @@ export class InstanceSimulator {
   private completedAt = new Int32Array(16);
   private refund = 0;
   private enqueueSeq = 0;
+  /** Decode parts admitted this step: their first decode step ends with their first token. */
+  private readonly decodeStarts: SimRequest[] = [];
   /** End tick of the last step, the latest moment this instance did anything. */
   lastBusyUntil = 0;
   private readonly schedCtx: { nowUs: number; instanceIndex: number; queueDepth: number; batchSize: number };
@@ -120,6 +122,49 @@ export class InstanceSimulator {
   }
 
   /**
+   * P/D: holds KV for a decode part whose prompt KV is on its way (BLIS's ReserveTransferredKV,
+   * vLLM's WAITING_FOR_REMOTE_KVS): the whole prompt's blocks, with no prefix reuse, held from
+   * the transfer's start. False when the cache cannot hold them now, or could never hold the
+   * request to its last token (it would preempt itself forever).
+   */
+  reserveTransferredKV(req: SimRequest): boolean {
+    if (req.finalProgress > this.maxTokensPerRequest) return false;
+    const owner = this.freeOwners.length > 0 ? this.freeOwners[this.freeOwners.length - 1] : this.nextOwner;
+    if (!this.kv.allocate(owner, req.inputTokens, req.blockHashes, 0, true)) return false;
+    if (owner === this.nextOwner) this.nextOwner++;
+    else this.freeOwners.pop();
+    req.kvOwner = owner;
+    req.instance = this.config.index;
+    req.progress = req.inputTokens;
+    return true;
+  }
+
+  /** Gives back a reservation whose decode part will not run here. */
+  releaseReservedKV(req: SimRequest): void {
+    if (req.kvOwner >= 0) this.releaseKV(req);
+  }
+
+  /**
+   * P/D: the decode part's KV has arrived; it joins the wait queue now. Unlike {@link inject}
+   * there is no alpha queueing delay and its prompt is not counted again (BLIS's
+   * InjectDecodeOnline). Returns false when its deadline has already passed (it timed out).
+   */
+  enqueueTransferred(req: SimRequest, now: number): boolean {
+    req.routedAt = now;
+    const deadline = req.spec.deadlineUs;
+    if (deadline > 0 && deadline <= now) {
+      this.releaseReservedKV(req);
+      req.state = RequestState.TimedOut;
+      this.metrics.timedOut++;
+      this.hooks.onTimedOut?.(req, now);
+      return false;
+    }
+    if (deadline > 0) this.events.push(deadline, this.clsTimeout, EventKind.Timeout, req.slot);
+    this.enqueue(req, now);
+    return true;
+  }
+
+  /**
    * Executes one of this instance's events. Returns false for a deadline of a request that has
    * already left (the client's timer, cancelled by the response): nothing happened, and the
    * run's end must not move to it (BLIS skips such timeouts before advancing its clock).
@@ -172,6 +217,10 @@ export class InstanceSimulator {
       return;
     }
     if (deadline > 0) this.events.push(deadline, this.clsTimeout, EventKind.Timeout, req.slot);
+    this.enqueue(req, now);
+  }
+
+  private enqueue(req: SimRequest, now: number): void {
     req.state = RequestState.Queued;
     req.enqueuedAt = now;
     req.enqueueSeq = this.enqueueSeq++;
@@ -203,6 +252,8 @@ export class InstanceSimulator {
     if (req.state === RequestState.Queued) {
       this.waitQueue.remove(req);
       this.kvTiers?.clearDeferred(req.spec.index);
+      // A decode part waits holding the KV that was transferred to it.
+      if (req.kvOwner >= 0) this.releaseKV(req);
     }
     else if (req.state === RequestState.Running) {
       const i = this.run.reqs.indexOf(req);
@@ -286,6 +337,12 @@ export class InstanceSimulator {
     let qi = 0;
     while (!preempted && run.length < cfg.maxNumSeqs && qi < this.waitQueue.length && budget > 0) {
       const next = this.waitQueue.at(qi);
+      if (next.kvOwner >= 0) {
+        // A decode part whose prompt KV arrived by transfer: straight to its first decode token.
+        if (!this.admitTransferred(next, qi, now)) break;
+        budget -= 1;
+        continue;
+      }
       const hashes = next.blockHashes;
       const bs = cfg.blockSizeTokens;
       const maxCached = Math.floor(next.inputTokens / bs);
@@ -350,6 +407,10 @@ export class InstanceSimulator {
     }
     const end = now + stepTime;
     this.hooks.onStep?.(now, stepTime, batch, cfg.index);
+    if (this.decodeStarts.length > 0) {
+      for (const r of this.decodeStarts) this.firstToken(r, end);
+      this.decodeStarts.length = 0;
+    }
 
     // Every decoding request of a step sees the same inter-token latency: count it once per step.
     const itl = stepTime + this.alpha2;
@@ -406,6 +467,28 @@ export class InstanceSimulator {
     } else {
       this.stepPending = false;
     }
+  }
+
+  /**
+   * Admits a decode part holding its transferred prompt KV: one decode token this step (BLIS's
+   * decode-only path in FormBatch). Its first decode step ends with the parent's first token.
+   */
+  private admitTransferred(next: SimRequest, qi: number, now: number): boolean {
+    if (!this.kv.allocate(next.kvOwner, 1, next.blockHashes, 0, false)) return false;
+    if (qi === 0) this.waitQueue.popFront();
+    else this.waitQueue.remove(next);
+    next.state = RequestState.Running;
+    next.scheduledAt = now;
+    if (next.firstScheduledAt < 0) next.firstScheduledAt = now;
+    next.cacheHitBlocks = 0;
+    next.cachedTokens = 0;
+    const run = this.run;
+    run.push(next, 1);
+    run.kvRoom[run.length - 1] = this.kv.deferrableTokens(next.kvOwner, next.blockHashes);
+    this.batch.decodeContext[this.batch.decodeCount++] = next.progress;
+    this.decodeStarts.push(next);
+    this.hooks.onScheduled?.(next, now, this.config.index);
+    return true;
   }
 
   /**
@@ -560,7 +643,14 @@ export class InstanceSimulator {
     // which understates E2E; for those requests we report the real completion time instead.
     // A completion overhead (trained-physics alpha1) lengthens E2E only, not the clock.
     const post = r.outputTokens > 0 ? this.config.latency.postDecodeFixedOverhead() : 0;
-    const e2e = (r.preemptedAfterFirstToken ? stepEnd + this.alpha2 * (1 + r.itlCount) - r.spec.arrivalUs : r.ttft + r.itlSum) + post;
+    // A decode part's first token came out of its first decode step, whose ITL is in itlSum:
+    // its E2E runs from arrival to its scheduling plus its ITLs (BLIS's decDelay + E2E_dec).
+    const e2e =
+      (r.preemptedAfterFirstToken
+        ? stepEnd + this.alpha2 * (1 + r.itlCount) - r.spec.arrivalUs
+        : r.part === RequestPart.Decode
+          ? r.scheduledAt - r.spec.arrivalUs + r.itlSum
+          : r.ttft + r.itlSum) + post;
     if (this.config.checkInvariants) {
       const arr = r.spec.arrivalUs;
       const sched = r.firstScheduledAt;

@@ -1,5 +1,5 @@
 import type { RequestSpec } from './request-spec.js';
-import { SimRequest } from './request.js';
+import { RequestPart, type RequestPartValue, SimRequest } from './request.js';
 
 /**
  * Live requests by slot. Slots are reused after a request leaves, so the table (and the KV
@@ -14,9 +14,9 @@ export class RequestTable {
     return this.live;
   }
 
-  add(spec: RequestSpec): SimRequest {
+  add(spec: RequestSpec, part: RequestPartValue = RequestPart.Whole): SimRequest {
     const slot = this.free.length > 0 ? this.free.pop()! : this.slots.length;
-    const req = new SimRequest(spec, slot);
+    const req = new SimRequest(spec, slot, part);
     this.slots[slot] = req;
     this.live++;
     return req;

@@ -14,6 +14,14 @@ export const RequestState = {
 export type RequestStateValue = (typeof RequestState)[keyof typeof RequestState];
 
 /**
+ * Which part of a request a SimRequest is: the whole request, or under P/D disaggregation its
+ * prefill part (no output tokens: it completes when the prompt is processed) or its decode part
+ * (created when the prompt's KV starts moving to the decode pod).
+ */
+export const RequestPart = { Whole: 0, Prefill: 1, Decode: 2 } as const;
+export type RequestPartValue = (typeof RequestPart)[keyof typeof RequestPart];
+
+/**
  * The policy-facing face of a request. A separate object from {@link SimRequest} so that a
  * policy holding it cannot reach the output length, even with a cast (INV-9).
  */
@@ -63,8 +71,12 @@ export class SimRequest {
    * blocks too), else the prompt's. Kept here to spare the hot loop a load.
    */
   readonly blockHashes: ArrayLike<number>;
-  /** Progress at completion: the prompt plus every generated token but the last. */
+  /**
+   * Progress at completion: the prompt plus every generated token but the last. A decode part
+   * starts at the end of the prompt and runs max(1, output - 1) decode steps (BLIS).
+   */
   readonly finalProgress: number;
+  readonly part: RequestPartValue;
 
   state: RequestStateValue = RequestState.Pending;
   instance = -1;
@@ -98,14 +110,16 @@ export class SimRequest {
   cacheHitBlocks = 0;
   completedAt = -1;
 
-  constructor(spec: RequestSpec, slot: number) {
+  constructor(spec: RequestSpec, slot: number, part: RequestPartValue = RequestPart.Whole) {
     this.spec = spec;
     this.view = new RequestViewRecord(spec);
     this.slot = slot;
+    this.part = part;
     this.inputTokens = spec.inputTokens;
     this.outputTokens = spec.outputTokens;
     this.blockHashes = spec.kvBlockHashes ?? spec.blockHashes;
-    this.finalProgress = spec.inputTokens + Math.max(spec.outputTokens, 1) - 1;
+    this.finalProgress =
+      part === RequestPart.Decode ? spec.inputTokens + Math.max(spec.outputTokens - 1, 1) : spec.inputTokens + Math.max(spec.outputTokens, 1) - 1;
   }
 
   /** Decode steps after the prefill until the request is complete. */

@@ -1,9 +1,20 @@
 import type { SimRequest } from '@blis/engine';
 import type { StepBatch } from '@blis/latency';
-import type { AdmissionDecision, RouterState, RoutingDecision } from '@blis/policies';
+import type { AdmissionDecision, DisaggregationDecision, RouterState, RoutingDecision } from '@blis/policies';
 
 /** What happened to a KV block between tiers (see {@link DecisionObserver.onKvTransfer}). */
 export type KvTransferKind = 'reload' | 'cpu_evict' | 'promotion_refused';
+
+/** A P/D KV transfer that delivered a prompt's KV to its decode pod (BLIS's KVTransferRecord). */
+export interface PdTransferRecord {
+  /** The parent request's id. */
+  readonly requestId: string;
+  readonly startUs: number;
+  readonly durationUs: number;
+  readonly numKVBlocks: number;
+  readonly prefillInstance: number;
+  readonly decodeInstance: number;
+}
 
 /**
  * What the cluster reports as it runs. The trace recorder implements it; the cluster calls
@@ -20,6 +31,16 @@ export interface DecisionObserver {
   onStep?(now: number, stepTime: number, batch: StepBatch, instance: number): void;
   onCompleted?(req: SimRequest, now: number, e2eUs: number): void;
   onDropped?(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed'): void;
+  /**
+   * P/D: the decider's answer for `req`, after the decode router chose `decodeInstance` (an
+   * instance index). A request kept local is then reported through {@link onRouting} too, with
+   * the decode pool as the state.
+   */
+  onDisaggregation?(req: SimRequest, decision: DisaggregationDecision, decodeInstance: number, now: number): void;
+  /** P/D: where the prefill part of `req` (the parent request) goes; `state` is the prefill pool. */
+  onPrefillRouting?(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void;
+  /** P/D: a KV transfer completed and the decode part joined its pod's wait queue. */
+  onPdTransfer?(record: PdTransferRecord, now: number): void;
   onScale?(now: number, activeBefore: number, activeAfter: number, reason: string): void;
   /**
    * A KV block moved between cache tiers on `instance`: reloaded from the CPU tier onto the GPU,

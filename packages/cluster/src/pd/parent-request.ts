@@ -1,0 +1,34 @@
+import type { SimRequest } from '@blis/engine';
+
+/**
+ * A disaggregated request: the original (parent) request and what happened to its two parts.
+ * Timestamps are µs, -1 until they happen. They satisfy INV-PD-4 on every completed parent:
+ * arrival <= prefillEnqueue <= prefillComplete <= transferStart <= transferComplete <=
+ * decodeEnqueue <= completion.
+ */
+export class ParentRequest {
+  readonly parent: SimRequest;
+  /** The decode pod chosen before the decider ran (decode-first). */
+  readonly decodeInstance: number;
+  /** ceil(prompt / block size): the blocks the transfer moves. */
+  readonly numKVBlocks: number;
+  prefillInstance = -1;
+  prefillEnqueueUs = -1;
+  prefillCompleteUs = -1;
+  transferStartUs = -1;
+  transferCompleteUs = -1;
+  decodeEnqueueUs = -1;
+  completionUs = -1;
+  /** The prefill part's scheduling delay, cache hits and preemptions: the parent reports them. */
+  prefillSchedulingDelayUs = 0;
+  prefillCacheHitBlocks = 0;
+  prefillPreemptions = 0;
+  /** The part currently in the system (prefill, then decode), or undefined between them. */
+  part: SimRequest | undefined;
+
+  constructor(parent: SimRequest, decodeInstance: number, blockSizeTokens: number) {
+    this.parent = parent;
+    this.decodeInstance = decodeInstance;
+    this.numKVBlocks = Math.ceil(parent.inputTokens / blockSizeTokens);
+  }
+}

@@ -1,0 +1,120 @@
+import { type LatencyModel, type ModelArchitecture, kvBytesPerTokenPerRank, resolveKVBlocks, resolveLatency } from '@blis/latency';
+import type { DisaggregationDecider, PolicyFactoryContext, PolicyRegistry, RoutingPolicy } from '@blis/policies';
+import { routingReadsPrefixCache } from '../cache-signal.js';
+import type { SimulationConfig } from '../config-schema.js';
+import type { PdSetup } from './pd-coordinator.js';
+import type { PoolOverrides, ResolvedPdConfig } from './pd-schema.js';
+import { poolLayout } from './pool-layout.js';
+
+/** What one instance runs with under P/D: its pool's latency model, KV capacity and context window. */
+export interface PoolInstanceSettings {
+  latency: LatencyModel;
+  totalKVBlocks: number;
+  maxModelLen: number;
+}
+
+export interface PdSetupInput {
+  config: SimulationConfig;
+  pd: ResolvedPdConfig;
+  /** The global latency model and KV capacity (pools without overrides use them). */
+  latency: LatencyModel;
+  totalKVBlocks: number;
+  /** True when the caller handed a latency model object: pools cannot re-resolve theirs then. */
+  latencyGiven: boolean;
+  modelConfig: ModelArchitecture | undefined;
+  /** The global tensor parallelism as resolved (model default when unset). */
+  tp: number;
+  registry: PolicyRegistry;
+  ctx: (name: string, params: Record<string, unknown>) => PolicyFactoryContext;
+  /**
+   * Builds the main routing policy afresh under a stream name: each pool gets its own, so a
+   * stateful policy (round-robin's counter) does not interleave the two pools' picks.
+   */
+  routing: (streamName: string) => RoutingPolicy;
+  routingIsCustom: boolean;
+  decider?: DisaggregationDecider;
+}
+
+export interface ResolvedPdSetup {
+  setup: PdSetup;
+  /** Settings of instance `i`. */
+  instance(i: number): PoolInstanceSettings;
+  /** Whether a pool router or the decider reads prefix caches (the delayed cache signal is then kept). */
+  readsPrefixCache: boolean;
+}
+
+/** Thrown for a P/D set-up that cannot be built (the message names the field). */
+export class PdConfigError extends Error {
+  override readonly name = 'PdConfigError';
+}
+
+/**
+ * Builds the pools (each with its own latency model, TP, hardware and context window), the
+ * pool routers, the decider and the transfer link. Shared pods take the decode overrides.
+ */
+export function resolvePdSetup(input: PdSetupInput): ResolvedPdSetup {
+  const { config, pd } = input;
+  const layout = poolLayout(pd, config.numInstances);
+  const base: PoolInstanceSettings = { latency: input.latency, totalKVBlocks: input.totalKVBlocks, maxModelLen: config.maxModelLen };
+  const prefill = poolSettings(pd.prefill, 'prefill', base, input);
+  const decode = poolSettings(pd.decode, 'decode', base, input);
+
+  const poolRouter = (scorers: ResolvedPdConfig['prefillRoutingScorers'], name: string): RoutingPolicy =>
+    scorers === undefined ? input.routing(name) : input.registry.createRoutingPolicy('weighted', input.ctx(name, { scorers }));
+  const deciderParams = pd.decider === 'prefix-threshold' ? { threshold: pd.prefixThreshold, ...pd.deciderParams } : pd.deciderParams;
+  const decider = input.decider ?? input.registry.createDecider(pd.decider, input.ctx('pd-decider', deciderParams));
+
+  const modelConfig = input.modelConfig;
+  if (modelConfig === undefined)
+    throw new PdConfigError(`pd: expected the model's architecture (an HF config.json via modelConfigPath, or a catalogue model) to size KV transfers, found none for ${config.model}`);
+  const prefillTp = pd.prefill.tp ?? input.tp;
+  const bytesPerBlock = config.blockSizeTokens * kvBytesPerTokenPerRank(modelConfig.kvShape, prefillTp);
+
+  // The delayed cache signal is kept only when something reads prefix caches: a pool's router
+  // (its scorers, else the main policy) or a decider other than the two that ignore caches.
+  const mainReads = routingReadsPrefixCache(config.routing.policy, config.routing.scorers, input.routingIsCustom);
+  const poolReads = (s: ResolvedPdConfig['prefillRoutingScorers']) => (s === undefined ? mainReads : routingReadsPrefixCache('weighted', s, false));
+  const readsPrefixCache =
+    poolReads(pd.prefillRoutingScorers) || poolReads(pd.decodeRoutingScorers) || input.decider !== undefined || (pd.decider !== 'never' && pd.decider !== 'always');
+
+  return {
+    setup: {
+      layout,
+      decider,
+      prefillRouting: poolRouter(pd.prefillRoutingScorers, 'prefill-router'),
+      decodeRouting: poolRouter(pd.decodeRoutingScorers, 'decode-router'),
+      link: { bytesPerBlock, bandwidthGBps: pd.transferBandwidthGBps, baseLatencyMs: pd.transferBaseLatencyMs, contention: pd.transferContention },
+      blockSizeTokens: config.blockSizeTokens,
+    },
+    instance: (i) => (layout[i] === 'prefill' ? prefill : layout[i] === 'decode' || layout[i] === 'shared' ? decode : base),
+    readsPrefixCache,
+  };
+}
+
+function poolSettings(o: PoolOverrides, pool: string, base: PoolInstanceSettings, input: PdSetupInput): PoolInstanceSettings {
+  const maxModelLen = o.maxModelLen !== undefined && o.maxModelLen > 0 ? o.maxModelLen : base.maxModelLen;
+  if (o.tp === undefined && o.hardware === undefined && o.latencyModel === undefined) return { ...base, maxModelLen };
+  if (input.latencyGiven)
+    throw new PdConfigError(`pd.${pool}: expected no tp, hardware or latencyModel override when a latency model object is given to simulate(), found one`);
+  const c = input.config;
+  const resolved = resolveLatency({
+    model: c.model,
+    hardware: o.hardware ?? c.hardware,
+    tp: o.tp ?? c.tp,
+    latencyModel: o.latencyModel ?? c.latencyModel,
+    alphaCoeffs: c.alphaCoeffs,
+    betaCoeffs: c.betaCoeffs,
+    vllmVersion: c.vllmVersion,
+    modelConfigPath: c.modelConfigPath,
+    hardwareConfigPath: c.hardwareConfigPath,
+  });
+  const kv = resolveKVBlocks({
+    totalKVBlocks: c.totalKVBlocks,
+    modelConfig: resolved.modelConfig,
+    hardware: resolved.hardware,
+    tp: resolved.tp,
+    gpuMemoryUtilization: c.gpuMemoryUtilization,
+    blockSizeTokens: c.blockSizeTokens,
+  });
+  return { latency: resolved.model, totalKVBlocks: kv.blocks, maxModelLen };
+}

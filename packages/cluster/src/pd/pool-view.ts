@@ -1,0 +1,36 @@
+import type { InstanceSnapshot, RouterState, TenantState } from '@blis/policies';
+import type { ClusterRouterState } from '../router-state.js';
+
+/**
+ * One pool as a routing policy sees it: the cluster's router state restricted to the pool's
+ * instances. A policy's answer is a position in `instances`; {@link members} maps it back to the
+ * instance index.
+ */
+export class PoolView implements RouterState {
+  readonly instances: readonly InstanceSnapshot[];
+  /** Instance index of each position in {@link instances}. */
+  readonly members: readonly number[];
+  private readonly base: ClusterRouterState;
+
+  constructor(base: ClusterRouterState, members: number[]) {
+    this.base = base;
+    this.members = members;
+    this.instances = members.map((i) => base.instances[i]);
+  }
+
+  get nowUs(): number {
+    return this.base.nowUs;
+  }
+  get globalInFlight(): number {
+    return this.base.globalInFlight;
+  }
+  get recentRate(): number {
+    return this.base.recentRate;
+  }
+  get saturation(): number {
+    return this.base.saturation;
+  }
+  tenant(tenantId: string): TenantState {
+    return this.base.tenant(tenantId);
+  }
+}

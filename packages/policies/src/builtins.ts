@@ -6,7 +6,13 @@ import { createSloShed, type SloShedParams } from './admission/slo-shed.js';
 import { createTenantQuota, type TenantQuotaParams } from './admission/tenant-quota.js';
 import { createTierShed, type TierShedParams } from './admission/tier-shed.js';
 import { createTokenBucket, type TokenBucketParams } from './admission/token-bucket.js';
-import { PolicyParamsError } from './errors.js';
+import { createAlwaysDecider } from './deciders/always.js';
+import { createNeverDecider } from './deciders/never.js';
+import {
+  createPrefixThresholdDecider,
+  type PrefixThresholdParams,
+} from './deciders/prefix-threshold.js';
+import { type PolicyKind, PolicyParamsError } from './errors.js';
 import type { PolicyFactoryContext } from './interfaces.js';
 import { finitePositive, noParams, parsePolicyParams } from './params.js';
 import {
@@ -51,7 +57,7 @@ import { createRunningRequestsScorer } from './scorers/running-requests.js';
 
 /** A factory for a policy without parameters that still rejects stray ones. */
 function paramless<T>(
-  kind: 'admission' | 'priority' | 'routing' | 'scheduler' | 'scorer',
+  kind: PolicyKind,
   name: string,
   make: () => T,
 ): (ctx: PolicyFactoryContext) => T {
@@ -82,7 +88,7 @@ export const weightedParamsSchema = z.strictObject({
     .optional(),
 });
 
-/** Registers every built-in policy, scheduler and scorer into `registry`. */
+/** Registers every built-in policy, scheduler, scorer and P/D decider into `registry`. */
 export function registerBuiltinPolicies(registry: PolicyRegistry): void {
   // Admission
   registry.registerAdmissionPolicy(
@@ -190,6 +196,13 @@ export function registerBuiltinPolicies(registry: PolicyRegistry): void {
   registry.registerScheduler(
     'reverse-priority',
     paramless('scheduler', 'reverse-priority', createReversePriorityScheduler),
+  );
+
+  // P/D deciders
+  registry.registerDecider('never', paramless('decider', 'never', createNeverDecider));
+  registry.registerDecider('always', paramless('decider', 'always', createAlwaysDecider));
+  registry.registerDecider('prefix-threshold', (ctx) =>
+    createPrefixThresholdDecider(ctx.params as PrefixThresholdParams, ctx.blockSizeTokens),
   );
 }
 

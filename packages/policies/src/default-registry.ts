@@ -2,6 +2,8 @@ import { registerBuiltinPolicies } from './builtins.js';
 import type {
   AdmissionFactory,
   AdmissionPolicy,
+  DeciderFactory,
+  DisaggregationDecider,
   InstanceScheduler,
   PolicyFactoryContext,
   PriorityFactory,
@@ -40,6 +42,9 @@ export function createScheduler(name: string, ctx: PolicyFactoryContext): Instan
 export function createScorer(name: string, ctx: PolicyFactoryContext): Scorer {
   return defaultPolicyRegistry.createScorer(name, ctx);
 }
+export function createDecider(name: string, ctx: PolicyFactoryContext): DisaggregationDecider {
+  return defaultPolicyRegistry.createDecider(name, ctx);
+}
 
 export function registerAdmissionPolicy(
   name: string,
@@ -75,6 +80,13 @@ export function registerScorer(
   options?: RegisterOptions,
 ): void {
   defaultPolicyRegistry.registerScorer(name, factory, options);
+}
+export function registerDecider(
+  name: string,
+  factory: DeciderFactory,
+  options?: RegisterOptions,
+): void {
+  defaultPolicyRegistry.registerDecider(name, factory, options);
 }
 
 /** Sorted names of every policy in the default registry, by kind. */

@@ -1,5 +1,5 @@
 /** The families of named policies the registry knows. */
-export type PolicyKind = 'admission' | 'priority' | 'routing' | 'scheduler' | 'scorer';
+export type PolicyKind = 'admission' | 'priority' | 'routing' | 'scheduler' | 'scorer' | 'decider';
 
 const KIND_LABEL: Record<PolicyKind, string> = {
   admission: 'admission policy',
@@ -7,6 +7,7 @@ const KIND_LABEL: Record<PolicyKind, string> = {
   routing: 'routing policy',
   scheduler: 'scheduler',
   scorer: 'scorer',
+  decider: 'P/D decider',
 };
 
 /** Human label for a policy kind ("routing policy", "scorer", ...), used in messages. */

@@ -34,6 +34,7 @@ export {
 export { registerBuiltinPolicies, weightedParamsSchema } from './builtins.js';
 export {
   createAdmissionPolicy,
+  createDecider,
   createPolicyRegistry,
   createPriorityPolicy,
   createRoutingPolicy,
@@ -43,6 +44,7 @@ export {
   listPolicies,
   parseScorerSpec,
   registerAdmissionPolicy,
+  registerDecider,
   registerPriorityPolicy,
   registerRoutingPolicy,
   registerScheduler,
@@ -164,6 +166,15 @@ export {
   costEscalationParamsSchema,
   createCostEscalation,
 } from './routing/cost-escalation.js';
+
+// P/D deciders.
+export { createNeverDecider } from './deciders/never.js';
+export { createAlwaysDecider } from './deciders/always.js';
+export {
+  createPrefixThresholdDecider,
+  type PrefixThresholdParams,
+  prefixThresholdParamsSchema,
+} from './deciders/prefix-threshold.js';
 
 // Instance schedulers.
 export { createFcfsScheduler } from './schedulers/fcfs.js';

@@ -2,6 +2,8 @@ import { DuplicatePolicyError, type PolicyKind, UnknownPolicyError } from './err
 import type {
   AdmissionFactory,
   AdmissionPolicy,
+  DeciderFactory,
+  DisaggregationDecider,
   InstanceScheduler,
   PolicyFactoryContext,
   PriorityFactory,
@@ -20,6 +22,7 @@ export const POLICY_KINDS: readonly PolicyKind[] = Object.freeze([
   'routing',
   'scheduler',
   'scorer',
+  'decider',
 ]);
 
 /** What an empty name means for each kind (BLIS treats "" as the default policy). */
@@ -28,6 +31,7 @@ export const DEFAULT_POLICY_NAMES = Object.freeze({
   priority: 'constant',
   routing: 'round-robin',
   scheduler: 'fcfs',
+  decider: 'never',
 } as const);
 
 interface FactoryByKind {
@@ -36,6 +40,7 @@ interface FactoryByKind {
   routing: RoutingFactory;
   scheduler: SchedulerFactory;
   scorer: ScorerFactory;
+  decider: DeciderFactory;
 }
 
 /** Sorted names of every registered policy, by kind. */
@@ -60,6 +65,7 @@ export class PolicyRegistry {
     routing: new Map(),
     scheduler: new Map(),
     scorer: new Map(),
+    decider: new Map(),
   };
 
   register<K extends PolicyKind>(
@@ -96,6 +102,9 @@ export class PolicyRegistry {
   registerScorer(name: string, factory: ScorerFactory, options?: RegisterOptions) {
     this.register('scorer', name, factory, options);
   }
+  registerDecider(name: string, factory: DeciderFactory, options?: RegisterOptions) {
+    this.register('decider', name, factory, options);
+  }
 
   has(kind: PolicyKind, name: string): boolean {
     return this.tables[kind].has(resolveName(kind, name));
@@ -113,6 +122,7 @@ export class PolicyRegistry {
       routing: this.names('routing'),
       scheduler: this.names('scheduler'),
       scorer: this.names('scorer'),
+      decider: this.names('decider'),
     };
   }
 
@@ -138,6 +148,9 @@ export class PolicyRegistry {
   }
   createScorer(name: string, ctx: PolicyFactoryContext): Scorer {
     return this.factory('scorer', name)(ctx);
+  }
+  createDecider(name: string, ctx: PolicyFactoryContext): DisaggregationDecider {
+    return this.factory('decider', name)(ctx);
   }
 }
 

@@ -112,7 +112,7 @@ describe('scorer range', () => {
 });
 
 describe('no policy mutates its inputs or reads beyond RequestView', () => {
-  it('admission, priority, routing, schedulers and scorers on frozen inputs', () => {
+  it('admission, priority, routing, schedulers, scorers and deciders on frozen inputs', () => {
     fc.assert(
       fc.property(stepsArb, (steps) => {
         const ctx = policyContext({ numInstances: 4 });
@@ -130,6 +130,7 @@ describe('no policy mutates its inputs or reads beyond RequestView', () => {
         const routers = registry.names('routing').map((n) => registry.createRoutingPolicy(n, ctx));
         const schedulers = registry.names('scheduler').map((n) => registry.createScheduler(n, ctx));
         const scorers = registry.names('scorer').map((n) => registry.createScorer(n, ctx));
+        const deciders = registry.names('decider').map((n) => registry.createDecider(n, ctx));
         let previous: SchedulerEntry | undefined;
 
         for (const [rawState, rawReq, pick] of steps) {
@@ -152,6 +153,9 @@ describe('no policy mutates its inputs or reads beyond RequestView', () => {
           for (const s of scorers) {
             s.score(req, state, new Float64Array(n));
             s.observe?.(req, pick % n, state);
+          }
+          for (const d of deciders) {
+            expect(typeof d.decide(req, state, pick % n).disaggregate).toBe('boolean');
           }
           const current: SchedulerEntry = deepFreeze({ request: req, enqueueSeq: pick });
           if (previous !== undefined) {

@@ -51,6 +51,7 @@ describe('the built-in catalogue', () => {
         'queue-depth',
         'running-requests',
       ],
+      decider: ['always', 'never', 'prefix-threshold'],
     });
   });
 
@@ -69,6 +70,7 @@ describe('the built-in catalogue', () => {
     for (const name of listing.scheduler)
       expect(registry.createScheduler(name, ctx).name).toBe(name);
     for (const name of listing.scorer) expect(registry.createScorer(name, ctx).name).toBe(name);
+    for (const name of listing.decider) expect(registry.createDecider(name, ctx).name).toBe(name);
   });
 
   it('treats an empty name as the default of its kind', () => {

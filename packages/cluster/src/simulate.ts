@@ -130,7 +130,8 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
       tp,
       registry,
       ctx,
-      routing: (stream) => runtime.routing ?? registry.createRoutingPolicy(config.routing.policy, ctx(stream, routingParams)),
+      routing,
+      freshRouting: (stream) => runtime.routing ?? registry.createRoutingPolicy(config.routing.policy, ctx(stream, routingParams)),
       routingIsCustom: runtime.routing !== undefined,
       decider: runtime.decider,
     });

@@ -26,11 +26,14 @@ export interface PdSetupInput {
   tp: number;
   registry: PolicyRegistry;
   ctx: (name: string, params: Record<string, unknown>) => PolicyFactoryContext;
+  /** The main routing policy: the decode pool's router unless decode scorers are set. */
+  routing: RoutingPolicy;
   /**
-   * Builds the main routing policy afresh under a stream name: each pool gets its own, so a
-   * stateful policy (round-robin's counter) does not interleave the two pools' picks.
+   * Builds the main routing policy afresh under a stream name, for the prefill pool: sharing one
+   * stateful policy (round-robin's counter) would interleave the two pools' picks, so that every
+   * prefill went to one pod and every decode to another. A caller's policy object is shared.
    */
-  routing: (streamName: string) => RoutingPolicy;
+  freshRouting: (streamName: string) => RoutingPolicy;
   routingIsCustom: boolean;
   decider?: DisaggregationDecider;
 }
@@ -59,8 +62,7 @@ export function resolvePdSetup(input: PdSetupInput): ResolvedPdSetup {
   const prefill = poolSettings(pd.prefill, 'prefill', base, input);
   const decode = poolSettings(pd.decode, 'decode', base, input);
 
-  const poolRouter = (scorers: ResolvedPdConfig['prefillRoutingScorers'], name: string): RoutingPolicy =>
-    scorers === undefined ? input.routing(name) : input.registry.createRoutingPolicy('weighted', input.ctx(name, { scorers }));
+  const weighted = (scorers: NonNullable<ResolvedPdConfig['prefillRoutingScorers']>, name: string) => input.registry.createRoutingPolicy('weighted', input.ctx(name, { scorers }));
   const deciderParams = pd.decider === 'prefix-threshold' ? { threshold: pd.prefixThreshold, ...pd.deciderParams } : pd.deciderParams;
   const decider = input.decider ?? input.registry.createDecider(pd.decider, input.ctx('pd-decider', deciderParams));
 
@@ -81,8 +83,8 @@ export function resolvePdSetup(input: PdSetupInput): ResolvedPdSetup {
     setup: {
       layout,
       decider,
-      prefillRouting: poolRouter(pd.prefillRoutingScorers, 'prefill-router'),
-      decodeRouting: poolRouter(pd.decodeRoutingScorers, 'decode-router'),
+      prefillRouting: pd.prefillRoutingScorers === undefined ? input.freshRouting('prefill-router') : weighted(pd.prefillRoutingScorers, 'prefill-router'),
+      decodeRouting: pd.decodeRoutingScorers === undefined ? input.routing : weighted(pd.decodeRoutingScorers, 'decode-router'),
       link: { bytesPerBlock, bandwidthGBps: pd.transferBandwidthGBps, baseLatencyMs: pd.transferBaseLatencyMs, contention: pd.transferContention },
       blockSizeTokens: config.blockSizeTokens,
     },

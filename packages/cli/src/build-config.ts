@@ -6,16 +6,14 @@ import { kvTierFields } from './kv-tier-flags.js';
 import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import { checkReadableFile, requireReadable } from './input-files.js';
 import { type PolicyBundle, type PolicyOverrides, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs } from '@blis/policies';
+import { isModulePath } from './custom-policy.js';
+import { splitListMessage } from './list-message.js';
+import { pdConfigIssues, pdFields } from './pd-flags.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { readYamlFile } from './yaml-file.js';
 
 /** Flag values after validation, camelCase. */
 export type FlagValues = Record<string, unknown>;
-
-/** Names given as module paths load custom policies instead of looking up the registry. */
-export function isModulePath(name: string): boolean {
-  return name.startsWith('./') || name.startsWith('../') || name.startsWith('/') || /\.(m?js|cjs)$/.test(name);
-}
 
 function loadPolicyBundle(path: string): PolicyBundle {
   requireReadable('--policy-config', path, 'policy configuration file');
@@ -55,25 +53,6 @@ export function splitPolicyMessage(message: string, path: readonly (string | num
 }
 
 /**
- * Splits a --fitness-weights / --routing-scorers parse message (from @blis/cluster and
- * @blis/policies) into expected and found: `unknown scorer "x"; valid: a, b` becomes
- * expected `... over a, b`, found `unknown scorer "x"`.
- */
-export function splitListMessage(message: string, shape: string): { expected: string; found: string } {
-  let m = /^(unknown [a-z ]+?) ("[^"]*"); (?:valid|known): (.+)$/s.exec(message);
-  if (m !== null) return { expected: `${shape} over ${m[3]}`, found: `${m[1]} ${m[2]}` };
-  m = /^(?:weight of (\S+) must be|scorer ("[^"]*") weight must be) (.+?), (?:found|got) (.+)$/s.exec(message);
-  if (m !== null) return { expected: `the weight of ${m[1] ?? m[2]} to be ${m[3]}`, found: m[4] };
-  m = /^duplicate (.+?) ("[^"]*")/s.exec(message);
-  if (m !== null) return { expected: `each ${m[1]} at most once`, found: `${m[2]} again` };
-  m = /^expected (.+?), found (.+)$/s.exec(message);
-  if (m !== null) return { expected: m[1], found: m[2] };
-  m = /^invalid scorer entry ("[^"]*"): expected (.+)$/s.exec(message);
-  if (m !== null) return { expected: `${m[2]} entries`, found: m[1] };
-  return { expected: shape, found: message };
-}
-
-/**
  * Turns validated flags (and the files they name) into a SimulationConfig input. Cross-field
  * checks (min > max, conflicting workload sources) happen here, all problems reported together.
  */
@@ -105,21 +84,24 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
       unreadable.add(flag);
     }
   }
-  if (typeof f.hardware === 'string' && f.hardwareConfig === undefined) {
+  for (const [flag, hardware] of [['--hardware', f.hardware], ['--prefill-hardware', f.prefillHardware], ['--decode-hardware', f.decodeHardware]] as const) {
+    if (typeof hardware !== 'string' || f.hardwareConfig !== undefined) continue;
     const gpus = knownHardware();
-    if (!gpus.some((g) => g.toLowerCase() === (f.hardware as string).toLowerCase()))
-      issues.push({ where: '--hardware', expected: `one of ${gpus.join(', ')} (or a GPU from --hardware-config)`, found: JSON.stringify(f.hardware) });
+    if (!gpus.some((g) => g.toLowerCase() === (hardware as string).toLowerCase()))
+      issues.push({ where: flag, expected: `one of ${gpus.join(', ')} (or a GPU from --hardware-config)`, found: JSON.stringify(hardware) });
   }
-  if (typeof f.tp === 'number' && !unreadable.has('--model-config')) {
+  // --prefill-tp / --decode-tp 0 mean --tp (BLIS's default).
+  for (const [flag, tp] of [['--tp', f.tp], ['--prefill-tp', f.prefillTp], ['--decode-tp', f.decodeTp]] as const) {
+    if (typeof tp !== 'number' || tp === 0 || unreadable.has('--model-config')) continue;
     // vLLM shards attention heads across GPUs: it refuses a TP that does not divide them.
     const model = (f.model as string | undefined) ?? DEFAULT_MODEL;
     const arch = architectureFor(model, f.modelConfig as string | undefined);
-    if (arch !== undefined && arch.heads % f.tp !== 0) {
+    if (arch !== undefined && arch.heads % tp !== 0) {
       const divisors = Array.from({ length: arch.heads }, (_, i) => i + 1).filter((d) => arch.heads % d === 0);
       issues.push({
-        where: '--tp',
+        where: flag,
         expected: `a divisor of the ${arch.heads} attention heads of ${f.modelConfig ?? model} (${divisors.join(', ')})`,
-        found: String(f.tp),
+        found: String(tp),
       });
     }
   }
@@ -177,6 +159,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     ['--priority-policy', f.priorityPolicy],
     ['--routing-policy', f.routingPolicy],
     ['--scheduler', f.scheduler],
+    ['--pd-decider', f.pdDecider],
   ] as const) {
     if (typeof value === 'string' && isModulePath(value) && !existsSync(value))
       issues.push({ where: flag, expected: 'a policy name or an existing ES module path', found: JSON.stringify(value) });
@@ -197,6 +180,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: JSON.stringify(value) });
   }
   const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues);
+  const pd = pdFields(f, isModulePath, issues);
   if (issues.length > 0) throw new UsageError(issues);
 
   const routingParams = { ...specs.routing.params };
@@ -206,7 +190,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   const cfg: SimulationConfigInput = {
     seed: f.seed,
     horizonUs: f.horizon,
-    numInstances: f.numInstances,
+    numInstances: f.numInstances ?? pd.numInstances,
     model: f.model,
     hardware: f.hardware,
     tp: f.tp,
@@ -255,8 +239,13 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     },
     checkInvariants: f.checkInvariants === true,
     includeRequests: typeof f.resultsPath === 'string',
+    pd: pd.pd,
   };
-  return dropUndefined(cfg) as SimulationConfigInput;
+  const out = dropUndefined(cfg) as SimulationConfigInput;
+  // BLIS's P/D topology rules live in the config's schema: check them now, named by flag.
+  const pdIssues = pdConfigIssues(out);
+  if (pdIssues.length > 0) throw new UsageError(pdIssues);
+  return out;
 }
 
 function camelOf(flag: string): string {

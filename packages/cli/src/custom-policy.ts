@@ -5,8 +5,13 @@ import type { PolicyFactoryContext } from '@blis/policies';
 import { PartitionedRng } from '@blis/engine';
 import { UsageError } from './usage-error.js';
 
-type Kind = 'admission' | 'priority' | 'routing' | 'scheduler';
-const METHOD: Record<Kind, string> = { admission: 'admit', priority: 'priority', routing: 'route', scheduler: 'name' };
+/** Names given as module paths load custom policies instead of looking up the registry. */
+export function isModulePath(name: string): boolean {
+  return name.startsWith('./') || name.startsWith('../') || name.startsWith('/') || /\.(m?js|cjs)$/.test(name);
+}
+
+type Kind = 'admission' | 'priority' | 'routing' | 'scheduler' | 'decider';
+const METHOD: Record<Kind, string> = { admission: 'admit', priority: 'priority', routing: 'route', scheduler: 'name', decider: 'decide' };
 
 /**
  * Loads a custom policy from an ES module whose default export is a factory
@@ -52,6 +57,8 @@ export async function loadCustomPolicies(
   if (p) runtime.priority = (await loadPolicyModule('priority', p, '--priority-policy', ctx('priority'))) as SimulationRuntime['priority'];
   const r = pick(flags.routingPolicy);
   if (r) runtime.routing = (await loadPolicyModule('routing', r, '--routing-policy', ctx('routing'))) as SimulationRuntime['routing'];
+  const d = pick(flags.pdDecider);
+  if (d) runtime.decider = (await loadPolicyModule('decider', d, '--pd-decider', ctx('decider'))) as SimulationRuntime['decider'];
   const s = pick(flags.scheduler);
   if (s) {
     const perInstance: unknown[] = [];

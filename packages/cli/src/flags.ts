@@ -2,7 +2,23 @@ import { z } from 'zod';
 import { UsageError, type UsageIssue } from './usage-error.js';
 
 /** How a flag's text becomes a value, and what it must satisfy. */
-export type FlagKind = 'int' | 'nonNegInt' | 'posInt' | 'number' | 'posNumber' | 'nonNegNumber' | 'fraction' | 'unitInterval' | 'string' | 'bool' | 'triple' | 'numbers';
+export type FlagKind =
+  | 'int'
+  | 'nonNegInt'
+  | 'posInt'
+  | 'number'
+  | 'posNumber'
+  | 'nonNegNumber'
+  | 'fraction'
+  | 'unitInterval'
+  | 'string'
+  | 'bool'
+  | 'triple'
+  | 'numbers'
+  /** A positive bandwidth in GB/s: `25` or `25GB/s`. */
+  | 'gbps'
+  /** A non-negative duration in ms: `0.05`, or with a unit: `1ms`, `500us`, `2s`. */
+  | 'ms';
 
 export interface FlagDef {
   /** Long name without dashes, e.g. `max-num-seqs`. */
@@ -31,7 +47,21 @@ const parsers: Record<FlagKind, { schema: z.ZodType; expected: string }> = {
   bool: { schema: z.boolean(), expected: 'no value (a switch)' },
   triple: { schema: z.string(), expected: 'three comma-separated numbers' },
   numbers: { schema: z.string(), expected: 'comma-separated numbers' },
+  gbps: { schema: z.string(), expected: 'a positive number of GB/s (e.g. 25 or "10GB/s")' },
+  ms: { schema: z.string(), expected: 'a non-negative number of ms (e.g. 0.05), or a duration with its unit ("1ms", "500us", "2s")' },
 };
+
+/** `raw` as a number of the flag's unit (GB/s or ms), or undefined when it is malformed or out of range. */
+function unitValue(kind: 'gbps' | 'ms', raw: string): number | undefined {
+  const m = kind === 'gbps' ? /^(.*?)\s*(GB\/s)?$/.exec(raw.trim()) : /^(.*?)\s*(ms|us|µs|μs|s)?$/.exec(raw.trim());
+  if (m === null || m[1] === '') return undefined;
+  const n = Number(m[1]);
+  if (!Number.isFinite(n)) return undefined;
+  if (kind === 'gbps') return n > 0 ? n : undefined;
+  // 500us = 500 / 1000 ms (dividing keeps decimal values exact, as 500 * 0.001 would not).
+  const v = m[2] === undefined || m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : n / 1000;
+  return v >= 0 ? v : undefined;
+}
 
 /** Parses one flag's raw text; pushes an issue and returns undefined when it is bad. */
 export function parseFlagValue(def: FlagDef, raw: unknown, issues: UsageIssue[]): unknown {
@@ -55,6 +85,11 @@ export function parseFlagValue(def: FlagDef, raw: unknown, issues: UsageIssue[])
       return undefined;
     }
     return nums;
+  }
+  if (def.kind === 'gbps' || def.kind === 'ms') {
+    const v = unitValue(def.kind, String(raw));
+    if (v === undefined) issues.push({ where, expected: parsers[def.kind].expected, found: JSON.stringify(String(raw)) });
+    return v;
   }
   if (typeof raw === 'string' && raw.trim() === '' && def.kind !== 'string') {
     issues.push({ where, expected: parsers[def.kind].expected, found: 'an empty value' });

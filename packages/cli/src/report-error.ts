@@ -1,3 +1,4 @@
+import { pdUsageIssues } from './pd-flags.js';
 import { UsageError, formatIssue } from './usage-error.js';
 
 /** Error classes (by name) that mean "bad input": their messages are for the user, exit code 2. */
@@ -27,7 +28,10 @@ export function reportError(e: unknown): number {
   if (err !== null && typeof err === 'object' && INPUT_ERRORS.has(err.name)) {
     if (err.name === 'ZodError') {
       const issues = (err as unknown as { issues: { path: (string | number)[]; message: string }[] }).issues;
-      for (const i of issues) process.stderr.write(`blis: config ${i.path.join('.') || '(root)'}: ${i.message}\n`);
+      // The P/D block is set by flags only: name the flag (buildConfig checks it first, so this is a fallback).
+      for (const i of issues)
+        if (i.path[0] === 'pd') for (const u of pdUsageIssues([i])) process.stderr.write(`blis: ${formatIssue(u)}\n`);
+        else process.stderr.write(`blis: config ${i.path.join('.') || '(root)'}: ${i.message}\n`);
     } else {
       for (const line of err.message.split('\n')) process.stderr.write(`blis: ${line}\n`);
     }

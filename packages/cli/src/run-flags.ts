@@ -4,14 +4,16 @@ const MODEL = 'Model and latency';
 const ENGINE = 'KV cache and batching';
 const WORKLOAD = 'Workload';
 const CLUSTER = 'Cluster and policies';
+const PD = 'Prefill/decode disaggregation';
 const OUTPUT = 'Output and analysis';
+const LATENCY_MODELS = ['blackbox', 'roofline', 'trained-physics'] as const;
 
 /** Every flag `blis run` and `blis replay` share, with BLIS's names and defaults. */
 export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'model', kind: 'string', group: MODEL, description: 'model id from the catalogue (picks its default GPU, TP and latency model)', defaultText: 'meta-llama/llama-3.1-8b-instruct' },
   { name: 'hardware', aliases: ['gpu'], kind: 'string', group: MODEL, description: 'GPU (H100, A100-80, A100-SXM, L40S); default: the model\'s' },
   { name: 'tp', kind: 'posInt', group: MODEL, description: 'tensor parallelism; default: the model\'s' },
-  { name: 'latency-model', kind: 'string', choices: ['blackbox', 'roofline', 'trained-physics'], group: MODEL, description: 'latency model (BLIS HEAD\'s default is trained-physics)', defaultText: 'trained-physics; blackbox without an HF config, with 3 --beta-coeffs or with --vllm-version' },
+  { name: 'latency-model', kind: 'string', choices: LATENCY_MODELS, group: MODEL, description: 'latency model (BLIS HEAD\'s default is trained-physics)', defaultText: 'trained-physics; blackbox without an HF config, with 3 --beta-coeffs or with --vllm-version' },
   { name: 'alpha-coeffs', kind: 'triple', group: MODEL, description: 'alpha0,alpha1,alpha2 in µs (blackbox/roofline: queueing base, per input token, per output token; trained-physics: queueing, post-decode, per output token)' },
   { name: 'beta-coeffs', kind: 'numbers', group: MODEL, description: 'blackbox: beta0,beta1,beta2 in µs (step base, per cache-miss token, per decode token); trained-physics: 7 to 11 values, BLIS HEAD\'s when omitted' },
   { name: 'vllm-version', kind: 'string', group: MODEL, description: 'pick the coefficients trained for this vLLM image' },
@@ -66,6 +68,25 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'saturation-queue-threshold', kind: 'posNumber', group: CLUSTER, description: 'queue depth at which an instance counts as saturated', defaultText: '5' },
   { name: 'saturation-kv-threshold', kind: 'posNumber', group: CLUSTER, description: 'KV utilisation at which an instance counts as saturated', defaultText: '0.8' },
   { name: 'saturation-limit', kind: 'posNumber', group: CLUSTER, description: 'pool saturation (mean over instances) below which the gateway dispatches', defaultText: '1' },
+  { name: 'architecture', kind: 'string', choices: ['monolithic', 'pd'], group: PD, description: 'pd: prefill and decode pools, sized by --prefill-replicas and --decode-replicas (or --prefill-decode-instances); --num-instances defaults to their sum', defaultText: 'monolithic' },
+  { name: 'prefill-instances', aliases: ['prefill-replicas'], kind: 'nonNegInt', group: PD, description: 'prefill-only instances: [0, P)', defaultText: '0' },
+  { name: 'decode-instances', aliases: ['decode-replicas'], kind: 'nonNegInt', group: PD, description: 'decode-only instances: [P, P+D)', defaultText: '0' },
+  { name: 'prefill-decode-instances', kind: 'nonNegInt', group: PD, description: 'shared instances in both pools: [P+D, P+D+S)', defaultText: '0' },
+  { name: 'pd-decider', kind: 'string', group: PD, description: 'which requests are split into prefill and decode: never, always, prefix-threshold, or ./module.mjs', defaultText: 'never' },
+  { name: 'pd-prefix-threshold', kind: 'nonNegInt', group: PD, description: 'prefix-threshold: split a request when more than this many prompt tokens are not cached on its decode instance', defaultText: '16' },
+  { name: 'pd-transfer-bandwidth', kind: 'gbps', group: PD, description: 'KV transfer bandwidth in GB/s (10^9 bytes/s); "10GB/s" also accepted', defaultText: '25' },
+  { name: 'pd-transfer-base-latency', aliases: ['pd-transfer-latency'], kind: 'ms', group: PD, description: 'fixed cost of one KV transfer in ms; "1ms" or "500us" also accepted', defaultText: '0.05' },
+  { name: 'pd-transfer-contention', kind: 'bool', group: PD, description: 'a transfer gets the bandwidth divided by the transfers active when it starts' },
+  { name: 'prefill-routing-scorers', kind: 'string', group: PD, description: 'weighted scorers "name:weight,..." routing to the prefill pool; unset: the main routing policy' },
+  { name: 'decode-routing-scorers', kind: 'string', group: PD, description: 'weighted scorers "name:weight,..." routing to the decode pool; unset: the main routing policy' },
+  { name: 'prefill-tp', kind: 'nonNegInt', group: PD, description: 'tensor parallelism of prefill instances (0 = --tp)', defaultText: '0' },
+  { name: 'decode-tp', kind: 'nonNegInt', group: PD, description: 'tensor parallelism of decode and shared instances (0 = --tp)', defaultText: '0' },
+  { name: 'prefill-hardware', kind: 'string', group: PD, description: 'GPU of prefill instances; unset: --hardware' },
+  { name: 'decode-hardware', kind: 'string', group: PD, description: 'GPU of decode and shared instances; unset: --hardware' },
+  { name: 'prefill-latency-model', kind: 'string', choices: LATENCY_MODELS, group: PD, description: 'latency model of prefill instances; unset: --latency-model' },
+  { name: 'decode-latency-model', kind: 'string', choices: LATENCY_MODELS, group: PD, description: 'latency model of decode and shared instances; unset: --latency-model' },
+  { name: 'prefill-max-model-len', kind: 'nonNegInt', group: PD, description: 'context window of prefill instances (0 = --max-model-len)', defaultText: '0' },
+  { name: 'decode-max-model-len', kind: 'nonNegInt', group: PD, description: 'context window of decode and shared instances (0 = --max-model-len)', defaultText: '0' },
   { name: 'results-path', kind: 'string', group: OUTPUT, description: 'also write the result JSON here, with per-request records' },
   { name: 'fitness-weights', kind: 'string', group: OUTPUT, description: 'weighted fitness "throughput:0.5,p99_ttft:0.3,..."' },
   { name: 'slo-ttft', kind: 'nonNegInt', group: OUTPUT, description: 'TTFT target in µs for SLO attainment' },

@@ -1,8 +1,8 @@
 import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type PreparedRun, type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
-import { buildConfig, isModulePath } from '../build-config.js';
-import { loadCustomPolicies } from '../custom-policy.js';
+import { buildConfig } from '../build-config.js';
+import { isModulePath, loadCustomPolicies } from '../custom-policy.js';
 import { type FlagDef, parseFlags } from '../flags.js';
 import { describeErrno } from '../input-files.js';
 import { stringifyResult } from '../json-output.js';
@@ -26,7 +26,7 @@ export async function runSimulationCommand(
   if (resultsPath !== undefined) checkWritable(resultsPath);
   const custom = await loadCustomPolicies(flags, isModulePath, {
     seed: (flags.seed as number | undefined) ?? 42,
-    numInstances: (flags.numInstances as number | undefined) ?? 1,
+    numInstances: input.numInstances ?? 1,
     blockSizeTokens: (flags.blockSizeInTokens as number | undefined) ?? 16,
   });
   const quiet = flags.quiet === true;

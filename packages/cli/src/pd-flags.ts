@@ -11,12 +11,9 @@ type PdInput = NonNullable<SimulationConfigInput['pd']>;
 type PoolInput = NonNullable<PdInput['prefill']>;
 type ZodIssueLike = { readonly path: readonly PropertyKey[]; readonly message: string };
 
-/** BLIS's deciders, for as long as the policy registry does not list a `decider` kind. */
-const BLIS_DECIDERS: readonly string[] = ['never', 'always', 'prefix-threshold'];
-
-/** The built-in decider names: the registry's when it has them. */
+/** The built-in and registered decider names. */
 function deciderNames(): readonly string[] {
-  return (listPolicies() as { readonly decider?: readonly string[] }).decider ?? BLIS_DECIDERS;
+  return listPolicies().decider;
 }
 
 const POOL_FIELDS: readonly (readonly [keyof PoolInput, string])[] = [

@@ -52,5 +52,5 @@ export class KvTransferLink {
 /** BLIS's formula: `max(1, ceil(base + bytes / bandwidth))` µs, bandwidth in bytes per µs. */
 export function transferDurationUs(bytes: number, bytesPerUs: number, baseUs: number): number {
   const d = Math.ceil(bytesPerUs > 0 ? baseUs + bytes / bytesPerUs : baseUs);
-  return d < 1 ? 1 : d;
+  return Math.max(1, d);
 }

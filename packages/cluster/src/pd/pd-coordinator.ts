@@ -23,6 +23,8 @@ export interface PdSetup {
   decodeRouting: RoutingPolicy;
   link: KvTransferSettings;
   blockSizeTokens: number;
+  /** Check INV-PD-2 (pool exclusivity) on every dispatch and INV-PD-4 (phase causality) on every parent. */
+  checkInvariants?: boolean;
 }
 
 /** The cluster as P/D needs it. */
@@ -109,6 +111,8 @@ export class PdCoordinator {
     const dd = this.setup.decider.decide(req.view, pool, pos);
     if (dd.decodeInstance !== undefined) pos = checkedPosition(dd.decodeInstance, pool, this.setup.decider.name);
     const decodeInst = pool.members[pos];
+    if (this.setup.checkInvariants && !servesDecode(this.setup.layout[decodeInst]))
+      throw new InvariantViolation('INV-PD-2', `request ${req.spec.id} given decode pod ${decodeInst}, a ${this.setup.layout[decodeInst]} pod`);
     // A request without a prompt has no KV to move: it stays whole.
     const split = dd.disaggregate && req.inputTokens > 0;
     host.observer?.onDisaggregation?.(req, dd, decodeInst, now);
@@ -153,6 +157,7 @@ export class PdCoordinator {
     const p = this.parentOf(part.spec.index);
     this.parents.delete(part.spec.index);
     p.completionUs = now;
+    if (this.setup.checkInvariants) checkCausality(p);
     const parent = p.parent;
     parent.instance = part.instance;
     parent.ttft = part.ttft;
@@ -195,6 +200,8 @@ export class PdCoordinator {
     p.prefillInstance = target;
     p.prefillEnqueueUs = now;
     host.observer?.onPrefillRouting?.(p.parent, decision, pool, now);
+    if (this.setup.checkInvariants && !servesPrefill(this.setup.layout[target]))
+      throw new InvariantViolation('INV-PD-2', `prefill part of ${p.parent.spec.id} routed to instance ${target}, a ${this.setup.layout[target]} pod`);
     host.dispatchTo(part, target, now);
   }
 
@@ -258,4 +265,20 @@ function checkedPosition(pos: number, pool: PoolView, who: string): number {
   if (!Number.isInteger(pos) || pos < 0 || pos >= pool.instances.length)
     throw new InvariantViolation('routing', `policy ${who} chose position ${pos} of a pool of ${pool.instances.length}`);
   return pos;
+}
+
+/** INV-PD-4 on a completed parent: each phase starts no earlier than the one before ends. */
+function checkCausality(p: ParentRequest): void {
+  const chain = [
+    ['arrival', p.parent.spec.arrivalUs],
+    ['prefill enqueue', p.prefillEnqueueUs],
+    ['prefill complete', p.prefillCompleteUs],
+    ['transfer start', p.transferStartUs],
+    ['transfer complete', p.transferCompleteUs],
+    ['decode enqueue', p.decodeEnqueueUs],
+    ['completion', p.completionUs],
+  ] as const;
+  for (let i = 1; i < chain.length; i++)
+    if (!(chain[i - 1][1] >= 0 && chain[i - 1][1] <= chain[i][1]))
+      throw new InvariantViolation('INV-PD-4', `request ${p.parent.spec.id}: ${chain.map(([k, v]) => `${k} ${v}`).join(', ')}`);
 }

@@ -87,6 +87,7 @@ export function resolvePdSetup(input: PdSetupInput): ResolvedPdSetup {
       decodeRouting: pd.decodeRoutingScorers === undefined ? input.routing : weighted(pd.decodeRoutingScorers, 'decode-router'),
       link: { bytesPerBlock, bandwidthGBps: pd.transferBandwidthGBps, baseLatencyMs: pd.transferBaseLatencyMs, contention: pd.transferContention },
       blockSizeTokens: config.blockSizeTokens,
+      checkInvariants: config.checkInvariants,
     },
     instance: (i) => (layout[i] === 'prefill' ? prefill : layout[i] === 'decode' || layout[i] === 'shared' ? decode : base),
     readsPrefixCache,

@@ -174,6 +174,8 @@ export class PdCoordinator {
     const p = this.parentOf(part.spec.index);
     this.parents.delete(part.spec.index);
     p.part = undefined;
+    p.parent.instance = part.instance;
+    p.parent.state = part.state;
     return p;
   }
 

@@ -1,5 +1,5 @@
+import { RequestPart, type SimRequest } from '@blis/engine';
 import type { KvTransferKind } from './decision-observer.js';
-import type { SimRequest } from '@blis/engine';
 import type { AnomalyRecord } from './records.js';
 
 export interface AnomalyDetectorOptions {
@@ -47,6 +47,11 @@ class WaitingSet {
  * Detects, as the simulation runs, the failure modes of DESIGN.md D.8 that need live queue
  * state: priority inversion and head-of-line blocking (per instance wait queue), KV thrashing
  * and scale oscillation. Tail-latency blowup needs the whole run and lives in tail-latency.ts.
+ *
+ * Under P/D the queues hold parts (`<id>_prefill`, `<id>_decode`), and the anomalies they cause
+ * name the parts, while a request's completion or departure is reported with its parent. The
+ * detector remembers each parent's latest queued part, so that the parent's departure removes
+ * the part from its queue and its completion is judged by the decode part's queue entry.
  */
 export class AnomalyDetector {
   private readonly queues: WaitingSet[] = [];
@@ -56,6 +61,8 @@ export class AnomalyDetector {
   private lastScaleUs = 0;
   /** Per instance, when it last reported KV thrashing. */
   private readonly lastThrash = new Map<number, number>();
+  /** P/D: the latest part each parent (by request index) put in a queue. */
+  private readonly parts = new Map<number, SimRequest>();
 
   constructor(opts: AnomalyDetectorOptions, emit: (a: AnomalyRecord) => void) {
     this.opts = opts;
@@ -73,6 +80,16 @@ export class AnomalyDetector {
 
   onQueued(req: SimRequest, instance: number): void {
     this.queue(instance).fresh.add(req);
+    if (req.part !== RequestPart.Whole) this.parts.set(req.spec.index, req);
+  }
+
+  /** The queue entry that stands for `req`: its latest part under P/D, else itself. */
+  private entryOf(req: SimRequest): SimRequest {
+    if (req.part !== RequestPart.Whole) return req;
+    const part = this.parts.get(req.spec.index);
+    if (part === undefined) return req;
+    this.parts.delete(req.spec.index);
+    return part;
   }
 
   onPreempted(req: SimRequest, instance: number): void {
@@ -94,15 +111,17 @@ export class AnomalyDetector {
    * Head-of-line blocking: `req` completes while a more urgent request that was ahead of it in
    * the same queue is still waiting. Ids: the completed request, then the blocked one.
    */
-  onCompleted(req: SimRequest, now: number): void {
+  onCompleted(completed: SimRequest, now: number): void {
+    const req = this.entryOf(completed);
     const q = this.queues[req.instance];
     if (q === undefined) return;
     const w = q.earlierMoreUrgent(req);
     if (w !== undefined) this.emit({ t: 'anomaly', ts: now, kind: 'hol_blocking', inst: req.instance, ids: [req.spec.id, w.spec.id] });
   }
 
-  /** The request left without completing (timed out, dropped): forget it. */
-  onLeft(req: SimRequest): void {
+  /** The request left without completing (timed out, dropped): forget it (under P/D, its part). */
+  onLeft(left: SimRequest): void {
+    const req = this.entryOf(left);
     if (req.instance >= 0) this.queues[req.instance]?.delete(req);
   }
 

@@ -16,6 +16,7 @@ export { AnomalyDetector, type AnomalyDetectorOptions } from './anomaly-detector
 export { detectTailBlowups, TAIL_MIN_SAMPLES, type ClassLatencies } from './tail-latency.js';
 export { type AnomalyReport, type AnomalyCount, type AnomalyExample, type TailBlowupExample, buildAnomalyReport } from './anomaly-report.js';
 export { TopN } from './top-n.js';
+export { PdAnalysis, type TransferShare } from './pd-analysis.js';
 export { TraceAnalyzer, analyzeTrace, type DecisionContext, type JudgedDecision, type ClassStats, type AnomalyTally } from './trace-analyzer.js';
 export { summarizeTrace, estimateTokens, SUMMARY_STRATEGIES, type SummaryOptions, type SummaryStrategy } from './summary.js';
 export { nearestRank } from './percentile.js';

@@ -1,4 +1,4 @@
-import type { CandidateEntry, RoutingRecord, SnapshotEntry, TraceRecord } from './records.js';
+import type { CandidateEntry, PrefillRoutingRecord, RoutingRecord, SnapshotEntry, TraceRecord } from './records.js';
 
 /**
  * Hand-built JSON lines. A trace writes one line per decision, so the writer avoids the generic
@@ -43,7 +43,8 @@ function candidate(c: CandidateEntry): string {
   return `{"i":${c.i},"s":${num(c.s)},"by":${numRecord(c.by)}}`;
 }
 
-function routing(r: RoutingRecord): string {
+/** From `scored` on: the fields a `route` and a `prefill_routing` record share, in that order. */
+function decisionTail(r: RoutingRecord | PrefillRoutingRecord): string {
   let by = '{';
   let first = true;
   for (const k in r.by) {
@@ -54,9 +55,8 @@ function routing(r: RoutingRecord): string {
   let snap = '[';
   for (let i = 0; i < r.snap.length; i++) snap += (i === 0 ? '' : ',') + snapshot(r.snap[i]);
   snap += ']';
-  let line =
-    `{"t":"route","seq":${r.seq},"ts":${num(r.ts)},"id":${str(r.id)},"tenant":${str(r.tenant)},"slo":${str(r.slo)},"in":${r.in},"blocks":${r.blocks},` +
-    `"prefix":${str(r.prefix)},"inst":${r.inst},"reason":${str(r.reason)},"scored":${str(r.scored)},"scores":${numArray(r.scores)},"by":${by},"snap":${snap},"regret":${num(r.regret)}`;
+  let line = `"scored":${str(r.scored)},"scores":${numArray(r.scores)},"by":${by},"snap":${snap},"regret":${num(r.regret)}`;
+  if (r.pool !== undefined) line += `,"pool":${numArray(r.pool)}`;
   if (r.topk !== undefined) {
     line += ',"topk":[';
     for (let i = 0; i < r.topk.length; i++) line += (i === 0 ? '' : ',') + candidate(r.topk[i]);
@@ -65,11 +65,24 @@ function routing(r: RoutingRecord): string {
   return `${line}}`;
 }
 
+function routing(r: RoutingRecord): string {
+  return (
+    `{"t":"route","seq":${r.seq},"ts":${num(r.ts)},"id":${str(r.id)},"tenant":${str(r.tenant)},"slo":${str(r.slo)},"in":${r.in},"blocks":${r.blocks},` +
+    `"prefix":${str(r.prefix)},"inst":${r.inst},"reason":${str(r.reason)},${decisionTail(r)}`
+  );
+}
+
 /** One record as a JSON line, newline included. */
 export function formatRecord(r: TraceRecord): string {
   switch (r.t) {
     case 'route':
       return `${routing(r)}\n`;
+    case 'disaggregation':
+      return `{"t":"disaggregation","ts":${num(r.ts)},"id":${str(r.id)},"disaggregate":${r.disaggregate},"reason":${str(r.reason)},"decode_inst":${r.decode_inst}}\n`;
+    case 'prefill_routing':
+      return `{"t":"prefill_routing","ts":${num(r.ts)},"id":${str(r.id)},"inst":${r.inst},"reason":${str(r.reason)},${decisionTail(r)}\n`;
+    case 'kv_transfer':
+      return `{"t":"kv_transfer","ts":${num(r.ts)},"id":${str(r.id)},"start_us":${num(r.start_us)},"dur_us":${num(r.dur_us)},"blocks":${r.blocks},"prefill_inst":${r.prefill_inst},"decode_inst":${r.decode_inst}}\n`;
     case 'admit':
       return `{"t":"admit","ts":${num(r.ts)},"id":${str(r.id)},"tenant":${str(r.tenant)},"slo":${str(r.slo)},"admit":${r.admit},"reason":${str(r.reason)},"in_flight":${num(r.in_flight)},"rate":${num(r.rate)},"saturation":${num(r.saturation)}}\n`;
     case 'priority':

@@ -62,7 +62,7 @@ export interface SnapshotEntry {
 }
 
 export interface CandidateEntry {
-  /** Instance position. */
+  /** Instance index (the position in `scores` maps through `pool` when the record has one). */
   i: number;
   /** Final score the ranking used. */
   s: number;
@@ -83,19 +83,78 @@ export interface RoutingRecord {
   blocks: number;
   /** Hash of the first prompt block, hex ('' when the prompt has no full block). */
   prefix: string;
+  /** Chosen instance (its index; with a `pool`, the position in `scores` is `pool.indexOf(inst)`). */
   inst: number;
   reason: string;
   /** 'policy' when the policy returned scores, 'load' for BLIS's fallback -(queue+batch+in-flight). */
   scored: 'policy' | 'load';
-  /** Score of every instance, by position. */
+  /** Score of every instance the router saw, by position. */
   scores: number[];
   /** Per-scorer raw scores of every instance, keyed by scorer name (empty for unscored policies). */
   by: Record<string, number[]>;
   snap: SnapshotEntry[];
   /** best score - chosen score, clamped at 0. */
   regret: number;
+  /**
+   * Under P/D the router sees one pool: the instance index of each position. Absent when the
+   * router saw every instance (position = index).
+   */
+  pool?: number[];
   /** The top K candidates by score (ties to the lower position); present when K > 0. */
   topk?: CandidateEntry[];
+}
+
+/**
+ * P/D: the decider's answer for a request, after the decode router chose its decode pod. One per
+ * request under P/D; a request kept local then has a `route` record (decode pool), a
+ * disaggregated one a `prefill_routing` and, once its KV arrives, a `kv_transfer` record.
+ */
+export interface DisaggregationRecord {
+  t: 'disaggregation';
+  ts: number;
+  id: string;
+  /** Whether the request was split (a request without a prompt is kept local whatever the decider says). */
+  disaggregate: boolean;
+  reason: string;
+  /** The decode pod (instance index): it decodes the request, or runs it whole when kept local. */
+  decode_inst: number;
+}
+
+/** P/D: where a disaggregated request's prefill part went; the fields are a `route` record's. */
+export interface PrefillRoutingRecord {
+  t: 'prefill_routing';
+  ts: number;
+  /** The parent request's id (the part runs as `<id>_prefill`). */
+  id: string;
+  /** Chosen prefill pod (instance index). */
+  inst: number;
+  reason: string;
+  scored: 'policy' | 'load';
+  /** Score of every prefill pod, by position in `pool`. */
+  scores: number[];
+  by: Record<string, number[]>;
+  snap: SnapshotEntry[];
+  /** best score - chosen score, clamped at 0 (as for `route`). */
+  regret: number;
+  /** Instance index of each position (always present: the prefill pool). */
+  pool: number[];
+  topk?: CandidateEntry[];
+}
+
+/** P/D: a KV transfer delivered a prompt's KV to its decode pod (BLIS's KVTransferRecord). */
+export interface KvTransferRecord {
+  t: 'kv_transfer';
+  /** When the transfer completed (the decode part joined the decode pod's queue). */
+  ts: number;
+  /** The parent request's id. */
+  id: string;
+  /** Transfer start and duration, µs. */
+  start_us: number;
+  dur_us: number;
+  /** KV blocks moved: ceil(prompt / block size). */
+  blocks: number;
+  prefill_inst: number;
+  decode_inst: number;
 }
 
 export type OutcomeStatus = 'completed' | 'rejected' | 'shed' | 'unservable' | 'timed_out';
@@ -202,6 +261,9 @@ export type TraceRecord =
   | AdmissionRecord
   | PriorityRecord
   | RoutingRecord
+  | DisaggregationRecord
+  | PrefillRoutingRecord
+  | KvTransferRecord
   | OutcomeRecord
   | QueuedRecord
   | ScheduledRecord

@@ -1,3 +1,4 @@
+import { pdFocusLines, pdIssues, pdLines } from './pd-summary.js';
 import type { AnomalyRecord } from './records.js';
 import type { JudgedDecision, TraceAnalyzer } from './trace-analyzer.js';
 
@@ -19,16 +20,7 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-const ms = (us: number) => (us / 1000).toFixed(1);
-const pct = (a: number, b: number) => `${b === 0 ? '0.0' : ((100 * a) / b).toFixed(1)}%`;
-const r3 = (x: number) => x.toFixed(3);
-const cls = (name: string) => (name === '' ? 'unspecified' : name);
-const mean = (sum: number, n: number) => (n === 0 ? 0 : sum / n);
-
-interface Issue {
-  head: string;
-  details: string[];
-}
+import { type Issue, cls, mean, ms, pct, r3 } from './summary-format.js';
 
 function outcomeLines(a: TraceAnalyzer, strategy: SummaryStrategy): string[] {
   const h = a.header;
@@ -37,7 +29,7 @@ function outcomeLines(a: TraceAnalyzer, strategy: SummaryStrategy): string[] {
   const pols = h === undefined ? '' : Object.entries(h.policies).map(([k, v]) => `${k}=${v}`).join(', ');
   const lines = [
     `# Trace summary (${strategy})`,
-    `Run: ${seen} requests arrived, ${a.completed} completed, ${a.rejected} rejected at admission, ${a.status('shed')} shed, ${a.status('unservable')} dropped as unservable, ${a.status('timed_out')} timed out, ${a.unresolved} unfinished; ${ms(a.endUs)} ms simulated on ${a.routedTo.length} instances${pols === '' ? '' : ` (${pols})`}.`,
+    `Run: ${seen} requests arrived, ${a.completed} completed, ${a.rejected} rejected at admission, ${a.status('shed')} shed, ${a.status('unservable')} dropped as unservable, ${a.status('timed_out')} timed out, ${a.unresolved} unfinished; ${ms(a.endUs)} ms simulated on ${a.instanceCount} instances${pols === '' ? '' : ` (${pols})`}.`,
     '',
     '## Outcome',
     `- Throughput: ${(secs > 0 ? a.outputTokens / secs : 0).toFixed(1)} output tokens/s, ${(secs > 0 ? a.completed / secs : 0).toFixed(1)} completed requests/s.`,
@@ -58,7 +50,13 @@ function outcomeLines(a: TraceAnalyzer, strategy: SummaryStrategy): string[] {
     lines.push(`- Class ${cls(name)}: ${c.completed} completed, TTFT p50 ${ms(p.p50)} ms, p99 ${ms(p.p99)} ms; ${slo}.`);
   }
   lines.push(`- Prefix cache: ${a.hitBlocks} of ${a.promptBlocks} prompt blocks hit (${pct(a.hitBlocks, a.promptBlocks)}).`);
-  lines.push(`- Routing: ${a.decisions} decisions; per instance ${a.routedTo.map((n, i) => `${i}:${n}`).join(' ')}.`);
+  const perInstance = a
+    .routeMembers()
+    .map((i) => `${i}:${a.routedTo[i] ?? 0}`)
+    .join(' ');
+  if (!a.pd.active) lines.push(`- Routing: ${a.decisions} decisions; per instance ${perInstance}.`);
+  else if (a.decisions > 0) lines.push(`- Routing of requests kept local (decode pool): ${a.decisions} decisions; per instance ${perInstance}.`);
+  lines.push(...pdLines(a));
   return lines;
 }
 
@@ -66,16 +64,21 @@ function exampleWhere(e: AnomalyRecord): string {
   return `on instance ${e.inst} at t=${ms(e.ts)} ms`;
 }
 
-/** The busiest and quietest instances, when the busiest got at least half again the quietest's share. */
+/**
+ * The busiest and quietest instances a routing decision could choose (under P/D, the decode
+ * pool's), when the busiest got at least half again the quietest's share.
+ */
 function imbalance(a: TraceAnalyzer): { hi: number; lo: number } | undefined {
-  if (a.routedTo.length < 2 || a.decisions < 2 * a.routedTo.length) return undefined;
-  let hi = 0;
-  let lo = 0;
-  for (let i = 1; i < a.routedTo.length; i++) {
-    if (a.routedTo[i] > a.routedTo[hi]) hi = i;
-    if (a.routedTo[i] < a.routedTo[lo]) lo = i;
+  const members = a.routeMembers();
+  if (members.length < 2 || a.decisions < 2 * members.length) return undefined;
+  const n = (i: number) => a.routedTo[i] ?? 0;
+  let hi = members[0];
+  let lo = members[0];
+  for (const i of members) {
+    if (n(i) > n(hi)) hi = i;
+    if (n(i) < n(lo)) lo = i;
   }
-  return 2 * a.routedTo[hi] >= 3 * a.routedTo[lo] ? { hi, lo } : undefined;
+  return 2 * n(hi) >= 3 * n(lo) ? { hi, lo } : undefined;
 }
 
 function issues(a: TraceAnalyzer): Issue[] {
@@ -141,7 +144,8 @@ function issues(a: TraceAnalyzer): Issue[] {
     });
   }
   const skew = imbalance(a);
-  if (skew !== undefined) out.push({ head: `LOAD: instance ${skew.hi} received ${a.routedTo[skew.hi]} requests, instance ${skew.lo} only ${a.routedTo[skew.lo]}.`, details: [] });
+  if (skew !== undefined) out.push({ head: `LOAD: instance ${skew.hi} received ${a.routedTo[skew.hi] ?? 0} requests, instance ${skew.lo} only ${a.routedTo[skew.lo] ?? 0}.`, details: [] });
+  out.push(...pdIssues(a));
   return out;
 }
 
@@ -200,15 +204,20 @@ function focusLines(a: TraceAnalyzer): string[] {
   if (a.preemptions > 0) out.push(`- Reduce KV pressure (${a.preemptions} preemptions): route on kv-utilization, or admit fewer concurrent requests.`);
   const skew = imbalance(a);
   if (skew !== undefined)
-    out.push(`- Spread the load: instance ${skew.hi} took ${a.routedTo[skew.hi]} of ${a.decisions} requests; weigh queue-depth or load-balance scorers more against affinity.`);
+    out.push(`- Spread the load: instance ${skew.hi} took ${a.routedTo[skew.hi] ?? 0} of ${a.decisions} requests; weigh queue-depth or load-balance scorers more against affinity.`);
+  out.push(...pdFocusLines(a));
   if (out.length === 0) out.push('- No issue stood out: compare this policy against alternatives on a heavier or burstier workload.');
   return ['## Suggested focus', ...out];
 }
+
+/** What the decision sections say when P/D disaggregated every request (no `route` record to quote). */
+const ALL_DISAGGREGATED = '- No request was kept local, so there is no routing decision to quote: see the P/D section for prefill routing and transfers.';
 
 function middleIssueFocused(a: TraceAnalyzer): string[] {
   const lines = [...issueLines(issues(a), true), anomalyCounterLine(a), ''];
   const worst = a.worstTtft.items.map((x) => x.d);
   lines.push(`## Worst decisions (${worst.length} examples, by TTFT)`);
+  if (a.decisions === 0 && a.pd.active) lines.push(ALL_DISAGGREGATED);
   worst.forEach((d, k) => {
     lines.push(...decisionLines(d, k + 1));
   });
@@ -218,6 +227,7 @@ function middleIssueFocused(a: TraceAnalyzer): string[] {
 function middleDecisionAudit(a: TraceAnalyzer): string[] {
   const sample = a.auditSample();
   const lines = [`## Decision audit (${sample.length} of ${a.decisions} decisions, a deterministic sample)`];
+  if (a.decisions === 0 && a.pd.active) lines.push(ALL_DISAGGREGATED);
   for (const d of sample) {
     const c = d.ctx;
     const flags: string[] = [];
@@ -251,7 +261,8 @@ function middleCounterfactual(a: TraceAnalyzer): string[] {
   lines.push('');
   const top = a.worstRegret.items.map((x) => x.d);
   lines.push(`## Highest-regret decisions (${top.length})`);
-  if (top.length === 0) lines.push('- Every decision picked a best-scored instance: to change outcomes, change the scorers or their weights, not the choice.');
+  if (a.decisions === 0 && a.pd.active) lines.push(ALL_DISAGGREGATED);
+  else if (top.length === 0) lines.push('- Every decision picked a best-scored instance: to change outcomes, change the scorers or their weights, not the choice.');
   top.forEach((d, i) => {
     const c = d.ctx;
     lines.push(

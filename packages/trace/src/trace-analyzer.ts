@@ -1,3 +1,4 @@
+import { PdAnalysis } from './pd-analysis.js';
 import { nearestRank, sortedCopy } from './percentile.js';
 import {
   ANOMALY_KINDS,
@@ -26,7 +27,7 @@ export interface DecisionContext {
   inst: number;
   regret: number;
   chosenScore: number;
-  /** Best-scored instance (ties to the lower position) and its score. */
+  /** Best-scored instance (its index; ties to the lower position) and its score. */
   bestInst: number;
   bestScore: number;
   /** Effective load (queue + batch + in flight), KV utilisation and prefix blocks held, as seen. */
@@ -96,8 +97,13 @@ export class TraceAnalyzer {
   regretPositive = 0;
   regretMax = 0;
   regretMaxSeq = -1;
-  /** Routing decisions per instance position. */
+  /** Routing decisions per instance index. */
   readonly routedTo: number[] = [];
+  /**
+   * Under P/D, the instances the routing records' pools named (the decode pool): the instances a
+   * decision could have chosen. Undefined when the router always saw every instance.
+   */
+  routePool: Set<number> | undefined;
   /** Decisions that sent a request away from an instance holding more of its prefix. */
   routedAway = 0;
 
@@ -124,6 +130,8 @@ export class TraceAnalyzer {
   batchPrefillTokens = 0;
   batchDecodeTokens = 0;
   scaleEvents = 0;
+  /** Disaggregation, prefill routing and KV transfers (P/D runs). */
+  readonly pd = new PdAnalysis();
 
   readonly worstTtft = new TopN<JudgedDecision>(WORST_KEPT);
   readonly worstRegret = new TopN<JudgedDecision>(WORST_KEPT);
@@ -156,6 +164,16 @@ export class TraceAnalyzer {
         break;
       case 'outcome':
         this.outcome(r);
+        this.pd.outcome(r);
+        break;
+      case 'disaggregation':
+        this.pd.disaggregation(r);
+        break;
+      case 'prefill_routing':
+        this.pd.prefillRouting(r);
+        break;
+      case 'kv_transfer':
+        this.pd.kvTransfer(r);
         break;
       case 'anomaly': {
         const a = this.anomalies.get(r.kind);
@@ -189,13 +207,21 @@ export class TraceAnalyzer {
       this.regretMax = r.regret;
       this.regretMaxSeq = r.seq;
     }
-    let bestInst = 0;
-    for (let i = 1; i < r.scores.length; i++) if (r.scores[i] > r.scores[bestInst]) bestInst = i;
-    let pbMaxInst = 0;
-    for (let i = 1; i < r.snap.length; i++) if (r.snap[i].pb > r.snap[pbMaxInst].pb) pbMaxInst = i;
-    const load = (i: number) => r.snap[i].q + r.snap[i].b + r.snap[i].f;
-    const chosenPb = r.snap[r.inst]?.pb ?? 0;
-    const pbMax = r.snap[pbMaxInst]?.pb ?? 0;
+    // Scores and snapshots are by position; instances are named by index.
+    const pool = r.pool;
+    if (pool !== undefined) {
+      if (this.routePool === undefined) this.routePool = new Set();
+      for (const i of pool) this.routePool.add(i);
+    }
+    const index = (pos: number) => (pool === undefined ? pos : pool[pos]);
+    const chosen = pool === undefined ? r.inst : pool.indexOf(r.inst);
+    let best = 0;
+    for (let i = 1; i < r.scores.length; i++) if (r.scores[i] > r.scores[best]) best = i;
+    let pbMaxPos = 0;
+    for (let i = 1; i < r.snap.length; i++) if (r.snap[i].pb > r.snap[pbMaxPos].pb) pbMaxPos = i;
+    const load = (i: number) => (r.snap[i] === undefined ? 0 : r.snap[i].q + r.snap[i].b + r.snap[i].f);
+    const chosenPb = r.snap[chosen]?.pb ?? 0;
+    const pbMax = r.snap[pbMaxPos]?.pb ?? 0;
     if (pbMax > chosenPb) this.routedAway++;
     this.inFlight.set(r.id, {
       seq: r.seq,
@@ -209,16 +235,16 @@ export class TraceAnalyzer {
       scored: r.scored,
       inst: r.inst,
       regret: r.regret,
-      chosenScore: r.scores[r.inst],
-      bestInst,
-      bestScore: r.scores[bestInst],
-      chosenLoad: load(r.inst),
-      chosenKv: r.snap[r.inst]?.kv ?? 0,
+      chosenScore: r.scores[chosen],
+      bestInst: index(best),
+      bestScore: r.scores[best],
+      chosenLoad: load(chosen),
+      chosenKv: r.snap[chosen]?.kv ?? 0,
       chosenPb,
-      bestLoad: load(bestInst),
-      pbMaxInst,
+      bestLoad: load(best),
+      pbMaxInst: index(pbMaxPos),
       pbMax,
-      pbMaxLoad: load(pbMaxInst),
+      pbMaxLoad: load(pbMaxPos),
     });
   }
 
@@ -301,6 +327,19 @@ export class TraceAnalyzer {
     const out: JudgedDecision[] = [];
     for (let k = 0; k < AUDIT_CAPACITY; k++) out.push(sorted[Math.floor(k * step)]);
     return out;
+  }
+
+  /** Instances the trace names (highest index + 1): where requests were routed, under P/D also prefill and decode pods. */
+  get instanceCount(): number {
+    let n = this.routedTo.length;
+    if (this.routePool !== undefined) for (const i of this.routePool) if (i >= n) n = i + 1;
+    return Math.max(n, this.pd.maxInstance + 1);
+  }
+
+  /** Instances a routing decision could choose, ascending: the routing pool under P/D, else all seen. */
+  routeMembers(): number[] {
+    if (this.routePool !== undefined) return [...this.routePool].sort((x, y) => x - y);
+    return this.routedTo.map((_, i) => i);
   }
 
   /** Requests routed but without an outcome yet. */

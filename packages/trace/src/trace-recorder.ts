@@ -1,19 +1,23 @@
 import type { SimRequest } from '@blis/engine';
 import type { StepBatch } from '@blis/latency';
-import { type AdmissionDecision, type RouterState, type RoutingDecision, counterfactualFallbackScore } from '@blis/policies';
+import type { AdmissionDecision, DisaggregationDecision, RouterState, RoutingDecision } from '@blis/policies';
 import { type AnomalyReport, buildAnomalyReport } from './anomaly-report.js';
 import { AnomalyDetector } from './anomaly-detector.js';
-import { regretOf, topCandidates } from './counterfactual.js';
-import type { DecisionObserver, KvTransferKind } from './decision-observer.js';
+import type { DecisionObserver, KvTransferKind, PdTransferRecord } from './decision-observer.js';
 import { formatRecord } from './json-line.js';
-import { type SnapshotEntry, TRACE_FORMAT_VERSION, type TraceRecord } from './records.js';
+import { disaggregationRecord, kvTransferRecord, prefillRoutingRecord } from './pd-records.js';
+import { type RoutingRecord, TRACE_FORMAT_VERSION, type TraceRecord } from './records.js';
+import { routingFields } from './routing-fields.js';
 import { type SummaryOptions, summarizeTrace } from './summary.js';
 import { detectTailBlowups } from './tail-latency.js';
 import { TraceAnalyzer } from './trace-analyzer.js';
 import type { TraceSink } from './trace-sink.js';
 
 export interface TraceRecorderOptions {
-  /** `decisions`: admission, priority, routing, outcomes, anomalies. `full` adds queue and batch events. */
+  /**
+   * `decisions`: admission, priority, routing (and P/D's disaggregation, prefill routing and KV
+   * transfers), outcomes, anomalies. `full` adds queue and batch events.
+   */
   level: 'decisions' | 'full';
   /** Top candidates to record per routing decision (0 = none; regret is recorded regardless). */
   counterfactualK?: number;
@@ -120,31 +124,9 @@ export class TraceRecorder implements DecisionObserver {
 
   onRouting(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void {
     const v = req.view;
-    const insts = state.instances;
-    const n = insts.length;
     const hashes = v.blockHashes;
-    const snap: SnapshotEntry[] = new Array(n);
-    const scores: number[] = new Array(n);
-    const policyScores = decision.scores;
-    for (let i = 0; i < n; i++) {
-      const s = insts[i];
-      snap[i] = {
-        q: s.queueDepth,
-        b: s.batchSize,
-        f: s.inFlightRequests,
-        kv: s.kvUtilization,
-        free: s.freeKVBlocks,
-        pb: hashes.length === 0 ? 0 : s.kv.cachedPrefixBlocks(hashes),
-        age: now - s.snapshotTimeUs,
-      };
-      // +0 folds -0 (a negated zero load) into 0, so the trace reads back equal.
-      scores[i] = (policyScores !== undefined ? policyScores[i] : counterfactualFallbackScore(s)) + 0;
-    }
-    const by: Record<string, number[]> = {};
-    const breakdown = decision.breakdown;
-    if (breakdown !== undefined) for (const name in breakdown) by[name] = Array.from(breakdown[name], (x) => x + 0);
-    const chosen = decision.instance;
-    this.emit({
+    const f = routingFields(decision, state, hashes, now, this.k);
+    const r: RoutingRecord = {
       t: 'route',
       seq: this.seq++,
       ts: now,
@@ -154,15 +136,29 @@ export class TraceRecorder implements DecisionObserver {
       in: v.inputTokens,
       blocks: hashes.length,
       prefix: prefixHex(hashes),
-      inst: chosen,
-      reason: decision.reason,
-      scored: policyScores !== undefined ? 'policy' : 'load',
-      scores,
-      by,
-      snap,
-      regret: regretOf(scores, chosen),
-      topk: this.k > 0 ? topCandidates(scores, this.k, breakdown !== undefined ? by : undefined) : undefined,
-    });
+      inst: f.inst,
+      reason: f.reason,
+      scored: f.scored,
+      scores: f.scores,
+      by: f.by,
+      snap: f.snap,
+      regret: f.regret,
+      topk: f.topk,
+    };
+    if (f.pool !== undefined) r.pool = f.pool;
+    this.emit(r);
+  }
+
+  onDisaggregation(req: SimRequest, decision: DisaggregationDecision, decodeInstance: number, now: number): void {
+    this.emit(disaggregationRecord(req, decision, decodeInstance, now));
+  }
+
+  onPrefillRouting(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void {
+    this.emit(prefillRoutingRecord(req, decision, state, now, this.k));
+  }
+
+  onPdTransfer(record: PdTransferRecord, now: number): void {
+    this.emit(kvTransferRecord(record, now));
   }
 
   onQueued(req: SimRequest, now: number, instance: number): void {

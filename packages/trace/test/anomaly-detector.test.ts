@@ -1,4 +1,4 @@
-import { SimRequest, makeRequestSpec } from '@blis/engine';
+import { RequestPart, SimRequest, makeRequestSpec } from '@blis/engine';
 import { describe, expect, it } from 'vitest';
 import { AnomalyDetector } from '../src/anomaly-detector.js';
 import type { AnomalyRecord } from '../src/records.js';
@@ -129,5 +129,62 @@ describe('tail-latency blowup', () => {
 
   it('skips classes too small for a p99', () => {
     expect(detectTailBlowups(new Map([['x', cls([1, 1, 1, 1000])]]), 2, 0)).toEqual([]);
+  });
+});
+
+describe('P/D parts', () => {
+  // Under P/D the queues hold parts (`<id>_prefill`, `<id>_decode`) while the cluster reports a
+  // request's completion or departure with its parent, which never entered a queue itself.
+  function part(parent: SimRequest, kind: 'prefill' | 'decode', seq: number, instance: number): SimRequest {
+    const p = new SimRequest({ ...parent.spec, id: `${parent.spec.id}_${kind}` }, slot++, kind === 'prefill' ? RequestPart.Prefill : RequestPart.Decode);
+    p.view.priority = parent.view.priority;
+    p.enqueueSeq = seq;
+    p.instance = instance;
+    return p;
+  }
+  /** The parent as the cluster holds it: never queued (enqueueSeq 0, no instance until it completes). */
+  const parent = (id: string, priority: number) => req(id, priority, 0, -1);
+
+  it("a parent's departure removes its queued part: no phantom inversion later", () => {
+    const { d, seen } = detector();
+    const h = parent('H', 5);
+    const l = req('L', 1, 1);
+    d.onQueued(part(h, 'prefill', 0, 0), 0);
+    d.onQueued(l, 0);
+    // H's prefill part times out in the queue; the cluster reports H.
+    d.onLeft(h);
+    d.onScheduled(l, 100, 0);
+    expect(seen).toEqual([]);
+  });
+
+  it("a parent's completion is judged by its decode part's place in the decode pod's queue", () => {
+    const { d, seen } = detector();
+    const p = parent('P', 1);
+    const w = req('W', 9, 0, 2);
+    d.onQueued(w, 2);
+    const dec = part(p, 'decode', 1, 2);
+    d.onQueued(dec, 2);
+    // The decode part runs (an inversion: W waits), and completes while W still waits.
+    d.onScheduled(dec, 100, 2);
+    p.instance = 2; // copied from the decode part on completion
+    d.onCompleted(p, 200);
+    expect(seen).toEqual([
+      { t: 'anomaly', ts: 100, kind: 'priority_inversion', inst: 2, ids: ['P_decode', 'W'] },
+      { t: 'anomaly', ts: 200, kind: 'hol_blocking', inst: 2, ids: ['P_decode', 'W'] },
+    ]);
+  });
+
+  it('a request kept local is its own queue entry', () => {
+    const { d, seen } = detector();
+    const w = req('W', 9, 0, 3);
+    const local = req('X', 1, 1, 3);
+    d.onQueued(w, 3);
+    d.onQueued(local, 3);
+    d.onScheduled(local, 100, 3);
+    d.onCompleted(local, 200);
+    expect(seen.map((a) => [a.kind, a.ids])).toEqual([
+      ['priority_inversion', ['X', 'W']],
+      ['hol_blocking', ['X', 'W']],
+    ]);
   });
 });

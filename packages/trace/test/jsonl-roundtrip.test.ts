@@ -18,26 +18,42 @@ const byNames = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { maxL
 
 const snapshot = fc.record({ q: int, b: int, f: int, kv: num, free: int, pb: int, age: int });
 
+/** The fields a routing decision has in both `route` and `prefill_routing` records, over `n` instances. */
+const decisionFields = (n: number) => ({
+  inst: fc.nat(),
+  reason: text,
+  scored: fc.constantFrom('policy' as const, 'load' as const),
+  scores: fc.array(num, { minLength: n, maxLength: n }),
+  by: byNames.chain((names) => fc.tuple(...names.map((k) => fc.array(num, { minLength: n, maxLength: n }).map((v) => [k, v] as const))).map((e) => Object.fromEntries(e))),
+  snap: fc.array(snapshot, { minLength: n, maxLength: n }),
+  regret: num,
+  pool: fc.uniqueArray(fc.nat({ max: 64 }), { minLength: n, maxLength: n }),
+  topk: fc.array(fc.record({ i: fc.nat(), s: num, by: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), num) }), { maxLength: 3 }),
+});
+
 const routeArb = fc.integer({ min: 1, max: 5 }).chain((n) =>
-  fc.record({
-    t: fc.constant('route' as const),
-    seq: fc.nat(),
-    ts: fc.nat(),
-    id: text,
-    tenant: text,
-    slo: text,
-    in: fc.nat(),
-    blocks: fc.nat(),
-    prefix: text,
-    inst: fc.integer({ min: 0, max: n - 1 }),
-    reason: text,
-    scored: fc.constantFrom('policy' as const, 'load' as const),
-    scores: fc.array(num, { minLength: n, maxLength: n }),
-    by: byNames.chain((names) => fc.tuple(...names.map((k) => fc.array(num, { minLength: n, maxLength: n }).map((v) => [k, v] as const))).map((e) => Object.fromEntries(e))),
-    snap: fc.array(snapshot, { minLength: n, maxLength: n }),
-    regret: num,
-    topk: fc.option(fc.array(fc.record({ i: fc.nat(), s: num, by: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), num) }), { maxLength: 3 }), { nil: undefined }),
-  }),
+  fc.record(
+    {
+      t: fc.constant('route' as const),
+      seq: fc.nat(),
+      ts: fc.nat(),
+      id: text,
+      tenant: text,
+      slo: text,
+      in: fc.nat(),
+      blocks: fc.nat(),
+      prefix: text,
+      ...decisionFields(n),
+    },
+    { requiredKeys: ['t', 'seq', 'ts', 'id', 'tenant', 'slo', 'in', 'blocks', 'prefix', 'inst', 'reason', 'scored', 'scores', 'by', 'snap', 'regret'] },
+  ),
+);
+
+const prefillRoutingArb = fc.integer({ min: 1, max: 5 }).chain((n) =>
+  fc.record(
+    { t: fc.constant('prefill_routing' as const), ts: fc.nat(), id: text, ...decisionFields(n) },
+    { requiredKeys: ['t', 'ts', 'id', 'inst', 'reason', 'scored', 'scores', 'by', 'snap', 'regret', 'pool'] },
+  ),
 );
 
 const recordArb: fc.Arbitrary<TraceRecord> = fc.oneof(
@@ -54,6 +70,9 @@ const recordArb: fc.Arbitrary<TraceRecord> = fc.oneof(
   fc.record({ t: fc.constant('admit' as const), ts: fc.nat(), id: text, tenant: text, slo: text, admit: fc.boolean(), reason: text, in_flight: fc.nat(), rate: num, saturation: num }),
   fc.record({ t: fc.constant('priority' as const), ts: fc.nat(), id: text, score: num }),
   routeArb,
+  prefillRoutingArb,
+  fc.record({ t: fc.constant('disaggregation' as const), ts: fc.nat(), id: text, disaggregate: fc.boolean(), reason: text, decode_inst: fc.nat() }),
+  fc.record({ t: fc.constant('kv_transfer' as const), ts: fc.nat(), id: text, start_us: fc.nat(), dur_us: fc.nat(), blocks: fc.nat(), prefill_inst: fc.nat(), decode_inst: fc.nat() }),
   fc.record(
     {
       t: fc.constant('outcome' as const),
@@ -119,6 +138,13 @@ describe('JSON lines', () => {
     expect(() => parseTrace('{"t":"priority","ts":"soon","id":"a","score":1}', 'x.jsonl')).toThrow(TraceParseError);
     expect(() => parseTrace('{"t":"priority","ts":"soon","id":"a","score":1}', 'x.jsonl')).toThrow(/x\.jsonl:1 ts: expected number, found string/);
     expect(() => parseTrace('not json', 'x.jsonl')).toThrow(/x\.jsonl:1: expected a JSON object/);
+    // P/D records: a prefill routing names its pool, a transfer's times are numbers.
+    expect(() => parseTrace('{"t":"prefill_routing","ts":1,"id":"a","inst":0,"reason":"","scored":"load","scores":[0],"by":{},"snap":[],"regret":0}', 'x.jsonl')).toThrow(
+      /x\.jsonl:1 pool: expected array, found undefined/,
+    );
+    expect(() => parseTrace('{"t":"kv_transfer","ts":1,"id":"a","start_us":0,"dur_us":"1ms","blocks":1,"prefill_inst":0,"decode_inst":1}', 'x.jsonl')).toThrow(
+      /x\.jsonl:1 dur_us: expected number, found string/,
+    );
     expect(() => parseTrace('{"t":"header","version":2,"level":"full","k":0,"slo_ttft_us":0,"slo_e2e_us":0,"tail_ratio":5,"policies":{}}', 'x.jsonl')).toThrow(
       /version: expected 1, found 2/,
     );

@@ -16,6 +16,7 @@ const INPUT_ERRORS = new Set([
   'KVCapacityError',
   'ModelConfigError',
   'KVTierConfigError',
+  'PdConfigError',
 ]);
 
 /** Prints an error on stderr and returns the exit code: 2 for bad input, 1 for our own bugs. */

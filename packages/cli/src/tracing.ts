@@ -39,8 +39,9 @@ function validated(input: SimulationConfigInput): SimulationConfig {
  * Builds the recorder a run's trace settings ask for, before the simulation is prepared (the
  * cluster takes its observer at construction). Returns undefined for `--trace-level none`
  * without `--summarize-trace`: then nothing is attached and the run is exactly an untraced one.
+ * `customDecider` names a P/D decider loaded from a module (it is not in the config).
  */
-export function createTracing(input: SimulationConfigInput): AttachedTracing | undefined {
+export function createTracing(input: SimulationConfigInput, customDecider?: string): AttachedTracing | undefined {
   const config = validated(input);
   const t = config.trace;
   if (t.level === 'none' && !t.summarize) return undefined;
@@ -66,6 +67,9 @@ export function createTracing(input: SimulationConfigInput): AttachedTracing | u
       priority: config.priority.policy,
       routing: config.routing.scorers === undefined ? config.routing.policy : `${config.routing.policy}[${config.routing.scorers.map((s) => `${s.name}:${s.weight}`).join(',')}]`,
       scheduler: config.scheduler.policy,
+      ...(config.pd !== undefined && (config.pd.prefillInstances ?? 0) + (config.pd.decodeInstances ?? 0) + (config.pd.prefillDecodeInstances ?? 0) > 0
+        ? { pd_decider: customDecider ?? config.pd.decider ?? 'never' }
+        : {}),
     },
   });
   return {

@@ -33,7 +33,7 @@ export async function runSimulationCommand(
   const total = expectedRequests(input);
   const bar = new ProgressBar(total, !quiet);
   // The recorder must exist before the cluster is built: it is the cluster's observer.
-  const tracing = createTracing(input);
+  const tracing = createTracing(input, custom.decider?.name);
   const runtime: SimulationRuntime = { ...custom, onProgress: (done, now) => bar.update(done, now) };
   if (tracing !== undefined) runtime.observer = tracing.observer;
   const prepared = prepareSimulation(input, runtime);

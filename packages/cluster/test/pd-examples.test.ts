@@ -496,3 +496,41 @@ describe('per-pool overrides', () => {
     ]);
   });
 });
+
+describe('deadlines across the handoff', () => {
+  // PD-2 latency, one 321-token request (21 blocks) at 0.5 GB/s: prefill 0 → 30,000, transfer
+  // 30,000 → 30,000 + ceil(50 + 21 × 16 × 131,072 / 500) = 30,000 + ceil(88,130.384) = 118,131;
+  // then 1 decode step (2 outputs) → 126,131.
+  const run = (pd: SimulationConfigInput['pd'], numInstances: number, deadlineUs: number) => {
+    const rec = new Recorder();
+    const r = simulate(
+      { numInstances, model: LLAMA, tp: 1, totalKVBlocks: 1000, checkInvariants: true, includeRequests: true, pd: { decider: 'always', transferBandwidthGBps: 0.5, ...pd } },
+      { latency: pd2Latency(), source: new ArrayRequestSource([req(0, 0, 321, 2, { deadlineUs })]), observer: rec },
+    );
+    return { r, rec };
+  };
+  const topologies = [
+    ['1 prefill + 1 decode pod', { prefillInstances: 1, decodeInstances: 1 }, 2],
+    ['one shared pod', { prefillDecodeInstances: 1 }, 1],
+  ] as const;
+
+  for (const [name, pd, n] of topologies) {
+    it(`${name}: a deadline passing mid-transfer times the parent out when its KV arrives`, () => {
+      // On a shared pod the decode part takes the slot its prefill part left, with the same
+      // deadline: the prefill part's deadline event (at 60,000) must not end the decode part
+      // while its KV is moving (it did, and the transfer's end then found no parent).
+      const { r, rec } = run(pd, n, 60_000);
+      expect(r.timed_out_requests).toBe(1);
+      expect(r.completed_requests).toBe(0);
+      expect(rec.dropped).toEqual([{ id: '0', now: 118_131, reason: 'timed_out' }]);
+      expect(r.pd).toMatchObject({ disaggregated_requests: 1, transfers_initiated: 1, transfers_completed: 1 });
+      expect(r.still_running + r.still_queued).toBe(0);
+    });
+
+    it(`${name}: a deadline after the decode completes the parent`, () => {
+      const { r } = run(pd, n, 126_132);
+      expect(r.completed_requests).toBe(1);
+      expect(us(r.requests![0].e2e_ms)).toBe(126_131);
+    });
+  }
+});

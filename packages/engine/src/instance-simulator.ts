@@ -248,7 +248,11 @@ export class InstanceSimulator {
       return false; // already gone
     }
     if (req.instance !== this.config.index || req.spec.deadlineUs !== now) return false;
-    if (req.state === RequestState.Completed || req.state === RequestState.Dropped || req.state === RequestState.TimedOut) return false;
+    // Only a queued or running request has its deadline watched. In particular a P/D decode part
+    // whose KV is still moving (pending, its deadline checked on arrival by enqueueTransferred)
+    // may sit in the slot its prefill part left, on the same shared pod and with the same
+    // deadline: that part's stale timeout must not end it.
+    if (req.state !== RequestState.Queued && req.state !== RequestState.Running) return false;
     if (req.state === RequestState.Queued) {
       this.waitQueue.remove(req);
       this.kvTiers?.clearDeferred(req.spec.index);

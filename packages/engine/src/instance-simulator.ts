@@ -248,7 +248,11 @@ export class InstanceSimulator {
       return false; // already gone
     }
     if (req.instance !== this.config.index || req.spec.deadlineUs !== now) return false;
-    if (req.state === RequestState.Completed || req.state === RequestState.Dropped || req.state === RequestState.TimedOut) return false;
+    // Only a queued or running request has its deadline watched. In particular a P/D decode part
+    // whose KV is still moving (pending, its deadline checked on arrival by enqueueTransferred)
+    // may sit in the slot its prefill part left, on the same shared pod and with the same
+    // deadline: that part's stale timeout must not end it.
+    if (req.state !== RequestState.Queued && req.state !== RequestState.Running) return false;
     if (req.state === RequestState.Queued) {
       this.waitQueue.remove(req);
       this.kvTiers?.clearDeferred(req.spec.index);
@@ -339,7 +343,10 @@ export class InstanceSimulator {
       const next = this.waitQueue.at(qi);
       if (next.kvOwner >= 0) {
         // A decode part whose prompt KV arrived by transfer: straight to its first decode token.
-        if (!this.admitTransferred(next, qi, now)) break;
+        if (!this.admitTransferred(next, qi, now)) {
+          if (run.length === 0 && this.releaseQueuedReservation(next, now)) continue;
+          break;
+        }
         budget -= 1;
         continue;
       }
@@ -360,7 +367,10 @@ export class InstanceSimulator {
         if (cached === DEFERRED) {
           // Waiting on a fetch: skip it. A warm fetch the evictable gate refused on the spot
           // is not waiting, and stops admissions for this step (BLIS's batch formation).
-          if (!tiers.isDeferred(next.spec.index)) break;
+          if (!tiers.isDeferred(next.spec.index)) {
+            if (run.length === 0) this.releaseQueuedReservation(next, now);
+            break;
+          }
           qi++;
           continue;
         }
@@ -373,6 +383,8 @@ export class InstanceSimulator {
       const owner = this.freeOwners.length > 0 ? this.freeOwners[this.freeOwners.length - 1] : this.nextOwner;
       if (!(startBlocks === cached ? this.kv.allocate(owner, n, hashes, cached, true) : this.allocateRecomputed(owner, cachedTokens + n, hashes, cached))) {
         if (tiers !== undefined && tiers.lastReloaded === 0) tiers.allocationFailed();
+        // With KV tiers the admission had side effects (fetches): the next step tries again.
+        if (run.length === 0 && this.releaseQueuedReservation(next, now) && tiers === undefined) continue;
         break;
       }
       if (owner === this.nextOwner) this.nextOwner++;
@@ -492,6 +504,32 @@ export class InstanceSimulator {
   }
 
   /**
+   * P/D: decode parts waiting in the queue hold the KV transferred to them. When they hold so
+   * much of the cache that nothing would run (the head of the queue cannot start with nothing
+   * running, or the only running request would evict itself), no step would ever free a block
+   * and the instance would spin for ever (BLIS does): the youngest of them gives its KV back and
+   * will be prefilled again on this pod, as a preempted decode part is (vLLM's recompute
+   * preemption). `spare` (the request being served) goes last, and only if it is queued.
+   * False when no queued request holds KV.
+   */
+  private releaseQueuedReservation(spare: SimRequest, now: number): boolean {
+    const q = this.waitQueue;
+    let victim: SimRequest | undefined;
+    for (let i = q.length - 1; i >= 0 && victim === undefined; i--) {
+      const r = q.at(i);
+      if (r.kvOwner >= 0 && r !== spare) victim = r;
+    }
+    if (victim === undefined && spare.kvOwner >= 0 && spare.state === RequestState.Queued) victim = spare;
+    if (victim === undefined) return false;
+    this.releaseKV(victim);
+    victim.progress = 0;
+    victim.preemptions++;
+    this.metrics.preemptions++;
+    this.hooks.onPreempted?.(victim, now, this.config.index);
+    return true;
+  }
+
+  /**
    * BLIS's allocation for a request whose prompt blocks were partly reloaded from the CPU while
    * its chunk was sized from the GPU prefix alone: the reloaded blocks are claimed as prefix
    * hits, and only the tokens after them up to `end` are stored fresh (none when the claimed
@@ -552,6 +590,9 @@ export class InstanceSimulator {
       if (this.run.length === 0) return flags | FAILED;
       const victimIdx = this.pickVictim(now);
       const victim = this.run.reqs[victimIdx];
+      // Evicting the only running request would leave nothing running: queued decode parts
+      // holding transferred KV give theirs back first (see releaseQueuedReservation).
+      if (victim === req && this.run.length === 1 && this.releaseQueuedReservation(req, now)) continue;
       flags |= PREEMPTED;
       this.preempt(victimIdx, now);
       if (victim === req) return flags | FAILED;
@@ -645,10 +686,12 @@ export class InstanceSimulator {
     const post = r.outputTokens > 0 ? this.config.latency.postDecodeFixedOverhead() : 0;
     // A decode part's first token came out of its first decode step, whose ITL is in itlSum:
     // its E2E runs from arrival to its scheduling plus its ITLs (BLIS's decDelay + E2E_dec).
+    // One that gave its transferred KV back before running (a preemption, see
+    // releaseQueuedReservation) got its first token from a prefill here, as a whole request does.
     const e2e =
       (r.preemptedAfterFirstToken
         ? stepEnd + this.alpha2 * (1 + r.itlCount) - r.spec.arrivalUs
-        : r.part === RequestPart.Decode
+        : r.part === RequestPart.Decode && r.preemptions === 0
           ? r.scheduledAt - r.spec.arrivalUs + r.itlSum
           : r.ttft + r.itlSum) + post;
     if (this.config.checkInvariants) {

@@ -434,6 +434,15 @@ describe('per-pool overrides', () => {
     expect(local.completed_requests).toBe(3);
   });
 
+  it('pd.decode.maxModelLen drops split requests over the decode window at the reservation (BLIS skips the check)', () => {
+    // Prompts 300, 600 tokens with 5 outputs; the decode pods refuse prompt + output over 500.
+    const specs = () => new ArrayRequestSource([req(0, 0, 300, 5), req(1, 1000, 600, 5)]);
+    const r = simulate(onePlusOne({ decider: 'always', decode: { maxModelLen: 500 } }), { latency: pd2Latency(), source: specs() });
+    expect(r.requests!.map((q) => q.request_id)).toEqual(['0']);
+    expect(r.dropped_unservable).toBe(1);
+    expect(r.pd).toMatchObject({ disaggregated_requests: 1, dropped_at_decode_kv: 1, transfers_initiated: 2, transfers_completed: 2 });
+  });
+
   it('shared pods take the decode overrides ("decode wins")', () => {
     // 1 prefill pod + 1 shared pod; never: every request is whole on the shared pod, whose
     // context window is the decode pool's 500 tokens.

@@ -124,11 +124,16 @@ export class InstanceSimulator {
   /**
    * P/D: holds KV for a decode part whose prompt KV is on its way (BLIS's ReserveTransferredKV,
    * vLLM's WAITING_FOR_REMOTE_KVS): the whole prompt's blocks, with no prefix reuse, held from
-   * the transfer's start. False when the cache cannot hold them now, or could never hold the
-   * request to its last token (it would preempt itself forever).
+   * the transfer's start. False when the cache cannot hold them now, could never hold the
+   * request to its last token (it would preempt itself forever), or the request exceeds this
+   * pod's context window.
    */
   reserveTransferredKV(req: SimRequest): boolean {
     if (req.finalProgress > this.maxTokensPerRequest) return false;
+    // The decode pod's own context window (a per-pool --decode-max-model-len): vLLM there would
+    // refuse the request, though BLIS's direct enqueue skips the check.
+    const maxLen = this.config.maxModelLen ?? 0;
+    if (maxLen > 0 && (req.inputTokens >= maxLen || req.inputTokens + req.spec.outputTokens > maxLen)) return false;
     const owner = this.freeOwners.length > 0 ? this.freeOwners[this.freeOwners.length - 1] : this.nextOwner;
     if (!this.kv.allocate(owner, req.inputTokens, req.blockHashes, 0, true)) return false;
     if (owner === this.nextOwner) this.nextOwner++;

@@ -311,7 +311,12 @@ export class InstanceSimulator {
         if (cfg.longPrefillTokenThreshold > 0 && cfg.longPrefillTokenThreshold < n) n = cfg.longPrefillTokenThreshold;
         if (n > budget) n = budget;
         const req = run.reqs[idx];
-        const r = this.allocateOrPreempt(req, idx, n, true, now);
+        // BLIS's accounting (recomputeReloaded) admits a request holding whole cached blocks
+        // past the end of its first chunk: those tokens are in the cache already. Allocating
+        // them again would leave the request a block over its size for good, and one that
+        // fills the cache could then never finish (it preempted itself forever).
+        const held = this.kv.tokensHeldBy(req.kvOwner) - progress;
+        const r = this.allocateOrPreempt(req, idx, held > 0 ? Math.max(0, n - held) : n, true, now);
         if (r & PREEMPTED) {
           preempted = true;
           budget += this.takeRefund();

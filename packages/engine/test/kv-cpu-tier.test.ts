@@ -45,6 +45,30 @@ describe('CPU tier in the engine', () => {
     expect(r.outcomes.get(2)!.ttft).toBe(1483);
   });
 
+  it('BLIS\'s accounting: a request as large as the GPU cache finishes after a reload that ends mid-chunk (was a livelock)', () => {
+    // fast-check counterexample (seed 1565846878). GPU 8 blocks, chunks of 17 tokens, one
+    // request at a time. Four requests push P's 3-block prefix from the GPU to the CPU; R (110
+    // prompt tokens sharing that prefix, 5 output: 114 tokens, all 8 blocks) then reloads it.
+    // Its prefill restarts at 0, so it claims the 2 cached blocks its first 17 tokens reach: 32
+    // tokens held for 17 computed. Allocating the next chunks on top of the 32 made R need 129
+    // tokens (9 blocks): it preempted itself at its last output tokens, forever.
+    const spec = (index: number, arrivalUs: number, inputTokens: number, outputTokens: number, group: number, shared: number) =>
+      makeRequestSpec({ index, arrivalUs, inputTokens, outputTokens, blockHashes: promptHashes(inputTokens, B, shared, group, index) });
+    const specs = [spec(0, 0, 48, 0, 1, 3), spec(1, 0, 40, 0, 0, 0), spec(2, 1, 30, 0, 0, 0), spec(3, 1, 30, 0, 0, 0), spec(4, 1, 110, 5, 1, 3), spec(5, 4, 1, 0, 0, 0)];
+    const config = instanceConfig(blackbox([10, 0.1, 2], [300, 2, 5]), {
+      totalKVBlocks: 8,
+      maxNumBatchedTokens: 17,
+      maxNumSeqs: 1,
+      kvTiers: cpu({ cpuBlocks: 7, recomputeReloaded: true }),
+    });
+    const r = drive(config, specs, 2000);
+    expect(r.instance.metrics.completed).toBe(6);
+    expect(r.instance.kvTiers!.stats().reloaded).toBe(3);
+    const big = r.outcomes.get(4)!;
+    expect(big.cacheHitBlocks).toBe(3);
+    expect(big.preemptions).toBe(0);
+  });
+
   it('a transfer base latency of 200 µs per block makes the reload cost 3 × (200 + 1): TTFT 1603', () => {
     const r = drive(instanceConfig(latency(), { totalKVBlocks: 5, kvTiers: cpu({ transferBaseLatencyUs: 200 }) }), abc());
     expect(r.outcomes.get(2)!.ttft).toBe(1603);

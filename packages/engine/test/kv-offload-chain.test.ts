@@ -82,7 +82,10 @@ describe('offload chain in the engine', () => {
         expect(r.instance.metrics.completed + r.instance.metrics.dropped).toBe(specs.length);
         if (r.instance.kvTiers!.stats().deferrals > 0) deferring++;
       }),
-      { numRuns: 120 },
+      // Only about one workload in fourteen defers. With 120 runs the check below failed about
+      // one run in eight (CI flake): 100 seeds gave 1 to 16 deferring runs, 13 of them 5 or
+      // fewer. With 400 (a third of a second), 60 seeds gave 19 to 41.
+      { numRuns: 400 },
     );
     // The generator really exercises deferral.
     expect(deferring).toBeGreaterThan(5);

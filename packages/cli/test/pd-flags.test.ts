@@ -154,7 +154,7 @@ describe.concurrent('bad P/D flags exit 2 naming the flag', () => {
       '--pd-transfer-base-latency: expected a non-negative number of ms (e.g. 0.05), or a duration with its unit ("1ms", "500us", "2s"), found "5parsecs"',
     ],
     ['both spellings of the base latency', [...PD_2_2, '--pd-transfer-latency', '1ms', '--pd-transfer-base-latency', '1'], '--pd-transfer-base-latency: expected one of --pd-transfer-base-latency or --pd-transfer-latency, found both'],
-    ['an unknown decider', [...PD_2_2, '--pd-decider', 'bogus'], '--pd-decider: expected one of never, always, prefix-threshold, or an ES module path (./decider.mjs), found "bogus"'],
+    ['an unknown decider', [...PD_2_2, '--pd-decider', 'bogus'], '--pd-decider: expected one of always, never, prefix-threshold, or an ES module path (./decider.mjs), found "bogus"'],
     ['--pd-transfer-contention without P/D instances', ['--pd-transfer-contention'], `--pd-transfer-contention: ${NEED_INSTANCES}`],
     ['--pd-decider always without P/D instances', ['--pd-decider', 'always'], `--pd-decider: ${NEED_INSTANCES}`],
     ['a pool override without P/D instances', ['--prefill-tp', '2', '--decode-hardware', 'H100'], `--prefill-tp: ${NEED_INSTANCES}`, `--decode-hardware: ${NEED_INSTANCES}`],

@@ -70,19 +70,8 @@ export interface CandidateEntry {
   by: Record<string, number>;
 }
 
-export interface RoutingRecord {
-  t: 'route';
-  /** 0-based sequence number of the routing decision. */
-  seq: number;
-  ts: number;
-  id: string;
-  tenant: string;
-  slo: string;
-  /** Prompt tokens and full prompt blocks. */
-  in: number;
-  blocks: number;
-  /** Hash of the first prompt block, hex ('' when the prompt has no full block). */
-  prefix: string;
+/** A routing decision against what the router saw: the fields `route` and `prefill_routing` share. */
+export interface RoutingDecisionFields {
   /** Chosen instance (its index; with a `pool`, the position in `scores` is `pool.indexOf(inst)`). */
   inst: number;
   reason: string;
@@ -104,6 +93,21 @@ export interface RoutingRecord {
   topk?: CandidateEntry[];
 }
 
+export interface RoutingRecord extends RoutingDecisionFields {
+  t: 'route';
+  /** 0-based sequence number of the routing decision. */
+  seq: number;
+  ts: number;
+  id: string;
+  tenant: string;
+  slo: string;
+  /** Prompt tokens and full prompt blocks. */
+  in: number;
+  blocks: number;
+  /** Hash of the first prompt block, hex ('' when the prompt has no full block). */
+  prefix: string;
+}
+
 /**
  * P/D: the decider's answer for a request, after the decode router chose its decode pod. One per
  * request under P/D; a request kept local then has a `route` record (decode pool), a
@@ -121,24 +125,13 @@ export interface DisaggregationRecord {
 }
 
 /** P/D: where a disaggregated request's prefill part went; the fields are a `route` record's. */
-export interface PrefillRoutingRecord {
+export interface PrefillRoutingRecord extends RoutingDecisionFields {
   t: 'prefill_routing';
   ts: number;
   /** The parent request's id (the part runs as `<id>_prefill`). */
   id: string;
-  /** Chosen prefill pod (instance index). */
-  inst: number;
-  reason: string;
-  scored: 'policy' | 'load';
-  /** Score of every prefill pod, by position in `pool`. */
-  scores: number[];
-  by: Record<string, number[]>;
-  snap: SnapshotEntry[];
-  /** best score - chosen score, clamped at 0 (as for `route`). */
-  regret: number;
   /** Instance index of each position (always present: the prefill pool). */
   pool: number[];
-  topk?: CandidateEntry[];
 }
 
 /** P/D: a KV transfer delivered a prompt's KV to its decode pod (BLIS's KVTransferRecord). */

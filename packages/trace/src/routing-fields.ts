@@ -1,19 +1,12 @@
 import { type RouterState, type RoutingDecision, counterfactualFallbackScore } from '@blis/policies';
 import { regretOf, topCandidates } from './counterfactual.js';
-import type { CandidateEntry, SnapshotEntry } from './records.js';
+import type { CandidateEntry, RoutingDecisionFields, SnapshotEntry } from './records.js';
 
-/** What the `route` and `prefill_routing` records share: the decision against what the router saw. */
-export interface RoutingFields {
-  inst: number;
-  reason: string;
-  scored: 'policy' | 'load';
-  scores: number[];
-  by: Record<string, number[]>;
-  snap: SnapshotEntry[];
-  regret: number;
-  pool: number[] | undefined;
-  topk: CandidateEntry[] | undefined;
-}
+/**
+ * The shared fields as built, before a record picks them up: `pool` and `topk` are explicitly
+ * undefined when absent, so each record can place them where its field order wants them.
+ */
+export type RoutingFields = Omit<RoutingDecisionFields, 'pool' | 'topk'> & { pool: number[] | undefined; topk: CandidateEntry[] | undefined };
 
 /**
  * One routing decision in record fields. Scores, breakdown and snapshot are by position in

@@ -18,41 +18,25 @@ export class TraceParseError extends Error {
 
 type FieldType = 'number' | 'string' | 'boolean' | 'array' | 'object' | 'number|null' | 'boolean|null';
 
+/** The decision fields `route` and `prefill_routing` records share (RoutingDecisionFields). */
+const ROUTING_DECISION_FIELDS: Record<string, FieldType> = {
+  inst: 'number',
+  reason: 'string',
+  scored: 'string',
+  scores: 'array',
+  by: 'object',
+  snap: 'array',
+  regret: 'number|null',
+};
+
 /** Required fields of each record kind (optional ones are checked where they are read). */
 const REQUIRED: Record<TraceRecordKind, Record<string, FieldType>> = {
   header: { version: 'number', level: 'string', k: 'number', slo_ttft_us: 'number', slo_e2e_us: 'number', tail_ratio: 'number', policies: 'object' },
   admit: { ts: 'number', id: 'string', tenant: 'string', slo: 'string', admit: 'boolean', reason: 'string', in_flight: 'number', rate: 'number|null', saturation: 'number|null' },
   priority: { ts: 'number', id: 'string', score: 'number|null' },
-  route: {
-    seq: 'number',
-    ts: 'number',
-    id: 'string',
-    tenant: 'string',
-    slo: 'string',
-    in: 'number',
-    blocks: 'number',
-    prefix: 'string',
-    inst: 'number',
-    reason: 'string',
-    scored: 'string',
-    scores: 'array',
-    by: 'object',
-    snap: 'array',
-    regret: 'number|null',
-  },
+  route: { seq: 'number', ts: 'number', id: 'string', tenant: 'string', slo: 'string', in: 'number', blocks: 'number', prefix: 'string', ...ROUTING_DECISION_FIELDS },
   disaggregation: { ts: 'number', id: 'string', disaggregate: 'boolean', reason: 'string', decode_inst: 'number' },
-  prefill_routing: {
-    ts: 'number',
-    id: 'string',
-    inst: 'number',
-    reason: 'string',
-    scored: 'string',
-    scores: 'array',
-    by: 'object',
-    snap: 'array',
-    regret: 'number|null',
-    pool: 'array',
-  },
+  prefill_routing: { ts: 'number', id: 'string', ...ROUTING_DECISION_FIELDS, pool: 'array' },
   kv_transfer: { ts: 'number', id: 'string', start_us: 'number', dur_us: 'number', blocks: 'number', prefill_inst: 'number', decode_inst: 'number' },
   outcome: { ts: 'number', id: 'string', status: 'string', slo: 'string', inst: 'number', blocks: 'number', hit_blocks: 'number', preemptions: 'number', target_us: 'number', slo_met: 'boolean|null' },
   queued: { ts: 'number', id: 'string', inst: 'number', prio: 'number|null' },

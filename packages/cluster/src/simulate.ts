@@ -1,6 +1,6 @@
 import { type InstanceConfig, PartitionedRng, type RandomStream, type RequestSource } from '@blis/engine';
 import type { KVTierConfig } from '@blis/kvcache';
-import { type LatencyModel, type ModelArchitecture, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig, resolveKVBlocks, resolveLatency } from '@blis/latency';
+import { type LatencyModel, type ModelArchitecture, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
 import {
   type AdmissionPolicy,
   type DisaggregationDecider,
@@ -19,6 +19,7 @@ import { type SimulationResult, buildResult } from './results.js';
 import { openWorkload } from './workload-source.js';
 import { routingReadsPrefixCache } from './cache-signal.js';
 import { resolveKVTiers } from './kv-tiers-config.js';
+import { resolveInstanceModel } from './resolve-instance-model.js';
 import { resolvePdConfig } from './pd/pd-schema.js';
 import { type ResolvedPdSetup, resolvePdSetup } from './pd/pd-setup.js';
 
@@ -72,29 +73,11 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
   let tp = config.tp ?? modelDefault(config.model)?.tp ?? 1;
   let modelResolved = false;
   if (latency === undefined || kvBlocks === undefined) {
-    const resolved = resolveLatency({
-      model: config.model,
-      hardware: config.hardware,
-      tp: config.tp,
-      latencyModel: config.latencyModel,
-      alphaCoeffs: config.alphaCoeffs,
-      betaCoeffs: config.betaCoeffs,
-      vllmVersion: config.vllmVersion,
-      modelConfigPath: config.modelConfigPath,
-      hardwareConfigPath: config.hardwareConfigPath,
-    });
+    const { resolved, kv } = resolveInstanceModel(config);
     if (latency === undefined) {
       latency = resolved.model;
       latencyKind = resolved.kind;
     }
-    const kv = resolveKVBlocks({
-      totalKVBlocks: config.totalKVBlocks,
-      modelConfig: resolved.modelConfig,
-      hardware: resolved.hardware,
-      tp: resolved.tp,
-      gpuMemoryUtilization: config.gpuMemoryUtilization,
-      blockSizeTokens: config.blockSizeTokens,
-    });
     kvBlocks = kv.blocks;
     kvSource = kv.source;
     modelConfig = resolved.modelConfig;

@@ -3,10 +3,14 @@ import { regretOf, topCandidates } from './counterfactual.js';
 import type { CandidateEntry, RoutingDecisionFields, SnapshotEntry } from './records.js';
 
 /**
- * The shared fields as built, before a record picks them up: `pool` and `topk` are explicitly
- * undefined when absent, so each record can place them where its field order wants them.
+ * The shared fields as built: the decision (`fields`, in record order) apart from `pool` and
+ * `topk`, which each record places where its field order wants them.
  */
-export type RoutingFields = Omit<RoutingDecisionFields, 'pool' | 'topk'> & { pool: number[] | undefined; topk: CandidateEntry[] | undefined };
+export interface RoutingFields {
+  fields: Omit<RoutingDecisionFields, 'pool' | 'topk'>;
+  pool: number[] | undefined;
+  topk: CandidateEntry[] | undefined;
+}
 
 /**
  * One routing decision in record fields. Scores, breakdown and snapshot are by position in
@@ -47,13 +51,15 @@ export function routingFields(decision: RoutingDecision, state: RouterState, has
     for (const c of topk) c.i = insts[c.i].index;
   }
   return {
-    inst: insts[chosen].index,
-    reason: decision.reason,
-    scored: policyScores !== undefined ? 'policy' : 'load',
-    scores,
-    by,
-    snap,
-    regret: regretOf(scores, chosen),
+    fields: {
+      inst: insts[chosen].index,
+      reason: decision.reason,
+      scored: policyScores !== undefined ? 'policy' : 'load',
+      scores,
+      by,
+      snap,
+      regret: regretOf(scores, chosen),
+    },
     pool: pooled ? insts.map((s) => s.index) : undefined,
     topk,
   };

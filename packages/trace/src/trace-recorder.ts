@@ -136,13 +136,7 @@ export class TraceRecorder implements DecisionObserver {
       in: v.inputTokens,
       blocks: hashes.length,
       prefix: prefixHex(hashes),
-      inst: f.inst,
-      reason: f.reason,
-      scored: f.scored,
-      scores: f.scores,
-      by: f.by,
-      snap: f.snap,
-      regret: f.regret,
+      ...f.fields,
       topk: f.topk,
     };
     if (f.pool !== undefined) r.pool = f.pool;

@@ -23,8 +23,8 @@ export class ParentRequest {
   prefillSchedulingDelayUs = 0;
   prefillCacheHitBlocks = 0;
   prefillPreemptions = 0;
-  /** The part currently in the system (prefill, then decode), or undefined between them. */
-  part: SimRequest | undefined;
+  /** The decode part, from the transfer's start (it holds the reserved KV while the transfer runs). */
+  decode: SimRequest | undefined;
 
   constructor(parent: SimRequest, decodeInstance: number, blockSizeTokens: number) {
     this.parent = parent;

@@ -127,7 +127,6 @@ export class PdCoordinator {
     host.table.remove(req);
     const prefill = host.table.add({ ...req.spec, id: `${req.spec.id}_prefill`, outputTokens: 0 }, RequestPart.Prefill);
     prefill.view.priority = req.view.priority;
-    parent.part = prefill;
     host.replaceInTransit(req, prefill);
     host.events.push(now, PD_PREFILL_ROUTING, PD_PREFILL_ROUTING, prefill.slot);
   }
@@ -146,7 +145,6 @@ export class PdCoordinator {
     p.prefillSchedulingDelayUs = part.scheduledAt - part.spec.arrivalUs;
     p.prefillCacheHitBlocks = part.cacheHitBlocks;
     p.prefillPreemptions = part.preemptions;
-    p.part = undefined;
     this.host.releasePart(part, now, this.setup.prefillRouting);
     this.awaitingStart++;
     this.host.events.push(now, PD_TRANSFER_START, PD_TRANSFER_START, part.spec.index);
@@ -173,7 +171,6 @@ export class PdCoordinator {
   partLeft(part: SimRequest): ParentRequest {
     const p = this.parentOf(part.spec.index);
     this.parents.delete(part.spec.index);
-    p.part = undefined;
     p.parent.instance = part.instance;
     p.parent.state = part.state;
     return p;
@@ -225,7 +222,7 @@ export class PdCoordinator {
       host.parentLeft(p.parent, now, 'dropped');
       return;
     }
-    p.part = part;
+    p.decode = part;
     this.transferring++;
     const duration = this.link.start(p.numKVBlocks);
     this.stats.transferDurationUs.push(duration);
@@ -240,7 +237,7 @@ export class PdCoordinator {
     this.stats.disaggregated++;
     p.transferCompleteUs = now;
     p.decodeEnqueueUs = now;
-    const part = p.part!;
+    const part = p.decode!;
     host.observer?.onPdTransfer?.(
       {
         requestId: p.parent.spec.id,

@@ -1,7 +1,8 @@
-import { type LatencyModel, type ModelArchitecture, kvBytesPerTokenPerRank, resolveKVBlocks, resolveLatency } from '@blis/latency';
+import { type LatencyModel, type ModelArchitecture, kvBytesPerTokenPerRank } from '@blis/latency';
 import type { DisaggregationDecider, PolicyFactoryContext, PolicyRegistry, RoutingPolicy } from '@blis/policies';
 import { routingReadsPrefixCache } from '../cache-signal.js';
 import type { SimulationConfig } from '../config-schema.js';
+import { resolveInstanceModel } from '../resolve-instance-model.js';
 import type { PdSetup } from './pd-coordinator.js';
 import type { PoolOverrides, ResolvedPdConfig } from './pd-schema.js';
 import { poolLayout } from './pool-layout.js';
@@ -99,25 +100,6 @@ function poolSettings(o: PoolOverrides, pool: string, base: PoolInstanceSettings
   if (o.tp === undefined && o.hardware === undefined && o.latencyModel === undefined) return { ...base, maxModelLen };
   if (input.latencyGiven)
     throw new PdConfigError(`pd.${pool}: expected no tp, hardware or latencyModel override when a latency model object is given to simulate(), found one`);
-  const c = input.config;
-  const resolved = resolveLatency({
-    model: c.model,
-    hardware: o.hardware ?? c.hardware,
-    tp: o.tp ?? c.tp,
-    latencyModel: o.latencyModel ?? c.latencyModel,
-    alphaCoeffs: c.alphaCoeffs,
-    betaCoeffs: c.betaCoeffs,
-    vllmVersion: c.vllmVersion,
-    modelConfigPath: c.modelConfigPath,
-    hardwareConfigPath: c.hardwareConfigPath,
-  });
-  const kv = resolveKVBlocks({
-    totalKVBlocks: c.totalKVBlocks,
-    modelConfig: resolved.modelConfig,
-    hardware: resolved.hardware,
-    tp: resolved.tp,
-    gpuMemoryUtilization: c.gpuMemoryUtilization,
-    blockSizeTokens: c.blockSizeTokens,
-  });
+  const { resolved, kv } = resolveInstanceModel(input.config, o);
   return { latency: resolved.model, totalKVBlocks: kv.blocks, maxModelLen };
 }

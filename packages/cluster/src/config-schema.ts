@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { KVOffloadSchema, expectedFound, offloadBlockSizeIssue } from './kv-offload-schema.js';
 import { PdConfigSchema, pdTopologyIssues } from './pd/pd-schema.js';
 import { ScorerWeightSchema } from './scorer-weight-schema.js';
+import { AutoscalingSchema, LifecycleSchema, NodePoolsSchema } from './autoscale/autoscale-schema.js';
 
 const nonNegInt = z.number().int().nonnegative();
 const posInt = z.number().int().positive();
@@ -155,6 +156,12 @@ export const SimulationConfigSchema = z
     kvOffload: KVOffloadSchema.optional(),
     /** Prefill/decode disaggregation: pools, decider, KV transfer (off unless P/D instances are set). */
     pd: PdConfigSchema.optional(),
+    /** The autoscaler (off unless `intervalUs` > 0). */
+    autoscaling: AutoscalingSchema.optional(),
+    /** Node pools replicas are placed on (BLIS's `node_pools:`); unset = one unlimited pool of the run's hardware at no cost. */
+    nodePools: NodePoolsSchema.optional(),
+    /** Loading delay, warm-up and drain policy of replicas (BLIS's `instance_lifecycle:`). */
+    lifecycle: LifecycleSchema.optional(),
     admission: policyRef('always-admit'),
     priority: policyRef('constant'),
     routing: z

@@ -2,6 +2,8 @@ import { registerBuiltinPolicies } from './builtins.js';
 import type {
   AdmissionFactory,
   AdmissionPolicy,
+  AutoScaleFactory,
+  AutoScalePolicy,
   DeciderFactory,
   DisaggregationDecider,
   InstanceScheduler,
@@ -45,6 +47,9 @@ export function createScorer(name: string, ctx: PolicyFactoryContext): Scorer {
 export function createDecider(name: string, ctx: PolicyFactoryContext): DisaggregationDecider {
   return defaultPolicyRegistry.createDecider(name, ctx);
 }
+export function createAutoscaler(name: string, ctx: PolicyFactoryContext): AutoScalePolicy {
+  return defaultPolicyRegistry.createAutoscaler(name, ctx);
+}
 
 export function registerAdmissionPolicy(
   name: string,
@@ -87,6 +92,14 @@ export function registerDecider(
   options?: RegisterOptions,
 ): void {
   defaultPolicyRegistry.registerDecider(name, factory, options);
+}
+
+export function registerAutoscaler(
+  name: string,
+  factory: AutoScaleFactory,
+  options?: RegisterOptions,
+): void {
+  defaultPolicyRegistry.registerAutoscaler(name, factory, options);
 }
 
 /** Sorted names of every policy in the default registry, by kind. */

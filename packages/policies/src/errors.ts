@@ -1,5 +1,5 @@
 /** The families of named policies the registry knows. */
-export type PolicyKind = 'admission' | 'priority' | 'routing' | 'scheduler' | 'scorer' | 'decider';
+export type PolicyKind = 'admission' | 'priority' | 'routing' | 'scheduler' | 'scorer' | 'decider' | 'autoscaler';
 
 const KIND_LABEL: Record<PolicyKind, string> = {
   admission: 'admission policy',
@@ -8,6 +8,7 @@ const KIND_LABEL: Record<PolicyKind, string> = {
   scheduler: 'scheduler',
   scorer: 'scorer',
   decider: 'P/D decider',
+  autoscaler: 'autoscaler',
 };
 
 /** Human label for a policy kind ("routing policy", "scorer", ...), used in messages. */

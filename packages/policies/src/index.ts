@@ -34,6 +34,7 @@ export {
 export { registerBuiltinPolicies, weightedParamsSchema } from './builtins.js';
 export {
   createAdmissionPolicy,
+  createAutoscaler,
   createDecider,
   createPolicyRegistry,
   createPriorityPolicy,
@@ -44,6 +45,7 @@ export {
   listPolicies,
   parseScorerSpec,
   registerAdmissionPolicy,
+  registerAutoscaler,
   registerDecider,
   registerPriorityPolicy,
   registerRoutingPolicy,

@@ -97,11 +97,20 @@ export interface InstanceScheduler {
 export type PreemptionPolicyName = 'fcfs' | 'priority';
 
 export interface ScaleDecision {
-  /** Desired change in active instances (negative scales down, 0 holds). */
+  /**
+   * Desired change in this group's replicas (negative scales down, 0 holds). The cluster clamps
+   * the result to `[minReplicas, maxReplicas]` and applies stabilization windows and cooldown.
+   */
   readonly delta: number;
   readonly reason: string;
+  /** What the policy computed on the way (supply, demand, ...), for decision traces. */
+  readonly signals?: Readonly<Record<string, number>>;
 }
 
+/**
+ * Decides, every autoscaler interval, how many replicas a scaling group should gain or lose.
+ * One object per scaling group (under P/D, one per pool), so it may keep state.
+ */
 export interface AutoScalePolicy {
   readonly name: string;
   evaluate(ctx: AutoScaleContext): ScaleDecision;
@@ -129,6 +138,7 @@ export type PolicyModuleFactory =
   | PriorityFactory
   | RoutingFactory
   | SchedulerFactory
-  | DeciderFactory;
+  | DeciderFactory
+  | AutoScaleFactory;
 
 export type { InstanceSnapshot };

@@ -2,6 +2,8 @@ import { DuplicatePolicyError, type PolicyKind, UnknownPolicyError } from './err
 import type {
   AdmissionFactory,
   AdmissionPolicy,
+  AutoScaleFactory,
+  AutoScalePolicy,
   DeciderFactory,
   DisaggregationDecider,
   InstanceScheduler,
@@ -23,6 +25,7 @@ export const POLICY_KINDS: readonly PolicyKind[] = Object.freeze([
   'scheduler',
   'scorer',
   'decider',
+  'autoscaler',
 ]);
 
 /** What an empty name means for each kind (BLIS treats "" as the default policy). */
@@ -32,6 +35,7 @@ export const DEFAULT_POLICY_NAMES = Object.freeze({
   routing: 'round-robin',
   scheduler: 'fcfs',
   decider: 'never',
+  autoscaler: 'wva-saturation',
 } as const);
 
 interface FactoryByKind {
@@ -41,6 +45,7 @@ interface FactoryByKind {
   scheduler: SchedulerFactory;
   scorer: ScorerFactory;
   decider: DeciderFactory;
+  autoscaler: AutoScaleFactory;
 }
 
 /** Sorted names of every registered policy, by kind. */
@@ -66,6 +71,7 @@ export class PolicyRegistry {
     scheduler: new Map(),
     scorer: new Map(),
     decider: new Map(),
+    autoscaler: new Map(),
   };
 
   register<K extends PolicyKind>(
@@ -105,6 +111,9 @@ export class PolicyRegistry {
   registerDecider(name: string, factory: DeciderFactory, options?: RegisterOptions) {
     this.register('decider', name, factory, options);
   }
+  registerAutoscaler(name: string, factory: AutoScaleFactory, options?: RegisterOptions) {
+    this.register('autoscaler', name, factory, options);
+  }
 
   has(kind: PolicyKind, name: string): boolean {
     return this.tables[kind].has(resolveName(kind, name));
@@ -123,6 +132,7 @@ export class PolicyRegistry {
       scheduler: this.names('scheduler'),
       scorer: this.names('scorer'),
       decider: this.names('decider'),
+      autoscaler: this.names('autoscaler'),
     };
   }
 
@@ -151,6 +161,9 @@ export class PolicyRegistry {
   }
   createDecider(name: string, ctx: PolicyFactoryContext): DisaggregationDecider {
     return this.factory('decider', name)(ctx);
+  }
+  createAutoscaler(name: string, ctx: PolicyFactoryContext): AutoScalePolicy {
+    return this.factory('autoscaler', name)(ctx);
   }
 }
 

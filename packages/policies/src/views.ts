@@ -113,12 +113,82 @@ export interface SchedulerContext {
   readonly batchSize: number;
 }
 
-/** Signals an autoscaler reads each evaluation. */
+/** Lifecycle state of a replica an autoscaler sees (only routable replicas are listed). */
+export type ReplicaState = 'warming-up' | 'active';
+
+/**
+ * One routable replica as an autoscaler sees it: load aggregates, never requests. Load signals
+ * are as stale as the router's (the snapshot refresh interval); capacity and cost are fixed.
+ */
+export interface ReplicaMetrics {
+  readonly index: number;
+  readonly id: string;
+  readonly state: ReplicaState;
+  /** The accelerator it runs on (the node pool's `gpu_type`, else the run's hardware, else ''). */
+  readonly gpuType: string;
+  /** GPUs it holds (tensor parallelism). */
+  readonly tp: number;
+  /** Dollars per hour of this replica (its node pool's `cost_per_hour`; 0 without pools). */
+  readonly costPerHour: number;
+  readonly queueDepth: number;
+  readonly batchSize: number;
+  readonly inFlightRequests: number;
+  readonly kvUtilization: number;
+  /** KV cache capacity in tokens (total blocks x block size). */
+  readonly totalKvCapacityTokens: number;
+  /** KV tokens held by requests now (used blocks x block size). */
+  readonly kvTokensInUse: number;
+  /** When it acquired its GPUs (µs). */
+  readonly startUs: number;
+}
+
+/** One past evaluation's aggregates, for policies that look at a trend. */
+export interface LoadSample {
+  readonly nowUs: number;
+  readonly replicas: number;
+  readonly avgQueueDepth: number;
+  readonly avgKvUtilization: number;
+  readonly requestRate: number;
+}
+
+/**
+ * What an autoscaler reads at each evaluation, for one scaling group (the whole deployment, or
+ * under P/D one pool). Aggregates only: no request, and no tenant's traffic, is visible.
+ */
 export interface AutoScaleContext {
   readonly nowUs: number;
-  readonly activeInstances: number;
-  readonly minInstances: number;
-  readonly maxInstances: number;
-  readonly instances: readonly InstanceSnapshot[];
-  readonly saturation: number;
+  /** The scaling group: `monolithic`, or the P/D pool being scaled (`prefill` or `decode`). */
+  readonly pool: PoolType;
+  /** Routable replicas (warming up or active), in instance order. */
+  readonly replicas: readonly ReplicaMetrics[];
+  /** Replicas placed or waiting for a node but not yet routable (scheduling or loading). */
+  readonly pendingReplicas: number;
+  /** KV capacity, in tokens, of the pending replicas (supply that is on its way). */
+  readonly pendingKvCapacityTokens: number;
+  /** Replicas being drained (not routable, not counted as current). */
+  readonly drainingReplicas: number;
+  /** Routable plus pending replicas: what a scale decision changes. */
+  readonly currentReplicas: number;
+  readonly minReplicas: number;
+  /** `Infinity` when unbounded. */
+  readonly maxReplicas: number;
+  /** Mean queue depth and KV utilisation over the routable replicas (0 when there are none). */
+  readonly avgQueueDepth: number;
+  readonly avgKvUtilization: number;
+  /**
+   * Requests admitted but waiting for a routable replica of this group, plus the gateway
+   * queue's length under flow control: demand no replica reports yet.
+   */
+  readonly waitingRequests: number;
+  /** Cluster arrivals per second over the last second. */
+  readonly requestRate: number;
+  /**
+   * Share of the requests completed since the previous evaluation that met their latency
+   * targets; `null` when none completed or none had a target.
+   */
+  readonly sloAttainment: number | null;
+  /** µs since this group's last applied scale action (`Infinity` before the first). */
+  readonly timeSinceLastScaleUs: number;
+  /** The previous evaluations' aggregates, oldest first (at most 16). */
+  readonly history: readonly LoadSample[];
 }

@@ -1,6 +1,6 @@
 import type { SimRequest } from '@blis/engine';
 import type { StepBatch } from '@blis/latency';
-import type { AdmissionDecision, DisaggregationDecision, RouterState, RoutingDecision } from '@blis/policies';
+import type { AdmissionDecision, DisaggregationDecision, PoolType, RouterState, RoutingDecision } from '@blis/policies';
 
 /** What happened to a KV block between tiers (see {@link DecisionObserver.onKvTransfer}). */
 export type KvTransferKind = 'reload' | 'cpu_evict' | 'promotion_refused';
@@ -14,6 +14,50 @@ export interface PdTransferRecord {
   readonly numKVBlocks: number;
   readonly prefillInstance: number;
   readonly decodeInstance: number;
+}
+
+/** What became of one autoscaler evaluation. */
+export type ScaleOutcome =
+  /** The policy asked for no change (or the bounds left none). */
+  | 'hold'
+  /** A stabilization window is still running for this direction. */
+  | 'stabilizing'
+  /** Within the cooldown after the previous action. */
+  | 'cooldown'
+  /** Passed: actuation is scheduled after the scrape delay. */
+  | 'scheduled';
+
+/** One autoscaler evaluation of one scaling group: the signals it saw and what it decided. */
+export interface ScaleEvaluation {
+  readonly pool: PoolType;
+  readonly policy: string;
+  /** Routable, pending (scheduling or loading) and draining replicas of the group. */
+  readonly routable: number;
+  readonly pending: number;
+  readonly draining: number;
+  readonly avgQueueDepth: number;
+  readonly avgKvUtilization: number;
+  readonly waitingRequests: number;
+  readonly requestRate: number;
+  /** What the policy computed (supply, demand, ...). */
+  readonly signals: Readonly<Record<string, number>>;
+  /** The policy's delta, and the delta after the replica bounds. */
+  readonly proposed: number;
+  readonly delta: number;
+  readonly outcome: ScaleOutcome;
+  readonly reason: string;
+}
+
+/** A scale action carried out (after the scrape delay). */
+export interface ScaleAction {
+  readonly pool: PoolType;
+  /** The group's replicas (routable plus pending) before and after. */
+  readonly before: number;
+  readonly after: number;
+  /** Ids of the replicas created (scale-up) or set draining (scale-down). */
+  readonly instances: readonly string[];
+  /** Scale-up replicas that found no node and no pool that could grow. */
+  readonly unplaced: number;
 }
 
 /**
@@ -41,7 +85,12 @@ export interface DecisionObserver {
   onPrefillRouting?(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void;
   /** P/D: a KV transfer completed and the decode part joined its pod's wait queue. */
   onPdTransfer?(record: PdTransferRecord, now: number): void;
-  onScale?(now: number, activeBefore: number, activeAfter: number, reason: string): void;
+  /** An autoscaler evaluation of one scaling group. */
+  onScaleEvaluation?(evaluation: ScaleEvaluation, now: number): void;
+  /** A scale action was carried out. */
+  onScaleAction?(action: ScaleAction, now: number): void;
+  /** A replica changed lifecycle state (`scheduling`, `loading`, `warming-up`, `active`, `draining`, `terminated`). */
+  onInstanceState?(instance: number, id: string, state: string, now: number): void;
   /**
    * A KV block moved between cache tiers on `instance`: reloaded from the CPU tier onto the GPU,
    * evicted from the CPU tier (`storedAtUs`: when the mirror had stored it there), or refused

@@ -1,4 +1,4 @@
-export type { DecisionObserver, KvTransferKind, PdTransferRecord } from './decision-observer.js';
+export type { DecisionObserver, KvTransferKind, PdTransferRecord, ScaleAction, ScaleEvaluation, ScaleOutcome } from './decision-observer.js';
 export {
   TraceRecorder,
   type TraceRecorderOptions,

@@ -3,7 +3,7 @@ import type { StepBatch } from '@blis/latency';
 import type { AdmissionDecision, DisaggregationDecision, RouterState, RoutingDecision } from '@blis/policies';
 import { type AnomalyReport, buildAnomalyReport } from './anomaly-report.js';
 import { AnomalyDetector } from './anomaly-detector.js';
-import type { DecisionObserver, KvTransferKind, PdTransferRecord } from './decision-observer.js';
+import type { DecisionObserver, KvTransferKind, PdTransferRecord, ScaleAction } from './decision-observer.js';
 import { formatRecord } from './json-line.js';
 import { disaggregationRecord, kvTransferRecord, prefillRoutingRecord } from './pd-records.js';
 import { type RoutingRecord, TRACE_FORMAT_VERSION, type TraceRecord } from './records.js';
@@ -215,9 +215,9 @@ export class TraceRecorder implements DecisionObserver {
     });
   }
 
-  onScale(now: number, activeBefore: number, activeAfter: number, reason: string): void {
-    this.emit({ t: 'scale', ts: now, before: activeBefore, after: activeAfter, reason });
-    this.detector.onScale(now, activeBefore, activeAfter);
+  onScaleAction(action: ScaleAction, now: number): void {
+    this.emit({ t: 'scale', ts: now, before: action.before, after: action.after, reason: action.instances.join(' ') });
+    this.detector.onScale(now, action.before, action.after);
   }
 
   onKvTransfer(blockHash: number, kind: KvTransferKind, now: number, instance: number, storedAtUs?: number): void {

@@ -78,6 +78,11 @@ export const LifecycleSchema = z
   .object({
     /** Time a placed replica spends loading the model before it can serve. */
     loadingDelay: DelaySchema.default({ meanUs: 0, stddevUs: 0 }),
+    /**
+     * Node provisioning delay of the implicit pool used when no node pools are configured (one
+     * node per replica, unlimited, no cost). Configured pools have their own.
+     */
+    provisioningDelay: DelaySchema.default({ meanUs: 0, stddevUs: 0 }),
     /** Replicas that exist at t = 0 skip loading (BLIS's `warm_start_initial_instances`). */
     warmStartInitialInstances: z.boolean().default(false),
     /** A new replica is warming up until this many requests routed to it complete (0 = none). */

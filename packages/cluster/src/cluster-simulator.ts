@@ -14,12 +14,17 @@ import {
   clusterClass,
   instanceOfClass,
 } from '@blis/engine';
-import type { AdmissionPolicy, PriorityPolicy, RoutingPolicy } from '@blis/policies';
+import type { AdmissionPolicy, PoolType, PriorityPolicy, RoutingPolicy } from '@blis/policies';
 import type { DecisionObserver } from '@blis/trace';
 import { GatewayQueue } from './gateway-queue.js';
 import { LiveSnapshot } from './instance-snapshot.js';
 import { ClusterRouterState } from './router-state.js';
 import { PD_PREFILL_ROUTING, PD_TRANSFER_DONE, PD_TRANSFER_START, PdCoordinator, type PdHost, type PdSetup } from './pd/pd-coordinator.js';
+import { PoolView } from './pd/pool-view.js';
+import type { LifecycleSetup } from './autoscale/lifecycle-setup.js';
+import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END, Fleet } from './autoscale/fleet.js';
+import { Autoscaler } from './autoscale/autoscaler.js';
+import { type DrainHost, evacuate } from './autoscale/drain.js';
 
 export interface FlowControlSettings {
   /** Requests beyond this many waiting at the gateway shed the least urgent; 0 = unbounded. */
@@ -57,6 +62,8 @@ export interface ClusterSetup {
   pd?: PdSetup;
   /** Called now and then with the number of requests that have left the system. */
   onProgress?: (done: number, nowUs: number) => void;
+  /** Replica lifecycle, node pools and the autoscaler; absent = fixed instances, always active. */
+  lifecycle?: LifecycleSetup;
 }
 
 /** Interned string -> small integer, so per-request group columns stay numeric. */
@@ -111,6 +118,10 @@ export interface ClusterCounters {
   timedOut: number;
   /** Admitted but not yet routed at the end (admission/routing latency, gateway queue). */
   inTransit: number;
+  /** Requests discarded by an `immediate` drain (INV-1's drained bucket). */
+  drainedDropped: number;
+  /** Queued requests a `redirect` drain sent back through admission (not an outcome). */
+  redirected: number;
 }
 
 const ADMISSION = EventKind.Admission;
@@ -127,7 +138,7 @@ export class ClusterSimulator {
   readonly instances: InstanceSimulator[];
   readonly snapshots: LiveSnapshot[];
   readonly state: ClusterRouterState;
-  readonly counters: ClusterCounters = { injected: 0, rejected: 0, shed: 0, completed: 0, dropped: 0, timedOut: 0, inTransit: 0 };
+  readonly counters: ClusterCounters = { injected: 0, rejected: 0, shed: 0, completed: 0, dropped: 0, timedOut: 0, inTransit: 0, drainedDropped: 0, redirected: 0 };
   readonly log = new CompletionLog();
   readonly sloNames = new Interner();
   readonly tenantNames = new Interner();
@@ -137,6 +148,9 @@ export class ClusterSimulator {
   readonly routedTo: number[];
   /** P/D disaggregation's state and statistics, when it is on. */
   readonly pd: PdCoordinator | undefined;
+  /** Replica lifecycle and placement, when configured. */
+  readonly fleet: Fleet | undefined;
+  readonly autoscaler: Autoscaler | undefined;
   endUs = 0;
 
   private readonly setup: ClusterSetup;
@@ -152,41 +166,141 @@ export class ClusterSimulator {
   private readonly clsInject = INJECT;
   private readonly injectTarget = new Map<number, number>();
   private dispatchPending = false;
+  /** With a lifecycle, no P/D: the routable instances, which the router sees. */
+  private readonly routable: PoolView | undefined;
+  /** Requests waiting for a routable replica (none yet, or all drained); `prefill`: a P/D prefill part. */
+  private held: { req: SimRequest; prefill: boolean }[] = [];
 
   constructor(setup: ClusterSetup) {
     this.setup = setup;
-    const lookup = (slot: number) => this.table.get(slot);
-    const obs = setup.observer;
-    this.instances = setup.instances.map(
-      (cfg) =>
-        new InstanceSimulator(cfg, this.events, lookup, {
-          onCompleted: (req, now) => this.onCompleted(req, now),
-          onDropped: (req, now) => this.onLeft(req, now, 'dropped'),
-          onTimedOut: (req, now) => this.onLeft(req, now, 'timed_out'),
-          onQueued: obs?.onQueued?.bind(obs),
-          onScheduled: obs?.onScheduled?.bind(obs),
-          onPreempted: obs?.onPreempted?.bind(obs),
-          onStep: obs?.onStep?.bind(obs),
-        }),
-    );
-    const onKv = obs?.onKvTransfer;
-    if (onKv !== undefined) {
-      this.instances.forEach((inst, i) => {
-        inst.kvTiers?.watch({
-          onReload: (hash, now) => onKv.call(obs, hash, 'reload', now, i),
-          onCpuEvict: (hash, storedAt, now) => onKv.call(obs, hash, 'cpu_evict', now, i, storedAt),
-          onPromotionRefused: (hash, now) => onKv.call(obs, hash, 'promotion_refused', now, i),
-        });
-      });
-    }
-    const delayed = (setup.cacheSignalDelayUs ?? 0) > 0;
-    this.snapshots = this.instances.map((i, k) => new LiveSnapshot(i, delayed ? i.kv.openPrefixSignal() : undefined, setup.pd?.layout[k]));
+    this.instances = [];
+    this.snapshots = [];
+    this.routedTo = [];
+    for (const cfg of setup.instances) this.addInstance(cfg, setup.pd?.layout[cfg.index] ?? 'monolithic');
     const fc = setup.flowControl;
     const sat = fc ?? setup.saturation;
     this.state = new ClusterRouterState(this.snapshots, setup.snapshotRefreshIntervalUs, sat?.queueDepthThreshold ?? 5, sat?.kvUtilizationThreshold ?? 0.8, setup.cacheSignalDelayUs ?? 0);
     this.gateway = fc ? new GatewayQueue() : undefined;
-    this.routedTo = new Array(this.instances.length).fill(0);
     this.pd = setup.pd === undefined ? undefined : new PdCoordinator(setup.pd, this.pdHost());
+    const lc = setup.lifecycle;
+    if (lc !== undefined) {
+      this.routable = this.pd === undefined ? new PoolView(this.state, []) : undefined;
+      this.fleet = new Fleet(lc.fleet, {
+        events: this.events,
+        observer: setup.observer,
+        addInstance: (cfg, pool) => {
+          this.addInstance(cfg, pool);
+          if (this.pd !== undefined) (this.pd.setup.layout as PoolType[])[cfg.index] = pool;
+        },
+        routableChanged: (members, now, opened) => this.routableChanged(members, now, opened),
+        evacuate: (index, policy, now) => evacuate(this.drainHost(), index, policy, now),
+        idle: (index) => {
+          const inst = this.instances[index];
+          return inst.queueDepth === 0 && inst.batchSize === 0 && this.snapshots[index].inFlightRequests === 0 && inst.kv.usedBlocks === 0;
+        },
+      });
+      const as = lc.autoscaling;
+      if (as !== undefined)
+        this.autoscaler = new Autoscaler(
+          as.config,
+          as.policies,
+          this.fleet,
+          {
+            events: this.events,
+            state: this.state,
+            observer: setup.observer,
+            waiting: (pool) => this.waitingFor(pool),
+            busy: () => this.table.size > 0 || this.setup.source.peekArrivalUs() !== Number.POSITIVE_INFINITY || (this.pd?.awaitingStart ?? 0) > 0,
+          },
+          as.normal,
+        );
+      this.fleet.start();
+      this.autoscaler?.start();
+    }
+  }
+
+  /** Builds an instance and what the router keeps for it. */
+  private addInstance(cfg: InstanceConfig, pool: PoolType): void {
+    const obs = this.setup.observer;
+    const inst = new InstanceSimulator(cfg, this.events, (slot: number) => this.table.get(slot), {
+      onCompleted: (req, now) => this.onCompleted(req, now),
+      onDropped: (req, now) => this.onLeft(req, now, 'dropped'),
+      onTimedOut: (req, now) => this.onLeft(req, now, 'timed_out'),
+      onQueued: obs?.onQueued?.bind(obs),
+      onScheduled: obs?.onScheduled?.bind(obs),
+      onPreempted: obs?.onPreempted?.bind(obs),
+      onStep: obs?.onStep?.bind(obs),
+    });
+    const i = cfg.index;
+    const onKv = obs?.onKvTransfer;
+    if (onKv !== undefined)
+      inst.kvTiers?.watch({
+        onReload: (hash, now) => onKv.call(obs, hash, 'reload', now, i),
+        onCpuEvict: (hash, storedAt, now) => onKv.call(obs, hash, 'cpu_evict', now, i, storedAt),
+        onPromotionRefused: (hash, now) => onKv.call(obs, hash, 'promotion_refused', now, i),
+      });
+    const delayed = (this.setup.cacheSignalDelayUs ?? 0) > 0;
+    this.instances.push(inst);
+    this.snapshots.push(new LiveSnapshot(inst, delayed ? inst.kv.openPrefixSignal() : undefined, pool));
+    this.routedTo.push(0);
+  }
+
+  /** The routable replicas changed: the router's views follow, and held requests may go. */
+  private routableChanged(members: readonly number[], now: number, opened: boolean): void {
+    this.state.routable = members;
+    this.routable?.setMembers(members);
+    const pd = this.pd;
+    if (pd !== undefined) {
+      const layout = pd.setup.layout;
+      pd.prefillPool.setMembers(members.filter((i) => layout[i] === 'prefill' || layout[i] === 'shared'));
+      pd.decodePool.setMembers(members.filter((i) => layout[i] === 'decode' || layout[i] === 'shared'));
+    }
+    if (!opened || this.held.length === 0) return;
+    const held = this.held;
+    this.held = [];
+    for (const h of held) {
+      if (h.prefill) pd!.routePrefill(h.req, now);
+      else this.route(h.req, now);
+    }
+  }
+
+  /** Requests waiting for a routable replica of `pool`, plus the gateway queue. */
+  private waitingFor(pool: string): number {
+    let n = this.gateway?.length ?? 0;
+    for (const h of this.held) if (pool !== 'prefill' || h.prefill) n++;
+    return n;
+  }
+
+  /** No routable replica can take `req` now: it waits for one (scale from zero). */
+  private hold(req: SimRequest, prefill: boolean): void {
+    this.held.push({ req, prefill });
+  }
+
+  private drainHost(): DrainHost {
+    return {
+      instances: this.instances,
+      pd: this.pd,
+      drained: (req, now) => this.onLeft(req, now, 'drained'),
+      redirect: (req, now) => this.redirect(req, now),
+    };
+  }
+
+  /** A `redirect` drain took `req` off its replica's queue: it goes through admission again. */
+  private redirect(req: SimRequest, now: number): void {
+    const pd = this.pd;
+    this.state.finished(req.instance, req.spec.tenantId);
+    (pd?.policyFor(req) ?? this.setup.routing).onComplete?.(req.view, req.instance);
+    this.counters.redirected++;
+    req.instance = -1;
+    req.state = RequestState.Pending;
+    this.admittedAt.set(req, now);
+    if (req.part === RequestPart.Prefill) {
+      pd!.routePrefill(req, now);
+      return;
+    }
+    const lat = this.setup.admissionLatencyUs;
+    if (lat > 0) this.events.push(now + lat, this.clsAdmission, ADMISSION, req.slot);
+    else this.admit(req, now);
   }
 
   private pdHost(): PdHost {
@@ -200,7 +314,11 @@ export class ClusterSimulator {
       countDispatch: (req, target) => {
         this.state.dispatched(target, req.spec.tenantId);
         this.routedTo[target]++;
+        this.fleet?.onRouted(req.spec.index, target);
       },
+      hold: (req, prefill) => this.hold(req, prefill),
+      gone: (i) => this.fleet?.isTerminated(i) ?? false,
+      drained: (req, now) => this.onLeft(req, now, 'drained'),
       replaceInTransit: (old, next) => {
         const at = this.admittedAt.get(old);
         this.admittedAt.delete(old);
@@ -240,9 +358,9 @@ export class ClusterSimulator {
         const cls = ev.poppedClass;
         const inst = instanceOfClass(cls);
         if (inst < 0) {
-          this.onClusterEvent(ev.poppedKind, ev.poppedArg, t);
-          this.lastActiveUs = t;
-        } else if (this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t)) this.lastActiveUs = t;
+          if (this.onClusterEvent(ev.poppedKind, ev.poppedArg, t)) this.lastActiveUs = t;
+        } else if (this.fleet?.isTerminated(inst)) this.onTerminatedEvent(ev.poppedKind, ev.poppedArg, t);
+        else if (this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t)) this.lastActiveUs = t;
       }
       if (progress !== undefined && ++sinceProgress >= 65536) {
         sinceProgress = 0;
@@ -254,6 +372,17 @@ export class ClusterSimulator {
     for (const inst of this.instances) if (inst.lastBusyUntil > end) end = inst.lastBusyUntil;
     this.endUs = Math.min(end, horizonUs);
     this.counters.inTransit = this.admittedAt.size;
+    this.fleet?.close(this.endUs);
+  }
+
+  /**
+   * An event of a replica an `immediate` drain terminated: a request still on its way in (its
+   * alpha queueing delay) is discarded with the rest; steps and deadlines have nothing to act on.
+   */
+  private onTerminatedEvent(kind: number, arg: number, now: number): void {
+    if (kind !== EventKind.Queued) return;
+    this.onLeft(this.table.get(arg), now, 'drained');
+    this.lastActiveUs = now;
   }
 
   /** Conservation (INV-1) over the whole cluster; throws InvariantViolation when it fails. */
@@ -264,11 +393,11 @@ export class ClusterSimulator {
     for (const i of this.instances) inWaitQueues += i.queueDepth;
     if (inWaitQueues > this.stillQueued())
       throw new InvariantViolation('INV-1', `${inWaitQueues} requests in wait queues but only ${this.stillQueued()} live requests are queued`);
-    const rhs = c.completed + c.dropped + c.rejected + c.timedOut + c.shed + live;
+    const rhs = c.completed + c.dropped + c.rejected + c.timedOut + c.shed + c.drainedDropped + live;
     if (rhs !== c.injected)
       throw new InvariantViolation(
         'INV-1',
-        `injected ${c.injected} != completed ${c.completed} + dropped ${c.dropped} + rejected ${c.rejected} + timed out ${c.timedOut} + shed ${c.shed} + still in the system ${live}`,
+        `injected ${c.injected} != completed ${c.completed} + dropped ${c.dropped} + rejected ${c.rejected} + timed out ${c.timedOut} + shed ${c.shed} + drained ${c.drainedDropped} + still in the system ${live}`,
       );
     this.pd?.checkInvariants();
   }
@@ -294,7 +423,8 @@ export class ClusterSimulator {
     else this.admit(req, now);
   }
 
-  private onClusterEvent(kind: number, arg: number, now: number): void {
+  /** Runs a cluster event; false when it changed nothing (an autoscaler tick). */
+  private onClusterEvent(kind: number, arg: number, now: number): boolean {
     switch (kind) {
       case ADMISSION:
         this.admit(this.table.get(arg), now);
@@ -315,13 +445,32 @@ export class ClusterSimulator {
         const req = this.table.get(arg);
         const target = this.injectTarget.get(arg)!;
         this.injectTarget.delete(arg);
+        if (this.fleet?.isTerminated(target)) {
+          // Its replica was drained away while the request travelled: it is routed again.
+          this.state.finished(target, req.spec.tenantId);
+          if (req.part === RequestPart.Prefill) this.pd!.routePrefill(req, now);
+          else this.route(req, now);
+          break;
+        }
         this.admittedAt.delete(req);
         this.instances[target].inject(req, now);
         break;
       }
+      case FLEET_TICK:
+        this.autoscaler!.tick(now);
+        return false;
+      case FLEET_ACTUATE:
+        this.autoscaler!.actuate(arg, now);
+        break;
+      case FLEET_LOADED:
+      case FLEET_NODE_READY:
+      case FLEET_WARMUP_END:
+        this.fleet!.handle(kind, arg, now);
+        break;
       default:
         throw new Error(`unknown cluster event kind ${kind}`);
     }
+    return true;
   }
 
   private admit(req: SimRequest, now: number): void {
@@ -356,6 +505,11 @@ export class ClusterSimulator {
       this.pd.route(req, now);
       return;
     }
+    const view = this.routable;
+    if (view !== undefined) {
+      this.routeAmongRoutable(req, view, now);
+      return;
+    }
     const st = this.state;
     st.prepare(now);
     const decision = this.setup.routing.route(req.view, st);
@@ -366,9 +520,25 @@ export class ClusterSimulator {
     this.dispatchTo(req, target, now);
   }
 
+  /** With a lifecycle the router sees only routable replicas; with none, the request waits. */
+  private routeAmongRoutable(req: SimRequest, view: PoolView, now: number): void {
+    if (view.instances.length === 0) {
+      this.hold(req, false);
+      return;
+    }
+    this.state.prepare(now);
+    const decision = this.setup.routing.route(req.view, view);
+    const pos = decision.instance;
+    if (!Number.isInteger(pos) || pos < 0 || pos >= view.instances.length)
+      throw new InvariantViolation('routing', `policy ${this.setup.routing.name} chose position ${pos} of ${view.instances.length} routable instances`);
+    this.setup.observer?.onRouting?.(req, decision, view, now);
+    this.dispatchTo(req, view.members[pos], now);
+  }
+
   private dispatchTo(req: SimRequest, target: number, now: number): void {
     this.state.dispatched(target, req.spec.tenantId);
     this.routedTo[target]++;
+    this.fleet?.onRouted(req.spec.index, target);
     const lat = this.setup.routingLatencyUs;
     if (lat > 0) {
       this.injectTarget.set(req.slot, target);
@@ -432,11 +602,24 @@ export class ClusterSimulator {
     this.counters.completed++;
     const log = this.log;
     const m = this.instances[req.instance].metrics;
-    const e2e = m.e2eUs.get(m.e2eUs.length - 1);
+    let e2e = m.e2eUs.get(m.e2eUs.length - 1);
+    let ttft = req.ttft;
+    const fleet = this.fleet;
+    if (fleet !== undefined) {
+      // A request served warming up is slower by the warm-up factor; its E2E by as much, so
+      // that TTFT never exceeds E2E (BLIS inflates TTFT alone).
+      const f = fleet.warmFactor(req.spec.index);
+      if (f !== 1) {
+        e2e += (f - 1) * ttft;
+        ttft *= f;
+      }
+      fleet.onCompleted(req.instance, now);
+      this.autoscaler?.onCompleted(fleet.replicas[req.instance].group, this.setup.lifecycle!.metTargets(req.spec.sloTargetUs, ttft, e2e));
+    }
     log.instance.push(req.instance);
     log.sloClass.push(this.sloNames.code(req.spec.sloClass));
     log.tenant.push(this.tenantNames.code(req.spec.tenantId));
-    log.ttftUs.push(req.ttft);
+    log.ttftUs.push(ttft);
     log.e2eUs.push(e2e);
     log.sloTargetUs.push(req.spec.sloTargetUs);
     log.networkDelayUs.push(req.spec.networkDelayUs);
@@ -461,7 +644,7 @@ export class ClusterSimulator {
     this.setup.observer?.onCompleted?.(as, now, e2e);
   }
 
-  private onLeft(req: SimRequest, now: number, outcome: 'dropped' | 'timed_out'): void {
+  private onLeft(req: SimRequest, now: number, outcome: 'dropped' | 'timed_out' | 'drained'): void {
     const pd = this.pd;
     if (pd !== undefined && req.part !== RequestPart.Whole) {
       const policy = pd.policyFor(req);
@@ -474,27 +657,29 @@ export class ClusterSimulator {
     this.finish(req, now, pd?.setup.decodeRouting ?? this.setup.routing, req, outcome);
   }
 
-  private noteLeft(req: SimRequest, now: number, outcome: 'dropped' | 'timed_out'): void {
+  private noteLeft(req: SimRequest, now: number, outcome: 'dropped' | 'timed_out' | 'drained'): void {
     if (outcome === 'dropped') this.counters.dropped++;
-    else this.counters.timedOut++;
-    this.setup.observer?.onDropped?.(req, now, outcome === 'dropped' ? 'unservable' : 'timed_out');
+    else if (outcome === 'timed_out') this.counters.timedOut++;
+    else this.counters.drainedDropped++;
+    this.setup.observer?.onDropped?.(req, now, outcome === 'dropped' ? 'unservable' : outcome);
   }
 
   /** A P/D parent left between its parts (no slot, nothing in flight): count it, tell the source. */
-  private parentLeft(parent: SimRequest, now: number, outcome: 'dropped' | 'timed_out'): void {
+  private parentLeft(parent: SimRequest, now: number, outcome: 'dropped' | 'timed_out' | 'drained'): void {
     this.noteLeft(parent, now, outcome);
-    this.setup.source.onRequestDone?.(parent.spec, now, outcome);
+    this.setup.source.onRequestDone?.(parent.spec, now, outcome === 'drained' ? 'dropped' : outcome);
   }
 
   /**
    * Frees what `req` held at the router (its in-flight count, the policy's hook) and its slot;
    * when the request the user sent (`as`) is done, tells the source.
    */
-  private finish(req: SimRequest, now: number, policy: RoutingPolicy, as: SimRequest | undefined, outcome?: 'completed' | 'dropped' | 'timed_out'): void {
+  private finish(req: SimRequest, now: number, policy: RoutingPolicy, as: SimRequest | undefined, outcome?: 'completed' | 'dropped' | 'timed_out' | 'drained'): void {
     this.state.finished(req.instance, req.spec.tenantId);
     policy.onComplete?.(req.view, req.instance);
     this.table.remove(req);
-    if (as !== undefined) this.setup.source.onRequestDone?.(as.spec, now, outcome!);
+    this.fleet?.onLeft(req.instance, now);
+    if (as !== undefined) this.setup.source.onRequestDone?.(as.spec, now, outcome === 'drained' ? 'dropped' : outcome!);
     if (this.gateway !== undefined && this.gateway.length > 0 && !this.dispatchPending) {
       // Dispatch after the completing step's bookkeeping, as a cluster event at this tick.
       this.dispatchPending = true;

@@ -7,6 +7,7 @@ import { tierCacheHitRate } from '@blis/kvcache';
 import { type KvTierCounters, blisMeanRates, clusterTierFields, instanceTierFields, pooledTierStats } from './kv-tier-metrics.js';
 import type { PoolType } from '@blis/policies';
 import { type PdMetrics, pdMetrics } from './pd/pd-metrics.js';
+import { type AutoscalingMetrics, autoscalingMetrics } from './autoscale/autoscale-metrics.js';
 
 /** One block of BLIS's result JSON: an instance, or the whole cluster (`instance_id: "cluster"`). */
 export interface MetricsBlock {
@@ -113,6 +114,8 @@ export interface SimulationResult extends MetricsBlock {
   trace_summary?: string;
   /** Present only with P/D disaggregation. */
   pd?: PdMetrics;
+  /** Present only with autoscaling, node pools or an instance lifecycle configured. */
+  autoscaling?: AutoscalingMetrics;
   [extra: string]: unknown;
 }
 
@@ -383,6 +386,7 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
     sessions,
   };
   if (pd !== undefined) result.pd = pdMetrics(sim, pd);
+  if (sim.fleet !== undefined) result.autoscaling = autoscalingMetrics(sim.fleet, sim.autoscaler, sim.counters, sim.endUs);
 
   if (opts.fitnessWeights !== undefined) {
     const ttftD = summarizeUsAsMs(log.ttftUs.view());

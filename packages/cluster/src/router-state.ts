@@ -39,6 +39,8 @@ export class ClusterRouterState implements RouterState {
   globalInFlight = 0;
   recentRate = 0;
   saturation = 0;
+  /** With an instance lifecycle: the routable instances, the only ones saturation counts. */
+  routable: readonly number[] | undefined;
   private readonly tenants = new Map<string, MutableTenant>();
   private readonly window = new RateWindow();
   private readonly refreshIntervalUs: number;
@@ -81,10 +83,12 @@ export class ClusterRouterState implements RouterState {
    * but still in their alpha queueing delay count as queued: the instance has accepted them.
    */
   computeSaturation(): number {
-    const n = this.instances.length;
+    const members = this.routable;
+    const n = members?.length ?? this.instances.length;
     if (n === 0) return 0;
     let sum = 0;
-    for (const s of this.instances) {
+    for (let j = 0; j < n; j++) {
+      const s = this.instances[members === undefined ? j : members[j]];
       const waiting = Math.max(s.queueDepth, s.inFlightRequests - s.batchSize);
       const q = waiting / this.queueThreshold;
       const k = s.kvUtilization / this.kvThreshold;

@@ -3,10 +3,12 @@ import type { KVTierConfig } from '@blis/kvcache';
 import { type LatencyModel, type ModelArchitecture, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
 import {
   type AdmissionPolicy,
+  type AutoScalePolicy,
   type DisaggregationDecider,
   type InstanceScheduler,
   type PolicyFactoryContext,
   type PolicyRegistry,
+  type PoolType,
   type PriorityPolicy,
   type RoutingPolicy,
   defaultPolicyRegistry,
@@ -22,6 +24,8 @@ import { resolveKVTiers } from './kv-tiers-config.js';
 import { resolveInstanceModel } from './resolve-instance-model.js';
 import { resolvePdConfig } from './pd/pd-schema.js';
 import { type ResolvedPdSetup, resolvePdSetup } from './pd/pd-setup.js';
+import { poolLayout } from './pd/pool-layout.js';
+import { resolveLifecycle } from './autoscale/lifecycle-setup.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -35,6 +39,8 @@ export interface SimulationRuntime {
   routing?: RoutingPolicy;
   /** A P/D decider object that replaces `config.pd.decider` (custom deciders). */
   decider?: DisaggregationDecider;
+  /** An autoscaler per scaling group (`monolithic`, or the P/D pool) replacing `config.autoscaling.policy`. */
+  autoscaler?: (pool: PoolType) => AutoScalePolicy;
   /** One scheduler per instance (schedulers may keep per-instance state). */
   scheduler?: (instanceIndex: number) => InstanceScheduler;
   /** Registry to resolve policy names in (default: the built-in catalogue). */
@@ -120,28 +126,38 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
     });
   }
 
+  const buildInstance = (i: number, pool: ReturnType<ResolvedPdSetup['instance']> | undefined): InstanceConfig => ({
+    index: i,
+    id: `instance_${i}`,
+    latency: pool?.latency ?? latency,
+    totalKVBlocks: pool?.totalKVBlocks ?? kvBlocks,
+    // Transfer jitter draws from a stream of its own per instance (BLIS's kv-offload partition),
+    // and only when a device sets jitter, so other streams never shift.
+    ...(kvTiers !== undefined ? { kvTiers, kvTierNormal: jitterSource(rng, i) } : {}),
+    blockSizeTokens: config.blockSizeTokens,
+    maxNumSeqs: config.maxNumSeqs,
+    maxNumBatchedTokens: config.maxNumBatchedTokens,
+    longPrefillTokenThreshold: config.longPrefillTokenThreshold,
+    maxModelLen: pool?.maxModelLen ?? config.maxModelLen,
+    scheduler: runtime.scheduler?.(i) ?? registry.createScheduler(config.scheduler.policy, ctx(`scheduler/${i}`, config.scheduler.params)),
+    priority,
+    preemptionPolicy: config.preemptionPolicy,
+    checkInvariants: config.checkInvariants,
+  });
   const instances: InstanceConfig[] = [];
-  for (let i = 0; i < config.numInstances; i++) {
-    const pool = pd?.instance(i);
-    instances.push({
-      index: i,
-      id: `instance_${i}`,
-      latency: pool?.latency ?? latency,
-      totalKVBlocks: pool?.totalKVBlocks ?? kvBlocks,
-      // Transfer jitter draws from a stream of its own per instance (BLIS's kv-offload partition),
-      // and only when a device sets jitter, so other streams never shift.
-      ...(kvTiers !== undefined ? { kvTiers, kvTierNormal: jitterSource(rng, i) } : {}),
-      blockSizeTokens: config.blockSizeTokens,
-      maxNumSeqs: config.maxNumSeqs,
-      maxNumBatchedTokens: config.maxNumBatchedTokens,
-      longPrefillTokenThreshold: config.longPrefillTokenThreshold,
-      maxModelLen: pool?.maxModelLen ?? config.maxModelLen,
-      scheduler: runtime.scheduler?.(i) ?? registry.createScheduler(config.scheduler.policy, ctx(`scheduler/${i}`, config.scheduler.params)),
-      priority,
-      preemptionPolicy: config.preemptionPolicy,
-      checkInvariants: config.checkInvariants,
-    });
-  }
+  for (let i = 0; i < config.numInstances; i++) instances.push(buildInstance(i, pd?.instance(i)));
+  const lifecycle = resolveLifecycle({
+    config,
+    rng,
+    registry,
+    ctx,
+    tp,
+    totalKVBlocks: kvBlocks,
+    pd,
+    layout: pd?.setup.layout ?? poolLayout(undefined, config.numInstances),
+    newInstance: (i, pool) => buildInstance(i, pd !== undefined && (pool === 'prefill' || pool === 'decode') ? pd.pool(pool) : undefined),
+    autoscaler: runtime.autoscaler,
+  });
 
   const source = runtime.source ?? openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs });
   const fc = config.flowControl;
@@ -168,6 +184,7 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
     ...(pd !== undefined ? { pd: pd.setup } : {}),
     recordRequestIds: config.includeRequests,
     onProgress: runtime.onProgress,
+    ...(lifecycle !== undefined ? { lifecycle } : {}),
   });
   const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;

@@ -170,6 +170,31 @@ export class InstanceSimulator {
   }
 
   /**
+   * Takes requests off this instance without finishing them (a drain): the queued ones that
+   * `keep` does not retain and, with `running`, the running ones. Their KV is freed; they are
+   * returned with their state untouched, for the caller to account for.
+   */
+  evacuate(running: boolean, keep?: (r: SimRequest) => boolean): SimRequest[] {
+    const out: SimRequest[] = [];
+    for (const r of this.waitQueue.toArray()) {
+      if (keep?.(r)) continue;
+      this.waitQueue.remove(r);
+      this.kvTiers?.clearDeferred(r.spec.index);
+      if (r.kvOwner >= 0) this.releaseKV(r);
+      out.push(r);
+    }
+    while (running && this.run.length > 0) {
+      const i = this.run.length - 1;
+      const r = this.run.reqs[i];
+      this.run.writeBack(i);
+      this.run.removeAt(i);
+      this.releaseKV(r);
+      out.push(r);
+    }
+    return out;
+  }
+
+  /**
    * Executes one of this instance's events. Returns false for a deadline of a request that has
    * already left (the client's timer, cancelled by the response): nothing happened, and the
    * run's end must not move to it (BLIS skips such timeouts before advancing its clock).

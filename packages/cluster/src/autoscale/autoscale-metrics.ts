@@ -39,3 +39,45 @@ export interface AutoscalingMetrics {
   /** Replicas holding GPUs at the end. */
   final_replicas: number;
 }
+
+/** The `autoscaling` section of a result, from what the fleet and the autoscaler counted. */
+export function autoscalingMetrics(
+  fleet: {
+    secondsByState: readonly number[];
+    replicaSeconds: number;
+    gpuSeconds: number;
+    costUsd: number;
+    peakReplicas: number;
+    finalReplicas: number;
+    unplacedReplicas: number;
+    inventory: { nodesProvisioned: number };
+    settings: { lifecycle: { drainPolicy: 'wait' | 'immediate' | 'redirect' } };
+  },
+  autoscaler: { stats: { evaluations: number; scaleUpEvents: number; scaleDownEvents: number; replicasAdded: number; replicasDrained: number; oscillations: number }; config: { policy: string } } | undefined,
+  counters: { drainedDropped: number; redirected: number },
+  endUs: number,
+): AutoscalingMetrics {
+  const st = autoscaler?.stats;
+  const [loading, warming, active, draining] = fleet.secondsByState;
+  return {
+    evaluations: st?.evaluations ?? 0,
+    policy: autoscaler?.config.policy ?? null,
+    scale_up_events: st?.scaleUpEvents ?? 0,
+    scale_down_events: st?.scaleDownEvents ?? 0,
+    replicas_added: st?.replicasAdded ?? 0,
+    replicas_drained: st?.replicasDrained ?? 0,
+    unplaced_replicas: fleet.unplacedReplicas,
+    nodes_provisioned: fleet.inventory.nodesProvisioned,
+    scale_oscillations: st?.oscillations ?? 0,
+    drain_policy: fleet.settings.lifecycle.drainPolicy,
+    drained_dropped: counters.drainedDropped,
+    redirected: counters.redirected,
+    replica_seconds: fleet.replicaSeconds,
+    replica_seconds_by_state: { loading_s: loading, warming_s: warming, active_s: active, draining_s: draining },
+    gpu_seconds: fleet.gpuSeconds,
+    cost_usd: fleet.costUsd,
+    peak_replicas: fleet.peakReplicas,
+    mean_replicas: endUs > 0 ? fleet.replicaSeconds / (endUs / 1e6) : fleet.finalReplicas,
+    final_replicas: fleet.finalReplicas,
+  };
+}

@@ -43,7 +43,13 @@ export interface PdHost {
   /** Instance-side bookkeeping of a part that left its pod (in flight, policy hook, its slot). */
   releasePart(part: SimRequest, now: number, policy: RoutingPolicy): void;
   /** The parent left without completing: count it, tell the observer and the source. */
-  parentLeft(parent: SimRequest, now: number, outcome: 'dropped' | 'timed_out'): void;
+  parentLeft(parent: SimRequest, now: number, outcome: 'dropped' | 'timed_out' | 'drained'): void;
+  /** No routable pod in the pool: the request (or prefill part) waits for one. */
+  hold(req: SimRequest, prefill: boolean): void;
+  /** An `immediate` drain terminated this pod. */
+  gone(instance: number): boolean;
+  /** A part whose pod was drained away: it and its parent are discarded. */
+  drained(part: SimRequest, now: number): void;
 }
 
 /** Counters and distributions of a P/D run (the `pd` section of the result). */
@@ -104,8 +110,12 @@ export class PdCoordinator {
   /** The routing decision for a whole request: decode pod, decider, then local or disaggregated. */
   route(req: SimRequest, now: number): void {
     const host = this.host;
-    host.state.prepare(now);
     const pool = this.decodePool;
+    if (pool.instances.length === 0) {
+      host.hold(req, false);
+      return;
+    }
+    host.state.prepare(now);
     const decision = this.setup.decodeRouting.route(req.view, pool);
     let pos = checkedPosition(decision.instance, pool, this.setup.decodeRouting.name);
     const dd = this.setup.decider.decide(req.view, pool, pos);
@@ -188,10 +198,15 @@ export class PdCoordinator {
       throw new InvariantViolation('INV-PD-3', `${s.transfersInitiated} KV transfers initiated but ${s.transfersCompleted} completed`);
   }
 
-  private routePrefill(part: SimRequest, now: number): void {
+  /** Routes a prefill part within the prefill pool (again, after a redirect or a wait). */
+  routePrefill(part: SimRequest, now: number): void {
     const host = this.host;
-    host.state.prepare(now);
     const pool = this.prefillPool;
+    if (pool.instances.length === 0) {
+      host.hold(part, true);
+      return;
+    }
+    host.state.prepare(now);
     const policy = this.setup.prefillRouting;
     const decision = policy.route(part.view, pool);
     const target = pool.members[checkedPosition(decision.instance, pool, policy.name)];
@@ -212,6 +227,15 @@ export class PdCoordinator {
     part.view.priority = p.parent.view.priority;
     this.stats.transfersInitiated++;
     p.transferStartUs = now;
+    if (host.gone(p.decodeInstance)) {
+      // Its decode pod was drained away (immediate) since it was chosen.
+      p.decode = part;
+      part.instance = p.decodeInstance;
+      this.stats.transfersCompleted++;
+      host.countDispatch(part, p.decodeInstance);
+      host.drained(part, now);
+      return;
+    }
     if (!host.instances[p.decodeInstance].reserveTransferredKV(part)) {
       // Dropped at the start, with a zero-length transfer so that INV-PD-3 still pairs it.
       host.table.remove(part);
@@ -250,7 +274,8 @@ export class PdCoordinator {
       now,
     );
     host.countDispatch(part, p.decodeInstance);
-    host.instances[p.decodeInstance].enqueueTransferred(part, now);
+    if (host.gone(p.decodeInstance)) host.drained(part, now);
+    else host.instances[p.decodeInstance].enqueueTransferred(part, now);
   }
 
   private parentOf(index: number): ParentRequest {

@@ -43,6 +43,8 @@ export interface ResolvedPdSetup {
   setup: PdSetup;
   /** Settings of instance `i`. */
   instance(i: number): PoolInstanceSettings;
+  /** Settings of a new instance of a pool (an autoscaled replica). */
+  pool(pool: 'prefill' | 'decode'): PoolInstanceSettings;
   /** Whether a pool router or the decider reads prefix caches (the delayed cache signal is then kept). */
   readsPrefixCache: boolean;
 }
@@ -91,6 +93,7 @@ export function resolvePdSetup(input: PdSetupInput): ResolvedPdSetup {
       checkInvariants: config.checkInvariants,
     },
     instance: (i) => (layout[i] === 'prefill' ? prefill : layout[i] === 'decode' || layout[i] === 'shared' ? decode : base),
+    pool: (p) => (p === 'prefill' ? prefill : decode),
     readsPrefixCache,
   };
 }

@@ -7,15 +7,29 @@ import type { ClusterRouterState } from '../router-state.js';
  * instance index.
  */
 export class PoolView implements RouterState {
-  readonly instances: readonly InstanceSnapshot[];
-  /** Instance index of each position in {@link instances}. */
-  readonly members: readonly number[];
+  private snapshots: readonly InstanceSnapshot[];
+  private indices: readonly number[];
   private readonly base: ClusterRouterState;
 
-  constructor(base: ClusterRouterState, members: number[]) {
+  constructor(base: ClusterRouterState, members: readonly number[]) {
     this.base = base;
-    this.members = members;
-    this.instances = members.map((i) => base.instances[i]);
+    this.indices = members;
+    this.snapshots = members.map((i) => base.instances[i]);
+  }
+
+  get instances(): readonly InstanceSnapshot[] {
+    return this.snapshots;
+  }
+
+  /** Instance index of each position in {@link instances}. */
+  get members(): readonly number[] {
+    return this.indices;
+  }
+
+  /** The pool changed (replicas became routable or stopped being so). */
+  setMembers(members: readonly number[]): void {
+    this.indices = members;
+    this.snapshots = members.map((i) => this.base.instances[i]);
   }
 
   get nowUs(): number {

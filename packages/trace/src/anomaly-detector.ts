@@ -5,7 +5,10 @@ import type { AnomalyRecord } from './records.js';
 export interface AnomalyDetectorOptions {
   /** A block the CPU tier evicts within this many µs of storing it counts as KV thrashing. */
   kvThrashWindowUs: number;
-  /** A scale-up followed by a scale-down (or the reverse) within this many µs is an oscillation. */
+  /**
+   * An applied scale action that reverses its scaling group's previous applied action within
+   * this many µs is an oscillation.
+   */
   scaleCooldownUs: number;
 }
 
@@ -57,8 +60,8 @@ export class AnomalyDetector {
   private readonly queues: WaitingSet[] = [];
   private readonly emit: (a: AnomalyRecord) => void;
   private readonly opts: AnomalyDetectorOptions;
-  private lastScaleDir = 0;
-  private lastScaleUs = 0;
+  /** Per scaling group (pool), the direction and time of its last applied scale action. */
+  private readonly lastScale = new Map<string, { dir: number; ts: number }>();
   /** Per instance, when it last reported KV thrashing. */
   private readonly lastThrash = new Map<number, number>();
   /** P/D: the latest part each parent (by request index) put in a queue. */
@@ -125,15 +128,20 @@ export class AnomalyDetector {
     if (req.instance >= 0) this.queues[req.instance]?.delete(req);
   }
 
-  /** Scale oscillation: the direction of scaling reverses within the cooldown. */
-  onScale(now: number, before: number, after: number): void {
+  /**
+   * Scale oscillation: an applied action reverses the previous applied action of the same
+   * scaling group (`pool`) within the window. Groups scale independently, so under P/D a
+   * prefill scale-up followed by a decode scale-down is no reversal. An action that leaves the
+   * group's size unchanged has no direction and is ignored.
+   */
+  onScaleAction(pool: string, before: number, after: number, now: number): void {
     const dir = Math.sign(after - before);
     if (dir === 0) return;
-    if (this.lastScaleDir !== 0 && dir !== this.lastScaleDir && now - this.lastScaleUs <= this.opts.scaleCooldownUs) {
-      this.emit({ t: 'anomaly', ts: now, kind: 'scale_oscillation', inst: -1, ids: [] });
+    const last = this.lastScale.get(pool);
+    if (last !== undefined && dir !== last.dir && now - last.ts <= this.opts.scaleCooldownUs) {
+      this.emit({ t: 'anomaly', ts: now, kind: 'scale_oscillation', inst: -1, ids: [], pool });
     }
-    this.lastScaleDir = dir;
-    this.lastScaleUs = now;
+    this.lastScale.set(pool, { dir, ts: now });
   }
 
   /**

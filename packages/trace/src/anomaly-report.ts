@@ -16,6 +16,11 @@ export interface TailBlowupExample extends AnomalyExample {
   ratio: number;
 }
 
+export interface ScaleOscillationExample extends AnomalyExample {
+  /** The scaling group whose applied action reversed its previous one. */
+  pool: string;
+}
+
 export interface AnomalyCount<E extends AnomalyExample = AnomalyExample> {
   count: number;
   /** The first few occurrences. */
@@ -27,7 +32,7 @@ export interface AnomalyReport {
   priority_inversion: AnomalyCount;
   hol_blocking: AnomalyCount;
   kv_thrashing: AnomalyCount;
-  scale_oscillation: AnomalyCount;
+  scale_oscillation: AnomalyCount<ScaleOscillationExample>;
   tail_latency_blowup: AnomalyCount<TailBlowupExample> & { threshold: number };
 }
 
@@ -39,11 +44,12 @@ function plain(a: TraceAnalyzer, kind: AnomalyKind): AnomalyCount {
 /** Anomaly counts and examples, as the analyzer saw them in the trace. */
 export function buildAnomalyReport(a: TraceAnalyzer): AnomalyReport {
   const tail = a.anomalies.get('tail_latency_blowup')!;
+  const osc = a.anomalies.get('scale_oscillation')!;
   return {
     priority_inversion: plain(a, 'priority_inversion'),
     hol_blocking: plain(a, 'hol_blocking'),
     kv_thrashing: plain(a, 'kv_thrashing'),
-    scale_oscillation: plain(a, 'scale_oscillation'),
+    scale_oscillation: { count: osc.count, examples: osc.examples.map((e) => ({ time_us: e.ts, instance: e.inst, request_ids: [...e.ids], pool: e.pool ?? '' })) },
     tail_latency_blowup: {
       count: tail.count,
       threshold: a.header?.tail_ratio ?? 0,

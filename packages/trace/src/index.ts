@@ -14,9 +14,10 @@ export { parseTrace, parseTraceLine, readTraceFile, TraceParseError } from './tr
 export { regretOf, topCandidates } from './counterfactual.js';
 export { AnomalyDetector, type AnomalyDetectorOptions } from './anomaly-detector.js';
 export { detectTailBlowups, TAIL_MIN_SAMPLES, type ClassLatencies } from './tail-latency.js';
-export { type AnomalyReport, type AnomalyCount, type AnomalyExample, type TailBlowupExample, buildAnomalyReport } from './anomaly-report.js';
+export { type AnomalyReport, type AnomalyCount, type AnomalyExample, type TailBlowupExample, type ScaleOscillationExample, buildAnomalyReport } from './anomaly-report.js';
 export { TopN } from './top-n.js';
 export { PdAnalysis, type TransferShare } from './pd-analysis.js';
+export { ScaleAnalysis } from './scale-analysis.js';
 export { TraceAnalyzer, analyzeTrace, type DecisionContext, type JudgedDecision, type ClassStats, type AnomalyTally } from './trace-analyzer.js';
 export { summarizeTrace, estimateTokens, SUMMARY_STRATEGIES, type SummaryOptions, type SummaryStrategy } from './summary.js';
 export { nearestRank } from './percentile.js';

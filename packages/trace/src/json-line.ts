@@ -103,9 +103,18 @@ export function formatRecord(r: TraceRecord): string {
     case 'batch':
       return `{"t":"batch","ts":${num(r.ts)},"inst":${r.inst},"dt":${num(r.dt)},"prefill":${r.prefill},"prefill_tokens":${r.prefill_tokens},"decode":${r.decode}}\n`;
     case 'scale':
-      return `{"t":"scale","ts":${num(r.ts)},"before":${r.before},"after":${r.after},"reason":${str(r.reason)}}\n`;
+      return (
+        `{"t":"scale","ts":${num(r.ts)},"pool":${str(r.pool)},"policy":${str(r.policy)},"routable":${r.routable},"pending":${r.pending},"draining":${r.draining},` +
+        `"avg_q":${num(r.avg_q)},"avg_kv":${num(r.avg_kv)},"waiting":${r.waiting},"rate":${num(r.rate)},"signals":${numRecord(r.signals)},` +
+        `"proposed":${num(r.proposed)},"delta":${num(r.delta)},"outcome":${str(r.outcome)},"reason":${str(r.reason)}}\n`
+      );
+    case 'scale_action':
+      return `{"t":"scale_action","ts":${num(r.ts)},"pool":${str(r.pool)},"before":${r.before},"after":${r.after},"ids":${strArray(r.ids)},"unplaced":${r.unplaced}}\n`;
+    case 'instance_state':
+      return `{"t":"instance_state","ts":${num(r.ts)},"inst":${r.inst},"id":${str(r.id)},"state":${str(r.state)}}\n`;
     case 'anomaly': {
       let line = `{"t":"anomaly","ts":${num(r.ts)},"kind":${str(r.kind)},"inst":${r.inst},"ids":${strArray(r.ids)}`;
+      if (r.pool !== undefined) line += `,"pool":${str(r.pool)}`;
       if (r.slo !== undefined) line += `,"slo":${str(r.slo)}`;
       if (r.p50_us !== undefined) line += `,"p50_us":${num(r.p50_us)}`;
       if (r.p99_us !== undefined) line += `,"p99_us":${num(r.p99_us)}`;

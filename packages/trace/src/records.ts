@@ -4,6 +4,9 @@
  * microseconds of simulated time (`ts`), as everywhere in BLIS.
  */
 
+import type { PoolType } from '@blis/policies';
+import type { ScaleOutcome } from './decision-observer.js';
+
 /** The trace format version written in the header; readers reject other versions. */
 export const TRACE_FORMAT_VERSION = 1;
 
@@ -215,12 +218,60 @@ export interface BatchRecord {
   decode: number;
 }
 
+/**
+ * One autoscaler evaluation of one scaling group: the signals it saw and what became of it.
+ * Written for every evaluation, whether or not it led to an action.
+ */
 export interface ScaleRecord {
   t: 'scale';
   ts: number;
+  /** The scaling group (its pool: `monolithic`, or `prefill` / `decode` under P/D). */
+  pool: PoolType;
+  /** The autoscaling policy's name. */
+  policy: string;
+  /** Routable, pending (scheduling or loading) and draining replicas of the group. */
+  routable: number;
+  pending: number;
+  draining: number;
+  /** Mean queue depth and mean KV utilisation (0..1) of the group, as the autoscaler saw them. */
+  avg_q: number;
+  avg_kv: number;
+  /** Waiting requests and the request rate, as the autoscaler saw them. */
+  waiting: number;
+  rate: number;
+  /** What the policy computed (supply, demand, ...), by name. */
+  signals: Record<string, number>;
+  /** The policy's replica delta, and the delta after the replica bounds. */
+  proposed: number;
+  delta: number;
+  /** `hold`, `stabilizing`, `cooldown` or `scheduled` (actuation follows after the scrape delay). */
+  outcome: ScaleOutcome;
+  reason: string;
+}
+
+/** A scale action carried out (after the scrape delay). */
+export interface ScaleActionRecord {
+  t: 'scale_action';
+  ts: number;
+  pool: PoolType;
+  /** The group's replicas (routable plus pending) before and after. */
   before: number;
   after: number;
-  reason: string;
+  /** Ids of the replicas created (scale-up) or set draining (scale-down). */
+  ids: string[];
+  /** Scale-up replicas that found no node and no pool that could grow. */
+  unplaced: number;
+}
+
+/** A replica changed lifecycle state. */
+export interface InstanceStateRecord {
+  t: 'instance_state';
+  ts: number;
+  /** Instance index, and the replica's id. */
+  inst: number;
+  id: string;
+  /** `scheduling`, `loading`, `warming-up`, `active`, `draining` or `terminated`. */
+  state: string;
 }
 
 export type AnomalyKind = 'priority_inversion' | 'hol_blocking' | 'kv_thrashing' | 'scale_oscillation' | 'tail_latency_blowup';
@@ -233,10 +284,15 @@ export interface AnomalyRecord {
   kind: AnomalyKind;
   /** Instance involved (-1 for cluster-wide anomalies). */
   inst: number;
-  /** Requests involved; for inversions and HOL blocking the favoured request comes first. */
+  /**
+   * Requests involved; for inversions and HOL blocking the favoured request comes first. Scale
+   * oscillations name no request (empty).
+   */
   ids: string[];
   /** SLO class (tail-latency blowup only). */
   slo?: string;
+  /** The scaling group whose applied action reversed its previous one (scale oscillation only). */
+  pool?: string;
   /** p50 and p99 TTFT and their ratio (tail-latency blowup only). */
   p50_us?: number;
   p99_us?: number;
@@ -263,6 +319,8 @@ export type TraceRecord =
   | PreemptedRecord
   | BatchRecord
   | ScaleRecord
+  | ScaleActionRecord
+  | InstanceStateRecord
   | AnomalyRecord
   | EndRecord;
 

@@ -1,5 +1,6 @@
 import { pdFocusLines, pdIssues, pdLines } from './pd-summary.js';
 import type { AnomalyRecord } from './records.js';
+import { scaleFocusLines, scaleIssues, scaleLines } from './scale-summary.js';
 import type { JudgedDecision, TraceAnalyzer } from './trace-analyzer.js';
 
 export type SummaryStrategy = 'issue-focused' | 'decision-audit' | 'counterfactual';
@@ -56,7 +57,7 @@ function outcomeLines(a: TraceAnalyzer, strategy: SummaryStrategy): string[] {
     .join(' ');
   if (!a.pd.active) lines.push(`- Routing: ${a.decisions} decisions; per instance ${perInstance}.`);
   else if (a.decisions > 0) lines.push(`- Routing of requests kept local (decode pool): ${a.decisions} decisions; per instance ${perInstance}.`);
-  lines.push(...pdLines(a));
+  lines.push(...pdLines(a), ...scaleLines(a));
   return lines;
 }
 
@@ -131,8 +132,7 @@ function issues(a: TraceAnalyzer): Issue[] {
   }
   const thrash = a.anomalies.get('kv_thrashing')!;
   if (thrash.count > 0) out.push({ head: `KV THRASHING: ${thrash.count} blocks evicted from the CPU tier soon after being stored there.`, details: [`e.g. ${exampleWhere(thrash.examples[0])}.`] });
-  const osc = a.anomalies.get('scale_oscillation')!;
-  if (osc.count > 0) out.push({ head: `AUTOSCALING: ${osc.count} scaling reversals within the cooldown (of ${a.scaleEvents} scaling events).`, details: [] });
+  out.push(...scaleIssues(a));
   if (a.rejected > 0 || a.status('shed') > 0) {
     const reasons = [...a.rejectReasons.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([r, n]) => `${r}: ${n}`);
     out.push({ head: `ADMISSION: ${a.rejected} requests rejected, ${a.status('shed')} shed from the gateway queue.`, details: reasons.length > 0 ? [`Reasons: ${reasons.join('; ')}.`] : [] });
@@ -205,7 +205,7 @@ function focusLines(a: TraceAnalyzer): string[] {
   const skew = imbalance(a);
   if (skew !== undefined)
     out.push(`- Spread the load: instance ${skew.hi} took ${a.routedTo[skew.hi] ?? 0} of ${a.decisions} requests; weigh queue-depth or load-balance scorers more against affinity.`);
-  out.push(...pdFocusLines(a));
+  out.push(...pdFocusLines(a), ...scaleFocusLines(a));
   if (out.length === 0) out.push('- No issue stood out: compare this policy against alternatives on a heavier or burstier workload.');
   return ['## Suggested focus', ...out];
 }

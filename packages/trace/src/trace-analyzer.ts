@@ -10,6 +10,7 @@ import {
   type RoutingRecord,
   type TraceRecord,
 } from './records.js';
+import { ScaleAnalysis } from './scale-analysis.js';
 import type { ClassLatencies } from './tail-latency.js';
 import { TopN } from './top-n.js';
 
@@ -129,9 +130,10 @@ export class TraceAnalyzer {
   batches = 0;
   batchPrefillTokens = 0;
   batchDecodeTokens = 0;
-  scaleEvents = 0;
   /** Disaggregation, prefill routing and KV transfers (P/D runs). */
   readonly pd = new PdAnalysis();
+  /** Autoscaler evaluations and actions, and replica lifecycle transitions (autoscaled runs). */
+  readonly scale = new ScaleAnalysis();
 
   readonly worstTtft = new TopN<JudgedDecision>(WORST_KEPT);
   readonly worstRegret = new TopN<JudgedDecision>(WORST_KEPT);
@@ -189,7 +191,13 @@ export class TraceAnalyzer {
         this.batchDecodeTokens += r.decode;
         break;
       case 'scale':
-        this.scaleEvents++;
+        this.scale.scale(r);
+        break;
+      case 'scale_action':
+        this.scale.scaleAction(r);
+        break;
+      case 'instance_state':
+        this.scale.instanceState(r);
         break;
       default:
         break;
@@ -329,11 +337,14 @@ export class TraceAnalyzer {
     return out;
   }
 
-  /** Instances the trace names (highest index + 1): where requests were routed, under P/D also prefill and decode pods. */
+  /**
+   * Instances the trace names (highest index + 1): where requests were routed, under P/D also
+   * prefill and decode pods, under autoscaling also every replica with a lifecycle transition.
+   */
   get instanceCount(): number {
     let n = this.routedTo.length;
     if (this.routePool !== undefined) for (const i of this.routePool) if (i >= n) n = i + 1;
-    return Math.max(n, this.pd.maxInstance + 1);
+    return Math.max(n, this.pd.maxInstance + 1, this.scale.maxInstance + 1);
   }
 
   /** Instances a routing decision could choose, ascending: the routing pool under P/D, else all seen. */

@@ -3,7 +3,7 @@ import type { StepBatch } from '@blis/latency';
 import type { AdmissionDecision, DisaggregationDecision, RouterState, RoutingDecision } from '@blis/policies';
 import { type AnomalyReport, buildAnomalyReport } from './anomaly-report.js';
 import { AnomalyDetector } from './anomaly-detector.js';
-import type { DecisionObserver, KvTransferKind, PdTransferRecord, ScaleAction } from './decision-observer.js';
+import type { DecisionObserver, KvTransferKind, PdTransferRecord, ScaleAction, ScaleEvaluation } from './decision-observer.js';
 import { formatRecord } from './json-line.js';
 import { disaggregationRecord, kvTransferRecord, prefillRoutingRecord } from './pd-records.js';
 import { type RoutingRecord, TRACE_FORMAT_VERSION, type TraceRecord } from './records.js';
@@ -16,7 +16,8 @@ import type { TraceSink } from './trace-sink.js';
 export interface TraceRecorderOptions {
   /**
    * `decisions`: admission, priority, routing (and P/D's disaggregation, prefill routing and KV
-   * transfers), outcomes, anomalies. `full` adds queue and batch events.
+   * transfers), autoscaler evaluations and actions, replica lifecycle transitions, outcomes,
+   * anomalies. `full` adds queue and batch events.
    */
   level: 'decisions' | 'full';
   /** Top candidates to record per routing decision (0 = none; regret is recorded regardless). */
@@ -30,7 +31,10 @@ export interface TraceRecorderOptions {
   tailRatioThreshold?: number;
   /** KV thrashing window, µs (default 1 s). */
   kvThrashWindowUs?: number;
-  /** Scale oscillation cooldown, µs (default 60 s). */
+  /**
+   * Scale oscillation window, µs (default 60 s): an applied scale action reversing its scaling
+   * group's previous one within it is an oscillation.
+   */
   scaleCooldownUs?: number;
   /** Policy names for the header (admission, priority, routing, scheduler, ...). */
   policies?: Record<string, string>;
@@ -215,9 +219,35 @@ export class TraceRecorder implements DecisionObserver {
     });
   }
 
+  onScaleEvaluation(e: ScaleEvaluation, now: number): void {
+    this.emit({
+      t: 'scale',
+      ts: now,
+      pool: e.pool,
+      policy: e.policy,
+      routable: e.routable,
+      pending: e.pending,
+      draining: e.draining,
+      avg_q: e.avgQueueDepth,
+      avg_kv: e.avgKvUtilization,
+      waiting: e.waitingRequests,
+      rate: e.requestRate,
+      signals: { ...e.signals },
+      proposed: e.proposed,
+      delta: e.delta,
+      outcome: e.outcome,
+      reason: e.reason,
+    });
+  }
+
+  /** Writes the action, then checks it for a reversal of its group's previous action. */
   onScaleAction(action: ScaleAction, now: number): void {
-    this.emit({ t: 'scale', ts: now, before: action.before, after: action.after, reason: action.instances.join(' ') });
-    this.detector.onScale(now, action.before, action.after);
+    this.emit({ t: 'scale_action', ts: now, pool: action.pool, before: action.before, after: action.after, ids: [...action.instances], unplaced: action.unplaced });
+    this.detector.onScaleAction(action.pool, action.before, action.after, now);
+  }
+
+  onInstanceState(instance: number, id: string, state: string, now: number): void {
+    this.emit({ t: 'instance_state', ts: now, inst: instance, id, state });
   }
 
   onKvTransfer(blockHash: number, kind: KvTransferKind, now: number, instance: number, storedAtUs?: number): void {

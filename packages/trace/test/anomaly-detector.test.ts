@@ -85,14 +85,42 @@ describe('head-of-line blocking', () => {
 });
 
 describe('scale oscillation', () => {
-  it('counts a reversal within the cooldown only', () => {
+  it('counts a reversal of the group\'s applied actions within the window only', () => {
     const { d, seen } = detector();
-    d.onScale(0, 2, 3); // up
-    d.onScale(1000, 3, 3); // no change: ignored
-    d.onScale(4000, 3, 2); // down 4 ms after up: oscillation
-    d.onScale(20_000, 2, 3); // up 16 ms later: outside the 5 ms cooldown
-    d.onScale(21_000, 3, 4); // up again: same direction
-    expect(seen.map((s) => [s.kind, s.ts])).toEqual([['scale_oscillation', 4000]]);
+    d.onScaleAction('monolithic', 2, 3, 0); // up
+    d.onScaleAction('monolithic', 3, 3, 1000); // no change: ignored
+    d.onScaleAction('monolithic', 3, 2, 4000); // down 4 ms after up: oscillation
+    d.onScaleAction('monolithic', 2, 3, 20_000); // up 16 ms later: outside the 5 ms window
+    d.onScaleAction('monolithic', 3, 4, 21_000); // up again: same direction
+    expect(seen).toEqual([{ t: 'anomaly', ts: 4000, kind: 'scale_oscillation', inst: -1, ids: [], pool: 'monolithic' }]);
+  });
+
+  it('follows each pool on its own: a prefill scale-up then a decode scale-down is no reversal', () => {
+    const { d, seen } = detector({ kvThrashWindowUs: 1000, scaleCooldownUs: 30_000_000 });
+    d.onScaleAction('prefill', 2, 3, 0);
+    d.onScaleAction('decode', 3, 2, 10_000_000);
+    expect(seen).toEqual([]);
+    // The same pool reversing within 30 s is one; the decode pool's own history is untouched.
+    d.onScaleAction('prefill', 3, 2, 10_000_000);
+    expect(seen.map((a) => [a.ts, a.pool])).toEqual([[10_000_000, 'prefill']]);
+    d.onScaleAction('decode', 2, 3, 45_000_000); // 35 s after decode's down: outside
+    expect(seen).toHaveLength(1);
+  });
+
+  it('counts a reversal at 10 s in a 30 s window, and none at 40 s', () => {
+    const { d, seen } = detector({ kvThrashWindowUs: 1000, scaleCooldownUs: 30_000_000 });
+    d.onScaleAction('decode', 1, 2, 0);
+    d.onScaleAction('decode', 2, 1, 10_000_000);
+    expect(seen).toHaveLength(1);
+    d.onScaleAction('decode', 1, 0, 40_000_000); // same direction as the last one
+    expect(seen).toHaveLength(1);
+    const late = detector({ kvThrashWindowUs: 1000, scaleCooldownUs: 30_000_000 });
+    late.d.onScaleAction('decode', 1, 2, 0);
+    late.d.onScaleAction('decode', 2, 1, 40_000_000); // reversal 40 s later: outside
+    expect(late.seen).toEqual([]);
+    // Exactly at the window's end still counts.
+    late.d.onScaleAction('decode', 1, 2, 70_000_000);
+    expect(late.seen.map((a) => a.ts)).toEqual([70_000_000]);
   });
 });
 

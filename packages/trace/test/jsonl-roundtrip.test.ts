@@ -96,7 +96,34 @@ const recordArb: fc.Arbitrary<TraceRecord> = fc.oneof(
   fc.record({ t: fc.constant('scheduled' as const), ts: fc.nat(), id: text, inst: fc.nat(), prio: num, hit_blocks: fc.nat() }),
   fc.record({ t: fc.constant('preempted' as const), ts: fc.nat(), id: text, inst: fc.nat() }),
   fc.record({ t: fc.constant('batch' as const), ts: fc.nat(), inst: fc.nat(), dt: fc.nat(), prefill: fc.nat(), prefill_tokens: fc.nat(), decode: fc.nat() }),
-  fc.record({ t: fc.constant('scale' as const), ts: fc.nat(), before: fc.nat(), after: fc.nat(), reason: text }),
+  fc.record({
+    t: fc.constant('scale' as const),
+    ts: fc.nat(),
+    pool: fc.constantFrom('monolithic' as const, 'prefill' as const, 'decode' as const),
+    policy: text,
+    routable: fc.nat(),
+    pending: fc.nat(),
+    draining: fc.nat(),
+    avg_q: num,
+    avg_kv: num,
+    waiting: fc.nat(),
+    rate: num,
+    signals: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), num),
+    proposed: fc.integer({ min: -8, max: 8 }),
+    delta: fc.integer({ min: -8, max: 8 }),
+    outcome: fc.constantFrom('hold' as const, 'stabilizing' as const, 'cooldown' as const, 'scheduled' as const),
+    reason: text,
+  }),
+  fc.record({
+    t: fc.constant('scale_action' as const),
+    ts: fc.nat(),
+    pool: fc.constantFrom('monolithic' as const, 'prefill' as const, 'decode' as const),
+    before: fc.nat(),
+    after: fc.nat(),
+    ids: fc.array(text, { maxLength: 3 }),
+    unplaced: fc.nat(),
+  }),
+  fc.record({ t: fc.constant('instance_state' as const), ts: fc.nat(), inst: fc.nat(), id: text, state: text }),
   fc.record(
     {
       t: fc.constant('anomaly' as const),
@@ -104,6 +131,7 @@ const recordArb: fc.Arbitrary<TraceRecord> = fc.oneof(
       kind: fc.constantFrom(...ANOMALY_KINDS),
       inst: int,
       ids: fc.array(text, { maxLength: 3 }),
+      pool: text,
       slo: text,
       p50_us: fc.nat(),
       p99_us: fc.nat(),
@@ -145,6 +173,15 @@ describe('JSON lines', () => {
     expect(() => parseTrace('{"t":"kv_transfer","ts":1,"id":"a","start_us":0,"dur_us":"1ms","blocks":1,"prefill_inst":0,"decode_inst":1}', 'x.jsonl')).toThrow(
       /x\.jsonl:1 dur_us: expected number, found string/,
     );
+    // Autoscaling records: an evaluation's signals are an object, an action names its replicas.
+    expect(() =>
+      parseTrace(
+        '{"t":"scale","ts":1,"pool":"decode","policy":"p","routable":1,"pending":0,"draining":0,"avg_q":0,"avg_kv":0,"waiting":0,"rate":0,"signals":[],"proposed":0,"delta":0,"outcome":"hold","reason":""}',
+        'x.jsonl',
+      ),
+    ).toThrow(/x\.jsonl:1 signals: expected object, found array/);
+    expect(() => parseTrace('{"t":"scale_action","ts":1,"pool":"decode","before":1,"after":2,"unplaced":0}', 'x.jsonl')).toThrow(/x\.jsonl:1 ids: expected array, found undefined/);
+    expect(() => parseTrace('{"t":"instance_state","ts":1,"inst":"3","id":"i3","state":"active"}', 'x.jsonl')).toThrow(/x\.jsonl:1 inst: expected number, found string/);
     expect(() => parseTrace('{"t":"header","version":2,"level":"full","k":0,"slo_ttft_us":0,"slo_e2e_us":0,"tail_ratio":5,"policies":{}}', 'x.jsonl')).toThrow(
       /version: expected 1, found 2/,
     );

@@ -153,7 +153,8 @@ export interface KvTransferRecord {
   decode_inst: number;
 }
 
-export type OutcomeStatus = 'completed' | 'rejected' | 'shed' | 'unservable' | 'timed_out';
+/** `drained`: discarded by an `immediate` drain of its replica. */
+export type OutcomeStatus = 'completed' | 'rejected' | 'shed' | 'unservable' | 'timed_out' | 'drained';
 
 /**
  * Closes a request: every earlier record with the same `id` is linked to this outcome. Written

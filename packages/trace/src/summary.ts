@@ -30,7 +30,7 @@ function outcomeLines(a: TraceAnalyzer, strategy: SummaryStrategy): string[] {
   const pols = h === undefined ? '' : Object.entries(h.policies).map(([k, v]) => `${k}=${v}`).join(', ');
   const lines = [
     `# Trace summary (${strategy})`,
-    `Run: ${seen} requests arrived, ${a.completed} completed, ${a.rejected} rejected at admission, ${a.status('shed')} shed, ${a.status('unservable')} dropped as unservable, ${a.status('timed_out')} timed out, ${a.unresolved} unfinished; ${ms(a.endUs)} ms simulated on ${a.instanceCount} instances${pols === '' ? '' : ` (${pols})`}.`,
+    `Run: ${seen} requests arrived, ${a.completed} completed, ${a.rejected} rejected at admission, ${a.status('shed')} shed, ${a.status('unservable')} dropped as unservable, ${a.status('timed_out')} timed out, ${a.status('drained') > 0 ? `${a.status('drained')} discarded by drains, ` : ''}${a.unresolved} unfinished; ${ms(a.endUs)} ms simulated on ${a.instanceCount} instances${pols === '' ? '' : ` (${pols})`}.`,
     '',
     '## Outcome',
     `- Throughput: ${(secs > 0 ? a.outputTokens / secs : 0).toFixed(1)} output tokens/s, ${(secs > 0 ? a.completed / secs : 0).toFixed(1)} completed requests/s.`,

@@ -201,7 +201,7 @@ export class TraceRecorder implements DecisionObserver {
     });
   }
 
-  onDropped(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed'): void {
+  onDropped(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed' | 'drained'): void {
     this.detector.onLeft(req);
     const spec = req.spec;
     this.emit({

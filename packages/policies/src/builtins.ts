@@ -6,6 +6,22 @@ import { createSloShed, type SloShedParams } from './admission/slo-shed.js';
 import { createTenantQuota, type TenantQuotaParams } from './admission/tenant-quota.js';
 import { createTierShed, type TierShedParams } from './admission/tier-shed.js';
 import { createTokenBucket, type TokenBucketParams } from './admission/token-bucket.js';
+import {
+  createQueueDepthAutoscaler,
+  type QueueDepthAutoscalerParams,
+} from './autoscale/queue-depth.js';
+import {
+  createTargetUtilizationAutoscaler,
+  type TargetUtilizationParams,
+} from './autoscale/target-utilization.js';
+import {
+  createThresholdAutoscaler,
+  type ThresholdAutoscalerParams,
+} from './autoscale/threshold.js';
+import {
+  createWvaSaturationAutoscaler,
+  type WvaSaturationParams,
+} from './autoscale/wva-saturation.js';
 import { createAlwaysDecider } from './deciders/always.js';
 import { createNeverDecider } from './deciders/never.js';
 import {
@@ -88,7 +104,7 @@ export const weightedParamsSchema = z.strictObject({
     .optional(),
 });
 
-/** Registers every built-in policy, scheduler, scorer and P/D decider into `registry`. */
+/** Registers every built-in policy, scheduler, scorer, P/D decider and autoscaler into `registry`. */
 export function registerBuiltinPolicies(registry: PolicyRegistry): void {
   // Admission
   registry.registerAdmissionPolicy(
@@ -203,6 +219,20 @@ export function registerBuiltinPolicies(registry: PolicyRegistry): void {
   registry.registerDecider('always', paramless('decider', 'always', createAlwaysDecider));
   registry.registerDecider('prefix-threshold', (ctx) =>
     createPrefixThresholdDecider(ctx.params as PrefixThresholdParams, ctx.blockSizeTokens),
+  );
+
+  // Autoscalers
+  registry.registerAutoscaler('wva-saturation', (ctx) =>
+    createWvaSaturationAutoscaler(ctx.params as WvaSaturationParams),
+  );
+  registry.registerAutoscaler('threshold', (ctx) =>
+    createThresholdAutoscaler(ctx.params as ThresholdAutoscalerParams),
+  );
+  registry.registerAutoscaler('target-utilization', (ctx) =>
+    createTargetUtilizationAutoscaler(ctx.params as TargetUtilizationParams),
+  );
+  registry.registerAutoscaler('queue-depth', (ctx) =>
+    createQueueDepthAutoscaler(ctx.params as QueueDepthAutoscalerParams),
   );
 }
 

@@ -178,6 +178,30 @@ export {
   prefixThresholdParamsSchema,
 } from './deciders/prefix-threshold.js';
 
+// Autoscalers.
+export {
+  createWvaSaturationAutoscaler,
+  WVA_SATURATION_DEFAULTS,
+  type WvaSaturationParams,
+  wvaSaturationParamsSchema,
+} from './autoscale/wva-saturation.js';
+export {
+  createThresholdAutoscaler,
+  type ThresholdAutoscalerParams,
+  thresholdAutoscalerParamsSchema,
+} from './autoscale/threshold.js';
+export {
+  createTargetUtilizationAutoscaler,
+  TARGET_UTILIZATION_DEFAULTS,
+  type TargetUtilizationParams,
+  targetUtilizationParamsSchema,
+} from './autoscale/target-utilization.js';
+export {
+  createQueueDepthAutoscaler,
+  type QueueDepthAutoscalerParams,
+  queueDepthAutoscalerParamsSchema,
+} from './autoscale/queue-depth.js';
+
 // Instance schedulers.
 export { createFcfsScheduler } from './schedulers/fcfs.js';
 export { comparePriorityFcfs, createPriorityFcfsScheduler } from './schedulers/priority-fcfs.js';

@@ -52,6 +52,7 @@ describe('the built-in catalogue', () => {
         'running-requests',
       ],
       decider: ['always', 'never', 'prefix-threshold'],
+      autoscaler: ['queue-depth', 'target-utilization', 'threshold', 'wva-saturation'],
     });
   });
 
@@ -71,6 +72,8 @@ describe('the built-in catalogue', () => {
       expect(registry.createScheduler(name, ctx).name).toBe(name);
     for (const name of listing.scorer) expect(registry.createScorer(name, ctx).name).toBe(name);
     for (const name of listing.decider) expect(registry.createDecider(name, ctx).name).toBe(name);
+    for (const name of listing.autoscaler)
+      expect(registry.createAutoscaler(name, ctx).name).toBe(name);
   });
 
   it('treats an empty name as the default of its kind', () => {

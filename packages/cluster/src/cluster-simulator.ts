@@ -359,8 +359,9 @@ export class ClusterSimulator {
         const inst = instanceOfClass(cls);
         if (inst < 0) {
           if (this.onClusterEvent(ev.poppedKind, ev.poppedArg, t)) this.lastActiveUs = t;
-        } else if (this.fleet?.isTerminated(inst)) this.onTerminatedEvent(ev.poppedKind, ev.poppedArg, t);
-        else if (this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t)) this.lastActiveUs = t;
+        } else if (this.fleet === undefined) {
+          if (this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t)) this.lastActiveUs = t;
+        } else this.onFleetInstanceEvent(inst, t);
       }
       if (progress !== undefined && ++sinceProgress >= 65536) {
         sinceProgress = 0;
@@ -373,6 +374,19 @@ export class ClusterSimulator {
     this.endUs = Math.min(end, horizonUs);
     this.counters.inTransit = this.admittedAt.size;
     this.fleet?.close(this.endUs);
+  }
+
+  /** An instance event when replicas have a lifecycle: a draining one may have just gone idle. */
+  private onFleetInstanceEvent(inst: number, t: number): void {
+    const fleet = this.fleet!;
+    const ev = this.events;
+    if (fleet.isTerminated(inst)) {
+      this.onTerminatedEvent(ev.poppedKind, ev.poppedArg, t);
+      return;
+    }
+    if (this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t)) this.lastActiveUs = t;
+    // Requests complete inside a step, before it retires them: only now is the replica idle.
+    if (fleet.isDraining(inst)) fleet.onLeft(inst, t);
   }
 
   /**

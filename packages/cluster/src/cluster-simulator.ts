@@ -211,6 +211,11 @@ export class ClusterSimulator {
             observer: setup.observer,
             waiting: (pool) => this.waitingFor(pool),
             busy: () => this.table.size > 0 || this.setup.source.peekArrivalUs() !== Number.POSITIVE_INFINITY || (this.pd?.awaitingStart ?? 0) > 0,
+            stalled: () =>
+              this.held.length > 0 &&
+              this.held.length === this.table.size &&
+              this.setup.source.peekArrivalUs() === Number.POSITIVE_INFINITY &&
+              !this.fleet!.starting(),
           },
           as.normal,
         );

@@ -17,6 +17,11 @@ export interface AutoscalerHost {
   waiting(pool: string): number;
   /** Anything left to do: requests in the system or arrivals to come. */
   busy(): boolean;
+  /**
+   * Only the autoscaler can change anything: no arrivals to come, and every request left is
+   * waiting for a replica that nobody is starting.
+   */
+  stalled(): boolean;
 }
 
 interface GroupState {
@@ -94,10 +99,13 @@ export class Autoscaler {
   /** An evaluation tick. Returns false when nothing was left to scale for (the ticks stop). */
   tick(now: number): void {
     this.host.state.prepare(now);
-    for (let g = 0; g < this.groups.length; g++) this.evaluate(g, now);
+    let acting = false;
+    for (let g = 0; g < this.groups.length; g++) if (this.evaluate(g, now) !== 'hold') acting = true;
     // BLIS stops ticking once the run has nothing left to do; so do we, so that ticks never
-    // stretch the run past its last request.
-    if (this.host.busy()) this.host.events.push(now + this.config.intervalUs, FLEET_TICK, FLEET_TICK, -1);
+    // stretch the run past its last request. Requests held for a replica that the policy will
+    // not start (it held with nothing else able to change) stay unfinished instead of ticking forever.
+    const stuck = !acting && this.pending.size === 0 && this.host.stalled();
+    if (this.host.busy() && !stuck) this.host.events.push(now + this.config.intervalUs, FLEET_TICK, FLEET_TICK, -1);
   }
 
   actuate(id: number, now: number): void {
@@ -140,7 +148,7 @@ export class Autoscaler {
     return Math.min(this.maxReplicas, Math.max(lo, current + delta));
   }
 
-  private evaluate(g: number, now: number): void {
+  private evaluate(g: number, now: number): ScaleOutcome {
     const s = this.groups[g];
     const ctx = this.context(g, now);
     const decision = s.policy.evaluate(ctx);
@@ -192,6 +200,7 @@ export class Autoscaler {
       },
       now,
     );
+    return outcome;
   }
 
   private context(g: number, now: number): AutoScaleContext {

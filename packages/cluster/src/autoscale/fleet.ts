@@ -117,6 +117,11 @@ export class Fleet {
     return this.routable;
   }
 
+  /** Some replica is on its way to serving (waiting for a node, or loading). */
+  starting(): boolean {
+    return this.replicas.some((r) => r.state === InstanceState.Scheduling || r.state === InstanceState.Loading);
+  }
+
   isTerminated(index: number): boolean {
     return this.replicas[index].state === InstanceState.Terminated;
   }

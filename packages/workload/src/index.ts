@@ -1,10 +1,10 @@
 export { WorkloadSpecError, TraceReadError } from './errors.js';
 export type { InputIssue } from './errors.js';
-export { WorkloadSpecSchema, ClientSchema, DistributionSchema, ArrivalSchema, SLO_CLASSES } from './spec-schema.js';
-export type { WorkloadSpec, WorkloadSpecInput, ClientSpec } from './spec-schema.js';
+export { WorkloadSpecSchema, ClientSchema, WindowSchema, DistributionSchema, ArrivalSchema, SLO_CLASSES, hasWindowOverrides } from './spec-schema.js';
+export type { WorkloadSpec, WorkloadSpecInput, ClientSpec, WindowSpec } from './spec-schema.js';
 export { loadWorkloadSpec, parseWorkloadSpec } from './spec-load.js';
 export type { LoadedSpec } from './spec-load.js';
-export { createRequestSource, SpecRequestSource, networkDelay, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
+export { createRequestSource, SpecRequestSource, networkDelay, windowRate, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
 export type { RequestSourceOptions } from './request-source.js';
 export { specFromFlags } from './from-flags.js';
 export type { FlagWorkload } from './from-flags.js';

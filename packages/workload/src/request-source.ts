@@ -1,9 +1,9 @@
-import { PartitionedRng, type RandomStream, type RequestOutcome, type RequestSource, type RequestSpec } from '@blis/engine';
+import { PartitionedRng, RandomStream, type RequestOutcome, type RequestSource, type RequestSpec, deriveSeed } from '@blis/engine';
 import { type GapSampler, gapSampler } from './arrivals.js';
 import { requestBlockHashes } from './block-hashes.js';
 import { type LengthSampler, lengthSampler } from './distributions.js';
 import type { LoadedSpec } from './spec-load.js';
-import type { ClientSpec } from './spec-schema.js';
+import { type ClientSpec, type WindowSpec, type WorkloadSpec, hasWindowOverrides } from './spec-schema.js';
 
 export interface RequestSourceOptions {
   /** Tokens per KV block, for the prompt block hashes (16). */
@@ -36,12 +36,43 @@ interface ClientState {
   sessions: number;
 }
 
+/** Prompt and answer length samplers: a client's own, or a window's overrides. */
+interface Lengths {
+  input: LengthSampler;
+  output: LengthSampler;
+}
+
+/**
+ * One lifecycle window of a spec with per-window overrides, generated as BLIS's time-varying
+ * generator does (generator.go generateRequestsForWindow): `count = ceil(rate × duration)` gaps
+ * of the window's arrival process, rescaled so they sum to the window exactly; arrivals are the
+ * running sums, and those at or after `end` (always the last) are dropped. The gaps are drawn
+ * twice from the same stream, once to sum them and once as they are emitted, so a window holds
+ * one pending arrival whatever its count.
+ */
+interface WindowState extends Lengths {
+  client: number;
+  /** The window, clamped to the horizon: arrivals fall in [start, end). */
+  start: number;
+  end: number;
+  count: number;
+  /** Factor that makes the `count` gaps (summed in the first pass) fill the window exactly. */
+  scale: number;
+  drawn: number;
+  /** Sum of the gaps drawn so far. */
+  partial: number;
+  gap: GapSampler;
+  rng: RandomStream;
+}
+
 interface Pending {
   time: number;
   seq: number;
   client: number;
   /** Follow-up round of a session, or undefined for an open-loop arrival. */
   round?: { sessionId: string; round: number; contextTokens: number; rounds: number };
+  /** The window (index into `windows`) of an arrival from the per-window generator. */
+  window?: number;
 }
 
 interface SessionState {
@@ -58,10 +89,13 @@ interface SessionState {
  * A lazy request stream for a WorkloadSpec: each client's arrivals come from its own random
  * stream and are merged in time order; multi-turn sessions schedule their next round only when
  * the previous one completes (closed loop, via `onRequestDone`). Memory holds one pending
- * arrival per client plus one per open session, whatever `num_requests` is.
+ * arrival per client (per lifecycle window when a window has overrides: BLIS's per-window
+ * generation) plus one per open session, whatever `num_requests` is.
  */
 export class SpecRequestSource implements RequestSource {
   private readonly clients: ClientState[];
+  /** Per-window generation (any window has overrides); empty otherwise. */
+  private readonly windows: WindowState[] = [];
   private readonly heap: Pending[] = [];
   private readonly sessions = new Map<number, SessionState>();
   private readonly blockSize: number;
@@ -83,6 +117,8 @@ export class SpecRequestSource implements RequestSource {
     const rng = new PartitionedRng(opts.seed ?? spec.seed);
     const totalFraction = spec.clients.reduce((a, c) => a + c.rate_fraction, 0);
     const groupLength = prefixGroupLengths(spec.clients);
+    // As in BLIS, one window with an override puts the whole spec on the per-window generator.
+    const perWindow = spec.clients.some((c) => c.lifecycle?.windows.some(hasWindowOverrides) === true);
     this.clients = spec.clients.map((c, i) => {
       const stream = rng.stream(`workload/client/${c.id}`);
       // Normalise the fraction first: aggregate * fraction can underflow for tiny fractions.
@@ -91,17 +127,76 @@ export class SpecRequestSource implements RequestSource {
         spec: c,
         index: i,
         rng: stream,
-        gap: rate > 0 ? gapSampler(c.arrival, rate) : () => Number.POSITIVE_INFINITY,
+        gap: rate > 0 && !perWindow ? gapSampler(c.arrival, rate) : () => Number.POSITIVE_INFINITY,
         input: lengthSampler(c.input_distribution, spec.baseDir),
         output: lengthSampler(c.output_distribution, spec.baseDir),
         prefixLength: c.prefix_group !== undefined ? groupLength.get(c.prefix_group)! : 0,
-        next: 0,
+        next: Number.POSITIVE_INFINITY,
         sessions: 0,
       };
-      st.next = this.advanceIntoWindow(st, st.gap(stream));
+      if (!perWindow) st.next = this.advanceIntoWindow(st, st.gap(stream));
       return st;
     });
+    if (perWindow) {
+      this.buildWindows(spec, rng.masterSeed);
+      for (let w = 0; w < this.windows.length; w++) this.pushWindowArrival(w);
+    }
     for (const c of this.clients) if (c.next !== Number.POSITIVE_INFINITY) this.push({ time: c.next, seq: this.seq++, client: c.index });
+  }
+
+  /**
+   * The windows of the per-window generator, in client then window order (BLIS's
+   * generateTimeVaryingRequests): a window starting at or after the horizon is skipped, one
+   * ending after it is cut there, and one whose rate is 0 sends nothing.
+   */
+  private buildWindows(spec: LoadedSpec, masterSeed: number): void {
+    spec.clients.forEach((c, ci) => {
+      c.lifecycle?.windows.forEach((w, wi) => {
+        if (w.start_us >= this.horizon) return;
+        const end = Math.min(w.end_us, this.horizon);
+        const rate = windowRate(spec, c, w, w.start_us, end);
+        if (!(rate > 0)) return;
+        const count = Math.ceil(rate * ((end - w.start_us) / 1e6));
+        if (count === 0) return;
+        const name = `workload/client/${c.id}/window/${wi}`;
+        // The gaps are rescaled, so the rate only sets their scale; floored as BLIS's
+        // NewArrivalSampler floors it (1e-15 per µs) to keep them finite.
+        const gap = gapSampler(w.arrival ?? c.arrival, Math.max(rate, 1e-9));
+        const first = new RandomStream(name, deriveSeed(masterSeed, name));
+        let total = 0;
+        for (let k = 0; k < count; k++) total += gap(first);
+        const client = this.clients[ci];
+        this.windows.push({
+          client: ci,
+          start: w.start_us,
+          end,
+          count,
+          // All gaps 0 cannot be rescaled: BLIS leaves them, so every arrival is at the start.
+          scale: total > 0 ? (end - w.start_us) / total : 0,
+          drawn: 0,
+          partial: 0,
+          gap,
+          rng: new RandomStream(name, deriveSeed(masterSeed, name)),
+          input: w.input_distribution !== undefined ? lengthSampler(w.input_distribution, spec.baseDir) : client.input,
+          output: w.output_distribution !== undefined ? lengthSampler(w.output_distribution, spec.baseDir) : client.output,
+        });
+      });
+    });
+  }
+
+  /** Queues a window's next arrival: the running sum of its gaps, rescaled to the window. */
+  private pushWindowArrival(index: number): void {
+    const w = this.windows[index];
+    if (w.drawn >= w.count) return;
+    w.partial += w.gap(w.rng);
+    w.drawn++;
+    // The last rescaled sum is the window's end (BLIS puts the rounding residual on the last gap).
+    const t = w.drawn === w.count && w.scale > 0 ? w.end : w.start + w.partial * w.scale;
+    if (t >= w.end) {
+      w.drawn = w.count;
+      return;
+    }
+    this.push({ time: t, seq: this.seq++, client: w.client, window: index });
   }
 
   peekArrivalUs(): number {
@@ -116,6 +211,10 @@ export class SpecRequestSource implements RequestSource {
     const p = this.pop()!;
     const c = this.clients[p.client];
     const arrival = Math.floor(p.time);
+    if (p.window !== undefined) {
+      this.pushWindowArrival(p.window);
+      return this.emit(c, arrival, undefined, this.windows[p.window]);
+    }
     if (p.round === undefined) {
       // Open loop: schedule this client's next arrival now, so the stream stays in time order.
       const nextTime = this.advanceIntoWindow(c, c.next + c.gap(c.rng));
@@ -155,7 +254,7 @@ export class SpecRequestSource implements RequestSource {
     for (const p of rounds) this.push(p);
   }
 
-  private emit(c: ClientState, arrival: number, round: Pending['round']): RequestSpec {
+  private emit(c: ClientState, arrival: number, round: Pending['round'], lengths: Lengths = c): RequestSpec {
     const cs = c.spec;
     const index = this.emitted++;
     const multiTurn = cs.reasoning?.multi_turn;
@@ -178,10 +277,10 @@ export class SpecRequestSource implements RequestSource {
       }
     }
     const prefixLength = c.prefixLength;
-    const fresh = c.input(c.rng);
+    const fresh = lengths.input(c.rng);
     // An accumulated context already starts with the prefix; otherwise every round sends it.
     const inputTokens = (roundIndex === 0 || multiTurn?.context_growth === 'none' ? prefixLength : 0) + context + fresh;
-    const outputTokens = c.output(c.rng);
+    const outputTokens = lengths.output(c.rng);
     const id = String(index);
     const spec: RequestSpec = {
       index,
@@ -279,6 +378,28 @@ export function networkDelay(c: ClientSpec, inputTokens: number, outputTokens: n
   const rtt = c.network.rtt_ms * 1000;
   const transfer = c.network.bandwidth_mbps !== undefined ? ((inputTokens + outputTokens) * 4 * 8) / c.network.bandwidth_mbps : 0;
   return Math.round(rtt + transfer);
+}
+
+/**
+ * A window's rate in requests/s, BLIS's computeProportionalRate (generator.go): with
+ * `aggregate_rate: 0` its `trace_rate` as is; otherwise `aggregate_rate × own / Σ`, where `own`
+ * is the window's `trace_rate` (or its client's `rate_fraction`) and the sum takes, for every
+ * client, the rate of its first window overlapping [start, end) (the client's `rate_fraction`
+ * for a client without windows). 0 when nothing overlaps.
+ */
+export function windowRate(spec: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'>, client: ClientSpec, w: WindowSpec, start: number, end: number): number {
+  const own = w.trace_rate ?? client.rate_fraction;
+  if (spec.aggregate_rate === 0 && w.trace_rate !== undefined) return own;
+  let total = 0;
+  for (const o of spec.clients) {
+    if (o.lifecycle === undefined) {
+      total += o.rate_fraction;
+      continue;
+    }
+    const hit = o.lifecycle.windows.find((x) => x.start_us < end && start < x.end_us);
+    if (hit !== undefined) total += hit.trace_rate ?? o.rate_fraction;
+  }
+  return total === 0 ? 0 : spec.aggregate_rate * (own / total);
 }
 
 /** A lazy request stream for a validated spec. */

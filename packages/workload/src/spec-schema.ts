@@ -31,6 +31,28 @@ export const ArrivalSchema = z.discriminatedUnion('process', [
   z.strictObject({ process: z.literal('periodic'), jitter: z.number().min(0).max(1).optional() }),
 ]);
 
+/**
+ * One active window of a client's lifecycle, `[start_us, end_us)` in µs, with BLIS's optional
+ * per-window overrides (`ActiveWindow`, sim/workload/spec.go). Any override puts the whole spec
+ * on the per-window generator; see `trace_rate`.
+ */
+export const WindowSchema = z.strictObject({
+  start_us: nonNeg,
+  end_us: pos,
+  /**
+   * Requests/s. With `aggregate_rate: 0` (absolute rate mode) the client's rate in this window;
+   * with `aggregate_rate > 0` a weight: the window gets `aggregate_rate × trace_rate / Σ` of the
+   * co-active windows' rates (a window without one weighs its client's `rate_fraction`).
+   */
+  trace_rate: nonNeg.optional(),
+  /** Arrival process inside this window (overrides the client's). */
+  arrival: ArrivalSchema.optional(),
+  /** Prompt lengths of requests arriving in this window (overrides the client's). */
+  input_distribution: DistributionSchema.optional(),
+  /** Answer lengths of requests arriving in this window (overrides the client's). */
+  output_distribution: DistributionSchema.optional(),
+});
+
 export const SLO_CLASSES = ['critical', 'standard', 'sheddable', 'batch', 'background'] as const;
 
 export const ClientSchema = z
@@ -52,8 +74,11 @@ export const ClientSchema = z
      * (closed-loop session) clients, whose rounds get BLIS's default of 300 s.
      */
     timeout: z.number().int().nonnegative().optional(),
-    /** Active windows (µs since start); the client sends only inside them. */
-    lifecycle: z.strictObject({ windows: z.array(z.strictObject({ start_us: nonNeg, end_us: pos })).min(1) }).optional(),
+    /**
+     * Active windows (µs since start); the client sends only inside them. A window may also
+     * override the client's rate (`trace_rate`), arrival process and length distributions.
+     */
+    lifecycle: z.strictObject({ windows: z.array(WindowSchema).min(1) }).optional(),
     reasoning: z
       .strictObject({
         reason_ratio_distribution: DistributionSchema.or(
@@ -76,24 +101,61 @@ export const WorkloadSpecSchema = z
     version: z.union([z.literal('2'), z.literal(2)]).transform(() => '2' as const),
     seed: z.number().int().default(42),
     category: z.string().default(''),
-    aggregate_rate: pos,
+    /**
+     * Requests/s over all clients, shared by `rate_fraction`. 0 is BLIS's absolute rate mode:
+     * every client then needs lifecycle windows, each with a `trace_rate` used as the rate.
+     */
+    aggregate_rate: nonNeg,
     num_requests: posInt.optional(),
     /** Stop generating arrivals after this tick (µs). */
     horizon: pos.optional(),
     clients: z.array(ClientSchema).min(1),
   })
   .superRefine((s, ctx) => {
-    if (s.clients.every((c) => c.rate_fraction === 0))
+    // In absolute rate mode rates come from the windows' trace_rate; rate_fraction is unused.
+    if (s.aggregate_rate > 0 && s.clients.every((c) => c.rate_fraction === 0))
       ctx.addIssue({ code: 'custom', path: ['clients'], message: 'at least one client with rate_fraction > 0', params: { found: 'every rate_fraction is 0' } });
     if (s.num_requests === undefined && s.horizon === undefined)
       ctx.addIssue({ code: 'custom', path: ['num_requests'], message: 'num_requests or horizon (an unbounded workload never ends)', params: { found: 'neither' } });
+    const checkBounds = (d: { params: unknown } | undefined, path: (string | number)[]) => {
+      const p = d?.params as { min?: number; max?: number } | undefined;
+      if (p?.min !== undefined && p.max !== undefined && p.min > p.max)
+        ctx.addIssue({ code: 'custom', path: [...path, 'params', 'min'], message: `min <= max (${p.max})`, params: { found: String(p.min) } });
+    };
     s.clients.forEach((c, i) => {
-      for (const which of ['input_distribution', 'output_distribution'] as const) {
-        const p = c[which].params as { min?: number; max?: number };
-        if (p.min !== undefined && p.max !== undefined && p.min > p.max)
-          ctx.addIssue({ code: 'custom', path: ['clients', i, which, 'params', 'min'], message: `min <= max (${p.max})`, params: { found: String(p.min) } });
-      }
+      for (const which of ['input_distribution', 'output_distribution'] as const) checkBounds(c[which], ['clients', i, which]);
+      c.lifecycle?.windows.forEach((w, j) => {
+        const at = ['clients', i, 'lifecycle', 'windows', j];
+        // BLIS (spec.go validateClient): a window must have end_us > start_us.
+        if (w.end_us <= w.start_us) ctx.addIssue({ code: 'custom', path: [...at, 'end_us'], message: `a number > start_us (${w.start_us})`, params: { found: String(w.end_us) } });
+        for (const which of ['input_distribution', 'output_distribution'] as const) checkBounds(w[which], [...at, which]);
+      });
     });
+    if (s.aggregate_rate === 0) {
+      // BLIS (spec.go Validate): absolute rate mode needs every client's windows to carry trace_rate.
+      s.clients.forEach((c, i) => {
+        if (c.lifecycle === undefined)
+          ctx.addIssue({ code: 'custom', path: ['clients', i, 'lifecycle'], message: 'lifecycle windows, each with a trace_rate (aggregate_rate is 0: absolute rate mode)', params: { found: 'nothing (the field is missing)' } });
+        c.lifecycle?.windows.forEach((w, j) => {
+          if (w.trace_rate === undefined)
+            ctx.addIssue({ code: 'custom', path: ['clients', i, 'lifecycle', 'windows', j, 'trace_rate'], message: 'a trace_rate in requests/s (aggregate_rate is 0: absolute rate mode)', params: { found: 'nothing (the field is missing)' } });
+        });
+      });
+    } else {
+      // With per-window overrides BLIS generates only from lifecycle windows: a client without
+      // windows would silently send nothing (generator.go generateTimeVaryingRequests). Refused.
+      const owner = s.clients.find((c) => c.lifecycle?.windows.some(hasWindowOverrides));
+      if (owner !== undefined)
+        s.clients.forEach((c, i) => {
+          if (c.lifecycle === undefined && c.rate_fraction > 0)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['clients', i, 'lifecycle'],
+              message: `lifecycle windows (client "${owner.id}" has per-window overrides, and then a client without windows sends nothing)`,
+              params: { found: 'nothing (the field is missing)' },
+            });
+        });
+    }
     const ids = new Set<string>();
     s.clients.forEach((c, i) => {
       if (ids.has(c.id)) ctx.addIssue({ code: 'custom', path: ['clients', i, 'id'], message: 'a unique client id', params: { found: `"${c.id}" twice` } });
@@ -101,6 +163,12 @@ export const WorkloadSpecSchema = z
     });
   });
 
+/** Whether a window overrides anything of its client's (BLIS's `hasPerWindowParameters`). */
+export function hasWindowOverrides(w: WindowSpec): boolean {
+  return w.trace_rate !== undefined || w.arrival !== undefined || w.input_distribution !== undefined || w.output_distribution !== undefined;
+}
+
+export type WindowSpec = z.output<typeof WindowSchema>;
 export type WorkloadSpec = z.output<typeof WorkloadSpecSchema>;
 export type WorkloadSpecInput = z.input<typeof WorkloadSpecSchema>;
 export type ClientSpec = z.output<typeof ClientSchema>;

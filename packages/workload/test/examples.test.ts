@@ -4,7 +4,8 @@ import { createRequestSource, loadWorkloadSpec } from '@blis/workload';
 import { describe, expect, it } from 'vitest';
 import { drain } from './arbitraries.js';
 
-// The Go BLIS example specs, copied unchanged into examples/workloads (see its PROVENANCE.md).
+// The Go BLIS example specs, copied unchanged into examples/workloads (see its PROVENANCE.md),
+// and autoscale-step.yaml, written for this repository in BLIS's per-window rate form.
 // `blis run` of each is tested in packages/cli/test/workload-cli.test.ts; here, what they generate.
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples', 'workloads');
 const load = (name: string) => loadWorkloadSpec(join(EXAMPLES, name));
@@ -40,6 +41,18 @@ describe('BLIS example workloads', () => {
     for (const r of chat.slice(1)) expect(leadingShared(chat[0], r)).toBe(16);
     const unique = reqs.filter((r) => r.prefixGroup === '');
     expect(leadingShared(unique[0], unique[1])).toBe(0);
+  });
+
+  it('autoscale-step (ours): 14 req/s, 56 req/s from 300 s to 900 s, 14 req/s to 1500 s', () => {
+    const reqs = drain(createRequestSource(load('autoscale-step.yaml')));
+    // ceil(rate × window length) − 1 requests per window (see the file's header).
+    const S = 1_000_000;
+    const inWindow = (from: number, to: number) => reqs.filter((r) => r.arrivalUs >= from * S && r.arrivalUs < to * S).length;
+    expect([inWindow(0, 300), inWindow(300, 900), inWindow(900, 1500)]).toEqual([14 * 300 - 1, 56 * 600 - 1, 14 * 600 - 1]);
+    expect(reqs).toHaveLength(46_197);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(mean(reqs.map((r) => r.inputTokens))).toBeCloseTo(512, -1);
+    expect(mean(reqs.map((r) => r.outputTokens))).toBeCloseTo(256, -1);
   });
 
   it('multiturn-chat-demo: 100 sessions of 5 accumulating rounds, 500 ms apart when answered at once', () => {

@@ -80,7 +80,7 @@ describe('loadWorkloadSpec', () => {
 
   it('negative rate', () => {
     const path = write('neg.yaml', BASE.replace('aggregate_rate: 10', 'aggregate_rate: -3'));
-    expect(issuesOf(path)).toEqual([{ file: path, line: 3, field: 'aggregate_rate', expected: 'a number > 0', found: '-3' }]);
+    expect(issuesOf(path)).toEqual([{ file: path, line: 3, field: 'aggregate_rate', expected: 'a number >= 0', found: '-3' }]);
   });
 
   it('negative rate_fraction', () => {
@@ -134,7 +134,7 @@ describe('loadWorkloadSpec', () => {
 
   it('the error message carries file:line field: expected ..., found ...', () => {
     const path = write('msg.yaml', BASE.replace('aggregate_rate: 10', 'aggregate_rate: -3'));
-    expect(() => loadWorkloadSpec(path)).toThrow(`${path}:3 aggregate_rate: expected a number > 0, found -3`);
+    expect(() => loadWorkloadSpec(path)).toThrow(`${path}:3 aggregate_rate: expected a number >= 0, found -3`);
   });
 
   it('parseWorkloadSpec validates objects the same way (no lines to name)', () => {

@@ -8,14 +8,16 @@ import { checkReadableFile, requireReadable } from './input-files.js';
 import { type PolicyBundle, type PolicyOverrides, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs } from '@blis/policies';
 import { isModulePath } from './custom-policy.js';
 import { splitListMessage } from './list-message.js';
+import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
-import { readYamlFile } from './yaml-file.js';
+import { type YamlFile, readYamlFile } from './yaml-file.js';
 
 /** Flag values after validation, camelCase. */
 export type FlagValues = Record<string, unknown>;
 
-function loadPolicyBundle(path: string): PolicyBundle {
+/** Reads and validates a `--policy-config` file; problems name the file, line and key. */
+export function loadPolicyBundle(path: string): { bundle: PolicyBundle; file: YamlFile } {
   requireReadable('--policy-config', path, 'policy configuration file');
   const file = readYamlFile(path, 'policy configuration');
   const r = parsePolicyBundle(file.value);
@@ -27,7 +29,7 @@ function loadPolicyBundle(path: string): PolicyBundle {
       }),
     );
   }
-  return r.bundle;
+  return { bundle: r.bundle, file };
 }
 
 /**
@@ -125,10 +127,13 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
 
   // Policies: the YAML bundle first, flags on top (BLIS: flags override the file).
   let bundle: PolicyBundle = {};
+  let bundleFile: YamlFile | undefined;
+  let bundleOk = true;
   if (typeof f.policyConfig === 'string') {
     try {
-      bundle = loadPolicyBundle(f.policyConfig);
+      ({ bundle, file: bundleFile } = loadPolicyBundle(f.policyConfig));
     } catch (e) {
+      bundleOk = false;
       if (e instanceof UsageError) issues.push(...e.issues);
       else throw e;
     }
@@ -160,6 +165,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     ['--routing-policy', f.routingPolicy],
     ['--scheduler', f.scheduler],
     ['--pd-decider', f.pdDecider],
+    ['--autoscaler-policy', f.autoscalerPolicy],
   ] as const) {
     if (typeof value === 'string' && isModulePath(value) && !existsSync(value))
       issues.push({ where: flag, expected: 'a policy name or an existing ES module path', found: JSON.stringify(value) });
@@ -181,6 +187,8 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   }
   const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues);
   const pd = pdFields(f, isModulePath, issues);
+  // A file that failed to load is reported already; its sections are not checked against the flags.
+  const autoscale = bundleOk ? autoscaleFields(f, bundle, bundleFile, isModulePath, issues) : {};
   if (issues.length > 0) throw new UsageError(issues);
 
   const routingParams = { ...specs.routing.params };
@@ -240,6 +248,9 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     checkInvariants: f.checkInvariants === true,
     includeRequests: typeof f.resultsPath === 'string',
     pd: pd.pd,
+    autoscaling: autoscale.autoscaling,
+    nodePools: autoscale.nodePools,
+    lifecycle: autoscale.lifecycle,
   };
   const out = dropUndefined(cfg) as SimulationConfigInput;
   // BLIS's P/D topology rules live in the config's schema: check them now, named by flag.

@@ -18,7 +18,9 @@ export type FlagKind =
   /** A positive bandwidth in GB/s: `25` or `25GB/s`. */
   | 'gbps'
   /** A non-negative duration in ms: `0.05`, or with a unit: `1ms`, `500us`, `2s`. */
-  | 'ms';
+  | 'ms'
+  /** A non-negative duration with its unit, as µs: `30s`, `2m`, `500ms`, `250us`; a bare `0`. */
+  | 'duration';
 
 export interface FlagDef {
   /** Long name without dashes, e.g. `max-num-seqs`. */
@@ -49,7 +51,25 @@ const parsers: Record<FlagKind, { schema: z.ZodType; expected: string }> = {
   numbers: { schema: z.string(), expected: 'comma-separated numbers' },
   gbps: { schema: z.string(), expected: 'a positive number of GB/s (e.g. 25 or "10GB/s")' },
   ms: { schema: z.string(), expected: 'a non-negative number of ms (e.g. 0.05), or a duration with its unit ("1ms", "500us", "2s")' },
+  duration: { schema: z.string(), expected: 'a duration with its unit: us, ms, s or m (e.g. "30s", "2m", "500ms"; a bare 0 is none)' },
 };
+
+const DURATION = /^(\d+(?:\.\d*)?|\.\d+)\s*(us|µs|μs|ms|s|m)?$/;
+/** Powers of ten from each unit to µs (a minute is 60 s). */
+const DURATION_EXPONENT: Readonly<Record<string, number>> = { us: 0, µs: 0, μs: 0, ms: 3, s: 6, m: 6 };
+
+/**
+ * `raw` (`30s`, `1.5m`, `500ms`, `250us`, or a bare `0`) in µs, or undefined when it is malformed,
+ * negative or a bare nonzero number (whose unit would be a guess). The decimal point is shifted
+ * in the text, so 1.1s is 1100000 µs exactly.
+ */
+export function durationUs(raw: string): number | undefined {
+  const m = DURATION.exec(raw.trim());
+  if (m === null) return undefined;
+  if (m[2] === undefined) return Number(m[1]) === 0 ? 0 : undefined;
+  const us = Number(`${m[1]}e${DURATION_EXPONENT[m[2]]}`);
+  return m[2] === 'm' ? us * 60 : us;
+}
 
 /** `raw` as a number of the flag's unit (GB/s or ms), or undefined when it is malformed or out of range. */
 function unitValue(kind: 'gbps' | 'ms', raw: string): number | undefined {
@@ -85,6 +105,15 @@ export function parseFlagValue(def: FlagDef, raw: unknown, issues: UsageIssue[])
       return undefined;
     }
     return nums;
+  }
+  if (def.kind === 'duration') {
+    const text = String(raw);
+    const v = durationUs(text);
+    if (v === undefined) {
+      const bare = Number.isFinite(Number(text.trim())) && text.trim() !== '' && Number(text) > 0;
+      issues.push({ where, expected: parsers.duration.expected, found: `${JSON.stringify(text)}${bare ? ' (no unit)' : ''}` });
+    }
+    return v;
   }
   if (def.kind === 'gbps' || def.kind === 'ms') {
     const v = unitValue(def.kind, String(raw));

@@ -112,7 +112,7 @@ export function buildProgram(): Command {
     .action(() => runListCommand('models'));
   program
     .command('policies')
-    .description('list the built-in admission, priority, routing, scheduler policies and scorers')
+    .description('list the built-in admission, priority, routing, scheduler policies, scorers, P/D deciders and autoscalers')
     .action(() => runListCommand('policies'));
   for (const cmd of program.commands) usageErrors(cmd);
   return program;

@@ -1,3 +1,4 @@
+import { AUTOSCALE_FLAGS } from './autoscale-flags.js';
 import type { FlagDef } from './flags.js';
 
 const MODEL = 'Model and latency';
@@ -50,7 +51,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'timeout', kind: 'int', group: WORKLOAD, description: 'per-request deadline in seconds after arrival; negative = none, 0 is refused; applies to a --workload-spec only when given', defaultText: '300' },
   { name: 'horizon', kind: 'posNumber', group: WORKLOAD, description: 'stop the simulation at this tick (µs)' },
   { name: 'num-instances', kind: 'posInt', group: CLUSTER, description: 'instances behind the router', defaultText: '1' },
-  { name: 'policy-config', kind: 'string', group: CLUSTER, description: 'BLIS policy YAML (admission, routing, priority, scheduler); flags override it' },
+  { name: 'policy-config', kind: 'string', group: CLUSTER, description: 'BLIS policy YAML (admission, routing, priority, scheduler, autoscaler, node pools, instance lifecycle); flags override it' },
   { name: 'admission-policy', kind: 'string', group: CLUSTER, description: 'always-admit, token-bucket, reject-all, tenant-quota, slo-shed, tier-shed, gaie-legacy, or ./module.mjs', defaultText: 'always-admit' },
   { name: 'token-bucket-capacity', kind: 'posNumber', group: CLUSTER, description: 'token-bucket size in input tokens' },
   { name: 'token-bucket-refill-rate', kind: 'nonNegNumber', group: CLUSTER, description: 'token-bucket refill, tokens per second' },
@@ -87,6 +88,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'decode-latency-model', kind: 'string', choices: LATENCY_MODELS, group: PD, description: 'latency model of decode and shared instances; unset: --latency-model' },
   { name: 'prefill-max-model-len', kind: 'nonNegInt', group: PD, description: 'context window of prefill instances (0 = --max-model-len)', defaultText: '0' },
   { name: 'decode-max-model-len', kind: 'nonNegInt', group: PD, description: 'context window of decode and shared instances (0 = --max-model-len)', defaultText: '0' },
+  ...AUTOSCALE_FLAGS,
   { name: 'results-path', kind: 'string', group: OUTPUT, description: 'also write the result JSON here, with per-request records' },
   { name: 'fitness-weights', kind: 'string', group: OUTPUT, description: 'weighted fitness "throughput:0.5,p99_ttft:0.3,..."' },
   { name: 'slo-ttft', kind: 'nonNegInt', group: OUTPUT, description: 'TTFT target in µs for SLO attainment' },

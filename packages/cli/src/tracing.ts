@@ -1,5 +1,6 @@
 import { type SimulationConfig, SimulationConfigSchema, type SimulationConfigInput, type SimulationResult } from '@blis/cluster';
 import { JsonlFileSink, TraceOutputError, TraceRecorder } from '@blis/trace';
+import { scaleCooldownUs } from './autoscale-flags.js';
 import { UsageError } from './usage-error.js';
 
 /** A recorder wired for one run: pass `observer` to the simulation, call `finish` after it. */
@@ -39,12 +40,14 @@ function validated(input: SimulationConfigInput): SimulationConfig {
  * Builds the recorder a run's trace settings ask for, before the simulation is prepared (the
  * cluster takes its observer at construction). Returns undefined for `--trace-level none`
  * without `--summarize-trace`: then nothing is attached and the run is exactly an untraced one.
- * `customDecider` names a P/D decider loaded from a module (it is not in the config).
+ * `customDecider` and `customAutoscaler` name a P/D decider and an autoscaler loaded from
+ * modules (they are not in the config).
  */
-export function createTracing(input: SimulationConfigInput, customDecider?: string): AttachedTracing | undefined {
+export function createTracing(input: SimulationConfigInput, customDecider?: string, customAutoscaler?: string): AttachedTracing | undefined {
   const config = validated(input);
   const t = config.trace;
   if (t.level === 'none' && !t.summarize) return undefined;
+  const autoscaling = config.autoscaling !== undefined && config.autoscaling.intervalUs > 0 ? config.autoscaling : undefined;
   let sink: JsonlFileSink | undefined;
   if (t.outputPath !== undefined) {
     try {
@@ -62,6 +65,8 @@ export function createTracing(input: SimulationConfigInput, customDecider?: stri
     sloTtftUs: config.sloTtftUs,
     sloE2eUs: config.sloE2eUs,
     tailRatioThreshold: t.tailRatioThreshold,
+    // A scale action reversing the previous one within this window is an oscillation.
+    scaleCooldownUs: scaleCooldownUs(autoscaling),
     policies: {
       admission: config.admission.policy,
       priority: config.priority.policy,
@@ -70,6 +75,7 @@ export function createTracing(input: SimulationConfigInput, customDecider?: stri
       ...(config.pd !== undefined && (config.pd.prefillInstances ?? 0) + (config.pd.decodeInstances ?? 0) + (config.pd.prefillDecodeInstances ?? 0) > 0
         ? { pd_decider: customDecider ?? config.pd.decider ?? 'never' }
         : {}),
+      ...(autoscaling !== undefined ? { autoscaler: customAutoscaler ?? autoscaling.policy } : {}),
     },
   });
   return {

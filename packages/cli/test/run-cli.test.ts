@@ -158,7 +158,7 @@ describe('blis run options', () => {
     expect(models.models).toContain('qwen/qwen3-14b');
     expect(models.hardware).toContain('H100');
     const policies = ok('policies').res as unknown as Record<string, string[]>;
-    expect(Object.keys(policies)).toEqual(expect.arrayContaining(['admission', 'priority', 'routing', 'scheduler', 'scorer']));
+    expect(Object.keys(policies)).toEqual(expect.arrayContaining(['admission', 'priority', 'routing', 'scheduler', 'scorer', 'decider', 'autoscaler']));
     expect(policies.decider).toEqual(expect.arrayContaining(['never', 'always', 'prefix-threshold']));
   });
 });

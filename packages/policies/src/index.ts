@@ -81,6 +81,20 @@ export {
   routingSectionSchema,
   scorerEntrySchema,
 } from './policy-bundle.js';
+export {
+  ANALYZER_AUTOSCALER,
+  ANALYZER_KEYS,
+  type AutoscaleConfigInput,
+  type AutoscalerSpec,
+  type BundlePath,
+  type AutoscalingInput,
+  autoscaleConfigFromBundle,
+  type DelayInput,
+  type LifecycleInput,
+  type NodePoolInput,
+  resolveAutoscalerSpec,
+  secondsToUs,
+} from './autoscale-bundle.js';
 
 // Admission templates.
 export { createAlwaysAdmit } from './admission/always-admit.js';

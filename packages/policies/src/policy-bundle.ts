@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resolveAutoscalerSpec } from './autoscale-bundle.js';
 import { defaultPolicyRegistry } from './default-registry.js';
 import { formatParamPath, type PolicyKind, PolicyParamsError, policyKindLabel } from './errors.js';
 import { policyContext } from './factory-context.js';
@@ -16,7 +17,10 @@ import { DEFAULT_POLICY_NAMES, type PolicyRegistry } from './registry.js';
 // The BLIS policy YAML (`--policy-config`): `admission`, `routing`, `priority`, `scheduler`,
 // `preemption`, `tenant_budgets`, `node_pools`, `autoscaler`, `instance_lifecycle`, with BLIS's
 // snake_case field names. Like BLIS, unknown keys are errors. Each policy section also takes a
-// free-form `params` map for the parameters of policies BLIS does not have.
+// free-form `params` map for the parameters of policies BLIS does not have. `autoscaler` and
+// `instance_lifecycle` also take keys BLIS lacks (an autoscaler `policy`, replica bounds, a
+// cooldown; warm-up and drain settings BLIS documents but its parser refuses): see
+// autoscale-bundle.ts for how the three sections become config fields.
 
 const nullAsAbsent = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === null ? undefined : v), schema.optional());
@@ -26,9 +30,10 @@ const paramsField = z.record(z.string(), z.unknown(), {
   error: 'expected a map of parameter names to values',
 });
 const zeroOr = (schema: z.ZodType<number>, what: string) =>
-  z
-    .number({ error: `expected ${what}` })
-    .refine((v) => v === 0 || schema.safeParse(v).success, { error: `expected ${what}` });
+  z.number({ error: `expected ${what}` }).superRefine((v, ctx) => {
+    if (v !== 0 && !schema.safeParse(v).success)
+      ctx.addIssue({ code: 'custom', message: `expected ${what}; found ${v}` });
+  });
 
 export const admissionSectionSchema = z.strictObject({
   policy: policyNameField('an admission policy').optional(),
@@ -100,14 +105,14 @@ export const nodePoolSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['max_nodes'],
-        message: `max_nodes (${np.max_nodes}) must be >= initial_nodes (${initial})`,
+        message: `expected max_nodes >= initial_nodes (${initial}), found ${np.max_nodes}`,
       });
     }
     if (min > np.max_nodes) {
       ctx.addIssue({
         code: 'custom',
         path: ['min_nodes'],
-        message: `min_nodes (${min}) must be <= max_nodes (${np.max_nodes})`,
+        message: `expected min_nodes <= max_nodes (${np.max_nodes}), found ${min}`,
       });
     }
   });
@@ -119,8 +124,8 @@ const ANALYZER_DEFAULT_SCALE_DOWN = 0.4;
 export const autoscalerSectionSchema = z
   .strictObject({
     interval_us: finiteNonNegative('a number of microseconds >= 0 (0 = disabled)').optional(),
-    scale_up_stabilization_window_us: finiteNonNegative().optional(),
-    scale_down_stabilization_window_us: finiteNonNegative().optional(),
+    scale_up_stabilization_window_us: finiteNonNegative('a number of microseconds >= 0').optional(),
+    scale_down_stabilization_window_us: finiteNonNegative('a number of microseconds >= 0').optional(),
     hpa_scrape_delay: nullAsAbsent(delaySchema),
     analyzer: nullAsAbsent(
       z.strictObject({
@@ -133,6 +138,12 @@ export const autoscalerSectionSchema = z
         avg_input_tokens: zeroOr(finitePositive(), 'a number > 0 (0 = default)').optional(),
       }),
     ),
+    // Ours (BLIS has one autoscaler, no replica bounds and no cooldown).
+    policy: policyNameField('an autoscaler').optional(),
+    params: paramsField.optional(),
+    min_replicas: nonNegativeInt().optional(),
+    max_replicas: positiveInt('an integer >= 1').optional(),
+    cooldown_us: finiteNonNegative('a number of microseconds >= 0').optional(),
   })
   .superRefine((a, ctx) => {
     const up = a.analyzer?.scale_up_threshold || ANALYZER_DEFAULT_SCALE_UP;
@@ -140,15 +151,41 @@ export const autoscalerSectionSchema = z
     if (down >= up) {
       ctx.addIssue({
         code: 'custom',
-        path: ['analyzer', 'scale_down_boundary'],
-        message: `scale_down_boundary (${down}) must be < the effective scale_up_threshold (${up})`,
+        path: ['analyzer', a.analyzer?.scale_down_boundary ? 'scale_down_boundary' : 'scale_up_threshold'],
+        message: a.analyzer?.scale_down_boundary
+          ? `expected scale_down_boundary < the effective scale_up_threshold (${up}), found ${down}`
+          : `expected scale_up_threshold > the effective scale_down_boundary (${down}), found ${up}`,
+      });
+    }
+    if (a.min_replicas !== undefined && a.max_replicas !== undefined && a.min_replicas > a.max_replicas) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['min_replicas'],
+        message: `expected min_replicas <= max_replicas (${a.max_replicas}), found ${a.min_replicas}`,
       });
     }
   });
 
+/** BLIS's drain policy names (its docs spell them upper-case); any case is accepted. */
+const DRAIN_POLICIES = ['wait', 'immediate', 'redirect'] as const;
+const drainPolicySchema = z.preprocess(
+  (v) => (typeof v === 'string' ? (v === '' ? undefined : v.toLowerCase()) : v),
+  z.enum(DRAIN_POLICIES, { error: 'expected a drain policy: WAIT, IMMEDIATE or REDIRECT' }).optional(),
+);
+
 export const instanceLifecycleSectionSchema = z.strictObject({
   loading_delay: nullAsAbsent(delaySchema),
   warm_start_initial_instances: z.boolean({ error: 'expected true or false' }).optional(),
+  // BLIS documents these (its InstanceLifecycleConfig) but its bundle parser refuses them.
+  warm_up_request_count: nonNegativeInt().optional(),
+  warm_up_ttft_factor: zeroOr(
+    z.number().min(1),
+    'a number >= 1 (0 = default, 1)',
+  ).optional(),
+  drain_policy: drainPolicySchema,
+  // Ours: a time limit on warming up, and the implicit node pool's provisioning delay.
+  warm_up_duration: finiteNonNegative('a finite number of seconds >= 0').optional(),
+  provisioning_delay: nullAsAbsent(delaySchema),
 });
 
 const bundleShape = z.strictObject({
@@ -181,13 +218,25 @@ export function createPolicyBundleSchema(registry: PolicyRegistry = defaultPolic
       ctx.addIssue({
         code: 'custom',
         path,
-        message: `unknown ${policyKindLabel(kind)} "${name}"; valid: ${registry.names(kind).join(', ')}`,
+        message: `unknown ${policyKindLabel(kind)} "${name}"; valid: ${registry.names(kind).join(', ') || 'none registered'}`,
       });
     };
     checkName('admission', b.admission?.policy, ['admission', 'policy']);
     checkName('routing', b.routing?.policy, ['routing', 'policy']);
     checkName('priority', b.priority?.policy, ['priority', 'policy']);
     checkName('scheduler', b.scheduler, ['scheduler']);
+    checkName('autoscaler', b.autoscaler?.policy, ['autoscaler', 'policy']);
+    const pools = new Set<string>();
+    b.node_pools?.forEach((np, i) => {
+      if (pools.has(np.name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['node_pools', i, 'name'],
+          message: `duplicate node pool name "${np.name}"; each pool name may appear at most once`,
+        });
+      }
+      pools.add(np.name);
+    });
     const seen = new Set<string>();
     b.routing?.scorers?.forEach((s, i) => {
       checkName('scorer', s.name, ['routing', 'scorers', i, 'name']);
@@ -392,11 +441,10 @@ function buildSpecs(
     priorityOrigins.set('priorities', ['admission', 'slo_priorities']);
   }
 
-  // Sections BLIS reads for features this simulator does not model yet: accepted so that BLIS
-  // files load unchanged, but named, because they change nothing here.
-  for (const section of ['tenant_budgets', 'node_pools', 'autoscaler', 'instance_lifecycle'] as const) {
-    if (bundle[section] !== undefined) warnings.push(`${section} ignored: not simulated by this version`);
-  }
+  // Settings BLIS reads for features this simulator does not model yet: accepted so that BLIS
+  // files load unchanged, but named, because they change nothing here. (`node_pools`,
+  // `autoscaler` and `instance_lifecycle` become config fields: see autoscale-bundle.ts.)
+  if (bundle.tenant_budgets !== undefined) warnings.push('tenant_budgets ignored: not simulated by this version');
   if (a.slo_targets !== undefined) warnings.push('admission.slo_targets ignored: not simulated by this version');
 
   const withOverride = (
@@ -499,8 +547,40 @@ export function parsePolicyBundle(
       }
     }
   }
+  if (bundle.autoscaler !== undefined) checkAutoscaler(bundle, registry, warnings, issues);
   if (issues.length > 0) return { success: false, issues };
   return { success: true, bundle, warnings };
+}
+
+/**
+ * Builds the bundle's autoscaler once with its params (the analyzer's thresholds and
+ * `autoscaler.params`), so that a bad param is reported at its key. An autoscaler the registry
+ * does not have is skipped here: a named one is already an issue, the default one is the
+ * simulation's to report.
+ */
+function checkAutoscaler(
+  bundle: PolicyBundle,
+  registry: PolicyRegistry,
+  warnings: string[],
+  issues: PolicyBundleIssue[],
+): void {
+  const conflicts: { path: readonly (string | number)[]; message: string }[] = [];
+  const spec = resolveAutoscalerSpec(bundle, undefined, warnings, conflicts);
+  for (const c of conflicts) issues.push(issue(c.path, c.message));
+  if (conflicts.length > 0 || !registry.has('autoscaler', spec.name)) return;
+  try {
+    registry.factory('autoscaler', spec.name)({ ...policyContext(), params: spec.params });
+  } catch (err) {
+    if (!(err instanceof PolicyParamsError)) {
+      issues.push(issue(['autoscaler'], err instanceof Error ? err.message : String(err)));
+      return;
+    }
+    for (const pi of err.issues) {
+      const [head, ...rest] = pi.path;
+      const origin = typeof head === 'string' ? spec.origins.get(head) : undefined;
+      issues.push(issue(origin ? [...origin, ...rest] : ['autoscaler', 'params', ...pi.path], pi.message));
+    }
+  }
 }
 
 function issue(path: readonly (string | number)[], message: string): PolicyBundleIssue {

@@ -152,10 +152,10 @@ describe('structural errors carry paths', () => {
       }),
     );
     expect(issues).toEqual([
-      { path: 'node_pools[0].max_nodes', message: 'max_nodes (2) must be >= initial_nodes (3)' },
+      { path: 'node_pools[0].max_nodes', message: 'expected max_nodes >= initial_nodes (3), found 2' },
       {
         path: 'autoscaler.analyzer.scale_down_boundary',
-        message: 'scale_down_boundary (0.9) must be < the effective scale_up_threshold (0.8)',
+        message: 'expected scale_down_boundary < the effective scale_up_threshold (0.8), found 0.9',
       },
     ]);
   });
@@ -291,15 +291,17 @@ describe('resolvePolicySpecs', () => {
     ]);
   });
 
-  it('names the BLIS sections it accepts but does not simulate', () => {
+  it('names the BLIS settings it accepts but does not simulate (autoscaling is simulated)', () => {
     const { bundle } = bundleOf(
       parsePolicyBundle({
         admission: { policy: 'always-admit', slo_targets: { critical: 100_000 } },
+        tenant_budgets: { a: 0.5 },
         autoscaler: { interval_us: 0 },
+        instance_lifecycle: { warm_start_initial_instances: true },
       }),
     );
     expect(resolvePolicySpecs(bundle).warnings).toEqual([
-      'autoscaler ignored: not simulated by this version',
+      'tenant_budgets ignored: not simulated by this version',
       'admission.slo_targets ignored: not simulated by this version',
     ]);
   });

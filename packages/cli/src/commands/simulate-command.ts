@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node
 import { dirname } from 'node:path';
 import { type PreparedRun, type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
 import { buildConfig } from '../build-config.js';
-import { isModulePath, loadCustomPolicies } from '../custom-policy.js';
+import { customAutoscalerName, isModulePath, loadCustomPolicies } from '../custom-policy.js';
 import { type FlagDef, parseFlags } from '../flags.js';
 import { describeErrno } from '../input-files.js';
 import { stringifyResult } from '../json-output.js';
@@ -33,7 +33,7 @@ export async function runSimulationCommand(
   const total = expectedRequests(input);
   const bar = new ProgressBar(total, !quiet);
   // The recorder must exist before the cluster is built: it is the cluster's observer.
-  const tracing = createTracing(input, custom.decider?.name);
+  const tracing = createTracing(input, custom.decider?.name, customAutoscalerName(custom));
   const runtime: SimulationRuntime = { ...custom, onProgress: (done, now) => bar.update(done, now) };
   if (tracing !== undefined) runtime.observer = tracing.observer;
   const prepared = prepareSimulation(input, runtime);
@@ -45,6 +45,8 @@ export async function runSimulationCommand(
       `blis: ${prepared.config.numInstances} instance(s), ${prepared.latencyKind} latency, ${prepared.totalKVBlocks} KV blocks (${prepared.kvBlocksSource}); ${result.completed_requests}/${result.injected_requests} completed in ${result.vllm_estimated_duration_s.toFixed(3)} simulated s\n`,
     );
     if (prepared.kvTiers !== undefined) process.stderr.write(`blis: KV tiers: ${describeKVTiers(prepared.kvTiers)}\n`);
+    const autoscaling = (result as { autoscaling?: AutoscalingSummary }).autoscaling;
+    if (autoscaling !== undefined) process.stderr.write(`blis: autoscaling: ${describeAutoscaling(autoscaling)}\n`);
   }
   const { requests, ...summary } = result;
   // The file first: when it cannot be written the command fails with nothing on stdout.
@@ -76,6 +78,35 @@ function describeKVTiers(t: NonNullable<PreparedRun['kvTiers']>): string {
   if (t.kind === 'cpu') return `CPU tier of ${t.cpuBlocks} blocks per instance (legacy mirror), reloads ${t.transferBaseLatencyUs} µs + ceil(block / ${t.transferBandwidth}) µs per block`;
   const tiers = t.secondaryTiers.map((x) => x.deviceClass ?? `${x.device.readBandwidth}/${x.device.writeBandwidth} B/µs`);
   return `offload chain per instance: ${t.cpuBlocks} CPU blocks of ${t.perBlockBytes} bytes${tiers.length > 0 ? `, then ${tiers.join(', ')}` : ''}`;
+}
+
+/** The fields of the result's `autoscaling` section (`AutoscalingMetrics` of @blis/cluster) the log line shows. */
+interface AutoscalingSummary {
+  evaluations: number;
+  policy: string | null;
+  scale_up_events: number;
+  scale_down_events: number;
+  replicas_added: number;
+  replicas_drained: number;
+  unplaced_replicas: number;
+  peak_replicas: number;
+  mean_replicas: number;
+  final_replicas: number;
+  gpu_seconds: number;
+  cost_usd: number;
+}
+
+/** One line on what the autoscaler did and what the replicas cost, for the stderr log. */
+export function describeAutoscaling(a: AutoscalingSummary): string {
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const parts = [
+    a.policy === null ? 'no autoscaler' : `${a.policy}, ${plural(a.evaluations, 'evaluation')}`,
+    `${plural(a.scale_up_events, 'scale-up')} (+${a.replicas_added}), ${plural(a.scale_down_events, 'scale-down')} (-${a.replicas_drained})`,
+    `replicas peak ${a.peak_replicas}, mean ${a.mean_replicas.toFixed(2)}, final ${a.final_replicas}`,
+    `${a.gpu_seconds.toFixed(1)} GPU-s, $${a.cost_usd.toFixed(2)}`,
+  ];
+  if (a.unplaced_replicas > 0) parts.push(`${plural(a.unplaced_replicas, 'replica')} found no node`);
+  return parts.join('; ');
 }
 
 function expectedRequests(input: SimulationConfigInput): number | undefined {

@@ -250,7 +250,7 @@ clients:
     ['malformed YAML', 'malformed.yaml', 'version: "2"\nclients: [a, b\n  x: 1\n', /malformed\.yaml:2: expected valid YAML, found /],
     ['unknown field', 'unknown.yaml', SPEC.replace('    rate_fraction: 1\n', '    rate_fraction: 1\n    colour: red\n'), /unknown\.yaml:7 clients\.0\.colour: expected a known field, found unknown field "colour"/],
     ['wrong type', 'type.yaml', SPEC.replace('aggregate_rate: 10', 'aggregate_rate: lots'), /type\.yaml:2 aggregate_rate: expected a number, found "lots"/],
-    ['negative rate', 'neg.yaml', SPEC.replace('aggregate_rate: 10', 'aggregate_rate: -1'), /neg\.yaml:2 aggregate_rate: expected a number > 0, found -1/],
+    ['negative rate', 'neg.yaml', SPEC.replace('aggregate_rate: 10', 'aggregate_rate: -1'), /neg\.yaml:2 aggregate_rate: expected a number >= 0, found -1/],
     ['all-zero rate fractions', 'zero.yaml', SPEC.replace('rate_fraction: 1', 'rate_fraction: 0'), /zero\.yaml:5 clients: expected at least one client with rate_fraction > 0, found every rate_fraction is 0/],
     [
       'min > max',

@@ -44,3 +44,24 @@ export { PoolView } from './pd/pool-view.js';
 export { poolLayout, servesPrefill, servesDecode } from './pd/pool-layout.js';
 export { PdConfigError } from './pd/pd-setup.js';
 export type { PdMetrics, LatencySummaryMs } from './pd/pd-metrics.js';
+export {
+  AutoscalingSchema,
+  DelaySchema,
+  DrainPolicySchema,
+  LifecycleSchema,
+  NodePoolSchema,
+  NodePoolsSchema,
+} from './autoscale/autoscale-schema.js';
+export type {
+  AutoscalingConfig,
+  AutoscalingConfigInput,
+  DelaySettings,
+  DrainPolicy,
+  LifecycleConfig,
+  LifecycleConfigInput,
+  NodePoolConfig,
+  NodePoolConfigInput,
+} from './autoscale/autoscale-schema.js';
+export type { AutoscalingMetrics, ReplicaSecondsByState } from './autoscale/autoscale-metrics.js';
+export { INSTANCE_STATE_NAMES, InstanceState, canTransition } from './autoscale/lifecycle-state.js';
+export type { InstanceStateValue } from './autoscale/lifecycle-state.js';

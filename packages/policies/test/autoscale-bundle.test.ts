@@ -253,7 +253,7 @@ describe('bad autoscaling sections: every issue at its key', () => {
     [
       'an unknown autoscaler',
       { autoscaler: { policy: 'bogus' } },
-      [{ path: 'autoscaler.policy', message: 'unknown autoscaler "bogus"; valid: threshold, wva-saturation' }],
+      [{ path: 'autoscaler.policy', message: 'unknown autoscaler "bogus"; valid: queue-depth, target-utilization, threshold, wva-saturation' }],
     ],
     [
       'duplicate pool names',

@@ -84,17 +84,21 @@ export class ClusterRouterState implements RouterState {
    */
   computeSaturation(): number {
     const members = this.routable;
-    const n = members?.length ?? this.instances.length;
+    if (members !== undefined) {
+      let sum = 0;
+      for (const i of members) sum += this.pressure(this.instances[i]);
+      return members.length === 0 ? 0 : sum / members.length;
+    }
+    const n = this.instances.length;
     if (n === 0) return 0;
     let sum = 0;
-    for (let j = 0; j < n; j++) {
-      const s = this.instances[members === undefined ? j : members[j]];
-      const waiting = Math.max(s.queueDepth, s.inFlightRequests - s.batchSize);
-      const q = waiting / this.queueThreshold;
-      const k = s.kvUtilization / this.kvThreshold;
-      sum += Math.max(q , k);
-    }
+    for (const s of this.instances) sum += this.pressure(s);
     return sum / n;
+  }
+
+  private pressure(s: LiveSnapshot): number {
+    const waiting = Math.max(s.queueDepth, s.inFlightRequests - s.batchSize);
+    return Math.max(waiting / this.queueThreshold, s.kvUtilization / this.kvThreshold);
   }
 
   recordArrival(tenantId: string, now: number): void {

@@ -9,120 +9,21 @@ import {
   RequestPart,
   RequestState,
   RequestTable,
-  type RequestSource,
   type SimRequest,
   clusterClass,
   instanceOfClass,
 } from '@blis/engine';
-import type { AdmissionPolicy, PoolType, PriorityPolicy, RoutingPolicy } from '@blis/policies';
-import type { DecisionObserver } from '@blis/trace';
+import type { PoolType, RoutingPolicy } from '@blis/policies';
 import { GatewayQueue } from './gateway-queue.js';
+import { CompletionLog, Interner, type SessionStats } from './completion-log.js';
+import type { ClusterCounters, ClusterSetup } from './cluster-setup.js';
 import { LiveSnapshot } from './instance-snapshot.js';
 import { ClusterRouterState } from './router-state.js';
-import { PD_PREFILL_ROUTING, PD_TRANSFER_DONE, PD_TRANSFER_START, PdCoordinator, type PdHost, type PdSetup } from './pd/pd-coordinator.js';
-import { PoolView } from './pd/pool-view.js';
-import type { LifecycleSetup } from './autoscale/lifecycle-setup.js';
-import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END, Fleet } from './autoscale/fleet.js';
-import { Autoscaler } from './autoscale/autoscaler.js';
-import { type DrainHost, evacuate } from './autoscale/drain.js';
-
-export interface FlowControlSettings {
-  /** Requests beyond this many waiting at the gateway shed the least urgent; 0 = unbounded. */
-  maxQueueDepth: number;
-  /** Queue depth at which one instance counts as saturated (5). */
-  queueDepthThreshold: number;
-  /** KV utilisation at which one instance counts as saturated (0.8). */
-  kvUtilizationThreshold: number;
-  /** Dispatch while pool saturation is below this (1.0). */
-  saturationLimit: number;
-}
-
-export interface ClusterSetup {
-  instances: InstanceConfig[];
-  source: RequestSource;
-  admission: AdmissionPolicy;
-  priority: PriorityPolicy;
-  routing: RoutingPolicy;
-  admissionLatencyUs: number;
-  routingLatencyUs: number;
-  snapshotRefreshIntervalUs: number;
-  /** µs the router's view of prefix caches lags (0 or unset = live). */
-  cacheSignalDelayUs?: number;
-  flowControl?: FlowControlSettings;
-  /**
-   * Saturation thresholds for `RouterState.saturation` when flow control is off (admission
-   * policies such as slo-shed read it too); with flow control on, its own thresholds apply.
-   */
-  saturation?: Pick<FlowControlSettings, 'queueDepthThreshold' | 'kvUtilizationThreshold'>;
-  horizonUs: number;
-  observer?: DecisionObserver;
-  /** Keep each completed request's id for per-request records. */
-  recordRequestIds?: boolean;
-  /** Prefill/decode disaggregation; absent = every instance serves whole requests. */
-  pd?: PdSetup;
-  /** Called now and then with the number of requests that have left the system. */
-  onProgress?: (done: number, nowUs: number) => void;
-  /** Replica lifecycle, node pools and the autoscaler; absent = fixed instances, always active. */
-  lifecycle?: LifecycleSetup;
-}
-
-/** Interned string -> small integer, so per-request group columns stay numeric. */
-export class Interner {
-  readonly names: string[] = [];
-  private readonly codes = new Map<string, number>();
-  code(name: string): number {
-    let c = this.codes.get(name);
-    if (c === undefined) {
-      c = this.names.length;
-      this.names.push(name);
-      this.codes.set(name, c);
-    }
-    return c;
-  }
-}
-
-/** Cluster-wide per-completion columns (instance metrics hold the rest). */
-export class CompletionLog {
-  readonly instance = new GrowableFloat64();
-  readonly sloClass = new GrowableFloat64();
-  readonly tenant = new GrowableFloat64();
-  readonly ttftUs = new GrowableFloat64();
-  readonly e2eUs = new GrowableFloat64();
-  readonly sloTargetUs = new GrowableFloat64();
-  readonly networkDelayUs = new GrowableFloat64();
-  readonly outputTokens = new GrowableFloat64();
-  readonly inputTokens = new GrowableFloat64();
-  readonly arrivalUs = new GrowableFloat64();
-  readonly itlUs = new GrowableFloat64();
-  readonly schedulingDelayUs = new GrowableFloat64();
-  readonly completionUs = new GrowableFloat64();
-  readonly cacheHitBlocks = new GrowableFloat64();
-  readonly preemptions = new GrowableFloat64();
-  /** Request ids, kept only when per-request records were asked for. */
-  readonly ids: string[] = [];
-}
-
-/** Per multi-turn session: first arrival, last completion, rounds completed. */
-export interface SessionStats {
-  startUs: number;
-  endUs: number;
-  rounds: number;
-}
-
-export interface ClusterCounters {
-  injected: number;
-  rejected: number;
-  shed: number;
-  completed: number;
-  dropped: number;
-  timedOut: number;
-  /** Admitted but not yet routed at the end (admission/routing latency, gateway queue). */
-  inTransit: number;
-  /** Requests discarded by an `immediate` drain (INV-1's drained bucket). */
-  drainedDropped: number;
-  /** Queued requests a `redirect` drain sent back through admission (not an outcome). */
-  redirected: number;
-}
+import { PD_PREFILL_ROUTING, PD_TRANSFER_DONE, PD_TRANSFER_START, PdCoordinator, type PdHost } from './pd/pd-coordinator.js';
+import type { PoolView } from './pd/pool-view.js';
+import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END, type Fleet } from './autoscale/fleet.js';
+import type { Autoscaler } from './autoscale/autoscaler.js';
+import { ClusterLifecycle } from './autoscale/cluster-lifecycle.js';
 
 const ADMISSION = EventKind.Admission;
 const ROUTING = EventKind.Routing;
@@ -166,10 +67,10 @@ export class ClusterSimulator {
   private readonly clsInject = INJECT;
   private readonly injectTarget = new Map<number, number>();
   private dispatchPending = false;
+  /** Replica lifecycle and autoscaler wiring, when configured. */
+  private readonly lifecycle: ClusterLifecycle | undefined;
   /** With a lifecycle, no P/D: the routable instances, which the router sees. */
   private readonly routable: PoolView | undefined;
-  /** Requests waiting for a routable replica (none yet, or all drained); `prefill`: a P/D prefill part. */
-  private held: { req: SimRequest; prefill: boolean }[] = [];
 
   constructor(setup: ClusterSetup) {
     this.setup = setup;
@@ -184,43 +85,25 @@ export class ClusterSimulator {
     this.pd = setup.pd === undefined ? undefined : new PdCoordinator(setup.pd, this.pdHost());
     const lc = setup.lifecycle;
     if (lc !== undefined) {
-      this.routable = this.pd === undefined ? new PoolView(this.state, []) : undefined;
-      this.fleet = new Fleet(lc.fleet, {
+      this.lifecycle = new ClusterLifecycle(lc, {
+        instances: this.instances,
+        snapshots: this.snapshots,
+        state: this.state,
         events: this.events,
         observer: setup.observer,
-        addInstance: (cfg, pool) => {
-          this.addInstance(cfg, pool);
-          if (this.pd !== undefined) (this.pd.setup.layout as PoolType[])[cfg.index] = pool;
-        },
-        routableChanged: (members, now, opened) => this.routableChanged(members, now, opened),
-        evacuate: (index, policy, now) => evacuate(this.drainHost(), index, policy, now),
-        idle: (index) => {
-          const inst = this.instances[index];
-          return inst.queueDepth === 0 && inst.batchSize === 0 && this.snapshots[index].inFlightRequests === 0 && inst.kv.usedBlocks === 0;
-        },
+        pd: this.pd,
+        addInstance: (cfg, pool) => this.addInstance(cfg, pool),
+        route: (req, now) => this.route(req, now),
+        drained: (req, now) => this.onLeft(req, now, 'drained'),
+        redirect: (req, now) => this.redirect(req, now),
+        liveRequests: () => this.table.size,
+        arrivalsLeft: () => setup.source.peekArrivalUs() !== Number.POSITIVE_INFINITY,
+        gatewayLength: () => this.gateway?.length ?? 0,
       });
-      const as = lc.autoscaling;
-      if (as !== undefined)
-        this.autoscaler = new Autoscaler(
-          as.config,
-          as.policies,
-          this.fleet,
-          {
-            events: this.events,
-            state: this.state,
-            observer: setup.observer,
-            waiting: (pool) => this.waitingFor(pool),
-            busy: () => this.table.size > 0 || this.setup.source.peekArrivalUs() !== Number.POSITIVE_INFINITY || (this.pd?.awaitingStart ?? 0) > 0,
-            stalled: () =>
-              this.held.length > 0 &&
-              this.held.length === this.table.size &&
-              this.setup.source.peekArrivalUs() === Number.POSITIVE_INFINITY &&
-              !this.fleet!.starting(),
-          },
-          as.normal,
-        );
-      this.fleet.start();
-      this.autoscaler?.start();
+      this.fleet = this.lifecycle.fleet;
+      this.autoscaler = this.lifecycle.autoscaler;
+      this.routable = this.lifecycle.routable;
+      this.lifecycle.start();
     }
   }
 
@@ -248,46 +131,6 @@ export class ClusterSimulator {
     this.instances.push(inst);
     this.snapshots.push(new LiveSnapshot(inst, delayed ? inst.kv.openPrefixSignal() : undefined, pool));
     this.routedTo.push(0);
-  }
-
-  /** The routable replicas changed: the router's views follow, and held requests may go. */
-  private routableChanged(members: readonly number[], now: number, opened: boolean): void {
-    this.state.routable = members;
-    this.routable?.setMembers(members);
-    const pd = this.pd;
-    if (pd !== undefined) {
-      const layout = pd.setup.layout;
-      pd.prefillPool.setMembers(members.filter((i) => layout[i] === 'prefill' || layout[i] === 'shared'));
-      pd.decodePool.setMembers(members.filter((i) => layout[i] === 'decode' || layout[i] === 'shared'));
-    }
-    if (!opened || this.held.length === 0) return;
-    const held = this.held;
-    this.held = [];
-    for (const h of held) {
-      if (h.prefill) pd!.routePrefill(h.req, now);
-      else this.route(h.req, now);
-    }
-  }
-
-  /** Requests waiting for a routable replica of `pool`, plus the gateway queue. */
-  private waitingFor(pool: string): number {
-    let n = this.gateway?.length ?? 0;
-    for (const h of this.held) if (pool !== 'prefill' || h.prefill) n++;
-    return n;
-  }
-
-  /** No routable replica can take `req` now: it waits for one (scale from zero). */
-  private hold(req: SimRequest, prefill: boolean): void {
-    this.held.push({ req, prefill });
-  }
-
-  private drainHost(): DrainHost {
-    return {
-      instances: this.instances,
-      pd: this.pd,
-      drained: (req, now) => this.onLeft(req, now, 'drained'),
-      redirect: (req, now) => this.redirect(req, now),
-    };
   }
 
   /** A `redirect` drain took `req` off its replica's queue: it goes through admission again. */
@@ -321,7 +164,7 @@ export class ClusterSimulator {
         this.routedTo[target]++;
         this.fleet?.onRouted(req.spec.index, target);
       },
-      hold: (req, prefill) => this.hold(req, prefill),
+      hold: (req, prefill) => this.lifecycle!.hold(req, prefill),
       gone: (i) => this.fleet?.isTerminated(i) ?? false,
       drained: (req, now) => this.onLeft(req, now, 'drained'),
       replaceInTransit: (old, next) => {
@@ -542,7 +385,7 @@ export class ClusterSimulator {
   /** With a lifecycle the router sees only routable replicas; with none, the request waits. */
   private routeAmongRoutable(req: SimRequest, view: PoolView, now: number): void {
     if (view.instances.length === 0) {
-      this.hold(req, false);
+      this.lifecycle!.hold(req, false);
       return;
     }
     this.state.prepare(now);

@@ -12,8 +12,10 @@ export {
 } from './config-schema.js';
 export type { SimulationConfig, SimulationConfigInput, WorkloadSource } from './config-schema.js';
 export { simulationConfigJsonSchema, SIMULATION_CONFIG_JSON_SCHEMA_FILE } from './json-schema.js';
-export { ClusterSimulator, CompletionLog, Interner } from './cluster-simulator.js';
-export type { ClusterSetup, ClusterCounters, FlowControlSettings, SessionStats } from './cluster-simulator.js';
+export { ClusterSimulator } from './cluster-simulator.js';
+export { CompletionLog, Interner } from './completion-log.js';
+export type { SessionStats } from './completion-log.js';
+export type { ClusterSetup, ClusterCounters, FlowControlSettings } from './cluster-setup.js';
 export { buildResult } from './results.js';
 export type { SimulationResult, MetricsBlock, GroupMetrics, SloAttainment, RequestRecord, ResultOptions } from './results.js';
 export type { KvTierCounters } from './kv-tier-metrics.js';

@@ -8,7 +8,8 @@ import {
   createScheduler,
   policyContext,
 } from '@blis/policies';
-import { ClusterSimulator, type ClusterSetup } from '../src/cluster-simulator.js';
+import { ClusterSimulator } from '../src/cluster-simulator.js';
+import type { ClusterSetup } from '../src/cluster-setup.js';
 
 /** BLIS's blackbox model with explicit coefficients (what the catalogue would resolve to). */
 export function blackbox(alpha: readonly number[], beta: readonly number[]): LatencyModel {

@@ -1,0 +1,60 @@
+import type { InstanceConfig, RequestSource } from '@blis/engine';
+import type { AdmissionPolicy, PriorityPolicy, RoutingPolicy } from '@blis/policies';
+import type { DecisionObserver } from '@blis/trace';
+import type { LifecycleSetup } from './autoscale/lifecycle-setup.js';
+import type { PdSetup } from './pd/pd-coordinator.js';
+
+export interface FlowControlSettings {
+  /** Requests beyond this many waiting at the gateway shed the least urgent; 0 = unbounded. */
+  maxQueueDepth: number;
+  /** Queue depth at which one instance counts as saturated (5). */
+  queueDepthThreshold: number;
+  /** KV utilisation at which one instance counts as saturated (0.8). */
+  kvUtilizationThreshold: number;
+  /** Dispatch while pool saturation is below this (1.0). */
+  saturationLimit: number;
+}
+
+export interface ClusterSetup {
+  instances: InstanceConfig[];
+  source: RequestSource;
+  admission: AdmissionPolicy;
+  priority: PriorityPolicy;
+  routing: RoutingPolicy;
+  admissionLatencyUs: number;
+  routingLatencyUs: number;
+  snapshotRefreshIntervalUs: number;
+  /** µs the router's view of prefix caches lags (0 or unset = live). */
+  cacheSignalDelayUs?: number;
+  flowControl?: FlowControlSettings;
+  /**
+   * Saturation thresholds for `RouterState.saturation` when flow control is off (admission
+   * policies such as slo-shed read it too); with flow control on, its own thresholds apply.
+   */
+  saturation?: Pick<FlowControlSettings, 'queueDepthThreshold' | 'kvUtilizationThreshold'>;
+  horizonUs: number;
+  observer?: DecisionObserver;
+  /** Keep each completed request's id for per-request records. */
+  recordRequestIds?: boolean;
+  /** Prefill/decode disaggregation; absent = every instance serves whole requests. */
+  pd?: PdSetup;
+  /** Called now and then with the number of requests that have left the system. */
+  onProgress?: (done: number, nowUs: number) => void;
+  /** Replica lifecycle, node pools and the autoscaler; absent = fixed instances, always active. */
+  lifecycle?: LifecycleSetup;
+}
+
+export interface ClusterCounters {
+  injected: number;
+  rejected: number;
+  shed: number;
+  completed: number;
+  dropped: number;
+  timedOut: number;
+  /** Admitted but not yet routed at the end (admission/routing latency, gateway queue). */
+  inTransit: number;
+  /** Requests discarded by an `immediate` drain (INV-1's drained bucket). */
+  drainedDropped: number;
+  /** Queued requests a `redirect` drain sent back through admission (not an outcome). */
+  redirected: number;
+}

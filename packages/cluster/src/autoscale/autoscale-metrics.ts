@@ -53,7 +53,7 @@ export function autoscalingMetrics(
     inventory: { nodesProvisioned: number };
     settings: { lifecycle: { drainPolicy: 'wait' | 'immediate' | 'redirect' } };
   },
-  autoscaler: { stats: { evaluations: number; scaleUpEvents: number; scaleDownEvents: number; replicasAdded: number; replicasDrained: number; oscillations: number }; config: { policy: string } } | undefined,
+  autoscaler: { stats: { evaluations: number; scaleUpEvents: number; scaleDownEvents: number; replicasAdded: number; replicasDrained: number; oscillations: number }; policyName: string } | undefined,
   counters: { drainedDropped: number; redirected: number },
   endUs: number,
 ): AutoscalingMetrics {
@@ -61,7 +61,7 @@ export function autoscalingMetrics(
   const [loading, warming, active, draining] = fleet.secondsByState;
   return {
     evaluations: st?.evaluations ?? 0,
-    policy: autoscaler?.config.policy ?? null,
+    policy: autoscaler?.policyName ?? null,
     scale_up_events: st?.scaleUpEvents ?? 0,
     scale_down_events: st?.scaleDownEvents ?? 0,
     replicas_added: st?.replicasAdded ?? 0,

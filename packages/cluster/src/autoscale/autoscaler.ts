@@ -83,6 +83,11 @@ export class Autoscaler {
     }));
   }
 
+  /** The name of the policy that runs (a custom object's own name, not the configured one). */
+  get policyName(): string {
+    return [...new Set(this.groups.map((g) => g.policy.name))].join(', ');
+  }
+
   /** The first evaluation is at t = 0, as in BLIS. */
   start(): void {
     this.host.events.push(0, FLEET_TICK, FLEET_TICK, -1);

@@ -131,9 +131,10 @@ describe('blis run --autoscaler-policy <built module>', () => {
     assert.match(scaled.stderr, /^blis: autoscaling: .*; [1-9]\d* scale-ups? \(\+[1-9]\d*\)/m);
     assert.equal(alone.result.autoscaling, undefined);
 
-    // The decision trace names the module's autoscaler, and its scale records carry its reasons.
-    // (The result's `autoscaling.policy` and the stderr line name the configured policy,
-    // `wva-saturation`, even when a module replaces it; the trace header names the module's.)
+    // The result, the stderr line and the decision trace name the module's autoscaler, and its
+    // scale records carry its reasons.
+    assert.equal(as.policy, 'slo-guard');
+    assert.match(scaled.stderr, /^blis: autoscaling: slo-guard, /m);
     const records = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     const header = records[0] as { t: string; policies: Record<string, string> };
     assert.equal(header.t, 'header');

@@ -44,7 +44,8 @@ export { KvTransferLink, transferDurationUs } from './pd/kv-transfer.js';
 export type { KvTransferSettings } from './pd/kv-transfer.js';
 export { PoolView } from './pd/pool-view.js';
 export { poolLayout, servesPrefill, servesDecode } from './pd/pool-layout.js';
-export { PdConfigError } from './pd/pd-setup.js';
+export { PdConfigError, resolvePdSetup } from './pd/pd-setup.js';
+export type { PdSetupInput, PoolInstanceSettings, ResolvedPdSetup } from './pd/pd-setup.js';
 export type { PdMetrics, LatencySummaryMs } from './pd/pd-metrics.js';
 export {
   AutoscalingSchema,
@@ -67,3 +68,11 @@ export type {
 export type { AutoscalingMetrics, ReplicaSecondsByState } from './autoscale/autoscale-metrics.js';
 export { INSTANCE_STATE_NAMES, InstanceState, canTransition } from './autoscale/lifecycle-state.js';
 export type { InstanceStateValue } from './autoscale/lifecycle-state.js';
+export { Fleet, FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END } from './autoscale/fleet.js';
+export type { FleetHost, FleetReplica, FleetSettings, GroupSpec } from './autoscale/fleet.js';
+export { NodeInventory } from './autoscale/node-inventory.js';
+export type { Placement, PoolNode, PoolState } from './autoscale/node-inventory.js';
+export { Autoscaler } from './autoscale/autoscaler.js';
+export type { AutoscalerHost, AutoscalerStats } from './autoscale/autoscaler.js';
+export { resolveLifecycle } from './autoscale/lifecycle-setup.js';
+export type { LifecycleSetup, LifecycleSetupInput } from './autoscale/lifecycle-setup.js';

@@ -3,7 +3,7 @@ import type { PoolType } from '@blis/policies';
 import type { DecisionObserver } from '@blis/trace';
 import type { DelaySettings, DrainPolicy, LifecycleConfig, NodePoolConfig } from './autoscale-schema.js';
 import { INSTANCE_STATE_NAMES, InstanceState, type InstanceStateValue, checkTransition, holdsGpus, isRoutable } from './lifecycle-state.js';
-import { type Node, NodeInventory } from './node-inventory.js';
+import { NodeInventory, type PoolNode } from './node-inventory.js';
 
 /** Cluster event kinds of the lifecycle and the autoscaler (after P/D's 5-7). */
 export const FLEET_TICK = 8;
@@ -48,7 +48,8 @@ export interface FleetHost {
   idle(index: number): boolean;
 }
 
-interface Replica {
+/** One replica as the fleet tracks it. */
+export interface FleetReplica {
   readonly index: number;
   readonly id: string;
   readonly spec: GroupSpec;
@@ -57,7 +58,7 @@ interface Replica {
   state: InstanceStateValue;
   since: number;
   startUs: number;
-  node: Node | undefined;
+  node: PoolNode | undefined;
   costPerHour: number;
   warmLeft: number;
   warmRecorded: number;
@@ -71,7 +72,7 @@ interface Replica {
 export class Fleet {
   readonly settings: FleetSettings;
   readonly inventory: NodeInventory;
-  readonly replicas: Replica[] = [];
+  readonly replicas: FleetReplica[] = [];
   /** Seconds spent holding GPUs, by state (loading, warming, active, draining). */
   readonly secondsByState = [0, 0, 0, 0];
   replicaSeconds = 0;
@@ -81,7 +82,7 @@ export class Fleet {
   unplacedReplicas = 0;
   private holding = 0;
   private readonly host: FleetHost;
-  private readonly waitingForNode: Replica[] = [];
+  private readonly waitingForNode: FleetReplica[] = [];
   private readonly warm = new Set<number>();
   private routable: number[] = [];
 
@@ -109,7 +110,7 @@ export class Fleet {
     return n;
   }
 
-  groupReplicas(g: number): Replica[] {
+  groupReplicas(g: number): FleetReplica[] {
     return this.replicas.filter((r) => r.group === g);
   }
 
@@ -221,8 +222,8 @@ export class Fleet {
     return this.holding;
   }
 
-  private track(index: number, spec: GroupSpec, group = this.settings.groups.findIndex((g) => g.pool === spec.pool)): Replica {
-    const r: Replica = {
+  private track(index: number, spec: GroupSpec, group = this.settings.groups.findIndex((g) => g.pool === spec.pool)): FleetReplica {
+    const r: FleetReplica = {
       index,
       id: `instance_${index}`,
       spec,
@@ -240,7 +241,7 @@ export class Fleet {
   }
 
   /** Finds GPUs for a replica; false when no pool can take it (it waits for a release). */
-  private place(r: Replica, now: number, warmStart: boolean): boolean {
+  private place(r: FleetReplica, now: number, warmStart: boolean): boolean {
     const got = this.inventory.place(r.spec.gpuType, r.spec.tp, now);
     if (got === undefined) {
       this.unplacedReplicas++;
@@ -257,7 +258,7 @@ export class Fleet {
     return true;
   }
 
-  private startLoading(r: Replica, now: number, warmStart: boolean): void {
+  private startLoading(r: FleetReplica, now: number, warmStart: boolean): void {
     r.startUs = now;
     this.setState(r, InstanceState.Loading, now);
     const delay = warmStart ? 0 : this.sample(this.settings.lifecycle.loadingDelay, 'loading');
@@ -265,14 +266,14 @@ export class Fleet {
     else this.host.events.push(now + delay, FLEET_LOADED, FLEET_LOADED, r.index);
   }
 
-  private becomeRoutable(r: Replica, now: number): void {
+  private becomeRoutable(r: FleetReplica, now: number): void {
     const lc = this.settings.lifecycle;
     const warms = lc.warmUpRequestCount > 0 || lc.warmUpDurationUs > 0;
     this.setState(r, warms ? InstanceState.WarmingUp : InstanceState.Active, now);
     if (warms && lc.warmUpDurationUs > 0) this.host.events.push(now + lc.warmUpDurationUs, FLEET_WARMUP_END, FLEET_WARMUP_END, r.index);
   }
 
-  private drain(r: Replica, now: number): void {
+  private drain(r: FleetReplica, now: number): void {
     this.setState(r, InstanceState.Draining, now);
     this.publish(now, false);
     const policy = this.settings.lifecycle.drainPolicy;
@@ -281,7 +282,7 @@ export class Fleet {
     if (policy === 'immediate' || this.host.idle(r.index)) this.terminate(r, now);
   }
 
-  private terminate(r: Replica, now: number): void {
+  private terminate(r: FleetReplica, now: number): void {
     if (r.state === InstanceState.Terminated) return;
     const waiting = this.waitingForNode.indexOf(r);
     if (waiting >= 0) this.waitingForNode.splice(waiting, 1);
@@ -309,7 +310,7 @@ export class Fleet {
     }
   }
 
-  private setState(r: Replica, to: InstanceStateValue, now: number): void {
+  private setState(r: FleetReplica, to: InstanceStateValue, now: number): void {
     checkTransition(r.id, r.state, to);
     this.account(r, now);
     const held = holdsGpus(r.state);
@@ -322,7 +323,7 @@ export class Fleet {
   }
 
   /** Charges the time since the last transition to the replica's current state. */
-  private account(r: Replica, now: number): void {
+  private account(r: FleetReplica, now: number): void {
     if (holdsGpus(r.state)) {
       const s = (now - r.since) / 1e6;
       this.secondsByState[r.state - InstanceState.Loading] += s;

@@ -1,7 +1,7 @@
 import type { DelaySettings, NodePoolConfig } from './autoscale-schema.js';
 
 /** A node of a pool: GPUs that replicas are placed on. */
-export interface Node {
+export interface PoolNode {
   readonly id: string;
   readonly pool: PoolState;
   /** Provisioning until `readyUs`; terminated nodes are gone. */
@@ -15,7 +15,7 @@ export interface Node {
 
 export interface PoolState {
   readonly config: NodePoolConfig;
-  readonly nodes: Node[];
+  readonly nodes: PoolNode[];
   /** Nodes not terminated (ready or provisioning). */
   live: number;
   /** True for the implicit pool: a node per replica, sized to it. */
@@ -23,7 +23,7 @@ export interface PoolState {
 }
 
 /** What a placement found: a node now, a node that will be ready later, or nothing. */
-export type Placement = { node: Node; readyUs: number } | undefined;
+export type Placement = { node: PoolNode; readyUs: number } | undefined;
 
 /**
  * The GPU inventory: node pools, first-fit placement and node provisioning. BLIS validates
@@ -83,7 +83,7 @@ export class NodeInventory {
   }
 
   /** A replica left `node`: its GPUs are free; an empty node above the pool's minimum is released. */
-  release(node: Node, gpus: number): void {
+  release(node: PoolNode, gpus: number): void {
     node.freeGpus += gpus;
     node.replicas--;
     const p = node.pool;
@@ -98,14 +98,14 @@ export class NodeInventory {
     for (const p of this.pools) for (const n of p.nodes) if (n.state === 'provisioning' && n.readyUs <= now) n.state = 'ready';
   }
 
-  private claim(node: Node, gpus: number): Placement {
+  private claim(node: PoolNode, gpus: number): Placement {
     node.freeGpus -= gpus;
     node.replicas++;
     return { node, readyUs: node.readyUs };
   }
 
-  private addNode(p: PoolState, gpus: number, now: number, delayUs: number): Node {
-    const node: Node = { id: `${p.config.name}-node-${this.seq++}`, pool: p, state: delayUs <= 0 ? 'ready' : 'provisioning', readyUs: now + delayUs, gpus, freeGpus: gpus, replicas: 0 };
+  private addNode(p: PoolState, gpus: number, now: number, delayUs: number): PoolNode {
+    const node: PoolNode = { id: `${p.config.name}-node-${this.seq++}`, pool: p, state: delayUs <= 0 ? 'ready' : 'provisioning', readyUs: now + delayUs, gpus, freeGpus: gpus, replicas: 0 };
     p.nodes.push(node);
     p.live++;
     return node;

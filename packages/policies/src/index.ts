@@ -85,6 +85,7 @@ export {
   ANALYZER_AUTOSCALER,
   ANALYZER_KEYS,
   type AutoscaleConfigInput,
+  type AutoscalerSection,
   type AutoscalerSpec,
   type BundlePath,
   type AutoscalingInput,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolveAutoscalerSpec } from './autoscale-bundle.js';
+import { resolveAutoscalerSpec } from './autoscaler-spec.js';
 import { defaultPolicyRegistry } from './default-registry.js';
 import { formatParamPath, type PolicyKind, PolicyParamsError, policyKindLabel } from './errors.js';
 import { policyContext } from './factory-context.js';
@@ -565,7 +565,7 @@ function checkAutoscaler(
   issues: PolicyBundleIssue[],
 ): void {
   const conflicts: { path: readonly (string | number)[]; message: string }[] = [];
-  const spec = resolveAutoscalerSpec(bundle, undefined, warnings, conflicts);
+  const spec = resolveAutoscalerSpec(bundle.autoscaler, undefined, warnings, conflicts);
   for (const c of conflicts) issues.push(issue(c.path, c.message));
   if (conflicts.length > 0 || !registry.has('autoscaler', spec.name)) return;
   try {

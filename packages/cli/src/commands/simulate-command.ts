@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type PreparedRun, type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
+import { type AutoscalingMetrics, type PreparedRun, type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
 import { buildConfig } from '../build-config.js';
 import { customAutoscalerName, isModulePath, loadCustomPolicies } from '../custom-policy.js';
 import { type FlagDef, parseFlags } from '../flags.js';
@@ -45,7 +45,7 @@ export async function runSimulationCommand(
       `blis: ${prepared.config.numInstances} instance(s), ${prepared.latencyKind} latency, ${prepared.totalKVBlocks} KV blocks (${prepared.kvBlocksSource}); ${result.completed_requests}/${result.injected_requests} completed in ${result.vllm_estimated_duration_s.toFixed(3)} simulated s\n`,
     );
     if (prepared.kvTiers !== undefined) process.stderr.write(`blis: KV tiers: ${describeKVTiers(prepared.kvTiers)}\n`);
-    const autoscaling = (result as { autoscaling?: AutoscalingSummary }).autoscaling;
+    const autoscaling = result.autoscaling;
     if (autoscaling !== undefined) process.stderr.write(`blis: autoscaling: ${describeAutoscaling(autoscaling)}\n`);
   }
   const { requests, ...summary } = result;
@@ -80,24 +80,13 @@ function describeKVTiers(t: NonNullable<PreparedRun['kvTiers']>): string {
   return `offload chain per instance: ${t.cpuBlocks} CPU blocks of ${t.perBlockBytes} bytes${tiers.length > 0 ? `, then ${tiers.join(', ')}` : ''}`;
 }
 
-/** The fields of the result's `autoscaling` section (`AutoscalingMetrics` of @blis/cluster) the log line shows. */
-interface AutoscalingSummary {
-  evaluations: number;
-  policy: string | null;
-  scale_up_events: number;
-  scale_down_events: number;
-  replicas_added: number;
-  replicas_drained: number;
-  unplaced_replicas: number;
-  peak_replicas: number;
-  mean_replicas: number;
-  final_replicas: number;
-  gpu_seconds: number;
-  cost_usd: number;
-}
-
 /** One line on what the autoscaler did and what the replicas cost, for the stderr log. */
-export function describeAutoscaling(a: AutoscalingSummary): string {
+export function describeAutoscaling(
+  a: Pick<
+    AutoscalingMetrics,
+    'evaluations' | 'policy' | 'scale_up_events' | 'scale_down_events' | 'replicas_added' | 'replicas_drained' | 'unplaced_replicas' | 'peak_replicas' | 'mean_replicas' | 'final_replicas' | 'gpu_seconds' | 'cost_usd'
+  >,
+): string {
   const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const parts = [
     a.policy === null ? 'no autoscaler' : `${a.policy}, ${plural(a.evaluations, 'evaluation')}`,

@@ -166,6 +166,34 @@ describe("BLIS's autoscaling failures, fixed", () => {
   });
 });
 
+describe('scale-down victims', () => {
+  it('drains the oldest active replicas by start time (BLIS: the smallest ids, so instance_10 before instance_2)', () => {
+    const log = new ScaleLog();
+    simulate(
+      { numInstances: 3, horizonUs: 60 * S, workload: steadyLoad(100, 0.2), autoscaling: { intervalUs: 10 * S } },
+      { observer: log, autoscaler: () => scripted((ctx) => (ctx.nowUs === 10 * S ? 8 : ctx.nowUs === 30 * S ? -3 : 0)) },
+    );
+    // instance_3 .. instance_10 started at 10 s; instance_0 .. instance_2 at 0 s.
+    expect(log.actions.map(({ now, a }) => [now / S, a.instances])).toEqual([
+      [10, ['instance_3', 'instance_4', 'instance_5', 'instance_6', 'instance_7', 'instance_8', 'instance_9', 'instance_10']],
+      [30, ['instance_0', 'instance_1', 'instance_2']],
+    ]);
+  });
+
+  it('cancels replicas still loading before it drains serving ones, newest first', () => {
+    const log = new ScaleLog();
+    simulate(
+      { numInstances: 2, horizonUs: 60 * S, workload: steadyLoad(100, 0.2), autoscaling: { intervalUs: 10 * S }, lifecycle: { loadingDelay: { meanUs: 100 * S } } },
+      { observer: log, autoscaler: () => scripted((ctx) => (ctx.nowUs === 10 * S ? 1 : ctx.nowUs === 20 * S ? 1 : ctx.nowUs === 30 * S ? -3 : 0)) },
+    );
+    expect(log.actions.at(-1)!.a.instances).toEqual(['instance_3', 'instance_2', 'instance_0']);
+    expect(log.timeline(3)).toEqual([
+      [20, 'loading'],
+      [30, 'terminated'],
+    ]);
+  });
+});
+
 describe('off means off', () => {
   it('an autoscaler interval of 0 gives exactly the run without autoscaling', () => {
     const base = { numInstances: 3, workload: { kind: 'synthetic', rate: 30, numRequests: 400 } } as const;

@@ -10,6 +10,12 @@ const nonNegInt = z.number().int().nonnegative();
  */
 export const DelaySchema = z.object({ meanUs: nonNeg, stddevUs: nonNeg.default(0) }).strict();
 
+/** One draw of a delay: `normal` is called only when the delay has a standard deviation. */
+export function sampleDelay(d: { meanUs: number; stddevUs: number }, normal: () => number): number {
+  if (d.stddevUs <= 0) return d.meanUs;
+  return Math.max(0, d.meanUs + d.stddevUs * normal());
+}
+
 /**
  * The autoscaler (BLIS's `autoscaler:` section plus what BLIS lacks: a policy choice, replica
  * bounds and a cooldown). Off while `intervalUs` is 0.

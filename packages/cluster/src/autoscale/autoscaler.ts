@@ -2,7 +2,7 @@ import type { EventQueue } from '@blis/engine';
 import type { AutoScaleContext, AutoScalePolicy, LoadSample, ReplicaMetrics } from '@blis/policies';
 import type { DecisionObserver, ScaleOutcome } from '@blis/trace';
 import type { ClusterRouterState } from '../router-state.js';
-import type { AutoscalingConfig, DelaySettings } from './autoscale-schema.js';
+import { type AutoscalingConfig, sampleDelay } from './autoscale-schema.js';
 import { FLEET_ACTUATE, FLEET_TICK, type Fleet } from './fleet.js';
 import { InstanceState } from './lifecycle-state.js';
 
@@ -179,7 +179,7 @@ export class Autoscaler {
         else s.downSince = undefined;
         const id = this.nextActuation++;
         this.pending.set(id, { group: g, delta });
-        this.host.events.push(now + this.sample(this.config.scrapeDelay), FLEET_ACTUATE, FLEET_ACTUATE, id);
+        this.host.events.push(now + sampleDelay(this.config.scrapeDelay, this.normal), FLEET_ACTUATE, FLEET_ACTUATE, id);
       }
     }
     s.history.push({ nowUs: now, replicas: ctx.replicas.length, avgQueueDepth: ctx.avgQueueDepth, avgKvUtilization: ctx.avgKvUtilization, requestRate: ctx.requestRate });
@@ -265,10 +265,5 @@ export class Autoscaler {
       timeSinceLastScaleUs: now - s.lastActionUs,
       history: s.history.slice(),
     };
-  }
-
-  private sample(d: DelaySettings): number {
-    if (d.stddevUs <= 0) return d.meanUs;
-    return Math.max(0, d.meanUs + d.stddevUs * this.normal());
   }
 }

@@ -1,9 +1,9 @@
 import type { EventQueue, InstanceConfig } from '@blis/engine';
 import type { PoolType } from '@blis/policies';
 import type { DecisionObserver } from '@blis/trace';
-import type { DelaySettings, DrainPolicy, LifecycleConfig, NodePoolConfig } from './autoscale-schema.js';
+import { type DelaySettings, type DrainPolicy, type LifecycleConfig, type NodePoolConfig, sampleDelay } from './autoscale-schema.js';
 import { INSTANCE_STATE_NAMES, InstanceState, type InstanceStateValue, checkTransition, holdsGpus, isRoutable } from './lifecycle-state.js';
-import { NodeInventory, type PoolNode } from './node-inventory.js';
+import { NodeInventory, type Placement, type PoolNode } from './node-inventory.js';
 
 /** Cluster event kinds of the lifecycle and the autoscaler (after P/D's 5-7). */
 export const FLEET_TICK = 8;
@@ -249,13 +249,18 @@ export class Fleet {
       this.host.observer?.onInstanceState?.(r.index, r.id, 'scheduling', now);
       return false;
     }
+    this.assign(r, got, now, warmStart, true);
+    return true;
+  }
+
+  /** A replica got GPUs: it loads now, or waits in scheduling for its node to be ready. */
+  private assign(r: FleetReplica, got: NonNullable<Placement>, now: number, warmStart: boolean, announce: boolean): void {
     r.node = got.node;
     r.costPerHour = got.node.pool.config.costPerHour;
     if (got.readyUs > now) {
-      this.host.observer?.onInstanceState?.(r.index, r.id, 'scheduling', now);
+      if (announce) this.host.observer?.onInstanceState?.(r.index, r.id, 'scheduling', now);
       this.host.events.push(got.readyUs, FLEET_NODE_READY, FLEET_NODE_READY, r.index);
     } else this.startLoading(r, now, warmStart);
-    return true;
   }
 
   private startLoading(r: FleetReplica, now: number, warmStart: boolean): void {
@@ -303,10 +308,8 @@ export class Fleet {
         this.waitingForNode.push(r);
         continue;
       }
-      r.node = got.node;
-      r.costPerHour = got.node.pool.config.costPerHour;
-      if (got.readyUs > now) this.host.events.push(got.readyUs, FLEET_NODE_READY, FLEET_NODE_READY, r.index);
-      else this.startLoading(r, now, false);
+      // It already reported `scheduling` when it found no node.
+      this.assign(r, got, now, false, false);
     }
   }
 
@@ -346,8 +349,7 @@ export class Fleet {
   }
 
   private sample(d: DelaySettings, stream: 'loading' | 'provisioning'): number {
-    if (d.stddevUs <= 0) return d.meanUs;
-    return Math.max(0, d.meanUs + d.stddevUs * this.settings.normal(stream));
+    return sampleDelay(d, () => this.settings.normal(stream));
   }
 
   /** No node pools configured: one unlimited pool at no cost, a node per replica sized to it. */

@@ -176,12 +176,3 @@ function replicaBoundIssues(f: Record<string, unknown>, a: AutoscalingInput, fil
     issues.push({ where: '--autoscaler-max', expected: `at least ${fileWhere(file, ['autoscaler', 'min_replicas'])} (${min})`, found: String(max) });
   }
 }
-
-/**
- * The trace's oscillation window: the longest of the stabilization windows, the interval and
- * the cooldown (a reversal within it counts as an oscillation); undefined when the autoscaler is off.
- */
-export function scaleCooldownUs(a: { intervalUs: number; scaleUpStabilizationWindowUs: number; scaleDownStabilizationWindowUs: number; cooldownUs: number } | undefined): number | undefined {
-  if (a === undefined || a.intervalUs <= 0) return undefined;
-  return Math.max(a.scaleUpStabilizationWindowUs, a.scaleDownStabilizationWindowUs, a.intervalUs, a.cooldownUs);
-}

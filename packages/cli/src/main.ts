@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { runConvertCommand } from './commands/convert-command.js';
+import { runEvaluateCommand } from './commands/evaluate-command.js';
 import { runListCommand } from './commands/list-command.js';
 import { runSimulationCommand } from './commands/simulate-command.js';
 import { type FlagDef, camel } from './flags.js';
@@ -104,6 +105,15 @@ export function buildProgram(): Command {
     .requiredOption('--output <prefix>', 'writes <prefix>.yaml and <prefix>.csv')
     .action(async (opts: Record<string, unknown>) => {
       await runConvertCommand(opts);
+    });
+
+  program
+    .command('evaluate')
+    .description('answer one blis-eval/1 request (JSON on stdin) with one JSON response line: the evaluator OpenEvolve and GEPA call')
+    .option('--request <file>', 'read the request from this file instead of stdin')
+    .option('--serve', 'persistent mode: one request per stdin line, one response per stdout line, until stdin closes')
+    .action(async (opts: { request?: string; serve?: boolean }) => {
+      await runEvaluateCommand(opts);
     });
 
   program

@@ -1,6 +1,5 @@
-import { type SimulationConfig, SimulationConfigSchema, type SimulationConfigInput, type SimulationResult } from '@blis/cluster';
-import { JsonlFileSink, TraceOutputError, TraceRecorder } from '@blis/trace';
-import { scaleCooldownUs } from './autoscale-flags.js';
+import { type SimulationConfig, SimulationConfigSchema, type SimulationConfigInput, type SimulationResult, createTraceRecorder } from '@blis/cluster';
+import { JsonlFileSink, TraceOutputError, type TraceRecorder } from '@blis/trace';
 import { UsageError } from './usage-error.js';
 
 /** A recorder wired for one run: pass `observer` to the simulation, call `finish` after it. */
@@ -47,7 +46,6 @@ export function createTracing(input: SimulationConfigInput, customDecider?: stri
   const config = validated(input);
   const t = config.trace;
   if (t.level === 'none' && !t.summarize) return undefined;
-  const autoscaling = config.autoscaling !== undefined && config.autoscaling.intervalUs > 0 ? config.autoscaling : undefined;
   let sink: JsonlFileSink | undefined;
   if (t.outputPath !== undefined) {
     try {
@@ -57,27 +55,7 @@ export function createTracing(input: SimulationConfigInput, customDecider?: stri
       throw e;
     }
   }
-  const observer = new TraceRecorder({
-    // A summary without a trace level still needs the decisions it summarises.
-    level: t.level === 'full' ? 'full' : 'decisions',
-    counterfactualK: t.counterfactualK,
-    sink,
-    sloTtftUs: config.sloTtftUs,
-    sloE2eUs: config.sloE2eUs,
-    tailRatioThreshold: t.tailRatioThreshold,
-    // A scale action reversing the previous one within this window is an oscillation.
-    scaleCooldownUs: scaleCooldownUs(autoscaling),
-    policies: {
-      admission: config.admission.policy,
-      priority: config.priority.policy,
-      routing: config.routing.scorers === undefined ? config.routing.policy : `${config.routing.policy}[${config.routing.scorers.map((s) => `${s.name}:${s.weight}`).join(',')}]`,
-      scheduler: config.scheduler.policy,
-      ...(config.pd !== undefined && (config.pd.prefillInstances ?? 0) + (config.pd.decodeInstances ?? 0) + (config.pd.prefillDecodeInstances ?? 0) > 0
-        ? { pd_decider: customDecider ?? config.pd.decider ?? 'never' }
-        : {}),
-      ...(autoscaling !== undefined ? { autoscaler: customAutoscaler ?? autoscaling.policy } : {}),
-    },
-  });
+  const observer = createTraceRecorder(config, { sink, customDecider, customAutoscaler });
   return {
     observer,
     finish(result, endUs) {

@@ -76,3 +76,5 @@ export { Autoscaler } from './autoscale/autoscaler.js';
 export type { AutoscalerHost, AutoscalerStats } from './autoscale/autoscaler.js';
 export { resolveLifecycle } from './autoscale/lifecycle-setup.js';
 export type { LifecycleSetup, LifecycleSetupInput } from './autoscale/lifecycle-setup.js';
+export { createTraceRecorder, scaleOscillationWindowUs } from './trace-recorder-setup.js';
+export type { TraceRecorderSetup } from './trace-recorder-setup.js';

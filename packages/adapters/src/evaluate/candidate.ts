@@ -1,0 +1,151 @@
+import type { SimulationRuntime } from '@blis/cluster';
+import { PartitionedRng } from '@blis/engine';
+import type { PolicyFactoryContext, PoolType } from '@blis/policies';
+import { InvalidCandidateError } from './candidate-error.js';
+import { type BundlePatch, bundlePatch, validateBundle } from './policy-bundle-apply.js';
+import { type PolicyFactory, guardPolicy, loadPolicyModule, policyKindOf } from './policy-module.js';
+import type { Candidate, ComponentName, EvalIssue, ModulePolicyKind } from './protocol.js';
+import { parseYamlText } from './yaml-text.js';
+
+/** What a run needs to know to build fresh policy objects (they may keep state between calls). */
+export interface RunContext {
+  seed: number;
+  numInstances: number;
+  blockSizeTokens: number;
+}
+
+/** A policy built from code or a tree rather than named in the config: one factory per kind. */
+export interface PolicyObjectFactory {
+  kind: ModulePolicyKind;
+  /** Where it came from, for messages (`candidate.ts`, `components.routing`). */
+  origin: string;
+  build: PolicyFactory;
+  /** Wrap its methods so that their exceptions are known to be the candidate's. */
+  guard: boolean;
+}
+
+/** A candidate made ready to run: config changes plus the policy objects it brings. */
+export interface ResolvedCandidate {
+  patch: BundlePatch;
+  objects: PolicyObjectFactory[];
+  /** The name of each object policy, for the decision trace. */
+  objectNames: Partial<Record<ModulePolicyKind, string>>;
+}
+
+/**
+ * Turns a decision-tree document (already parsed) into a policy factory of `kind`, or returns
+ * undefined when the text is not a tree. Supplied by the decision-tree module.
+ */
+export type TreeLoader = (value: unknown, text: string, origin: string, kind: ModulePolicyKind) => PolicyFactory | undefined;
+
+const TREE_KIND: Partial<Record<ComponentName, ModulePolicyKind>> = { admission: 'admission', priority: 'priority', routing: 'routing', autoscaler: 'autoscaler' };
+
+/** Validates and prepares `candidate`; its faults throw {@link InvalidCandidateError}. */
+export async function resolveCandidate(candidate: Candidate, loadTree?: TreeLoader): Promise<ResolvedCandidate> {
+  const out: ResolvedCandidate = { patch: {}, objects: [], objectNames: {} };
+  switch (candidate.kind) {
+    case 'baseline':
+      return out;
+    case 'policy-yaml': {
+      const parsed = parseYamlText(candidate.text, 'candidate.yaml');
+      if (!parsed.ok) throw new InvalidCandidateError(parsed.issues);
+      out.patch = bundlePatch(validateBundle(parsed.yaml, 'candidate.yaml'));
+      return out;
+    }
+    case 'policy-module': {
+      const file = candidate.language === 'typescript' ? 'candidate.ts' : 'candidate.mjs';
+      const factory = await loadPolicyModule(candidate.text, candidate.language);
+      const probe = buildChecked(factory, file, contextFor({ seed: 0, numInstances: 1, blockSizeTokens: 16 }, 'check'));
+      const kind = candidate.policy_kind ?? policyKindOf(probe, file);
+      addObject(out, { kind, origin: file, build: factory, guard: true }, probe);
+      return out;
+    }
+    case 'components':
+      return resolveComponents(candidate.components, out, loadTree);
+  }
+}
+
+function resolveComponents(components: Partial<Record<ComponentName, string>>, out: ResolvedCandidate, loadTree: TreeLoader | undefined): ResolvedCandidate {
+  const issues: EvalIssue[] = [];
+  // A fixed order, so that overlapping components (the whole `policy`, then one section) resolve the same way every time.
+  const order: ComponentName[] = ['policy', 'admission', 'priority', 'routing', 'scheduler', 'autoscaler'];
+  for (const name of order) {
+    const text = components[name];
+    if (text === undefined) continue;
+    const origin = `components.${name}`;
+    try {
+      const parsed = parseYamlText(text, origin);
+      if (!parsed.ok) throw new InvalidCandidateError(parsed.issues);
+      const value = parsed.yaml.value;
+      const treeKind = TREE_KIND[name];
+      const tree = treeKind !== undefined && loadTree !== undefined ? loadTree(value, text, origin, treeKind) : undefined;
+      if (tree !== undefined && treeKind !== undefined) {
+        addObject(out, { kind: treeKind, origin, build: tree, guard: false }, buildChecked(tree, origin, contextFor({ seed: 0, numInstances: 1, blockSizeTokens: 16 }, 'check')));
+        continue;
+      }
+      // A whole bundle, or one section of it written without its key.
+      const bundle =
+        name === 'policy'
+          ? validateBundle(parsed.yaml, origin)
+          : validateBundle({ value: { [name]: value }, lineOf: (p) => parsed.yaml.lineOf(p.slice(1)) }, origin);
+      Object.assign(out.patch, bundlePatch(bundle));
+    } catch (e) {
+      if (!(e instanceof InvalidCandidateError)) throw e;
+      issues.push(...e.issues);
+    }
+  }
+  if (issues.length > 0) throw new InvalidCandidateError(issues);
+  return out;
+}
+
+function addObject(out: ResolvedCandidate, object: PolicyObjectFactory, probe: Record<string, unknown>): void {
+  out.objects = out.objects.filter((o) => o.kind !== object.kind);
+  out.objects.push(object);
+  out.objectNames[object.kind] = typeof probe.name === 'string' ? probe.name : object.kind;
+}
+
+/** Each policy gets its own random stream, named as the CLI names a custom policy's. */
+export function contextFor(run: RunContext, stream: string): PolicyFactoryContext {
+  return { numInstances: run.numInstances, params: {}, random: new PartitionedRng(run.seed).stream(`custom/${stream}`), blockSizeTokens: run.blockSizeTokens };
+}
+
+function buildChecked(factory: PolicyFactory, origin: string, ctx: PolicyFactoryContext): Record<string, unknown> {
+  let policy: unknown;
+  try {
+    policy = factory(ctx);
+  } catch (e) {
+    throw new InvalidCandidateError([{ where: `${origin} factory`, expected: 'a factory that builds a policy', found: `it threw: ${(e as Error)?.message ?? String(e)}` }]);
+  }
+  if (policy === null || typeof policy !== 'object' || typeof (policy as { name?: unknown }).name !== 'string')
+    throw new InvalidCandidateError([{ where: `${origin} factory`, expected: 'a policy object with a string "name"', found: policy === null ? 'null' : typeof policy === 'object' ? JSON.stringify(Object.keys(policy)) : typeof policy }]);
+  return policy as Record<string, unknown>;
+}
+
+/** Fresh policy objects for one run, as SimulationRuntime overrides. */
+export function runtimeFor(c: ResolvedCandidate, run: RunContext): SimulationRuntime {
+  const runtime: SimulationRuntime = {};
+  for (const o of c.objects) {
+    const make = (stream: string) => {
+      const p = buildChecked(o.build, o.origin, contextFor(run, stream));
+      return o.guard ? guardPolicy(p) : p;
+    };
+    switch (o.kind) {
+      case 'admission':
+        runtime.admission = make('admission') as unknown as SimulationRuntime['admission'];
+        break;
+      case 'priority':
+        runtime.priority = make('priority') as unknown as SimulationRuntime['priority'];
+        break;
+      case 'routing':
+        runtime.routing = make('routing') as unknown as SimulationRuntime['routing'];
+        break;
+      case 'decider':
+        runtime.decider = make('decider') as unknown as SimulationRuntime['decider'];
+        break;
+      case 'autoscaler':
+        runtime.autoscaler = (pool: PoolType) => make(`autoscaler/${pool}`) as unknown as ReturnType<NonNullable<SimulationRuntime['autoscaler']>>;
+        break;
+    }
+  }
+  return runtime;
+}

@@ -1,0 +1,223 @@
+import { type SimulationConfigInput, SimulationConfigSchema, type SimulationResult, createTraceRecorder, prepareSimulation, runPrepared } from '@blis/cluster';
+import { EvalRequestError, InvalidCandidateError, zodIssues } from './candidate-error.js';
+import { type ResolvedCandidate, type TreeLoader, resolveCandidate, runtimeFor } from './candidate.js';
+import { scenarioFeedback } from './feedback.js';
+import { OBJECTIVES, OBJECTIVE_NAMES, scoreObjectives } from './objectives.js';
+import { CandidateRuntimeError } from './policy-module.js';
+import { EVAL_PROTOCOL, type EvalFailure, type EvalIssue, EvalRequestSchema, type EvalResponse, type EvalStatus, type ParsedEvalRequest, type Scenario, type ScenarioResult } from './protocol.js';
+import { type RunMetrics, meanOf, runMetrics } from './scenario-metrics.js';
+
+export interface EvaluateOptions {
+  /** Reads decision-tree components (wired by the package's `evaluate`). */
+  loadTree?: TreeLoader;
+  /** Wall clock in ms, for the request's budget only (never reaches a result). */
+  now?: () => number;
+}
+
+/** Thrown from the progress hook when the request's wall-clock budget is spent. */
+class BudgetSpent extends Error {}
+
+/**
+ * Answers one `blis-eval/1` request. A malformed request throws {@link EvalRequestError} (the
+ * caller's mistake, not the candidate's); everything about the candidate, including code that
+ * throws mid-run, is an answer with a status. Same request, same response, byte for byte.
+ */
+export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {}): Promise<EvalResponse> {
+  const now = options.now ?? Date.now;
+  const deadline = now() + ((raw as { max_wall_ms?: number } | null)?.max_wall_ms ?? 240_000);
+  const request = parseRequest(raw);
+  const bases = request.scenarios.map((s, i) => scenarioBase(request, s, i));
+
+  let candidate: ResolvedCandidate;
+  try {
+    candidate = await resolveCandidate(request.candidate, options.loadTree);
+  } catch (e) {
+    if (e instanceof InvalidCandidateError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: e.issues });
+    throw e;
+  }
+
+  const results: ScenarioResult[] = [];
+  const metricRows: Record<string, number>[] = [];
+  const featureRows: Record<string, number>[] = [];
+  let current = 0;
+  try {
+    request.scenarios.forEach((scenario, i) => {
+      current = i;
+      const r = runScenario(request, scenario, bases[i], candidate, () => {
+        if (now() > deadline) throw new BudgetSpent();
+      });
+      results.push(r);
+      metricRows.push(r.metrics);
+      featureRows.push(r.features);
+    });
+  } catch (e) {
+    if (e instanceof BudgetSpent)
+      return failed(request, 'timeout', { kind: 'timeout', message: `the wall-clock budget of ${request.max_wall_ms} ms was spent after ${results.length} of ${request.scenarios.length} scenario(s)`, issues: [] });
+    if (e instanceof InvalidCandidateError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: e.issues });
+    if (e instanceof CandidateRuntimeError)
+      return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: [{ where: `candidate ${e.method}()`, expected: 'a method that returns', found: e.message }] });
+    const message = (e as Error)?.message ?? String(e);
+    // The simulator's checks of a policy's decisions (an instance out of range, a pod of the
+    // wrong pool) catch the candidate's code, not a fault of the simulator.
+    const contract = (e as { name?: string; invariant?: string } | null)?.name === 'InvariantViolation' && ['routing', 'INV-PD-2'].includes((e as { invariant: string }).invariant);
+    if (contract && candidate.objects.length > 0)
+      return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message, issues: [{ where: 'candidate decision', expected: 'decisions within the policy contract', found: message }] });
+    if (isInputError(e)) {
+      // The configuration was refused: the request's fault when the base alone is refused too.
+      if (baseRefused(bases[current], request.scenarios[current]))
+        throw new EvalRequestError([{ where: `request.scenarios[${current}] (base_config + scenario)`, expected: 'a configuration the simulator accepts', found: message }]);
+      return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message, issues: [{ where: 'candidate (applied to the config)', expected: 'a configuration the simulator accepts', found: message }] });
+    }
+    return failed(request, 'sim_error', { kind: 'sim_error', message, issues: [] });
+  }
+
+  const weights = request.scenarios.map((s) => s.weight);
+  const totalWeight = weights.reduce((a, b) => a + b, 0);
+  const combined = results.reduce((acc, r, i) => acc + r.score * weights[i], 0) / totalWeight;
+  return {
+    protocol: EVAL_PROTOCOL,
+    status: 'ok',
+    error: null,
+    combined_score: combined,
+    metrics: weightedMean(metricRows, weights),
+    features: weightedMean(featureRows, weights),
+    per_scenario: results,
+    artifacts: {
+      summary: results.map((r) => `${r.id}: score ${r.score.toPrecision(4)}; ${r.feedback.split('\n')[1] ?? ''}`).join('\n'),
+      seeds: JSON.stringify(Object.fromEntries(request.scenarios.map((s) => [s.id, s.seeds]))),
+    },
+  };
+}
+
+function parseRequest(raw: unknown): ParsedEvalRequest {
+  const parsed = EvalRequestSchema.safeParse(raw);
+  if (!parsed.success) throw new EvalRequestError(zodIssues('request', parsed.error.issues));
+  const r = parsed.data;
+  const issues: EvalIssue[] = [];
+  const names = Object.keys(r.objectives.weights);
+  for (const n of names) if (OBJECTIVES[n] === undefined) issues.push({ where: `request.objectives.weights.${n}`, expected: `a known objective (${OBJECTIVE_NAMES.join(', ')})`, found: JSON.stringify(n) });
+  if (names.length > 0 && Object.values(r.objectives.weights).every((w) => w === 0))
+    issues.push({ where: 'request.objectives.weights', expected: 'at least one weight above 0', found: 'all 0' });
+  if (names.length === 0) issues.push({ where: 'request.objectives.weights', expected: 'at least one objective', found: 'none' });
+  const ids = new Set<string>();
+  r.scenarios.forEach((s, i) => {
+    if (ids.has(s.id)) issues.push({ where: `request.scenarios[${i}].id`, expected: 'an id no other scenario has', found: JSON.stringify(s.id) });
+    ids.add(s.id);
+  });
+  if (issues.length > 0) throw new EvalRequestError(issues);
+  return r;
+}
+
+/** The scenario's configuration before the candidate: base, then the scenario's own fields. */
+function scenarioBase(request: ParsedEvalRequest, s: Scenario, i: number): SimulationConfigInput {
+  const input = {
+    ...request.base_config,
+    ...(s.config ?? {}),
+    workload: s.workload,
+    ...(s.horizon_us !== undefined ? { horizonUs: s.horizon_us } : {}),
+    ...(s.slo?.ttft_us !== undefined ? { sloTtftUs: s.slo.ttft_us } : {}),
+    ...(s.slo?.e2e_us !== undefined ? { sloE2eUs: s.slo.e2e_us } : {}),
+    // Tracing is the protocol's (`trace`), results stay summaries.
+    trace: undefined,
+    includeRequests: false,
+    checkInvariants: false,
+  } as SimulationConfigInput;
+  const parsed = SimulationConfigSchema.safeParse(input);
+  if (!parsed.success) throw new EvalRequestError(zodIssues(`request.scenarios[${i}] (base_config + scenario)`, parsed.error.issues));
+  return input;
+}
+
+function runScenario(request: ParsedEvalRequest, s: Scenario, base: SimulationConfigInput, candidate: ResolvedCandidate, tick: () => void): ScenarioResult {
+  const runs: RunMetrics[] = [];
+  let traceSummary: string | undefined;
+  let report: Record<string, unknown> = {};
+  for (const seed of s.seeds) {
+    tick();
+    const workload = s.workload.kind === 'spec' && s.workload.seed === undefined ? { ...s.workload, seed } : s.workload;
+    const input = { ...base, ...candidate.patch, workload, seed } as SimulationConfigInput;
+    const parsed = SimulationConfigSchema.safeParse(input);
+    if (!parsed.success) throw new InvalidCandidateError(zodIssues('candidate (applied to the config)', parsed.error.issues));
+    const config = parsed.data;
+    const runtime = runtimeFor(candidate, { seed, numInstances: config.numInstances, blockSizeTokens: config.blockSizeTokens });
+    const traced = request.trace !== 'none' && seed === s.seeds[0];
+    const recorder = traced
+      ? createTraceRecorder(config, { customRouting: candidate.objectNames.routing, customDecider: candidate.objectNames.decider, customAutoscaler: candidate.objectNames.autoscaler })
+      : undefined;
+    if (recorder !== undefined) runtime.observer = recorder;
+    runtime.onProgress = tick;
+    const prepared = prepareSimulation(input, runtime);
+    const result: SimulationResult = runPrepared(prepared);
+    let violations = 0;
+    try {
+      prepared.cluster.checkConservation();
+    } catch {
+      violations = 1;
+    }
+    if (recorder !== undefined) {
+      const r = recorder.finish(prepared.cluster.endUs, { maxTokens: 1000 });
+      traceSummary = r.trace_summary;
+      report =
+        request.trace === 'decisions'
+          ? { anomalies: r.anomalies }
+          : { anomalies: Object.fromEntries(Object.entries(r.anomalies).map(([k, v]) => [k, (v as { count: number }).count])) };
+    }
+    runs.push(runMetrics(result, config.numInstances, violations));
+  }
+  const metrics = meanOf(runs.map((r) => r.values));
+  metrics.invariant_violations = runs.reduce((a, r) => a + r.values.invariant_violations, 0);
+  const features = meanOf(runs.map((r) => r.features));
+  const present = runs[0].present;
+  const weights = request.objectives.weights;
+  const scored = scoreObjectives(weights, metrics);
+  const score = metrics.invariant_violations > 0 ? 0 : scored.score;
+  return {
+    id: s.id,
+    score,
+    objective_scores: scored.objectiveScores,
+    metrics,
+    features,
+    feedback: scenarioFeedback({ id: s.id, seeds: s.seeds, metrics, present, features, slo: s.slo, objectiveScores: scored.objectiveScores, weights, score, traceSummary }),
+    trace_summary: report,
+  };
+}
+
+/** Errors the simulator raises for a configuration it refuses (not for its own faults). */
+const INPUT_ERRORS = new Set(['ZodError', 'LatencyConfigError', 'WorkloadSpecError', 'TraceFormatError', 'TraceReadError', 'UnknownPolicyError', 'PolicyParamsError', 'ScorerSpecError', 'KVCapacityError', 'ModelConfigError', 'KVTierConfigError', 'PdConfigError']);
+
+function isInputError(e: unknown): boolean {
+  return e !== null && typeof e === 'object' && INPUT_ERRORS.has((e as Error).name);
+}
+
+/** Whether the scenario's configuration without the candidate is refused as well. */
+function baseRefused(base: SimulationConfigInput, s: Scenario): boolean {
+  try {
+    prepareSimulation({ ...base, seed: s.seeds[0] } as SimulationConfigInput);
+    return false;
+  } catch (e) {
+    return isInputError(e);
+  }
+}
+
+function weightedMean(rows: readonly Record<string, number>[], weights: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (rows.length === 0) return out;
+  const total = weights.reduce((a, b) => a + b, 0);
+  for (const k of Object.keys(rows[0])) out[k] = rows.reduce((acc, r, i) => acc + (r[k] ?? 0) * weights[i], 0) / total;
+  return out;
+}
+
+/** The answer for a candidate that did not run to the end: a score of 0 everywhere, and why. */
+function failed(request: ParsedEvalRequest, status: EvalStatus, error: EvalFailure): EvalResponse {
+  const zeros = Object.fromEntries(Object.keys(request.objectives.weights).sort().map((k) => [k, 0]));
+  const text = `The candidate did not run (${status}): ${error.message}`;
+  return {
+    protocol: EVAL_PROTOCOL,
+    status,
+    error,
+    combined_score: 0,
+    metrics: {},
+    features: {},
+    per_scenario: request.scenarios.map((s) => ({ id: s.id, score: 0, objective_scores: { ...zeros }, metrics: {}, features: {}, feedback: text, trace_summary: {} })),
+    artifacts: { summary: text, seeds: JSON.stringify(Object.fromEntries(request.scenarios.map((s) => [s.id, s.seeds]))) },
+  };
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { EVAL_PROTOCOL, EvalRequestError, type EvalResponse, evaluate } from '@blis/adapters';
+import { describeErrno } from '../input-files.js';
+import { UsageError } from '../usage-error.js';
+
+/** One response line: compact JSON (a search parses it; it is not for reading). */
+function line(response: EvalResponse | Record<string, unknown>): string {
+  return `${JSON.stringify(response)}\n`;
+}
+
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: (e as Error).message }]);
+  }
+}
+
+/**
+ * `blis evaluate`: one request (stdin, or --request FILE) in, exactly one response line out. A
+ * malformed request is the caller's mistake: exit 2, nothing on stdout. A bad candidate is an
+ * answer (exit 0). With --serve, one request per stdin line and one response per stdout line,
+ * in order, until stdin closes, so that a search pays Node's start-up once.
+ */
+export async function runEvaluateCommand(opts: { request?: string; serve?: boolean }): Promise<void> {
+  if (opts.serve === true) {
+    if (opts.request !== undefined) throw new UsageError([{ where: '--request', expected: 'no --request with --serve (requests arrive on stdin, one per line)', found: JSON.stringify(opts.request) }]);
+    await serve();
+    return;
+  }
+  let text: string;
+  const where = opts.request ?? 'stdin';
+  try {
+    text = opts.request !== undefined ? readFileSync(opts.request, 'utf8') : await readStdin();
+  } catch (e) {
+    throw new UsageError([{ where: '--request', expected: 'a readable JSON file', found: describeErrno(e) }]);
+  }
+  if (text.trim() === '') throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: 'nothing' }]);
+  const request = parseJson(text, where);
+  let response: EvalResponse;
+  try {
+    response = await evaluate(request);
+  } catch (e) {
+    if (e instanceof EvalRequestError) throw new UsageError(e.issues.map((i) => ({ ...i, where: `${where} ${i.where}` })));
+    throw e;
+  }
+  process.stdout.write(line(response));
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The persistent mode. A line that is not a valid request gets a response with status
+ * `invalid_request` (the stream must stay one answer per line); blank lines are skipped.
+ */
+async function serve(): Promise<void> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  let n = 0;
+  for await (const text of rl) {
+    n++;
+    if (text.trim() === '') continue;
+    let response: EvalResponse | Record<string, unknown>;
+    try {
+      response = await evaluate(JSON.parse(text));
+    } catch (e) {
+      const issues = e instanceof EvalRequestError ? e.issues : [{ where: `stdin:${n}`, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: (e as Error).message }];
+      if (!(e instanceof EvalRequestError) && !(e instanceof SyntaxError)) throw e;
+      response = { protocol: EVAL_PROTOCOL, status: 'invalid_request', error: { kind: 'invalid_request', message: issues.map((i) => `${i.where}: expected ${i.expected}, found ${i.found}`).join('; '), issues } };
+    }
+    process.stdout.write(line(response));
+  }
+}

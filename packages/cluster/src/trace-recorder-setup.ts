@@ -1,0 +1,52 @@
+import { type TraceSink, TraceRecorder } from '@blis/trace';
+import type { SimulationConfig } from './config-schema.js';
+
+/** What a recorder needs besides the config: where records go, and names of module-loaded policies. */
+export interface TraceRecorderSetup {
+  sink?: TraceSink;
+  /** Name of a P/D decider loaded from a module (it is not in the config). */
+  customDecider?: string;
+  /** Name of an autoscaler loaded from a module. */
+  customAutoscaler?: string;
+  /** Routing policy name to record when a policy object replaced `config.routing`. */
+  customRouting?: string;
+}
+
+/**
+ * The window within which a scale action reversing the previous one counts as an oscillation:
+ * the longest of the stabilisation windows, the evaluation interval and the cooldown.
+ */
+export function scaleOscillationWindowUs(
+  a: { intervalUs: number; scaleUpStabilizationWindowUs: number; scaleDownStabilizationWindowUs: number; cooldownUs: number } | undefined,
+): number | undefined {
+  if (a === undefined || a.intervalUs <= 0) return undefined;
+  return Math.max(a.scaleUpStabilizationWindowUs, a.scaleDownStabilizationWindowUs, a.intervalUs, a.cooldownUs);
+}
+
+/**
+ * The decision recorder a run's trace settings ask for. A summary without a trace level still
+ * records decisions (the summary is made of them). Built before the cluster: it is the observer.
+ */
+export function createTraceRecorder(config: SimulationConfig, setup: TraceRecorderSetup = {}): TraceRecorder {
+  const t = config.trace;
+  const autoscaling = config.autoscaling !== undefined && config.autoscaling.intervalUs > 0 ? config.autoscaling : undefined;
+  const r = config.routing;
+  const pdOn = config.pd !== undefined && (config.pd.prefillInstances ?? 0) + (config.pd.decodeInstances ?? 0) + (config.pd.prefillDecodeInstances ?? 0) > 0;
+  return new TraceRecorder({
+    level: t.level === 'full' ? 'full' : 'decisions',
+    counterfactualK: t.counterfactualK,
+    sink: setup.sink,
+    sloTtftUs: config.sloTtftUs,
+    sloE2eUs: config.sloE2eUs,
+    tailRatioThreshold: t.tailRatioThreshold,
+    scaleCooldownUs: scaleOscillationWindowUs(autoscaling),
+    policies: {
+      admission: config.admission.policy,
+      priority: config.priority.policy,
+      routing: setup.customRouting ?? (r.scorers === undefined ? r.policy : `${r.policy}[${r.scorers.map((s) => `${s.name}:${s.weight}`).join(',')}]`),
+      scheduler: config.scheduler.policy,
+      ...(pdOn ? { pd_decider: setup.customDecider ?? config.pd?.decider ?? 'never' } : {}),
+      ...(autoscaling !== undefined ? { autoscaler: setup.customAutoscaler ?? autoscaling.policy } : {}),
+    },
+  });
+}

@@ -5,7 +5,7 @@ import { latencyKnownModels } from './catalogue.js';
 import { kvTierFields } from './kv-tier-flags.js';
 import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import { checkReadableFile, requireReadable } from './input-files.js';
-import { type PolicyBundle, type PolicyOverrides, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs } from '@blis/policies';
+import { type PolicyBundle, type PolicyOverrides, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitPolicyMessage } from '@blis/policies';
 import { isModulePath } from './custom-policy.js';
 import { splitListMessage } from './list-message.js';
 import { autoscaleFields } from './autoscale-flags.js';
@@ -30,28 +30,6 @@ export function loadPolicyBundle(path: string): { bundle: PolicyBundle; file: Ya
     );
   }
   return { bundle: r.bundle, file };
-}
-
-/**
- * Splits a policy-bundle message into what was expected and what was found, so it reads like
- * every other CLI message instead of "expected a valid policy setting, found expected ...".
- */
-export function splitPolicyMessage(message: string, path: readonly (string | number)[]): { expected: string; found: string } {
-  let m = /^expected (.+?)[;,] found (.+)$/s.exec(message);
-  if (m !== null) return { expected: m[1], found: m[2] };
-  m = /^unknown field(.*)$/s.exec(message);
-  if (m !== null) {
-    const key = path[path.length - 1];
-    // The package's gloss "(not a parameter of this policy)" is for fields inside a section.
-    return { expected: 'a known field', found: `unknown field ${JSON.stringify(String(key ?? ''))}${path.length > 1 ? m[1] : ''}` };
-  }
-  m = /^unknown (.+?) ("[^"]*"); valid: (.+)$/s.exec(message);
-  if (m !== null) return { expected: `a known ${m[1]} (${m[3]})`, found: m[2] };
-  m = /^duplicate (.+?) ("[^"]*")/s.exec(message);
-  if (m !== null) return { expected: `each ${m[1]} at most once`, found: `${m[2]} again` };
-  m = /^Invalid input: expected (.+?), received ([^;]+)(?:; found (.+))?$/s.exec(message);
-  if (m !== null) return { expected: m[1] === 'object' ? 'a mapping' : m[1], found: m[3] ?? m[2] };
-  return { expected: 'a valid policy setting', found: message };
 }
 
 /**

@@ -61,6 +61,7 @@ export {
 } from './scorer-spec.js';
 
 // Policy bundle (BLIS --policy-config).
+export { splitPolicyMessage } from './policy-message.js';
 export {
   admissionSectionSchema,
   autoscalerSectionSchema,

@@ -91,7 +91,7 @@ export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {
 
 function parseRequest(raw: unknown): ParsedEvalRequest {
   const parsed = EvalRequestSchema.safeParse(raw);
-  if (!parsed.success) throw new EvalRequestError(zodIssues('request', parsed.error.issues));
+  if (!parsed.success) throw new EvalRequestError(zodIssues('request', parsed.error.issues, raw));
   const r = parsed.data;
   const issues: EvalIssue[] = [];
   const names = Object.keys(r.objectives.weights);
@@ -123,7 +123,7 @@ function scenarioBase(request: ParsedEvalRequest, s: Scenario, i: number): Simul
     checkInvariants: false,
   } as SimulationConfigInput;
   const parsed = SimulationConfigSchema.safeParse(input);
-  if (!parsed.success) throw new EvalRequestError(zodIssues(`request.scenarios[${i}] (base_config + scenario)`, parsed.error.issues));
+  if (!parsed.success) throw new EvalRequestError(zodIssues(`request.scenarios[${i}] (base_config + scenario)`, parsed.error.issues, input));
   return input;
 }
 
@@ -136,7 +136,7 @@ function runScenario(request: ParsedEvalRequest, s: Scenario, base: SimulationCo
     const workload = s.workload.kind === 'spec' && s.workload.seed === undefined ? { ...s.workload, seed } : s.workload;
     const input = { ...base, ...candidate.patch, workload, seed } as SimulationConfigInput;
     const parsed = SimulationConfigSchema.safeParse(input);
-    if (!parsed.success) throw new InvalidCandidateError(zodIssues('candidate (applied to the config)', parsed.error.issues));
+    if (!parsed.success) throw new InvalidCandidateError(zodIssues('candidate (applied to the config)', parsed.error.issues, input));
     const config = parsed.data;
     const runtime = runtimeFor(candidate, { seed, numInstances: config.numInstances, blockSizeTokens: config.blockSizeTokens });
     const traced = request.trace !== 'none' && seed === s.seeds[0];

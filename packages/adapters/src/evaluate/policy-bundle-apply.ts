@@ -1,5 +1,5 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { type PolicyBundle, autoscaleConfigFromBundle, parsePolicyBundle, resolvePolicySpecs } from '@blis/policies';
+import { type PolicyBundle, autoscaleConfigFromBundle, parsePolicyBundle, resolvePolicySpecs, splitPolicyMessage } from '@blis/policies';
 import { InvalidCandidateError } from './candidate-error.js';
 import type { YamlText } from './yaml-text.js';
 
@@ -13,7 +13,7 @@ export function validateBundle(yaml: YamlText, name: string, at: readonly string
   throw new InvalidCandidateError(
     r.issues.map((i) => {
       const line = yaml.lineOf([...at, ...i.path]);
-      return { where: `${name}${line !== undefined ? `:${line}` : ''} ${i.pathText}`, expected: 'a valid policy setting', found: i.message };
+      return { where: `${name}${line !== undefined ? `:${line}` : ''} ${i.pathText}`, ...splitPolicyMessage(i.message, i.path) };
     }),
   );
 }

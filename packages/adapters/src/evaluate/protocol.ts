@@ -41,7 +41,7 @@ export const ScenarioSchema = z
   .object({
     id: z.string().min(1),
     /** A @blis/cluster workload source (`synthetic`, `spec` with `path` or an inline `spec`, `trace`). */
-    workload: z.record(z.string(), z.unknown()),
+    workload: z.record(z.string(), z.unknown()).describe('a @blis/cluster workload source: the `workload` field of simulation-config.schema.json'),
     /** Master seeds; the scenario's metrics are the mean over them. */
     seeds: z.array(z.number().int().nonnegative()).min(1).default([42]),
     horizon_us: z.number().int().positive().optional(),
@@ -50,7 +50,7 @@ export const ScenarioSchema = z
       .strict()
       .optional(),
     /** Fields of the simulation config that differ in this scenario (e.g. `numInstances`). */
-    config: z.record(z.string(), z.unknown()).optional(),
+    config: z.record(z.string(), z.unknown()).describe('fields of simulation-config.schema.json that this scenario overrides').optional(),
     /** Weight of this scenario in `combined_score` (default 1). */
     weight: z.number().positive().default(1),
   })
@@ -62,7 +62,7 @@ export const EvalRequestSchema = z
     protocol: z.literal(EVAL_PROTOCOL),
     candidate: CandidateSchema,
     /** A @blis/cluster SimulationConfigInput (camelCase); scenarios supply the workload. */
-    base_config: z.record(z.string(), z.unknown()).default({}),
+    base_config: z.record(z.string(), z.unknown()).describe('a @blis/cluster SimulationConfigInput: see @blis/cluster/simulation-config.schema.json').default({}),
     scenarios: z.array(ScenarioSchema).min(1),
     objectives: z
       .object({ weights: z.record(z.string(), z.number().nonnegative()) })

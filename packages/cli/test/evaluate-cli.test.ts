@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, SOURCE, rejects } from './blis-process.js';
+
+/** Runs `blis evaluate ...args` with `input` on stdin. */
+function evaluateCli(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--conditions=@blis/source', '--import', 'tsx', SOURCE, 'evaluate', ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+const request = (candidate: Record<string, unknown>, id = 's') =>
+  JSON.stringify({
+    protocol: 'blis-eval/1',
+    candidate,
+    base_config: { numInstances: 2 },
+    scenarios: [{ id, workload: { kind: 'synthetic', numRequests: 30, rate: 5 }, seeds: [7] }],
+    trace: 'none',
+  });
+
+describe('blis evaluate', () => {
+  it('answers one request on stdin with exactly one JSON line, the same bytes each time', async () => {
+    const a = await evaluateCli([], request({ kind: 'policy-yaml', text: 'routing:\n  policy: least-loaded\n' }));
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout.endsWith('\n')).toBe(true);
+    expect(a.stdout.trimEnd().split('\n')).toHaveLength(1);
+    const r = JSON.parse(a.stdout) as { status: string; combined_score: number };
+    expect(r.status).toBe('ok');
+    const b = await evaluateCli([], request({ kind: 'policy-yaml', text: 'routing:\n  policy: least-loaded\n' }));
+    expect(b.stdout).toBe(a.stdout);
+  });
+
+  it('answers an invalid candidate with exit 0', async () => {
+    const r = await evaluateCli([], request({ kind: 'policy-yaml', text: 'routing: [' }));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'invalid_candidate', combined_score: 0 });
+  });
+
+  it('reads --request FILE', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'blis-eval-'));
+    const file = join(dir, 'req.json');
+    writeFileSync(file, request({ kind: 'baseline' }));
+    const r = await evaluateCli(['--request', file], '');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
+  });
+
+  it('refuses a malformed request: exit 2, nothing on stdout, the field named', async () => {
+    const notJson = await evaluateCli([], '{"protocol": ');
+    expect(notJson.code).toBe(2);
+    expect(notJson.stdout).toBe('');
+    expect(notJson.stderr).toMatch(/^blis: stdin: expected one blis-eval\/1 request as JSON, found /);
+    const badProtocol = await evaluateCli([], request({ kind: 'baseline' }).replace('blis-eval/1', 'blis-eval/9'));
+    expect(badProtocol.code).toBe(2);
+    expect(badProtocol.stdout).toBe('');
+    expect(badProtocol.stderr).toBe('blis: stdin request.protocol: expected "blis-eval/1", found "blis-eval/9"\n');
+    const empty = await evaluateCli([], '');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe('blis: stdin: expected one blis-eval/1 request as JSON, found nothing\n');
+  });
+
+  it('refuses --request with --serve', async () => {
+    await rejects(expect, ['evaluate', '--serve', '--request', 'x.json'], '--request: expected no --request with --serve (requests arrive on stdin, one per line), found "x.json"');
+  });
+
+  it('--serve answers each line in order, an invalid line included, until stdin closes', async () => {
+    const lines = [request({ kind: 'baseline' }, 'first'), '', 'not json', request({ kind: 'policy-yaml', text: 'routing:\n  policy: round-robin\n' }, 'third')];
+    const r = await evaluateCli(['--serve'], `${lines.join('\n')}\n`);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { status: string; per_scenario?: { id: string }[] });
+    expect(out.map((o) => o.status)).toEqual(['ok', 'invalid_request', 'ok']);
+    expect(out[0].per_scenario?.[0].id).toBe('first');
+    expect(out[2].per_scenario?.[0].id).toBe('third');
+    // The same request gives the same line in persistent mode as in one-shot mode.
+    const single = await evaluateCli([], lines[0]);
+    expect(r.stdout.split('\n')[0]).toBe(single.stdout.trimEnd());
+  });
+});

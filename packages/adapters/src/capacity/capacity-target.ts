@@ -64,29 +64,50 @@ export function parseTargets(text: string, where = 'targets'): { targets: Capaci
   const targets: CapacityTarget[] = [];
   const issues: CapacityIssue[] = [];
   const entries = text.split(',').map((s) => s.trim());
-  entries.forEach((entry, i) => {
+  for (const [i, entry] of entries.entries()) {
     const at = `${where} entry ${i + 1}`;
     const m = ENTRY.exec(entry);
     if (m === null) {
       issues.push({ where: at, expected: '[class:]metric_stat=limit with a unit, e.g. "ttft_p99=500ms" or "critical:e2e_p90=30s"', found: JSON.stringify(entry) });
-      return;
+      continue;
     }
     const [, sloClass, metric, stat, limitText] = m;
-    const bad = (expected: string, found: string) => issues.push({ where: `${at} ${JSON.stringify(entry)}`, expected, found });
-    if (!(CAPACITY_METRICS as readonly string[]).includes(metric)) return bad(`a metric among ${CAPACITY_METRICS.join(', ')}`, JSON.stringify(metric));
-    if (!(CAPACITY_STATS as readonly string[]).includes(stat)) return bad(`a statistic among ${CAPACITY_STATS.join(', ')}`, JSON.stringify(stat));
+    const bad = (expected: string, found: string): void => void issues.push({ where: `${at} ${JSON.stringify(entry)}`, expected, found });
+    if (!(CAPACITY_METRICS as readonly string[]).includes(metric)) {
+      bad(`a metric among ${CAPACITY_METRICS.join(', ')}`, JSON.stringify(metric));
+      continue;
+    }
+    if (!(CAPACITY_STATS as readonly string[]).includes(stat)) {
+      bad(`a statistic among ${CAPACITY_STATS.join(', ')}`, JSON.stringify(stat));
+      continue;
+    }
     const l = LIMIT.exec(limitText.trim());
-    if (l === null) return bad('a positive limit with its unit (us, ms, s, m), e.g. 500ms', JSON.stringify(limitText));
-    if (l[2] === '') return bad('a unit after the limit (us, ms, s, m)', `${JSON.stringify(limitText)} (no unit)`);
+    if (l === null) {
+      bad('a positive limit with its unit (us, ms, s, m), e.g. 500ms', JSON.stringify(limitText));
+      continue;
+    }
+    if (l[2] === '') {
+      bad('a unit after the limit (us, ms, s, m)', `${JSON.stringify(limitText)} (no unit)`);
+      continue;
+    }
     const factor = UNIT_MS[l[2]];
-    if (factor === undefined) return bad('a unit among us, ms, s, m', JSON.stringify(l[2]));
+    if (factor === undefined) {
+      bad('a unit among us, ms, s, m', JSON.stringify(l[2]));
+      continue;
+    }
     const limitMs = Number(l[1]) * factor;
-    if (!(limitMs > 0)) return bad('a positive limit', JSON.stringify(limitText));
+    if (!(limitMs > 0)) {
+      bad('a positive limit', JSON.stringify(limitText));
+      continue;
+    }
     const t = { metric: metric as CapacityMetric, stat: stat as CapacityStat, limitMs, ...(sloClass !== undefined ? { sloClass } : {}) };
     const unavailable = unavailableStat(t);
-    if (unavailable !== undefined) return bad(unavailable.expected, unavailable.found);
+    if (unavailable !== undefined) {
+      bad(unavailable.expected, unavailable.found);
+      continue;
+    }
     targets.push(t);
-  });
+  }
   return { targets, issues };
 }
 

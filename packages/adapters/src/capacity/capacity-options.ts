@@ -7,39 +7,40 @@ import type { CapacityProbe } from './capacity-report.js';
 /** What a capacity search varies: the arrival rate at fixed instances, or instances at fixed rate. */
 export type CapacitySearch = 'rate' | 'instances';
 
-const finitePositive = z.number().positive().refine(Number.isFinite, 'a finite number');
+const finitePositive = z.number().positive('a positive number').refine(Number.isFinite, 'a finite number');
+const posInt = z.number().int('a positive integer').positive('a positive integer');
 
 /** The search settings (everything but the base configuration and the hooks). */
 export const CapacitySettingsSchema = z
   .object({
     search: z.enum(['rate', 'instances']),
     /** Every target must be met (at every seed) for a probe to pass. */
-    targets: z.array(CapacityTargetSchema).min(1),
+    targets: z.array(CapacityTargetSchema).min(1, 'at least one target'),
     /** Seeds each probe runs; default: the configuration's seed (42 when unset). */
     seeds: z
       .array(z.number().int())
-      .min(1)
+      .min(1, 'at least one seed')
       .refine((s) => new Set(s).size === s.length, 'distinct seeds')
       .optional(),
     /** Rate search: stop when (failing − passing) ≤ tolerance × failing. Instances are exact. */
-    tolerance: z.number().gt(0).lt(1).default(0.05),
+    tolerance: z.number().gt(0, 'a number in (0, 1)').lt(1, 'a number in (0, 1)').default(0.05),
     /** Rate bounds in the search's unit; default: the configured rate ÷ 1024 and × 1024. */
     minRate: finitePositive.optional(),
     maxRate: finitePositive.optional(),
-    minInstances: z.number().int().positive().default(1),
-    maxInstances: z.number().int().positive().default(64),
+    minInstances: posInt.default(1),
+    maxInstances: posInt.default(64),
     /**
      * Share of injected requests that must complete for a run to pass (default 1: every one).
      * Latency percentiles cover completed requests only, so without it a run that drops, rejects
      * or times out its slowest requests could look fast.
      */
-    minCompletion: z.number().min(0).max(1).default(1),
+    minCompletion: z.number().min(0, 'a number in [0, 1]').max(1, 'a number in [0, 1]').default(1),
   })
   .strict()
   .superRefine((s, ctx) => {
     if (s.minRate !== undefined && s.maxRate !== undefined && s.minRate > s.maxRate)
-      ctx.addIssue({ code: 'custom', path: ['minRate'], message: `at most maxRate (${s.maxRate}), found ${s.minRate}` });
-    if (s.minInstances > s.maxInstances) ctx.addIssue({ code: 'custom', path: ['minInstances'], message: `at most maxInstances (${s.maxInstances}), found ${s.minInstances}` });
+      ctx.addIssue({ code: 'custom', path: ['minRate'], message: `at most the maximum rate (${s.maxRate}), found ${s.minRate}` });
+    if (s.minInstances > s.maxInstances) ctx.addIssue({ code: 'custom', path: ['minInstances'], message: `at most the maximum instances (${s.maxInstances}), found ${s.minInstances}` });
   });
 
 export type CapacitySettingsInput = z.input<typeof CapacitySettingsSchema>;

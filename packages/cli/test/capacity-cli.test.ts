@@ -42,6 +42,18 @@ describe.concurrent('blis capacity', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ search: 'instances', status: 'found', answer: 4, bracket: { passing: 4, failing: 3 } });
   });
 
+  it('a stateful custom policy module is built afresh for every run: the same report as the built-in', async ({ expect }) => {
+    const mod = join(tmp, 'rr.mjs');
+    // Round robin for a run's 201 requests; a counter leaked from an earlier run would send
+    // every request of the later ones to instance 0 instead.
+    writeFileSync(mod, "export default () => { let i = 0; return { name: 'my-rr', route(_r, s) { const k = i++; return { instance: k < 201 ? k % s.instances.length : 0, reason: 'rr' }; } }; };\n");
+    const args = [...KNOWN.map((a) => (a === '200' ? '201' : a)), '--rate', '35', '--search', 'instances', '--target', 'e2e_p99=150ms', '--seeds', '1,2', '--quiet'];
+    const [custom, builtin] = await Promise.all([blis([...args, '--routing-policy', mod]), blis(args)]);
+    expect(custom.code, custom.stderr).toBe(0);
+    expect(custom.stdout).toBe(builtin.stdout);
+    expect(JSON.parse(custom.stdout).answer).toBe(4);
+  });
+
   it('a spec workload: per-class targets, aggregate_rate scaled', async ({ expect }) => {
     const spec = join(tmp, 'spec.yaml');
     writeFileSync(

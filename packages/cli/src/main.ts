@@ -1,4 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
+import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './capacity-flags.js';
+import { runCapacityCommand } from './commands/capacity-command.js';
 import { runConvertCommand } from './commands/convert-command.js';
 import { runEvaluateCommand } from './commands/evaluate-command.js';
 import { runListCommand } from './commands/list-command.js';
@@ -79,6 +81,43 @@ export function buildProgram(): Command {
         })),
       );
     await runSimulationCommand(replayDefs, opts, (f) => {
+      const { path, dataPath } = tracePath(f);
+      return { kind: 'trace', path, dataPath, format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined, timeScale: (f.timeScale as number | undefined) ?? 1, maxRequests: f.maxRequests as number | undefined };
+    });
+  });
+
+  // Every `blis run` flag, the trace flags of `blis replay` (a trace's rate scales through
+  // --time-scale), and the search's own; flags that shape one run's report are refused.
+  const capacityDefs = [...SIMULATION_FLAGS.filter((d) => !CAPACITY_EXCLUDED_FLAGS.includes(d.name)), ...REPLAY_FLAGS, ...CAPACITY_FLAGS];
+  const capacity = addFlags(
+    program.command('capacity').description('find the largest arrival rate (or the fewest instances) that meets latency targets, by bracketing and bisection over seeded runs'),
+    capacityDefs,
+  );
+  for (const name of CAPACITY_EXCLUDED_FLAGS) {
+    const def = SIMULATION_FLAGS.find((d) => d.name === name);
+    capacity.addOption(new Option(`--${name}${def?.kind === 'bool' ? '' : ' <value>'}`).hideHelp().helpGroup('Output and analysis:'));
+  }
+  capacity.action(async (opts: Record<string, unknown>) => {
+    const excluded = CAPACITY_EXCLUDED_FLAGS.filter((n) => opts[camel(n)] !== undefined);
+    if (excluded.length > 0)
+      throw new UsageError(
+        excluded.map((n) => ({
+          where: `--${n}`,
+          expected: `no per-run report flag with \`blis capacity\` (its output is the search's report${n.startsWith('slo-') ? '; give latency limits with --target' : ''})`,
+          found: JSON.stringify(opts[camel(n)]),
+        })),
+      );
+    const fromTrace = ['trace', 'traceHeader', 'traceData'].some((k) => opts[k] !== undefined);
+    await runCapacityCommand(capacityDefs, opts, (f) => {
+      if (!fromTrace) {
+        const traceOnly = ['trace-format', 'time-scale', 'max-requests'].filter((n) => f[camel(n)] !== undefined);
+        if (traceOnly.length > 0)
+          throw new UsageError(traceOnly.map((n) => ({ where: `--${n}`, expected: 'a trace beside it (--trace, or --trace-header with --trace-data)', found: 'no trace' })));
+        return workloadFromRunFlags(f);
+      }
+      const generation = GENERATION_FLAGS.filter((n) => f[camel(n)] !== undefined);
+      if (generation.length > 0)
+        throw new UsageError(generation.map((n) => ({ where: `--${n}`, expected: 'no workload-generation flag with a trace (it gives arrivals and lengths; its rate scales through --time-scale)', found: JSON.stringify(f[camel(n)]) })));
       const { path, dataPath } = tracePath(f);
       return { kind: 'trace', path, dataPath, format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined, timeScale: (f.timeScale as number | undefined) ?? 1, maxRequests: f.maxRequests as number | undefined };
     });

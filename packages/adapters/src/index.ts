@@ -2,7 +2,7 @@
 // is exported from its section below.
 
 // --- evaluate: the blis-eval/1 protocol (src/evaluate/) ---
-export { evaluate } from './evaluate/entry.js';
+export { evaluate, invalidRequestResponse } from './evaluate/entry.js';
 export type { EvaluateOptions } from './evaluate/evaluate.js';
 export {
   EVAL_PROTOCOL,

@@ -79,6 +79,7 @@ describe('blis evaluate', () => {
     const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { status: string; per_scenario?: { id: string }[] });
     expect(out.map((o) => o.status)).toEqual(['ok', 'invalid_request', 'ok']);
     expect(out[0].per_scenario?.[0].id).toBe('first');
+    expect(out[1]).toMatchObject({ combined_score: 0, per_scenario: [], error: { kind: 'invalid_request' } });
     expect(out[2].per_scenario?.[0].id).toBe('third');
     // The same request gives the same line in persistent mode as in one-shot mode.
     const single = await evaluateCli([], lines[0]);

@@ -39,6 +39,7 @@ export function createTraceRecorder(config: SimulationConfig, setup: TraceRecord
     sloTtftUs: config.sloTtftUs,
     sloE2eUs: config.sloE2eUs,
     tailRatioThreshold: t.tailRatioThreshold,
+    instances: config.numInstances,
     scaleCooldownUs: scaleOscillationWindowUs(autoscaling),
     policies: {
       admission: config.admission.policy,

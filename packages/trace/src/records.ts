@@ -26,6 +26,8 @@ export interface HeaderRecord {
   tail_ratio: number;
   /** Policy names, when the recorder was told them. */
   policies: Record<string, string>;
+  /** Instances configured at the start (absent in traces of older versions of the recorder). */
+  instances?: number;
 }
 
 export interface AdmissionRecord {

@@ -338,13 +338,14 @@ export class TraceAnalyzer {
   }
 
   /**
-   * Instances the trace names (highest index + 1): where requests were routed, under P/D also
-   * prefill and decode pods, under autoscaling also every replica with a lifecycle transition.
+   * Instances the trace names (highest index + 1): the configured count from the header, where
+   * requests were routed, under P/D also prefill and decode pods, under autoscaling also every
+   * replica with a lifecycle transition.
    */
   get instanceCount(): number {
     let n = this.routedTo.length;
     if (this.routePool !== undefined) for (const i of this.routePool) if (i >= n) n = i + 1;
-    return Math.max(n, this.pd.maxInstance + 1, this.scale.maxInstance + 1);
+    return Math.max(n, this.pd.maxInstance + 1, this.scale.maxInstance + 1, this.header?.instances ?? 0);
   }
 
   /** Instances a routing decision could choose, ascending: the routing pool under P/D, else all seen. */

@@ -38,6 +38,8 @@ export interface TraceRecorderOptions {
   scaleCooldownUs?: number;
   /** Policy names for the header (admission, priority, routing, scheduler, ...). */
   policies?: Record<string, string>;
+  /** Instances configured at the start, for the summary (routing may leave some unused). */
+  instances?: number;
 }
 
 /** What a finished recording adds to a result. */
@@ -98,6 +100,7 @@ export class TraceRecorder implements DecisionObserver {
       slo_e2e_us: this.sloE2eUs,
       tail_ratio: this.tailRatio,
       policies: { ...(opts.policies ?? {}) },
+      ...(opts.instances !== undefined ? { instances: opts.instances } : {}),
     });
   }
 

@@ -30,7 +30,7 @@ export function zodIssues(prefix: string, issues: readonly { path: readonly Prop
     const small = /^Too small: expected (\w+) to have >=?(\d+) (\w+)$/.exec(i.message);
     if (small !== null) return { where: `${prefix}${path}`, expected: `at least ${small[2]} ${small[2] === '1' ? small[3].replace(/s$/, '') : small[3]}`, found };
     const m = /^(?:Invalid input: )?expected (.+?)(?:, received (.+))?$/s.exec(i.message);
-    if (m !== null) return { where: `${prefix}${path}`, expected: m[1], found };
+    if (m !== null) return { where: `${prefix}${path}`, expected: m[1], found: m[2] !== undefined && value !== undefined && i.path.length > 0 && m[2].startsWith('"') ? m[2] : found };
     return { where: `${prefix}${path}`, expected: i.message, found };
   });
 }

@@ -1,5 +1,5 @@
 import { type EvaluateOptions, evaluateRequest } from './evaluate.js';
-import type { EvalResponse } from './protocol.js';
+import { EVAL_PROTOCOL, type EvalIssue, type EvalResponse } from './protocol.js';
 
 /**
  * Answers one `blis-eval/1` request (the library form of `blis evaluate`). Throws
@@ -8,4 +8,21 @@ import type { EvalResponse } from './protocol.js';
  */
 export function evaluate(request: unknown, options: EvaluateOptions = {}): Promise<EvalResponse> {
   return evaluateRequest(request, options);
+}
+
+/**
+ * The answer to a request that could not be read (persistent mode answers every line): status
+ * `invalid_request`, no score, the problems in `error.issues`.
+ */
+export function invalidRequestResponse(issues: EvalIssue[]): EvalResponse {
+  return {
+    protocol: EVAL_PROTOCOL,
+    status: 'invalid_request',
+    error: { kind: 'invalid_request', message: issues.map((i) => `${i.where}: expected ${i.expected}, found ${i.found}`).join('; '), issues },
+    combined_score: 0,
+    metrics: {},
+    features: {},
+    per_scenario: [],
+    artifacts: {},
+  };
 }

@@ -31,7 +31,13 @@ export const CandidateSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('components'),
-      components: z.partialRecord(z.enum(COMPONENT_NAMES), z.string()).refine((c) => Object.keys(c).length > 0, 'at least one component'),
+      components: z.record(z.string(), z.string()).superRefine((c, ctx) => {
+        const keys = Object.keys(c);
+        if (keys.length === 0) ctx.addIssue({ code: 'custom', message: `expected at least one of ${COMPONENT_NAMES.join(', ')}, received none` });
+        for (const k of keys)
+          if (!(COMPONENT_NAMES as readonly string[]).includes(k))
+            ctx.addIssue({ code: 'custom', path: [k], message: `expected a component name (${COMPONENT_NAMES.join(', ')}), received ${JSON.stringify(k)}` });
+      }) as z.ZodType<Partial<Record<ComponentName, string>>>,
     })
     .strict(),
 ]);
@@ -77,7 +83,8 @@ export const EvalRequestSchema = z
 export type EvalRequest = z.input<typeof EvalRequestSchema>;
 export type ParsedEvalRequest = z.output<typeof EvalRequestSchema>;
 
-export type EvalStatus = 'ok' | 'invalid_candidate' | 'sim_error' | 'timeout';
+/** `invalid_request` only in persistent mode (`--serve`), where every line must get an answer. */
+export type EvalStatus = 'ok' | 'invalid_candidate' | 'sim_error' | 'timeout' | 'invalid_request';
 
 /** One located problem of a candidate or a request. */
 export interface EvalIssue {

@@ -13,7 +13,7 @@ const issue = z.object({ where: z.string(), expected: z.string(), found: z.strin
 export const EvalResponseSchema = z
   .object({
     protocol: z.literal(EVAL_PROTOCOL),
-    status: z.enum(['ok', 'invalid_candidate', 'sim_error', 'timeout']),
+    status: z.enum(['ok', 'invalid_candidate', 'sim_error', 'timeout', 'invalid_request']),
     error: z.object({ kind: z.string(), message: z.string(), issues: z.array(issue) }).strict().nullable(),
     combined_score: unit,
     metrics: numbers,

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { EVAL_PROTOCOL, EvalRequestError, type EvalResponse, evaluate } from '@blis/adapters';
+import { EVAL_PROTOCOL, EvalRequestError, type EvalResponse, evaluate, invalidRequestResponse } from '@blis/adapters';
 import { describeErrno } from '../input-files.js';
 import { UsageError } from '../usage-error.js';
 
 /** One response line: compact JSON (a search parses it; it is not for reading). */
-function line(response: EvalResponse | Record<string, unknown>): string {
+function line(response: EvalResponse): string {
   return `${JSON.stringify(response)}\n`;
 }
 
@@ -64,13 +64,13 @@ async function serve(): Promise<void> {
   for await (const text of rl) {
     n++;
     if (text.trim() === '') continue;
-    let response: EvalResponse | Record<string, unknown>;
+    let response: EvalResponse;
     try {
       response = await evaluate(JSON.parse(text));
     } catch (e) {
       const issues = e instanceof EvalRequestError ? e.issues : [{ where: `stdin:${n}`, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: (e as Error).message }];
       if (!(e instanceof EvalRequestError) && !(e instanceof SyntaxError)) throw e;
-      response = { protocol: EVAL_PROTOCOL, status: 'invalid_request', error: { kind: 'invalid_request', message: issues.map((i) => `${i.where}: expected ${i.expected}, found ${i.found}`).join('; '), issues } };
+      response = invalidRequestResponse(issues);
     }
     process.stdout.write(line(response));
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type At, checkKeys, checkWith, describeFound, isPlainObject, type RawIssue } from './check-shape.js';
+import { type At, an, checkKeys, checkWith, describeFound, isPlainObject, type RawIssue } from './check-shape.js';
 import { DECISION_TREE_SIGNALS, type DecisionTreeKind, type DecisionTreeSignal } from './signals.js';
 import { DECISION_TREE_OPS, type DecisionTreeComparison, type DecisionTreeCondition, type DecisionTreeOp } from './types.js';
 
@@ -82,11 +82,10 @@ export function checkCondition(kind: DecisionTreeKind, v: unknown, at: At, scope
 function checkComparison(kind: DecisionTreeKind, v: Record<string, unknown>, at: At, scope: ConditionScope, issues: RawIssue[]): DecisionTreeComparison | undefined {
   const before = issues.length;
   checkKeys(v, ['signal', 'op', 'value'], at, issues);
-  if (!('value' in v)) issues.push({ at: [...at, 'value'], expected: 'a value to compare with', found: 'nothing' });
   const c = checkWith(comparisonSchema, v, at, issues);
   if (c === undefined) return undefined;
   const accept = scope === 'if' ? (s: DecisionTreeSignal) => !s.instance : () => true;
-  const what = scope === 'if' ? `a ${kind} signal` : 'a routing or instance signal';
+  const what = scope === 'if' ? `${an(kind)} signal` : 'a routing or instance signal';
   const signal = lookupSignal(kind, c.signal, [...at, 'signal'], issues, accept, what);
   if (signal === undefined) return undefined;
   const ops = OPS_BY_TYPE[signal.type];

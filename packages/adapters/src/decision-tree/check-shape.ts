@@ -10,6 +10,9 @@ export interface RawIssue {
   readonly found: string;
 }
 
+/** `a routing`, `an autoscaler`. */
+export const an = (word: string): string => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
+
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

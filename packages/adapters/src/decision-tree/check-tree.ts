@@ -1,7 +1,7 @@
 import { listPolicies } from '@blis/policies';
 import { z } from 'zod';
 import { checkCondition, lookupSignal } from './check-condition.js';
-import { type At, checkKeys, checkWith, describeFound, isPlainObject, type RawIssue } from './check-shape.js';
+import { type At, an, checkKeys, checkWith, describeFound, isPlainObject, type RawIssue } from './check-shape.js';
 import { DECISION_TREE_KINDS, type DecisionTreeKind } from './signals.js';
 import type { DecisionTree, DecisionTreeLeaf, DecisionTreeNode, LinearPriority } from './types.js';
 
@@ -20,7 +20,7 @@ const finite = (what = 'a finite number') => z.number({ error: what });
 
 const documentSchema = z.object({
   kind: z.enum(DECISION_TREE_KINDS as [DecisionTreeKind, ...DecisionTreeKind[]], { error: `one of ${DECISION_TREE_KINDS.join(', ')}` }),
-  tree: z.unknown(),
+  tree: z.unknown().optional(),
   description: z.string({ error: 'a string' }).optional(),
 });
 
@@ -35,7 +35,6 @@ export function checkDocument(value: unknown, expectKind?: DecisionTreeKind): { 
     return { issues };
   }
   checkKeys(value, ['kind', 'tree', 'description'], [], issues);
-  if (!('tree' in value)) issues.push({ at: ['tree'], expected: 'a tree: a branch {if, then, else} or a leaf', found: 'nothing' });
   const doc = checkWith(documentSchema, value, [], issues);
   if (doc === undefined) return { issues };
   if (expectKind !== undefined && doc.kind !== expectKind) {
@@ -76,8 +75,6 @@ function checkNode(kind: DecisionTreeKind, v: unknown, at: At, issues: RawIssue[
   }
   return LEAF_CHECKS[kind](v, at, issues);
 }
-
-const an = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
 
 type LeafCheck = (v: Record<string, unknown>, at: At, issues: RawIssue[]) => DecisionTreeLeaf | undefined;
 

@@ -38,7 +38,7 @@ export function checkDocument(value: unknown, expectKind?: DecisionTreeKind): { 
   const doc = checkWith(documentSchema, value, [], issues);
   if (doc === undefined) return { issues };
   if (expectKind !== undefined && doc.kind !== expectKind) {
-    issues.push({ at: ['kind'], expected: `${expectKind} (a ${expectKind} tree is wanted here)`, found: JSON.stringify(doc.kind) });
+    issues.push({ at: ['kind'], expected: `${expectKind} (${an(expectKind)} tree is wanted here)`, found: JSON.stringify(doc.kind) });
     return { issues };
   }
   const tree = checkNode(doc.kind, value.tree, ['tree'], issues);

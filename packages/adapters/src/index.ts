@@ -16,6 +16,7 @@ export {
   DECISION_TREE_SIGNALS,
   type DecisionTreeKind,
   type DecisionTreeSignal,
+  type DecisionTreeSignalCatalogue,
   type DecisionTreeSignalType,
 } from './decision-tree/signals.js';
 export type {

@@ -29,12 +29,13 @@ export interface DecisionTreeSignal {
 /** The SLO classes of WorkloadSpec v2, and '' for a request whose workload names none. */
 const SLO_CLASSES = ['critical', 'standard', 'sheddable', 'batch', 'background', ''] as const;
 
-type Catalogue = Readonly<Record<string, DecisionTreeSignal>>;
+/** Signal name -> its entry. */
+export type DecisionTreeSignalCatalogue = Readonly<Record<string, DecisionTreeSignal>>;
 
 const num = (description: string, extra: Partial<DecisionTreeSignal> = {}): DecisionTreeSignal => ({ type: 'number', description, ...extra });
 const str = (description: string, values?: readonly string[]): DecisionTreeSignal => (values ? { type: 'string', description, values } : { type: 'string', description });
 
-const REQUEST: Catalogue = {
+const REQUEST: DecisionTreeSignalCatalogue = {
   'request.input_tokens': num('prompt length in tokens'),
   'request.input_blocks': num("full KV blocks of the prompt (the length of its block-hash chain)"),
   'request.slo_class': str("the workload's SLO class ('' when it names none)", SLO_CLASSES),
@@ -49,13 +50,13 @@ const REQUEST: Catalogue = {
   'request.age_us': num('µs since arrival (now - arrival)', { timeDependent: true }),
 };
 
-const TENANT: Catalogue = {
+const TENANT: DecisionTreeSignalCatalogue = {
   'tenant.requests': num("requests seen from the request's tenant so far"),
   'tenant.in_flight': num("the tenant's admitted requests not yet completed"),
   'tenant.recent_rate': num("the tenant's arrival rate over the recent window, requests/s"),
 };
 
-const GLOBAL: Catalogue = {
+const GLOBAL: DecisionTreeSignalCatalogue = {
   'global.now_us': num('simulated time in µs'),
   'global.in_flight': num('admitted requests not yet completed, over all instances'),
   'global.recent_rate': num('cluster arrival rate over the recent window, requests/s'),
@@ -67,7 +68,7 @@ const GLOBAL: Catalogue = {
 
 const instance = (description: string): DecisionTreeSignal => ({ type: 'number', description, instance: true });
 
-const INSTANCE: Catalogue = {
+const INSTANCE: DecisionTreeSignalCatalogue = {
   'instance.index': instance('position of the instance in the routable list'),
   'instance.queue_depth': instance('requests in its wait queue (as of its last snapshot)'),
   'instance.batch_size': instance('requests in its running batch (as of its last snapshot)'),
@@ -82,7 +83,7 @@ const INSTANCE: Catalogue = {
   'instance.snapshot_age_us': instance('µs since its load signals were read (their staleness)'),
 };
 
-const AUTOSCALER: Catalogue = {
+const AUTOSCALER: DecisionTreeSignalCatalogue = {
   'group.pool': str('the scaling group: monolithic, or the P/D pool being scaled', ['monolithic', 'prefill', 'decode']),
   'time.now_us': num('simulated time in µs'),
   'time.since_last_scale_us': num("µs since this group's last applied scale action (infinite before the first)"),
@@ -109,7 +110,7 @@ const AUTOSCALER: Catalogue = {
   'trend.avg_kv_utilization': num('load.avg_kv_utilization minus its oldest remembered value (0 without history)'),
 };
 
-const ROUTING_REQUEST: Catalogue = {
+const ROUTING_REQUEST: DecisionTreeSignalCatalogue = {
   ...REQUEST,
   'request.priority': num('the score the priority policy gave it (higher = more urgent)'),
 };
@@ -120,7 +121,7 @@ const ROUTING_REQUEST: Catalogue = {
  * state); routing adds the request's priority and, in leaves, each instance; the autoscaler sees
  * its scaling group's aggregates and no request.
  */
-export const DECISION_TREE_SIGNALS: Readonly<Record<DecisionTreeKind, Catalogue>> = {
+export const DECISION_TREE_SIGNALS: Readonly<Record<DecisionTreeKind, DecisionTreeSignalCatalogue>> = {
   admission: { ...REQUEST, ...TENANT, ...GLOBAL },
   priority: { ...REQUEST },
   routing: { ...ROUTING_REQUEST, ...TENANT, ...GLOBAL, ...INSTANCE },

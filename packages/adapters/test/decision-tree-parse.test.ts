@@ -72,6 +72,10 @@ tree:
       '3 extra: expected one of the keys kind, tree, description, found the key "extra"',
       '1 kind: expected one of admission, priority, routing, autoscaler, found "scheduler"',
     ]);
+    expect(issuesOf('kind: admission\ndescription: [x]\ntree: {admit: false}\n')).toEqual([
+      '2 description: expected a string, found the list ["x"]',
+      '3 tree.admit: expected true (to refuse, write {reject: "<reason>"}), found false',
+    ]);
     expect(issuesOf('kind: admission\n')).toEqual(['1 tree: expected a branch {if, then, else} or an admission leaf {admit: true} or {reject: "<reason>"}, found nothing']);
     expect(issuesOf('kind: admission\ntree: {admit: true}\n', 'routing')).toEqual(['1 kind: expected routing (a routing tree is wanted here), found "admission"']);
   });

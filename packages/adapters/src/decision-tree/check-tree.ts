@@ -18,11 +18,8 @@ const LEAF_KEYS: Record<string, DecisionTreeKind> = { admit: 'admission', reject
 
 const finite = (what = 'a finite number') => z.number({ error: what });
 
-const documentSchema = z.object({
-  kind: z.enum(DECISION_TREE_KINDS as [DecisionTreeKind, ...DecisionTreeKind[]], { error: `one of ${DECISION_TREE_KINDS.join(', ')}` }),
-  tree: z.unknown().optional(),
-  description: z.string({ error: 'a string' }).optional(),
-});
+const kindSchema = z.enum(DECISION_TREE_KINDS as [DecisionTreeKind, ...DecisionTreeKind[]], { error: `one of ${DECISION_TREE_KINDS.join(', ')}` });
+const descriptionSchema = z.string({ error: 'a string' }).optional();
 
 /**
  * Validates a parsed document as a decision tree (of `expectKind` when given). Every problem is
@@ -35,15 +32,17 @@ export function checkDocument(value: unknown, expectKind?: DecisionTreeKind): { 
     return { issues };
   }
   checkKeys(value, ['kind', 'tree', 'description'], [], issues);
-  const doc = checkWith(documentSchema, value, [], issues);
-  if (doc === undefined) return { issues };
-  if (expectKind !== undefined && doc.kind !== expectKind) {
-    issues.push({ at: ['kind'], expected: `${expectKind} (${an(expectKind)} tree is wanted here)`, found: JSON.stringify(doc.kind) });
+  const kind = checkWith(kindSchema, value.kind, ['kind'], issues);
+  const description = checkWith(descriptionSchema, value.description, ['description'], issues);
+  // Without a kind the tree's signals and leaves cannot be judged.
+  if (kind === undefined) return { issues };
+  if (expectKind !== undefined && kind !== expectKind) {
+    issues.push({ at: ['kind'], expected: `${expectKind} (${an(expectKind)} tree is wanted here)`, found: JSON.stringify(kind) });
     return { issues };
   }
-  const tree = checkNode(doc.kind, value.tree, ['tree'], issues);
+  const tree = checkNode(kind, value.tree, ['tree'], issues);
   if (tree === undefined || issues.length > 0) return { issues };
-  return { tree: { kind: doc.kind, tree, ...(doc.description !== undefined ? { description: doc.description } : {}) }, issues };
+  return { tree: { kind, tree, ...(description !== undefined ? { description } : {}) }, issues };
 }
 
 function checkNode(kind: DecisionTreeKind, v: unknown, at: At, issues: RawIssue[]): DecisionTreeNode | undefined {

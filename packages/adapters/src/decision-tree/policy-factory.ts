@@ -26,7 +26,7 @@ const NAME = DECISION_TREE_POLICY_NAME;
 
 /**
  * A policy factory for a parsed tree: each call compiles the tree into closures over a private
- * Env (so a decision allocates nothing and looks nothing up by name) and returns the policy of
+ * Env (so a decision looks nothing up by name and allocates at most the decision it returns) and returns the policy of
  * the tree's kind, named `decision-tree`. Each call builds fresh state (weighted leaves' scorers),
  * as a factory must: one policy per scaling group, per run.
  */

@@ -2,7 +2,7 @@ import { type AutoScaleContext, effectiveLoad, type InstanceSnapshot, type Reque
 
 /**
  * What a compiled tree reads from. One Env per policy object is filled in place before each
- * decision, so deciding allocates nothing and a condition is a closure over a getter.
+ * decision, so no context is built per decision and a condition is a closure over a getter.
  */
 export interface Env {
   request: RequestView;

@@ -18,7 +18,7 @@ const DRAIN_POLICIES = ['wait', 'immediate', 'redirect'] as const;
 export const AUTOSCALE_FLAGS: readonly FlagDef[] = [
   { name: 'model-autoscaler-interval-us', kind: 'nonNegNumber', group: AUTOSCALING, description: 'µs between autoscaler evaluations, 0 = off (BLIS\'s flag); overrides autoscaler.interval_us of --policy-config', defaultText: '0' },
   { name: 'autoscaler-enabled', kind: 'bool', group: AUTOSCALING, description: 'turn the autoscaler on, every 30 s unless --model-autoscaler-interval-us or --policy-config gives an interval' },
-  { name: 'autoscaler-policy', kind: 'string', group: AUTOSCALING, description: 'wva-saturation, threshold, target-utilization, queue-depth (see `blis policies`), or ./module.mjs', defaultText: 'wva-saturation' },
+  { name: 'autoscaler-policy', kind: 'string', group: AUTOSCALING, description: 'wva-saturation, threshold, target-utilization, queue-depth (see `blis policies`), ./module.mjs or ./tree.yaml (a decision tree)', defaultText: 'wva-saturation' },
   { name: 'autoscaler-min', kind: 'nonNegInt', group: AUTOSCALING, description: 'fewest replicas per scaling group (0 allows scale to zero)', defaultText: '1' },
   { name: 'autoscaler-max', kind: 'posInt', group: AUTOSCALING, description: 'most replicas per scaling group; unset: unbounded (node pools still limit placement)' },
   { name: 'autoscaler-cooldown', kind: 'duration', group: AUTOSCALING, description: 'no scale action within this long of the previous one (e.g. 60s)', defaultText: '0' },

@@ -7,6 +7,7 @@ import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import { checkReadableFile, requireReadable } from './input-files.js';
 import { type PolicyBundle, type PolicyOverrides, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitPolicyMessage } from '@blis/policies';
 import { isModulePath } from './custom-policy.js';
+import { isDecisionTreePath } from './decision-tree-file.js';
 import { splitListMessage } from './list-message.js';
 import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
@@ -146,7 +147,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     ['--autoscaler-policy', f.autoscalerPolicy],
   ] as const) {
     if (typeof value === 'string' && isModulePath(value) && !existsSync(value))
-      issues.push({ where: flag, expected: 'a policy name or an existing ES module path', found: JSON.stringify(value) });
+      issues.push({ where: flag, expected: isDecisionTreePath(value) ? 'an existing decision-tree YAML file' : 'a policy name or an existing ES module path', found: JSON.stringify(value) });
   }
   const specs = resolvePolicySpecs(bundle, overrides);
   // Settings that apply to no selected policy do not change the run; say so rather than

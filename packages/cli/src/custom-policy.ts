@@ -3,11 +3,15 @@ import { pathToFileURL } from 'node:url';
 import type { SimulationRuntime } from '@blis/cluster';
 import type { AutoScalePolicy, PolicyFactoryContext, PoolType } from '@blis/policies';
 import { PartitionedRng } from '@blis/engine';
+import { isDecisionTreePath, loadDecisionTreeFactory } from './decision-tree-file.js';
 import { UsageError } from './usage-error.js';
 
-/** Names given as module paths load custom policies instead of looking up the registry. */
+/**
+ * Names given as paths load custom policies instead of looking up the registry: ES modules, or
+ * decision trees (`.yaml`/`.yml`).
+ */
 export function isModulePath(name: string): boolean {
-  return name.startsWith('./') || name.startsWith('../') || name.startsWith('/') || /\.(m?js|cjs)$/.test(name);
+  return name.startsWith('./') || name.startsWith('../') || name.startsWith('/') || /\.(m?js|cjs|ya?ml)$/i.test(name);
 }
 
 type Kind = 'admission' | 'priority' | 'routing' | 'scheduler' | 'decider' | 'autoscaler';
@@ -28,14 +32,16 @@ export function customAutoscalerName(runtime: CustomPolicies): string | undefine
 
 /**
  * Loads a custom policy from an ES module whose default export is a factory
- * `(ctx: PolicyFactoryContext) => Policy`, and checks the policy has the contract's shape.
+ * `(ctx: PolicyFactoryContext) => Policy`, or from a decision tree (`.yaml`), and checks the
+ * policy has the contract's shape.
  */
 export async function loadPolicyModule(kind: Kind, path: string, flag: string, ctx: PolicyFactoryContext): Promise<unknown> {
-  return buildPolicy(kind, await loadPolicyFactory(path, flag), path, flag, ctx);
+  return buildPolicy(kind, await loadPolicyFactory(kind, path, flag), path, flag, ctx);
 }
 
-/** The default export of the ES module at `path`, checked to be a function. */
-async function loadPolicyFactory(path: string, flag: string): Promise<(c: PolicyFactoryContext) => unknown> {
+/** The default export of the ES module at `path`, checked to be a function; or a decision tree's factory. */
+async function loadPolicyFactory(kind: Kind, path: string, flag: string): Promise<(c: PolicyFactoryContext) => unknown> {
+  if (isDecisionTreePath(path)) return loadDecisionTreeFactory(kind, path, flag);
   let mod: { default?: unknown };
   try {
     mod = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown };
@@ -94,7 +100,7 @@ export async function loadCustomPolicies(
   if (as) {
     // One autoscaler per scaling group (it may keep state), each with its own random stream. One
     // is built now, on a stream of its own, so that a broken module fails before the run.
-    const factory = await loadPolicyFactory(as, '--autoscaler-policy');
+    const factory = await loadPolicyFactory('autoscaler', as, '--autoscaler-policy');
     const check = buildPolicy('autoscaler', factory, as, '--autoscaler-policy', ctx('autoscaler/check')) as AutoScalePolicy;
     customAutoscalerNames.set(runtime, check.name);
     runtime.autoscaler = (pool: PoolType) => buildPolicy('autoscaler', factory, as, '--autoscaler-policy', ctx(`autoscaler/${pool}`)) as AutoScalePolicy;

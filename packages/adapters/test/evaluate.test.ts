@@ -180,3 +180,30 @@ describe('docs/evaluate.md', () => {
     for (const name of OBJECTIVE_NAMES) expect(doc, name).toContain(`\`${name}\``);
   });
 });
+
+describe('evaluate: decision-tree components', () => {
+  const tree = (leaf: string) => `tree:\n  if: {signal: request.input_tokens, op: ">", value: 200}\n  then: {route: least, by: instance.queue_depth}\n  else: ${leaf}\n`;
+
+  it('runs a routing tree given without its kind, and a tree changes the result', async () => {
+    const least = await evaluate(request({ kind: 'components', components: { routing: tree('{route: least, by: instance.load}') } }, { scenarios: [scenario('s', [1], 200)] }));
+    const most = await evaluate(request({ kind: 'components', components: { routing: tree('{route: most, by: instance.load}') } }, { scenarios: [scenario('s', [1], 200)] }));
+    expect(least.status).toBe('ok');
+    expect(most.status).toBe('ok');
+    expect(most.metrics.p99_e2e_us).not.toBe(least.metrics.p99_e2e_us);
+    expect(least.combined_score).toBeGreaterThan(most.combined_score);
+  });
+
+  it('answers a tree with an unknown signal as an invalid candidate, located at its line', async () => {
+    const bad = tree('{route: least, by: instance.load}').replace('request.input_tokens', 'request.output_tokens');
+    const r = await evaluate(request({ kind: 'components', components: { routing: bad } }));
+    expect(r.status).toBe('invalid_candidate');
+    expect(r.error!.issues[0].where).toBe('components.routing:2 tree.if.signal');
+    expect(r.error!.issues[0].found).toBe('"request.output_tokens"');
+  });
+
+  it('refuses a tree of another kind under a component', async () => {
+    const r = await evaluate(request({ kind: 'components', components: { routing: `kind: admission\ntree: {admit: true}\n` } }));
+    expect(r.status).toBe('invalid_candidate');
+    expect(r.error!.issues[0].where).toMatch(/^components\.routing:1 kind/);
+  });
+});

@@ -1,13 +1,15 @@
 import { type EvaluateOptions, evaluateRequest } from './evaluate.js';
+import { loadTreeComponent } from './tree-component.js';
 import { EVAL_PROTOCOL, type EvalIssue, type EvalResponse } from './protocol.js';
 
 /**
- * Answers one `blis-eval/1` request (the library form of `blis evaluate`). Throws
+ * Answers one `blis-eval/1` request (the library form of `blis evaluate`); components that are
+ * decision trees are read as such. Throws
  * `EvalRequestError` for a malformed request; a bad candidate is an answer with
  * `status: invalid_candidate`.
  */
 export function evaluate(request: unknown, options: EvaluateOptions = {}): Promise<EvalResponse> {
-  return evaluateRequest(request, options);
+  return evaluateRequest(request, { loadTree: loadTreeComponent, ...options });
 }
 
 /**

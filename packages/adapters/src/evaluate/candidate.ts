@@ -36,9 +36,12 @@ export interface ResolvedCandidate {
  * Turns a decision-tree document (already parsed) into a policy factory of `kind`, or returns
  * undefined when the text is not a tree. Supplied by the decision-tree module.
  */
-export type TreeLoader = (value: unknown, text: string, origin: string, kind: ModulePolicyKind) => PolicyFactory | undefined;
+export type TreeLoader = (value: unknown, text: string, origin: string, kind: TreeKind) => PolicyFactory | undefined;
 
-const TREE_KIND: Partial<Record<ComponentName, ModulePolicyKind>> = { admission: 'admission', priority: 'priority', routing: 'routing', autoscaler: 'autoscaler' };
+/** The policy kinds a decision tree can be. */
+export type TreeKind = Exclude<ModulePolicyKind, 'decider'>;
+
+const TREE_KIND: Partial<Record<ComponentName, TreeKind>> = { admission: 'admission', priority: 'priority', routing: 'routing', autoscaler: 'autoscaler' };
 
 /** Validates and prepares `candidate`; its faults throw {@link InvalidCandidateError}. */
 export async function resolveCandidate(candidate: Candidate, loadTree?: TreeLoader): Promise<ResolvedCandidate> {

@@ -20,6 +20,15 @@ TRAIN = DOC["trainset"]
 VAL = DOC["valset"]
 INVALID = {"routing": "policy: no-such-policy\n", "admission": "policy: always-admit\n"}
 LEAST_LOADED = {"routing": "policy: least-loaded\n"}
+# A routing component written as a decision tree (docs/decision-trees.md); the component's name
+# gives its kind, so the text needs no `kind:` line.
+TREE = {
+    "routing": "tree:\n"
+    "  if: {signal: request.input_tokens, op: \">\", value: 1024}\n"
+    "  then: {route: least, by: instance.kv_utilization}\n"
+    "  else: {route: least, by: instance.load}\n"
+}
+BAD_TREE = {"routing": TREE["routing"].replace("request.input_tokens", "request.output_tokens")}
 
 _cache: dict = {}
 
@@ -81,6 +90,16 @@ class EvaluateTest(unittest.TestCase):
         for t in r.trajectories:
             self.assertIn("invalid_candidate", t["error"])
             self.assertIn("no-such-policy", t["error"])
+
+    def test_decision_tree_components_run_and_their_errors_reach_the_trajectories(self):
+        r = evaluated("tree", TREE, TRAIN[:2], False)
+        self.assertEqual(len(r.scores), 2)
+        for s in r.scores:
+            self.assertGreater(s, 0.0)
+        bad = evaluated("bad-tree", BAD_TREE, TRAIN[:2], True)
+        self.assertEqual(bad.scores, [0.0, 0.0])
+        for t in bad.trajectories:
+            self.assertIn("components.routing:2 tree.if.signal", t["error"])
 
     def test_does_not_mutate_batch_or_candidate(self):
         batch, cand = copy.deepcopy(TRAIN[:2]), dict(g.SEED_CANDIDATE)

@@ -1,6 +1,9 @@
 // @blis/adapters: what a search or a sweep calls. Each capability lives in its own folder and
 // is exported from its section below.
 
+export { LocatedError } from './located-error.js';
+export type { LocatedIssue } from './located-error.js';
+
 // --- evaluate: the blis-eval/1 protocol (src/evaluate/) ---
 export { evaluate, invalidRequestResponse } from './evaluate/entry.js';
 export type { EvaluateOptions } from './evaluate/evaluate.js';

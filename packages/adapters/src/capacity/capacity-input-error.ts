@@ -1,16 +1,11 @@
+import { type LocatedIssue, LocatedError } from '../located-error.js';
+
 /** One problem with a capacity search's options: where, what was expected, what was found. */
-export interface CapacityIssue {
-  where: string;
-  expected: string;
-  found: string;
-}
+export type CapacityIssue = LocatedIssue;
 
 /** Bad capacity-search input (targets, seeds, bounds, a workload it cannot scale). */
-export class CapacityInputError extends Error {
-  readonly issues: CapacityIssue[];
+export class CapacityInputError extends LocatedError {
   constructor(issues: CapacityIssue[]) {
-    super(issues.map((i) => `${i.where}: expected ${i.expected}, found ${i.found}`).join('\n'));
-    this.name = 'CapacityInputError';
-    this.issues = issues;
+    super('CapacityInputError', issues);
   }
 }

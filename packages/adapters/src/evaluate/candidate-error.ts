@@ -1,22 +1,17 @@
+import { LocatedError } from '../located-error.js';
 import type { EvalIssue } from './protocol.js';
 
 /** The candidate cannot run: answered with `status: invalid_candidate`, never a crash. */
-export class InvalidCandidateError extends Error {
-  readonly issues: EvalIssue[];
+export class InvalidCandidateError extends LocatedError {
   constructor(issues: EvalIssue[]) {
-    super(issues.map((i) => `${i.where}: expected ${i.expected}, found ${i.found}`).join('; '));
-    this.name = 'InvalidCandidateError';
-    this.issues = issues;
+    super('InvalidCandidateError', issues, '; ');
   }
 }
 
 /** The request itself is malformed (not the candidate): a systemic failure, exit code 2. */
-export class EvalRequestError extends Error {
-  readonly issues: EvalIssue[];
+export class EvalRequestError extends LocatedError {
   constructor(issues: EvalIssue[]) {
-    super(issues.map((i) => `${i.where}: expected ${i.expected}, found ${i.found}`).join('; '));
-    this.name = 'EvalRequestError';
-    this.issues = issues;
+    super('EvalRequestError', issues, '; ');
   }
 }
 

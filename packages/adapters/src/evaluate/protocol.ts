@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LocatedIssue } from '../located-error.js';
 
 /** The protocol name every request and response carries; a new major version gets a new name. */
 export const EVAL_PROTOCOL = 'blis-eval/1';
@@ -86,13 +87,8 @@ export type ParsedEvalRequest = z.output<typeof EvalRequestSchema>;
 /** `invalid_request` only in persistent mode (`--serve`), where every line must get an answer. */
 export type EvalStatus = 'ok' | 'invalid_candidate' | 'sim_error' | 'timeout' | 'invalid_request';
 
-/** One located problem of a candidate or a request. */
-export interface EvalIssue {
-  /** Where: a component, a field path, `file:line`. */
-  where: string;
-  expected: string;
-  found: string;
-}
+/** One located problem of a candidate or a request; `where` is a component, a field path, `file:line`. */
+export type EvalIssue = LocatedIssue;
 
 export interface EvalFailure {
   /** `invalid_candidate`, `sim_error`, `timeout` or `invalid_request`. */

@@ -41,7 +41,7 @@ describe('grid expansion', () => {
         const c = expandCandidates(spec({ parameters }));
         expect(c.length).toBe(axes.reduce((n, a) => n * a.length, 1));
         expect(new Set(c.map((x) => JSON.stringify(x.values))).size).toBe(c.length);
-        for (const x of c) axes.forEach((a, i) => expect(a).toContain(x.values[`p${i}`]));
+        for (const x of c) for (const [i, a] of axes.entries()) expect(a).toContain(x.values[`p${i}`]);
       }),
     );
   });

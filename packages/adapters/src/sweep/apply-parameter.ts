@@ -22,7 +22,7 @@ export function editsWorkloadSpec(path: string): boolean {
  * spec workload's spec, which the plan has inlined. Other paths are dot paths, a number segment
  * indexing an array. Unknown fields are left for `SimulationConfigSchema` (strict) to refuse.
  */
-export function applyParameter(config: Json, path: string, value: ParameterValue): string | undefined {
+export function applyParameter(config: Record<string, unknown>, path: string, value: ParameterValue): string | undefined {
   if (path === 'seed') return 'no `seed` parameter (list the seeds under `seeds:`)';
   if (path.startsWith(SCORERS_PREFIX)) return setScorerWeight(config, path.slice(SCORERS_PREFIX.length), value);
   if (editsWorkloadSpec(path)) {

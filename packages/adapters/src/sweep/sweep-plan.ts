@@ -83,7 +83,7 @@ export interface PlanNaming {
  * an issue under a parameter's path names the parameter and the candidate.
  */
 export function buildTasks(
-  base: Json,
+  base: Record<string, unknown>,
   candidates: readonly Candidate[],
   seeds: readonly number[],
   metrics: readonly string[],
@@ -140,7 +140,7 @@ export function buildTasks(
  * a spec's seed in BLIS), so every seed draws a different workload, unless `keepWorkloadSeed`
  * (`blis compare` without --seeds, matching `blis run`: the spec keeps its seed unless --seed).
  */
-export function withSeed(config: Json, seed: number, keepWorkloadSeed = false): Json {
+export function withSeed(config: Record<string, unknown>, seed: number, keepWorkloadSeed = false): Record<string, unknown> {
   const out = structuredClone(config);
   out.seed = seed;
   const w = out.workload as Json | undefined;

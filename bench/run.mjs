@@ -16,6 +16,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { SWEEP_BENCH, benchSweep } from './lib/sweep.mjs';
 import { SCENARIOS, repetitionsFor } from './scenarios.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,7 +33,7 @@ for (const a of argv) {
   }
 }
 
-const dists = ['engine', 'kvcache', 'latency', 'policies', 'workload', 'trace', 'cluster', 'cli'].map((p) => join(root, 'packages', p, 'dist', 'index.js'));
+const dists = ['engine', 'kvcache', 'latency', 'policies', 'workload', 'trace', 'cluster', 'adapters', 'cli'].map((p) => join(root, 'packages', p, 'dist', 'index.js'));
 if (dists.some((d) => !existsSync(d))) {
   console.error('bench: building the packages first (pnpm build)');
   const b = spawnSync('pnpm', ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -40,8 +41,10 @@ if (dists.some((d) => !existsSync(d))) {
 }
 
 const scenarios = SCENARIOS.filter((s) => (only ? only.has(s.name) : quick ? s.quick : true));
-if (scenarios.length === 0) {
-  console.error(`bench: no scenario matches (known: ${SCENARIOS.map((s) => s.name).join(', ')})`);
+// The sweep benchmark (16 simulations per run) is left out of --quick.
+const sweep = only ? only.has(SWEEP_BENCH.name) : !quick;
+if (scenarios.length === 0 && !sweep) {
+  console.error(`bench: no scenario matches (known: ${[...SCENARIOS.map((s) => s.name), SWEEP_BENCH.name].join(', ')})`);
   process.exit(2);
 }
 
@@ -107,6 +110,10 @@ for (const s of scenarios) {
   }
   results.scenarios.push({ name: s.name, requests: s.requests, instances: s.instances, note: s.note, inProcess: ip, cli });
 }
+if (sweep) {
+  console.error(`bench: ${SWEEP_BENCH.name} (blis sweep ${SWEEP_BENCH.spec}, ${SWEEP_BENCH.workers.join(' vs ')} workers)...`);
+  results.sweep = benchSweep(root, 3);
+}
 if (!noMicro) {
   console.error('bench: micro-benchmarks...');
   results.micro = JSON.parse(runChild([join(root, 'bench/lib/micro.mjs'), ...(quick ? ['--quick'] : [])])).map(({ checksum, ...m }) => m);
@@ -135,7 +142,11 @@ const rows = results.scenarios.map((s) => [
   s.cli ? fmt(s.cli.wallS, 3) : '-',
   s.cli ? fmt(s.cli.peakRssMiB, 0) : '-',
 ]);
-console.log(table(['scenario', 'requests', 'instances', 'wall s', 'req/wall-s', 'peak RSS MiB', 'CLI wall s', 'CLI RSS MiB'], rows));
+if (rows.length > 0) console.log(table(['scenario', 'requests', 'instances', 'wall s', 'req/wall-s', 'peak RSS MiB', 'CLI wall s', 'CLI RSS MiB'], rows));
+if (results.sweep !== undefined) {
+  const sw = results.sweep;
+  console.log(table(['sweep', 'runs', '1 worker wall s', '2 workers wall s', 'ratio'], [[`${sw.name} (${sw.candidates} x ${sw.requests.toLocaleString('en-US')})`, sw.byWorkers[1].runs.length, fmt(sw.byWorkers[1].wallS, 2), fmt(sw.byWorkers[2].wallS, 2), `${fmt(sw.ratio, 2)}x`]]));
+}
 for (const [k, v] of Object.entries(results.scaling)) if (v !== undefined) console.log(`scaling ${k}: ${v.toFixed(1)}x wall for 10x requests`);
 if (results.traceCost.decisions !== undefined) console.log(`tracing: --trace-level decisions costs ${results.traceCost.decisions.toFixed(2)}x the untraced 10k-4 wall`);
 if (results.micro.length > 0) {

@@ -1,10 +1,13 @@
+import { DEFAULT_SWEEP_METRICS } from '@blis/adapters';
 import { Command, CommanderError, Option } from 'commander';
 import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './capacity-flags.js';
 import { runCapacityCommand } from './commands/capacity-command.js';
+import { runCompareCommand } from './commands/compare-command.js';
 import { runConvertCommand } from './commands/convert-command.js';
 import { runEvaluateCommand } from './commands/evaluate-command.js';
 import { runListCommand } from './commands/list-command.js';
 import { runSimulationCommand } from './commands/simulate-command.js';
+import { runSweepCommand } from './commands/sweep-command.js';
 import { type FlagDef, camel } from './flags.js';
 import { requireReadable } from './input-files.js';
 import { reportError } from './report-error.js';
@@ -44,6 +47,9 @@ const GENERATION_FLAGS: readonly string[] = [
   'arrival-process',
   'workload-spec',
 ];
+
+/** `blis run` flags `blis compare` lacks: the routing policy it varies, and outputs written per run. */
+const COMPARE_EXCLUDED: readonly string[] = ['routing-policy', 'results-path', 'trace-level', 'trace-output', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
 
 /** Builds the `blis` program; exported for tests that drive the CLI in-process. */
 export function buildProgram(): Command {
@@ -156,6 +162,32 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('sweep')
+    .description('run a grid or random search over config parameters on worker threads; results as CSV and JSON (resumable)')
+    .argument('<spec>', 'sweep spec YAML (see docs/sweeps.md)')
+    .requiredOption('--output <file>', 'results CSV; the JSON goes beside it (.csv -> .json), the journal at <file>.partial')
+    .option('--workers <value>', 'worker threads (default: available parallelism; 1 runs inline)')
+    .option('--restart', 'discard the journal of an earlier run instead of resuming from it')
+    .option('--quiet', 'no progress bar or log lines on stderr')
+    .action(async (spec: string, opts: Record<string, unknown>) => {
+      await runSweepCommand(spec, opts);
+    });
+
+  // `blis run`'s config with each routing policy in turn; output flags that write per-run files are left out.
+  const compareDefs = SIMULATION_FLAGS.filter((d) => !COMPARE_EXCLUDED.includes(d.name));
+  addFlags(
+    program.command('compare').description('run several routing policies on one workload (the `blis run` flags) and print one table'),
+    compareDefs,
+  )
+    .addOption(new Option('--policies <list>', 'routing policies to compare: built-in names or ./module.mjs paths, comma-separated').helpGroup('Compare:'))
+    .addOption(new Option('--seeds <list>', 'seeds, comma-separated; metrics are means over them (default: --seed)').helpGroup('Compare:'))
+    .addOption(new Option('--metrics <list>', `result fields to report (default: ${DEFAULT_SWEEP_METRICS.join(',')})`).helpGroup('Compare:'))
+    .addOption(new Option('--workers <value>', 'worker threads (default: available parallelism; 1 runs inline)').helpGroup('Compare:'))
+    .action(async (opts: Record<string, unknown>) => {
+      await runCompareCommand(compareDefs, opts, (f) => workloadFromRunFlags(f));
+    });
+
+  program
     .command('models')
     .description('list the models and GPUs in the latency catalogue')
     .action(() => runListCommand('models'));
@@ -206,10 +238,13 @@ function commanderIssue(cmd: Command, err: CommanderError): UsageIssue | undefin
     case 'commander.missingMandatoryOptionValue':
       m = /required option '([^']+)' not specified/.exec(msg);
       return { where: m !== null ? longOptionOf(cmd, m[1]) : name, expected: `a value (\`${name}\` requires it)`, found: 'nothing' };
+    case 'commander.missingArgument':
+      m = /missing required argument '([^']+)'/.exec(msg);
+      return { where: name, expected: `the ${m?.[1] ?? 'required'} argument (\`${name} <${m?.[1] ?? 'arg'}>\`)`, found: 'nothing' };
     case 'commander.excessArguments':
       return {
         where: cmd.name(),
-        expected: 'options only (every value follows its --flag)',
+        expected: cmd.registeredArguments.length > 0 ? `${cmd.registeredArguments.map((a) => `<${a.name()}>`).join(' ')} and options only` : 'options only (every value follows its --flag)',
         found: `the extra argument${cmd.args.length === 1 ? '' : 's'} ${cmd.args.map((a) => JSON.stringify(a)).join(' ')}`,
       };
     case 'commander.help':

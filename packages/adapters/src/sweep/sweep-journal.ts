@@ -1,0 +1,76 @@
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { SweepSpecError } from './sweep-spec-error.js';
+import type { SweepRow } from './sweep-task.js';
+
+const FORMAT = 'blis-sweep-journal/1';
+
+/** The key of a row: its candidate and seed. */
+export const rowKey = (r: { candidate: number; seed: number }): string => `${r.candidate}/${r.seed}`;
+
+/**
+ * Rows journaled by an earlier, interrupted run of the same plan (empty when there is no
+ * journal or `restart` is set). A journal written for another plan is refused, since its rows
+ * would not be this sweep's: the user reruns with --restart to discard it. A last line cut
+ * short by the kill is ignored.
+ */
+export function readJournal(path: string, hash: string, restart: boolean): Map<string, SweepRow> {
+  const rows = new Map<string, SweepRow>();
+  if (restart || !existsSync(path)) return rows;
+  const lines = readFileSync(path, 'utf8').split('\n');
+  let header: { format?: unknown; hash?: unknown } | undefined;
+  try {
+    header = JSON.parse(lines[0]) as typeof header;
+  } catch {
+    header = undefined;
+  }
+  if (header?.format !== FORMAT)
+    throw new SweepSpecError([{ where: path, expected: `a ${FORMAT} journal (a file the sweep wrote); rerun with --restart to replace it`, found: JSON.stringify(lines[0].slice(0, 60)) }]);
+  if (header.hash !== hash)
+    throw new SweepSpecError([
+      {
+        where: path,
+        expected: `the journal of this sweep (spec hash ${hash.slice(0, 12)})`,
+        found: `the journal of a different spec or workload (hash ${String(header.hash).slice(0, 12)}); rerun with --restart to discard its rows`,
+      },
+    ]);
+  for (const line of lines.slice(1)) {
+    if (line === '') continue;
+    let row: SweepRow;
+    try {
+      row = JSON.parse(line) as SweepRow;
+    } catch {
+      continue;
+    }
+    if (typeof row.candidate === 'number' && typeof row.seed === 'number' && row.metrics !== null && typeof row.metrics === 'object') rows.set(rowKey(row), row);
+  }
+  return rows;
+}
+
+/**
+ * Appends finished rows to the journal, one JSON line each, written synchronously so a kill
+ * leaves whole lines behind (at worst a cut last one, which readJournal skips).
+ */
+export class JournalWriter {
+  private readonly fd: number;
+
+  constructor(
+    readonly path: string,
+    hash: string,
+    kept: Iterable<SweepRow>,
+  ) {
+    // Rewritten from what was kept: drops a cut last line and rows of tasks no longer planned.
+    this.fd = openSync(path, 'w');
+    writeSync(this.fd, `${JSON.stringify({ format: FORMAT, hash })}\n`);
+    for (const r of kept) this.append(r);
+  }
+
+  append(row: SweepRow): void {
+    writeSync(this.fd, `${JSON.stringify(row)}\n`);
+  }
+
+  /** Closes the journal and, once the results are written, removes it. */
+  close(remove: boolean): void {
+    closeSync(this.fd);
+    if (remove) rmSync(this.path, { force: true });
+  }
+}

@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { type SimulationConfigInput, SimulationConfigSchema, prepareSimulation } from '@blis/cluster';
+import { WorkloadSpecError, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
+import { applyParameter, editsWorkloadSpec } from './apply-parameter.js';
+import { type Candidate, expandCandidates } from './candidates.js';
+import { inlineWorkloadSpec } from './inline-workload-spec.js';
+import { DEFAULT_SWEEP_METRICS, metricNameProblem } from './sweep-metrics.js';
+import { SweepSpecError, type SweepIssue } from './sweep-spec-error.js';
+import type { LoadedSweepSpec } from './sweep-spec-load.js';
+import type { SweepSpec } from './sweep-spec-schema.js';
+import type { SweepTask } from './sweep-task.js';
+
+type Json = Record<string, unknown>;
+
+/** Everything a sweep will run, validated: one task per candidate and seed, in (candidate, seed) order. */
+export interface SweepPlan {
+  spec: SweepSpec;
+  parameters: string[];
+  metrics: string[];
+  seeds: number[];
+  candidates: Candidate[];
+  tasks: SweepTask[];
+  /** sha256 of the tasks and of the files they read: a results journal belongs to one plan. */
+  hash: string;
+}
+
+/** Expands and validates a loaded sweep spec; throws SweepSpecError naming every problem. */
+export function planSweep(loaded: LoadedSweepSpec): SweepPlan {
+  const { spec, where } = loaded;
+  const issues: SweepIssue[] = [];
+  const metrics = [...(spec.metrics ?? DEFAULT_SWEEP_METRICS)];
+  metrics.forEach((m, i) => {
+    const p = metricNameProblem(m);
+    if (p !== undefined) issues.push({ where: where(['metrics', i]), expected: p, found: JSON.stringify(m) });
+  });
+  const base = structuredClone(spec.base) as Json;
+  const b = SimulationConfigSchema.safeParse(base);
+  if (!b.success)
+    for (const i of b.error.issues) {
+      const path = i.path as (string | number)[];
+      if (i.code === 'unrecognized_keys') issues.push({ where: where(['base', ...path, i.keys[0]]), expected: `a known field of ${['base', ...path].join('.')} (see SimulationConfigSchema)`, found: `unknown field "${i.keys.join('", "')}"` });
+      else issues.push({ where: where(['base', ...path]), expected: zodExpected(i), found: foundAt(base, path) });
+    }
+  if (base.seed !== undefined) issues.push({ where: where(['base', 'seed']), expected: 'no base.seed (list the seeds under `seeds:`)', found: JSON.stringify(base.seed) });
+  if ((base.trace as Json | undefined)?.outputPath !== undefined)
+    issues.push({ where: where(['base', 'trace', 'outputPath']), expected: 'no trace output file in a sweep (every run would overwrite it)', found: JSON.stringify((base.trace as Json).outputPath) });
+  if (metrics.includes('fitness.score') && base.fitnessWeights === undefined)
+    issues.push({ where: where(['metrics']), expected: 'base.fitnessWeights for the fitness.score metric', found: 'none' });
+  if (issues.length > 0) throw new SweepSpecError(issues);
+
+  const names = Object.keys(spec.parameters);
+  const files: string[] = [];
+  const w = base.workload as Json | undefined;
+  if (names.some(editsWorkloadSpec) && w?.kind === 'spec' && typeof w.path === 'string') {
+    loadWorkloadSpec(w.path); // the file's own errors, with its lines
+    files.push(w.path);
+    base.workload = inlineWorkloadSpec(w);
+  } else if (w !== undefined && (w.kind === 'spec' || w.kind === 'trace')) {
+    for (const f of [w.path, w.dataPath]) if (typeof f === 'string') files.push(f);
+  }
+
+  const candidates = expandCandidates(spec, loaded);
+  const describe = (c: Candidate) => `candidate ${c.index} (${names.map((n) => `${n}=${JSON.stringify(c.values[n])}`).join(', ')})`;
+  const tasks = buildTasks(base, candidates, spec.seeds, metrics, {
+    parameterWhere: (n) => where(['parameters', n]),
+    baseWhere: (p) => where(['base', ...p]),
+    describe,
+  });
+  return { spec, parameters: names, metrics, seeds: [...spec.seeds], candidates, tasks, hash: planHash(tasks, files) };
+}
+
+/** How a plan names the places its issues come from. */
+export interface PlanNaming {
+  parameterWhere(name: string): string;
+  baseWhere(path: readonly (string | number)[]): string;
+  describe(c: Candidate): string;
+}
+
+/**
+ * One task per candidate and seed. Each candidate's config is validated with
+ * `SimulationConfigSchema` (and its inlined workload spec with the spec schema) before any runs;
+ * an issue under a parameter's path names the parameter and the candidate.
+ */
+export function buildTasks(
+  base: Record<string, unknown>,
+  candidates: readonly Candidate[],
+  seeds: readonly number[],
+  metrics: readonly string[],
+  naming: PlanNaming,
+  extra?: (c: Candidate) => Partial<SweepTask>,
+  keepWorkloadSeed = false,
+): SweepTask[] {
+  const seeded = (config: Json, seed: number) => withSeed(config, seed, keepWorkloadSeed);
+  const issues: SweepIssue[] = [];
+  const tasks: SweepTask[] = [];
+  for (const c of candidates) {
+    const config = structuredClone(base);
+    const names = Object.keys(c.values);
+    for (const n of names) {
+      const problem = applyParameter(config, n, c.values[n]);
+      if (problem !== undefined) issues.push({ where: `${naming.parameterWhere(n)}, ${naming.describe(c)}`, expected: problem, found: JSON.stringify(c.values[n]) });
+    }
+    if (issues.length > 0) continue;
+    const parsed = SimulationConfigSchema.safeParse(seeded(config, seeds[0]));
+    if (!parsed.success) {
+      for (const i of parsed.error.issues) {
+        const unknownKey = i.code === 'unrecognized_keys';
+        const path = [...i.path.map(String), ...(unknownKey ? [i.keys[0]] : [])];
+        const dotted = path.join('.');
+        const param = names.find((n) => dotted === n || dotted.startsWith(`${n}.`) || n.startsWith(`${dotted}.`)) ?? names.find((n) => n.startsWith('routing.scorers.') && dotted.startsWith('routing.scorers'));
+        const at = param !== undefined ? `${naming.parameterWhere(param)}, ${naming.describe(c)}` : `${naming.baseWhere(path)}, ${naming.describe(c)}`;
+        if (unknownKey) issues.push({ where: at, expected: `a known field of ${i.path.join('.') || 'the config'} (see SimulationConfigSchema)`, found: `unknown field "${i.keys.join('", "')}"` });
+        else issues.push({ where: at, expected: zodExpected(i), found: foundAt(config, i.path as (string | number)[]) });
+      }
+      continue;
+    }
+    const routing = parsed.data.routing;
+    if (routing.scorers !== undefined && routing.policy !== 'weighted' && names.some((n) => n.startsWith('routing.scorers.')))
+      issues.push({ where: `${naming.describe(c)}`, expected: 'routing.policy weighted for routing.scorers.<name> parameters (other policies ignore scorers)', found: JSON.stringify(routing.policy) });
+    const wl = (config.workload as Json | undefined) ?? {};
+    if (wl.kind === 'spec' && wl.spec !== undefined) {
+      try {
+        parseWorkloadSpec(wl.spec, 'workload.spec');
+      } catch (e) {
+        if (!(e instanceof WorkloadSpecError)) throw e;
+        for (const i of e.issues) issues.push({ where: `${i.field !== undefined ? `workload.spec.${i.field}` : 'workload.spec'}, ${naming.describe(c)}`, expected: i.expected, found: i.found });
+      }
+    }
+    const refused = issues.length === 0 && task0Problem(seeded(config, seeds[0]) as SimulationConfigInput, extra?.(c));
+    if (refused) issues.push({ where: naming.describe(c), expected: 'a config the simulator accepts', found: refused });
+    for (const seed of seeds) tasks.push({ candidate: c.index, seed, config: seeded(config, seed) as SimulationConfigInput, metrics, ...extra?.(c) });
+  }
+  if (issues.length > 0) throw new SweepSpecError(issues);
+  return tasks;
+}
+
+/**
+ * The config with the run's seed; a spec workload gets it too (as an explicit `--seed` overrides
+ * a spec's seed in BLIS), so every seed draws a different workload, unless `keepWorkloadSeed`
+ * (`blis compare` without --seeds, matching `blis run`: the spec keeps its seed unless --seed).
+ */
+export function withSeed(config: Record<string, unknown>, seed: number, keepWorkloadSeed = false): Record<string, unknown> {
+  const out = structuredClone(config);
+  out.seed = seed;
+  const w = out.workload as Json | undefined;
+  if (w?.kind === 'spec' && !keepWorkloadSeed) w.seed = seed;
+  return out;
+}
+
+/** Hash of the tasks and of the bytes of every file they read (a workload spec or trace). */
+export function planHash(tasks: readonly SweepTask[], files: readonly string[]): string {
+  const h = createHash('sha256');
+  h.update(JSON.stringify(tasks));
+  for (const f of files) {
+    h.update(`\0${f}\0`);
+    try {
+      h.update(readFileSync(f));
+    } catch {
+      h.update('(unreadable)');
+    }
+  }
+  return h.digest('hex');
+}
+
+function zodExpected(i: { message: string }): string {
+  return i.message.replace(/^Invalid input: expected /, '').replace(/, received .*$/, '');
+}
+
+function foundAt(root: unknown, path: readonly (string | number | symbol)[]): string {
+  let v: unknown = root;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[k as string] : undefined;
+  return v === undefined ? 'nothing (the field is missing)' : JSON.stringify(v);
+}
+
+/** Errors the simulator raises for input it refuses (policy params, models, KV sizes): a candidate's problem, not a bug. */
+const INPUT_ERRORS = new Set(['ZodError', 'LatencyConfigError', 'WorkloadSpecError', 'TraceFormatError', 'TraceReadError', 'UnknownPolicyError', 'PolicyParamsError', 'ScorerSpecError', 'FitnessWeightsError', 'KVCapacityError', 'ModelConfigError', 'KVTierConfigError', 'PdConfigError']);
+
+/**
+ * Builds the simulation of a task without running it, so that what only the simulator checks
+ * (policy parameters, the model's coefficients, KV capacity) fails before the sweep starts.
+ * Custom policy modules are loaded by the runner; their built-in stand-in is not checked here.
+ */
+function task0Problem(config: SimulationConfigInput, extra: Partial<SweepTask> | undefined): string | undefined {
+  if (extra?.routingModule !== undefined) return undefined;
+  try {
+    prepareSimulation(config);
+    return undefined;
+  } catch (e) {
+    if (e instanceof Error && INPUT_ERRORS.has(e.name)) return e.message.split('\n').join('; ');
+    throw e;
+  }
+}

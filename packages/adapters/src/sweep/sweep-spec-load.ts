@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import type { ZodError } from 'zod';
+import { SweepSpecError, type SweepIssue } from './sweep-spec-error.js';
+import { type SweepSpec, SweepSpecSchema } from './sweep-spec-schema.js';
+
+/** A validated sweep spec, with the file it came from and a way to name the line of a field. */
+export interface LoadedSweepSpec {
+  /** The file as given. */
+  file: string;
+  /** The spec, with relative paths in `base` resolved against the file's folder. */
+  spec: SweepSpec;
+  /** The line a path of keys starts on (the nearest existing parent when the path is absent). */
+  lineOf(path: readonly (string | number)[]): number | undefined;
+  /** `file:line field`, the form every issue's `where` takes. */
+  where(path: readonly (string | number)[]): string;
+}
+
+/** Fields of a `SimulationConfigInput` that hold file paths, resolved against the sweep file's folder. */
+const PATH_FIELDS: readonly (readonly string[])[] = [['workload', 'path'], ['workload', 'dataPath'], ['modelConfigPath'], ['hardwareConfigPath']];
+
+/** Reads, parses and validates a sweep YAML file; every error names the file, the line and the field. */
+export function loadSweepSpec(file: string): LoadedSweepSpec {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SweepSpecError([{ where: file, expected: 'a readable sweep spec file', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
+  }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  if (doc.errors.length > 0)
+    throw new SweepSpecError(doc.errors.map((e) => ({ where: `${file}:${lc.linePos(e.pos[0]).line}`, expected: 'valid YAML', found: e.message.split('\n')[0] })));
+  const lineOf = (p: readonly (string | number)[]): number | undefined => {
+    for (let n = p.length; n >= 0; n--) {
+      const node = doc.getIn(p.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+      if (node?.range !== undefined) return lc.linePos(node.range[0]).line;
+      if (n > 0) {
+        // A scalar's line is its key's: find the pair in the parent map.
+        const parent = doc.getIn(p.slice(0, n - 1), true) as { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] } | undefined;
+        const pair = parent?.items?.find((it) => it.key?.value === p[n - 1]);
+        if (pair?.key?.range !== undefined) return lc.linePos(pair.key.range[0]).line;
+      }
+    }
+    return undefined;
+  };
+  const where = (p: readonly (string | number)[]) => {
+    const line = lineOf(p);
+    return `${file}${line !== undefined ? `:${line}` : ''}${p.length > 0 ? ` ${p.join('.')}` : ''}`;
+  };
+  const raw = doc.toJS() as unknown;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new SweepSpecError([{ where: `${file}:1`, expected: 'a mapping with base, seeds, search, parameters, metrics', found: raw === null ? 'an empty document' : JSON.stringify(raw) }]);
+  const r = SweepSpecSchema.safeParse(raw);
+  if (!r.success) throw new SweepSpecError(zodIssues(r.error, raw, where));
+  const spec = r.data;
+  const dir = dirname(file);
+  for (const path of PATH_FIELDS) resolvePathField(spec.base, path, dir);
+  return { file, spec, lineOf, where };
+}
+
+/** Rewrites `base.<path>` relative to the sweep file's folder, as a path relative to the working directory. */
+function resolvePathField(base: Record<string, unknown>, path: readonly string[], dir: string): void {
+  let obj: unknown = base;
+  for (const k of path.slice(0, -1)) obj = obj !== null && typeof obj === 'object' ? (obj as Record<string, unknown>)[k] : undefined;
+  if (obj === null || typeof obj !== 'object') return;
+  const o = obj as Record<string, unknown>;
+  const key = path[path.length - 1];
+  const v = o[key];
+  if (typeof v === 'string' && !isAbsolute(v)) o[key] = relativeToCwd(resolve(dir, v));
+}
+
+/** A path as the working directory sees it; the results record it, so keep it short and portable. */
+export function relativeToCwd(absolute: string): string {
+  const rel = relative(process.cwd(), absolute);
+  return rel === '' ? '.' : rel;
+}
+
+function zodIssues(err: ZodError, raw: unknown, where: (p: readonly (string | number)[]) => string): SweepIssue[] {
+  return err.issues.map((i) => {
+    const path = i.path as (string | number)[];
+    if (i.code === 'unrecognized_keys') return { where: where([...path, i.keys[0]]), expected: `a known field (${knownFields(path)})`, found: `unknown field "${i.keys.join('", "')}"` };
+    let value: unknown = raw;
+    for (const k of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string | number, unknown>)[k];
+    const found = value === undefined ? 'nothing (the field is missing)' : JSON.stringify(value);
+    return { where: where(path), expected: i.message.replace(/^Invalid input: expected /, '').replace(/, received .*$/, ''), found };
+  });
+}
+
+function knownFields(path: readonly (string | number)[]): string {
+  if (path.length === 0) return 'base, seeds, search, parameters, metrics';
+  if (path[0] === 'search') return 'kind, samples, seed';
+  if (path[0] === 'parameters') return 'min, max, step, integer';
+  return 'see docs/sweeps.md';
+}

@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type SimulationConfigInput, type SimulationRuntime, simulate } from '@blis/cluster';
+import { PartitionedRng } from '@blis/engine';
+import type { PolicyFactoryContext, RoutingPolicy } from '@blis/policies';
+import { extractMetrics } from './sweep-metrics.js';
+
+/** One simulation of a sweep: a candidate's config with one seed. Plain data, so it crosses to a worker thread. */
+export interface SweepTask {
+  candidate: number;
+  seed: number;
+  config: SimulationConfigInput;
+  metrics: readonly string[];
+  /**
+   * An ES module whose default export builds the routing policy (`blis compare` with a module
+   * path): loaded in the thread that runs the task, as `blis run --routing-policy` loads it.
+   */
+  routingModule?: string;
+}
+
+/** What a task reports: its key and its metrics. */
+export interface SweepRow {
+  candidate: number;
+  seed: number;
+  metrics: Record<string, number | null>;
+}
+
+/** Runs one task (in a worker thread or inline). */
+export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
+  const runtime: SimulationRuntime = {};
+  if (task.routingModule !== undefined) runtime.routing = await loadRoutingModule(task.routingModule, task);
+  const result = simulate(task.config, runtime);
+  return { candidate: task.candidate, seed: task.seed, metrics: extractMetrics(result, task.metrics) };
+}
+
+/**
+ * Builds a custom routing policy from its module with the context the CLI gives it: the run's
+ * instance count and block size, and the `custom/routing` stream of the task's seed.
+ */
+async function loadRoutingModule(path: string, task: SweepTask): Promise<RoutingPolicy> {
+  const mod = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown };
+  if (typeof mod.default !== 'function') throw new Error(`${path}: expected a default export that is a policy factory function, found ${typeof mod.default}`);
+  const ctx: PolicyFactoryContext = {
+    numInstances: task.config.numInstances ?? 1,
+    params: {},
+    random: new PartitionedRng(task.seed).stream('custom/routing'),
+    blockSizeTokens: task.config.blockSizeTokens ?? 16,
+  };
+  return (mod.default as (c: PolicyFactoryContext) => RoutingPolicy)(ctx);
+}

@@ -1,0 +1,98 @@
+import { resolve } from 'node:path';
+import { type ComparePolicy, DEFAULT_SWEEP_METRICS, compareTable, defaultWorkers, metricNameProblem, runCompare } from '@blis/adapters';
+import type { SimulationConfigInput } from '@blis/cluster';
+import { PartitionedRng } from '@blis/engine';
+import { listPolicies } from '@blis/policies';
+import { buildConfig } from '../build-config.js';
+import { isModulePath, loadPolicyModule } from '../custom-policy.js';
+import { type FlagDef, parseFlags } from '../flags.js';
+import { requireReadable } from '../input-files.js';
+import { stringifyResult } from '../json-output.js';
+import { TaskProgress } from '../task-progress.js';
+import { UsageError, type UsageIssue } from '../usage-error.js';
+import { asUsageErrorsAsync } from './sweep-command.js';
+import { parseWorkers } from './workers-flag.js';
+
+/**
+ * `blis compare --policies a,b,c`: the `blis run` config with each routing policy in turn, on
+ * the same workload and seeds. Per-policy metrics (means over seeds, and each seed's) as JSON on
+ * stdout, an aligned table on stderr.
+ */
+export async function runCompareCommand(defs: readonly FlagDef[], rawOpts: Record<string, unknown>, workloadFrom: (flags: Record<string, unknown>) => SimulationConfigInput['workload']): Promise<void> {
+  const flags = parseFlags(defs, rawOpts);
+  // Runs happen on worker threads, which load only the routing module --policies names.
+  const modules = ['admissionPolicy', 'priorityPolicy', 'scheduler', 'pdDecider', 'autoscalerPolicy'].filter((k) => typeof flags[k] === 'string' && isModulePath(flags[k] as string));
+  if (modules.length > 0)
+    throw new UsageError(modules.map((k) => ({ where: `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, expected: 'a built-in policy with `blis compare` (only --policies takes module paths)', found: JSON.stringify(flags[k]) })));
+  const policies = await parsePolicies(rawOpts.policies, flags);
+  const seeds = parseSeeds(rawOpts.seeds);
+  const metrics = parseMetrics(rawOpts.metrics);
+  const workers = parseWorkers(rawOpts.workers) ?? defaultWorkers();
+  const base = buildConfig(flags, workloadFrom(flags));
+  if (metrics.includes('fitness.score') && base.fitnessWeights === undefined)
+    throw new UsageError([{ where: '--metrics', expected: '--fitness-weights for the fitness.score metric', found: 'no --fitness-weights' }]);
+  const quiet = flags.quiet === true;
+  const bar = new TaskProgress('runs', !quiet);
+  const results = await asUsageErrorsAsync(() =>
+    runCompare(base, policies, {
+      // Without --seeds the run's own seed, so each row is what `blis run` prints for that policy.
+      seeds: seeds ?? [(flags.seed as number | undefined) ?? 42],
+      keepWorkloadSeed: seeds === undefined,
+      metrics,
+      workers,
+      onProgress: (d, t) => bar.update(d, t),
+    }),
+  );
+  bar.finish();
+  if (!quiet) process.stderr.write(`${compareTable(results, metrics)}\n`);
+  process.stdout.write(stringifyResult(results));
+}
+
+/** `--policies a,b,./p.mjs`: built-in routing policy names or module paths, each checked before any run. */
+async function parsePolicies(raw: unknown, flags: Record<string, unknown>): Promise<ComparePolicy[]> {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new UsageError([{ where: '--policies', expected: 'a comma-separated list of routing policies (built-in names or ./module.mjs paths)', found: raw === undefined ? 'nothing' : JSON.stringify(raw) }]);
+  const known = listPolicies().routing;
+  const issues: UsageIssue[] = [];
+  const out: ComparePolicy[] = [];
+  const seen = new Set<string>();
+  for (const item of raw.split(',').map((s) => s.trim())) {
+    if (item === '' || seen.has(item)) {
+      issues.push({ where: '--policies', expected: 'distinct, non-empty policy names', found: JSON.stringify(raw) });
+      continue;
+    }
+    seen.add(item);
+    if (isModulePath(item)) {
+      requireReadable('--policies', item, 'routing policy module');
+      // Built once here so a broken module fails before the runs; each run builds its own.
+      const ctx = { numInstances: (flags.numInstances as number | undefined) ?? 1, params: {}, random: new PartitionedRng((flags.seed as number | undefined) ?? 42).stream('custom/routing'), blockSizeTokens: (flags.blockSizeInTokens as number | undefined) ?? 16 };
+      await loadPolicyModule('routing', item, '--policies', ctx);
+      out.push({ label: item, module: resolve(item) });
+    } else if (known.includes(item)) out.push({ label: item, name: item });
+    else issues.push({ where: '--policies', expected: `built-in routing policies (${known.join(', ')}) or ./module.mjs paths`, found: JSON.stringify(item) });
+  }
+  if (issues.length > 0) throw new UsageError(issues);
+  return out;
+}
+
+/** `--seeds 1,2,3`: distinct integers. */
+function parseSeeds(raw: unknown): number[] | undefined {
+  if (raw === undefined) return undefined;
+  const parts = String(raw).split(',').map((s) => s.trim());
+  const seeds = parts.map(Number);
+  if (parts.some((p) => !/^-?\d+$/.test(p)) || new Set(seeds).size !== seeds.length)
+    throw new UsageError([{ where: '--seeds', expected: 'distinct comma-separated integers (e.g. 1,2,3)', found: JSON.stringify(raw) }]);
+  return seeds;
+}
+
+/** `--metrics a,b`: result fields, checked by name. */
+function parseMetrics(raw: unknown): string[] {
+  if (raw === undefined) return [...DEFAULT_SWEEP_METRICS];
+  const names = String(raw).split(',').map((s) => s.trim());
+  const issues: UsageIssue[] = [];
+  for (const n of names) {
+    const p = metricNameProblem(n);
+    if (p !== undefined) issues.push({ where: '--metrics', expected: p, found: JSON.stringify(n) });
+  }
+  if (issues.length > 0) throw new UsageError(issues);
+  return names;
+}

@@ -1,0 +1,48 @@
+import { SweepSpecError, defaultWorkers, journalPathFor, jsonPathFor, loadSweepSpec, planSweep, runSweep } from '@blis/adapters';
+import { stringifyResult } from '../json-output.js';
+import { TaskProgress } from '../task-progress.js';
+import { UsageError } from '../usage-error.js';
+import { requireWritable } from '../writable-output.js';
+import { parseWorkers } from './workers-flag.js';
+
+/**
+ * `blis sweep SPEC.yaml --output results.csv`: plans and validates every candidate, runs the
+ * rows an earlier interrupted run did not journal, writes the CSV and the JSON beside it, and
+ * prints a short JSON summary on stdout.
+ */
+export async function runSweepCommand(specFile: string, opts: Record<string, unknown>): Promise<void> {
+  const output = opts.output as string;
+  const workers = parseWorkers(opts.workers) ?? defaultWorkers();
+  requireWritable('--output', output);
+  requireWritable('--output', jsonPathFor(output));
+  const plan = asUsageErrors(() => planSweep(loadSweepSpec(specFile)));
+  const quiet = opts.quiet === true;
+  const bar = new TaskProgress('runs', !quiet);
+  const outcome = await asUsageErrorsAsync(() => runSweep(plan, { output, workers, restart: opts.restart === true, onProgress: (d, t) => bar.update(d, t) }));
+  bar.finish();
+  if (!quiet) {
+    const resumed = outcome.resumed > 0 ? `, ${outcome.resumed} resumed from ${journalPathFor(output)}` : '';
+    process.stderr.write(`blis: sweep of ${outcome.candidates} candidate(s) x ${plan.seeds.length} seed(s) on ${Math.min(workers, plan.tasks.length)} worker(s)${resumed}; wrote ${outcome.csvPath} and ${outcome.jsonPath}\n`);
+  }
+  process.stdout.write(stringifyResult({ csv: outcome.csvPath, json: outcome.jsonPath, candidates: outcome.candidates, seeds: plan.seeds, rows: outcome.rows, spec_hash: plan.hash }));
+}
+
+/** SweepSpecErrors are the user's input: report them as usage errors (exit 2, nothing on stdout). */
+export function asUsageErrors<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof SweepSpecError) throw new UsageError(e.issues);
+    throw e;
+  }
+}
+
+/** {@link asUsageErrors} for a promise. */
+export async function asUsageErrorsAsync<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof SweepSpecError) throw new UsageError(e.issues);
+    throw e;
+  }
+}

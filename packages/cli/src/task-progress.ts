@@ -1,0 +1,35 @@
+/**
+ * A progress bar on stderr for commands that run many simulations (`blis sweep`, `blis
+ * compare`): tasks done of total. Drawn under the rules of ProgressBar: only after a second,
+ * and only when stderr is a terminal (or BLIS_PROGRESS=1).
+ */
+export class TaskProgress {
+  private readonly started = Date.now();
+  private drawn = false;
+  private lastDraw = 0;
+  private readonly enabled: boolean;
+
+  constructor(
+    private readonly what: string,
+    enabled: boolean,
+  ) {
+    this.enabled = enabled && (process.stderr.isTTY === true || process.env.BLIS_PROGRESS === '1');
+  }
+
+  update(done: number, total: number): void {
+    if (!this.enabled) return;
+    const now = Date.now();
+    // The last task always draws, so the bar ends at 100%.
+    if (now - this.started < 1000 || (now - this.lastDraw < 100 && done < total)) return;
+    this.lastDraw = now;
+    const width = 30;
+    const frac = total > 0 ? Math.min(1, done / total) : 1;
+    const filled = Math.round(frac * width);
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}% ${done}/${total} ${this.what}  wall ${((now - this.started) / 1000).toFixed(1)} s`);
+    this.drawn = true;
+  }
+
+  finish(): void {
+    if (this.drawn) process.stderr.write('\n');
+  }
+}

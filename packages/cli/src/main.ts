@@ -179,7 +179,7 @@ export function buildProgram(): Command {
     program.command('compare').description('run several routing policies on one workload (the `blis run` flags) and print one table'),
     compareDefs,
   )
-    .addOption(new Option('--policies <list>', 'routing policies to compare: built-in names or ./module.mjs paths, comma-separated').helpGroup('Compare:'))
+    .addOption(new Option('--policies <list>', 'routing policies to compare: built-in names, ./module.mjs or decision-tree .yaml paths, comma-separated').helpGroup('Compare:'))
     .addOption(new Option('--seeds <list>', 'seeds, comma-separated; metrics are means over them (default: --seed)').helpGroup('Compare:'))
     .addOption(new Option('--metrics <list>', `result fields to report (default: ${DEFAULT_SWEEP_METRICS.join(',')})`).helpGroup('Compare:'))
     .addOption(new Option('--workers <value>', 'worker threads (default: available parallelism; 1 runs inline)').helpGroup('Compare:'))

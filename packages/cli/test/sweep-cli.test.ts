@@ -174,6 +174,15 @@ describe('blis compare', () => {
     expect(out[0].metrics['load_fairness.max_min_ratio']).not.toBe(out[1].metrics['load_fairness.max_min_ratio']);
   });
 
+  it('runs a routing decision tree on worker threads, as `blis run --routing-policy` does', () => {
+    const tree = join(tmp, 'busiest-tree.yaml');
+    writeFileSync(tree, 'kind: routing\ntree: {route: most, by: instance.load}\n');
+    const out = JSON.parse(ok(['compare', ...flags, '--policies', `round-robin,${tree}`, '--metrics', 'e2e_p99_ms,completed_requests', '--workers', '2']).stdout);
+    const run = JSON.parse(ok(['run', ...flags, '--routing-policy', tree]).stdout);
+    expect(out[1].metrics.e2e_p99_ms).toBe(run.e2e_p99_ms);
+    expect(out[1].metrics.e2e_p99_ms).not.toBe(out[0].metrics.e2e_p99_ms);
+  });
+
   it('refuses unknown policies and metrics, exit 2, nothing on stdout', () => {
     const r = blis(['compare', ...flags, '--policies', 'round-robin,no-such-policy', '--metrics', 'ttft']);
     expect(r.code).toBe(2);

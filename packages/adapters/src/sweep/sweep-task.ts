@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type SimulationConfigInput, type SimulationRuntime, simulate } from '@blis/cluster';
 import { PartitionedRng } from '@blis/engine';
 import type { PolicyFactoryContext, RoutingPolicy } from '@blis/policies';
+import { parseDecisionTree } from '../decision-tree/parse.js';
+import { decisionTreePolicyFactory } from '../decision-tree/policy-factory.js';
 import { extractMetrics } from './sweep-metrics.js';
 
 /** One simulation of a sweep: a candidate's config with one seed. Plain data, so it crosses to a worker thread. */
@@ -12,8 +15,9 @@ export interface SweepTask {
   config: SimulationConfigInput;
   metrics: readonly string[];
   /**
-   * An ES module whose default export builds the routing policy (`blis compare` with a module
-   * path): loaded in the thread that runs the task, as `blis run --routing-policy` loads it.
+   * An ES module whose default export builds the routing policy, or a routing decision tree
+   * (`.yaml`/`.yml`), as `blis compare` names them: loaded in the thread that runs the task, as
+   * `blis run --routing-policy` loads it.
    */
   routingModule?: string;
 }
@@ -38,13 +42,15 @@ export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
  * instance count and block size, and the `custom/routing` stream of the task's seed.
  */
 async function loadRoutingModule(path: string, task: SweepTask): Promise<RoutingPolicy> {
-  const mod = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown };
-  if (typeof mod.default !== 'function') throw new Error(`${path}: expected a default export that is a policy factory function, found ${typeof mod.default}`);
+  let factory: unknown;
+  if (/\.ya?ml$/i.test(path)) factory = decisionTreePolicyFactory(parseDecisionTree(readFileSync(path, 'utf8'), { file: path, kind: 'routing' }));
+  else factory = ((await import(pathToFileURL(resolve(path)).href)) as { default?: unknown }).default;
+  if (typeof factory !== 'function') throw new Error(`${path}: expected a default export that is a policy factory function, found ${typeof factory}`);
   const ctx: PolicyFactoryContext = {
     numInstances: task.config.numInstances ?? 1,
     params: {},
     random: new PartitionedRng(task.seed).stream('custom/routing'),
     blockSizeTokens: task.config.blockSizeTokens ?? 16,
   };
-  return (mod.default as (c: PolicyFactoryContext) => RoutingPolicy)(ctx);
+  return (factory as (c: PolicyFactoryContext) => RoutingPolicy)(ctx);
 }

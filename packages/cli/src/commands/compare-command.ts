@@ -68,7 +68,7 @@ async function parsePolicies(raw: unknown, flags: Record<string, unknown>): Prom
       await loadPolicyModule('routing', item, '--policies', ctx);
       out.push({ label: item, module: resolve(item) });
     } else if (known.includes(item)) out.push({ label: item, name: item });
-    else issues.push({ where: '--policies', expected: `built-in routing policies (${known.join(', ')}) or ./module.mjs paths`, found: JSON.stringify(item) });
+    else issues.push({ where: '--policies', expected: `built-in routing policies (${known.join(', ')}), ./module.mjs paths or decision-tree .yaml paths`, found: JSON.stringify(item) });
   }
   if (issues.length > 0) throw new UsageError(issues);
   return out;

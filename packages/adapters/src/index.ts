@@ -30,6 +30,9 @@ export type {
 } from './evaluate/protocol.js';
 export { EvalRequestError, InvalidCandidateError } from './evaluate/candidate-error.js';
 export { OBJECTIVES, OBJECTIVE_NAMES, scoreObjectives } from './evaluate/objectives.js';
+export type { Objective } from './evaluate/objectives.js';
+export type { TreeLoader, TreeKind } from './evaluate/candidate.js';
+export type { PolicyFactory } from './evaluate/policy-module.js';
 export { EvalResponseSchema } from './evaluate/response-schema.js';
 export { evalRequestJsonSchema, evalResponseJsonSchema, EVAL_REQUEST_JSON_SCHEMA_FILE, EVAL_RESPONSE_JSON_SCHEMA_FILE } from './evaluate/json-schema.js';
 

@@ -167,6 +167,9 @@ export class ClusterSimulator {
       hold: (req, prefill) => this.lifecycle!.hold(req, prefill),
       gone: (i) => this.fleet?.isTerminated(i) ?? false,
       drained: (req, now) => this.onLeft(req, now, 'drained'),
+      decodeReleased: (i, now) => {
+        if (this.fleet?.isDraining(i)) this.fleet.onLeft(i, now);
+      },
       replaceInTransit: (old, next) => {
         const at = this.admittedAt.get(old);
         this.admittedAt.delete(old);
@@ -510,7 +513,7 @@ export class ClusterSimulator {
     const pd = this.pd;
     if (pd !== undefined && req.part !== RequestPart.Whole) {
       const policy = pd.policyFor(req);
-      const p = pd.partLeft(req);
+      const p = pd.partLeft(req, now);
       this.noteLeft(p.parent, now, outcome);
       this.finish(req, now, policy, p.parent, outcome);
       return;

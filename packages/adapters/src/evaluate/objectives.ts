@@ -1,8 +1,8 @@
 import { normalizeLatencyUs, normalizeThroughput } from '@blis/cluster';
 
 /** How an objective turns a raw figure into a score in [0, 1], higher is better. */
-interface Objective {
-  /** The figure of {@link runMetrics} it reads. */
+export interface Objective {
+  /** The figure of the scenario's metrics (`p99_ttft_us`, `throughput_rps`, ...) it reads. */
   metric: string;
   normalize: (v: number) => number;
   describe: string;

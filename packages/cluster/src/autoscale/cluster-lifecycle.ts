@@ -60,7 +60,8 @@ export class ClusterLifecycle {
       evacuate: (index, policy, now) => evacuate({ instances: host.instances, pd, drained: host.drained, redirect: host.redirect }, index, policy, now),
       idle: (index) => {
         const inst = host.instances[index];
-        return inst.queueDepth === 0 && inst.batchSize === 0 && host.snapshots[index].inFlightRequests === 0 && inst.kv.usedBlocks === 0;
+        // Under P/D, parents still in prefill elsewhere will bring their decode here.
+        return inst.queueDepth === 0 && inst.batchSize === 0 && host.snapshots[index].inFlightRequests === 0 && inst.kv.usedBlocks === 0 && (pd?.boundTo(index) ?? 0) === 0;
       },
     });
     const as = setup.autoscaling;

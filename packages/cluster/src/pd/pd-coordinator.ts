@@ -50,6 +50,8 @@ export interface PdHost {
   gone(instance: number): boolean;
   /** A part whose pod was drained away: it and its parent are discarded. */
   drained(part: SimRequest, now: number): void;
+  /** No parent waits for `instance` as its decode pod any more: a draining pod may now be idle. */
+  decodeReleased(instance: number, now: number): void;
 }
 
 /** Counters and distributions of a P/D run (the `pd` section of the result). */
@@ -97,6 +99,12 @@ export class PdCoordinator {
   readonly decodePool: PoolView;
   private readonly host: PdHost;
   private readonly parents = new Map<number, ParentRequest>();
+  /**
+   * Per decode pod, the parents routed to it that are still in prefill (or waiting for their
+   * transfer): the pod holds nothing of theirs yet, but a `wait` drain must not end before they
+   * arrive, or their decode would find the pod gone.
+   */
+  private readonly bound: number[] = [];
 
   constructor(setup: PdSetup, host: PdHost) {
     this.setup = setup;
@@ -134,6 +142,7 @@ export class PdCoordinator {
     }
     const parent = new ParentRequest(req, decodeInst, this.setup.blockSizeTokens);
     this.parents.set(req.spec.index, parent);
+    this.bound[decodeInst] = (this.bound[decodeInst] ?? 0) + 1;
     host.table.remove(req);
     const prefill = host.table.add({ ...req.spec, id: `${req.spec.id}_prefill`, outputTokens: 0 }, RequestPart.Prefill);
     prefill.view.priority = req.view.priority;
@@ -178,9 +187,11 @@ export class PdCoordinator {
   }
 
   /** A part was dropped or timed out on its pod: so was its parent. */
-  partLeft(part: SimRequest): ParentRequest {
+  partLeft(part: SimRequest, now: number): ParentRequest {
     const p = this.parentOf(part.spec.index);
     this.parents.delete(part.spec.index);
+    // A prefill part leaving takes its parent's claim on the decode pod with it.
+    if (part.part === RequestPart.Prefill) this.unbind(p.decodeInstance, now);
     p.parent.instance = part.instance;
     p.parent.state = part.state;
     return p;
@@ -219,6 +230,16 @@ export class PdCoordinator {
     host.dispatchTo(part, target, now);
   }
 
+  /** Parents routed to `instance` as their decode pod that have not reached it yet. */
+  boundTo(instance: number): number {
+    return this.bound[instance] ?? 0;
+  }
+
+  private unbind(instance: number, now: number): void {
+    this.bound[instance]--;
+    if (this.bound[instance] === 0) this.host.decodeReleased(instance, now);
+  }
+
   private startTransfer(p: ParentRequest, now: number): void {
     const host = this.host;
     this.awaitingStart--;
@@ -229,6 +250,7 @@ export class PdCoordinator {
     p.transferStartUs = now;
     if (host.gone(p.decodeInstance)) {
       // Its decode pod was drained away (immediate) since it was chosen.
+      this.bound[p.decodeInstance]--;
       p.decode = part;
       part.instance = p.decodeInstance;
       this.stats.transfersCompleted++;
@@ -236,7 +258,10 @@ export class PdCoordinator {
       host.drained(part, now);
       return;
     }
-    if (!host.instances[p.decodeInstance].reserveTransferredKV(part)) {
+    const reserved = host.instances[p.decodeInstance].reserveTransferredKV(part);
+    // From here the pod holds the transfer's KV (not idle), or the parent is gone.
+    this.unbind(p.decodeInstance, now);
+    if (!reserved) {
       // Dropped at the start, with a zero-length transfer so that INV-PD-3 still pairs it.
       host.table.remove(part);
       this.parents.delete(spec.index);

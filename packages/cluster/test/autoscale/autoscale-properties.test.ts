@@ -150,6 +150,22 @@ describe('autoscaling properties', () => {
     );
   });
 
+  it('a wait drain keeps a decode pod until the parents in prefill that chose it arrive (found by the property above)', () => {
+    // Min 0 under P/D: the pools scale down and up in turn; a decode pod idle at scale-down time
+    // may still be the chosen decode pod of parents in prefill. It used to terminate at once,
+    // and their decode parts were then discarded as drained under a `wait` drain.
+    const c: Case = {
+      seed: 0, min: 0, span: 0, extra: 0, pd: true, rate: 5, requests: 20, input: 16, output: 1, maxNumSeqs: 2, policy: 'queue-depth',
+      intervalUs: 500_000, upWindowUs: 0, downWindowUs: 0, cooldownUs: 0, scrape: { meanUs: 0, stddevUs: 0 }, loading: { meanUs: 0, stddevUs: 0 },
+      warmCount: 0, warmDurationUs: 0, warmFactor: 1, drain: 'wait', warmStart: false, pools: undefined, max: 2, start: 2,
+    };
+    const watch = new Watch(c.min, c.max);
+    const r = run(c, watch);
+    expect(watch.problems).toEqual([]);
+    expect(r.autoscaling!.drained_dropped).toBe(0);
+    expect(r.completed_requests).toBe(20);
+  });
+
   it('is deterministic: the same case gives byte-identical results', () => {
     fc.assert(
       fc.property(caseArb, (c) => {

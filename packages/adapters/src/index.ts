@@ -3,6 +3,7 @@
 
 export { LocatedError } from './located-error.js';
 export type { LocatedIssue } from './located-error.js';
+export { CONFIG_REFUSALS, isConfigRefusal } from './config-refusal.js';
 
 // --- evaluate: the blis-eval/1 protocol (src/evaluate/) ---
 export { evaluate, invalidRequestResponse } from './evaluate/entry.js';

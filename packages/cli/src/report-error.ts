@@ -1,23 +1,9 @@
+import { CONFIG_REFUSALS } from '@blis/adapters';
 import { pdUsageIssues } from './pd-flags.js';
 import { UsageError, formatIssue } from './usage-error.js';
 
 /** Error classes (by name) that mean "bad input": their messages are for the user, exit code 2. */
-const INPUT_ERRORS = new Set([
-  'UsageError',
-  'ZodError',
-  'LatencyConfigError',
-  'WorkloadSpecError',
-  'TraceFormatError',
-  'TraceReadError',
-  'UnknownPolicyError',
-  'PolicyParamsError',
-  'ScorerSpecError',
-  'FitnessWeightsError',
-  'KVCapacityError',
-  'ModelConfigError',
-  'KVTierConfigError',
-  'PdConfigError',
-]);
+const INPUT_ERRORS: ReadonlySet<string> = new Set(['UsageError', ...CONFIG_REFUSALS]);
 
 /** Prints an error on stderr and returns the exit code: 2 for bad input, 1 for our own bugs. */
 export function reportError(e: unknown): number {

@@ -1,4 +1,5 @@
 import { type SimulationConfigInput, SimulationConfigSchema, type SimulationResult, createTraceRecorder, prepareSimulation, runPrepared } from '@blis/cluster';
+import { isConfigRefusal } from '../config-refusal.js';
 import { EvalRequestError, InvalidCandidateError, zodIssues } from './candidate-error.js';
 import { type ResolvedCandidate, type TreeLoader, resolveCandidate, runtimeFor } from './candidate.js';
 import { scenarioFeedback } from './feedback.js';
@@ -62,7 +63,7 @@ export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {
     const contract = (e as { name?: string; invariant?: string } | null)?.name === 'InvariantViolation' && ['routing', 'INV-PD-2'].includes((e as { invariant: string }).invariant);
     if (contract && candidate.objects.length > 0)
       return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message, issues: [{ where: 'candidate decision', expected: 'decisions within the policy contract', found: message }] });
-    if (isInputError(e)) {
+    if (isConfigRefusal(e)) {
       // The configuration was refused: the request's fault when the base alone is refused too.
       if (baseRefused(bases[current], request.scenarios[current]))
         throw new EvalRequestError([{ where: `request.scenarios[${current}] (base_config + scenario)`, expected: 'a configuration the simulator accepts', found: message }]);
@@ -181,20 +182,13 @@ function runScenario(request: ParsedEvalRequest, s: Scenario, base: SimulationCo
   };
 }
 
-/** Errors the simulator raises for a configuration it refuses (not for its own faults). */
-const INPUT_ERRORS = new Set(['ZodError', 'LatencyConfigError', 'WorkloadSpecError', 'TraceFormatError', 'TraceReadError', 'UnknownPolicyError', 'PolicyParamsError', 'ScorerSpecError', 'KVCapacityError', 'ModelConfigError', 'KVTierConfigError', 'PdConfigError']);
-
-function isInputError(e: unknown): boolean {
-  return e !== null && typeof e === 'object' && INPUT_ERRORS.has((e as Error).name);
-}
-
 /** Whether the scenario's configuration without the candidate is refused as well. */
 function baseRefused(base: SimulationConfigInput, s: Scenario): boolean {
   try {
     prepareSimulation({ ...base, seed: s.seeds[0] } as SimulationConfigInput);
     return false;
   } catch (e) {
-    return isInputError(e);
+    return isConfigRefusal(e);
   }
 }
 

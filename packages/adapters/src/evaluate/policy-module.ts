@@ -1,7 +1,6 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PolicyFactoryContext } from '@blis/policies';
-import { build } from 'esbuild';
 import { InvalidCandidateError } from './candidate-error.js';
 import type { ModulePolicyKind } from './protocol.js';
 
@@ -28,6 +27,8 @@ const resolveDir = dirname(fileURLToPath(import.meta.url));
  */
 export async function loadPolicyModule(text: string, language: 'typescript' | 'javascript'): Promise<PolicyFactory> {
   const file = language === 'typescript' ? 'candidate.ts' : 'candidate.mjs';
+  // Loaded on first use: every `blis` command imports this package, few compile a module.
+  const { build } = await import('esbuild');
   let code: string;
   try {
     const out = await build({

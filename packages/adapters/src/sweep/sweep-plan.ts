@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type SimulationConfigInput, SimulationConfigSchema, prepareSimulation } from '@blis/cluster';
 import { WorkloadSpecError, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
+import { isConfigRefusal } from '../config-refusal.js';
 import { applyParameter, editsWorkloadSpec } from './apply-parameter.js';
 import { type Candidate, expandCandidates } from './candidates.js';
 import { inlineWorkloadSpec } from './inline-workload-spec.js';
@@ -173,9 +174,6 @@ function foundAt(root: unknown, path: readonly (string | number | symbol)[]): st
   return v === undefined ? 'nothing (the field is missing)' : JSON.stringify(v);
 }
 
-/** Errors the simulator raises for input it refuses (policy params, models, KV sizes): a candidate's problem, not a bug. */
-const INPUT_ERRORS = new Set(['ZodError', 'LatencyConfigError', 'WorkloadSpecError', 'TraceFormatError', 'TraceReadError', 'UnknownPolicyError', 'PolicyParamsError', 'ScorerSpecError', 'FitnessWeightsError', 'KVCapacityError', 'ModelConfigError', 'KVTierConfigError', 'PdConfigError']);
-
 /**
  * Builds the simulation of a task without running it, so that what only the simulator checks
  * (policy parameters, the model's coefficients, KV capacity) fails before the sweep starts.
@@ -187,7 +185,7 @@ function task0Problem(config: SimulationConfigInput, extra: Partial<SweepTask> |
     prepareSimulation(config);
     return undefined;
   } catch (e) {
-    if (e instanceof Error && INPUT_ERRORS.has(e.name)) return e.message.split('\n').join('; ');
+    if (isConfigRefusal(e)) return e.message.split('\n').join('; ');
     throw e;
   }
 }

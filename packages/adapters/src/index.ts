@@ -87,12 +87,29 @@ export { runSweepTask } from './sweep/sweep-task.js';
 export type { SweepTask, SweepRow } from './sweep/sweep-task.js';
 export { runTasks, defaultWorkers } from './sweep/sweep-runner.js';
 export type { RunTasksOptions } from './sweep/sweep-runner.js';
-export { runSweep, jsonPathFor, journalPathFor } from './sweep/run-sweep.js';
+export { runSweep, sweepResults, jsonPathFor, journalPathFor } from './sweep/run-sweep.js';
 export type { RunSweepOptions, SweepOutcome } from './sweep/run-sweep.js';
 export { sweepCsv, sweepJson, csvField } from './sweep/sweep-output.js';
 export type { SweepResults, SweepResultRow } from './sweep/sweep-output.js';
 export { planCompare, runCompare, compareTable } from './sweep/compare.js';
 export type { ComparePolicy, ComparePolicyResult, CompareOptions } from './sweep/compare.js';
+
+// --- sweeps on a Redis job queue, BullMQ (src/sweep/queue/) ---
+export { parseQueueUrl, QueueConnectionError } from './sweep/queue/queue-url.js';
+export type { QueueUrl } from './sweep/queue/queue-url.js';
+export { checkRedis, retryDelayMs } from './sweep/queue/redis-connection.js';
+export type { ConnectionEvent } from './sweep/queue/redis-connection.js';
+export { sweepKeys, jobIdOf, QUEUE_PREFIX, ACTIVE_SWEEPS_KEY } from './sweep/queue/queue-keys.js';
+export type { SweepKeys } from './sweep/queue/queue-keys.js';
+export { runQueuedSweep, queuedSweepStatus, cleanQueuedSweep, QueuedSweepFailedError, QueuedSweepStoppedError } from './sweep/queue/queued-sweep.js';
+export type { QueuedSweepOptions, QueuedSweepOutcome, QueuedSweepStatus } from './sweep/queue/queued-sweep.js';
+export type { QueuedFailure } from './sweep/queue/sweep-redis-state.js';
+export { formatQueueProgress, queueRate } from './sweep/queue/queue-progress.js';
+export type { QueuedSweepCounts, QueueRate } from './sweep/queue/queue-progress.js';
+export { runQueueWorker } from './sweep/queue/queue-worker.js';
+export type { QueueWorkerOptions, QueueWorkerSummary } from './sweep/queue/queue-worker.js';
+export { shipTask, localTask } from './sweep/queue/shipped-files.js';
+export type { QueuedTask, ShippedFile, ShippedField } from './sweep/queue/shipped-files.js';
 
 // --- capacity search (src/capacity/) ---
 export { findCapacity } from './capacity/find-capacity.js';

@@ -8,6 +8,7 @@ import { runEvaluateCommand } from './commands/evaluate-command.js';
 import { runListCommand } from './commands/list-command.js';
 import { runSimulationCommand } from './commands/simulate-command.js';
 import { runSweepCommand } from './commands/sweep-command.js';
+import { runWorkerCommand } from './commands/worker-command.js';
 import { type FlagDef, camel } from './flags.js';
 import { requireReadable } from './input-files.js';
 import { reportError } from './report-error.js';
@@ -163,14 +164,31 @@ export function buildProgram(): Command {
 
   program
     .command('sweep')
-    .description('run a grid or random search over config parameters on worker threads; results as CSV and JSON (resumable)')
+    .description('run a grid or random search over config parameters on worker threads, or on a Redis queue (--queue); results as CSV and JSON (resumable)')
     .argument('<spec>', 'sweep spec YAML (see docs/sweeps.md)')
-    .requiredOption('--output <file>', 'results CSV; the JSON goes beside it (.csv -> .json), the journal at <file>.partial')
+    .option('--output <file>', 'results CSV; the JSON goes beside it (.csv -> .json), the journal at <file>.partial')
     .option('--workers <value>', 'worker threads (default: available parallelism; 1 runs inline)')
-    .option('--restart', 'discard the journal of an earlier run instead of resuming from it')
+    .option('--restart', 'discard the journal (or, with --queue, the sweep in Redis) of an earlier run instead of resuming from it')
+    .option('--queue <url>', 'run the jobs on `blis worker`s through Redis: redis://HOST:PORT[/DB] (see docs/distributed-sweeps.md)')
+    .option('--status', 'with --queue: print the state of this sweep in Redis and exit')
+    .option('--clean', "with --queue: remove this sweep's jobs, results and files from Redis and exit")
+    .option('--keep-queue', "with --queue: keep the sweep's keys in Redis after writing the results")
     .option('--quiet', 'no progress bar or log lines on stderr')
     .action(async (spec: string, opts: Record<string, unknown>) => {
       await runSweepCommand(spec, opts);
+    });
+
+  program
+    .command('worker')
+    .description('run the jobs of queued sweeps (`blis sweep --queue`) from Redis, until stopped')
+    .requiredOption('--queue <url>', 'the Redis the sweeps use: redis://HOST:PORT[/DB]')
+    .option('--concurrency <value>', 'simulations at once, on worker threads (default: available parallelism)')
+    .option('--lock-duration <ms>', "how long a job's lock lasts without renewal: a dead worker's jobs go back to the queue after about this long (default: 30000)")
+    .option('--max-stalled <value>', 'times a job may be given back by dead workers before it fails for good (default: 2)')
+    .option('--max-idle <seconds>', 'stop after this long with no job to run (default: run until stopped)')
+    .option('--quiet', 'no log lines on stderr')
+    .action(async (opts: Record<string, unknown>) => {
+      await runWorkerCommand(opts);
     });
 
   // `blis run`'s config with each routing policy in turn; output flags that write per-run files are left out.

@@ -5,6 +5,16 @@ import { UsageError, formatIssue } from './usage-error.js';
 /** Error classes (by name) that mean "bad input": their messages are for the user, exit code 2. */
 const INPUT_ERRORS: ReadonlySet<string> = new Set(['UsageError', ...CONFIG_REFUSALS]);
 
+/**
+ * Endings that are neither bad input nor our bugs, by error name, with their exit codes: a queued
+ * sweep whose jobs failed (the candidates' fault, reported per job), and one stopped by Ctrl-C
+ * (its jobs run on; 130 as for any interrupted command).
+ */
+const OUTCOMES: ReadonlyMap<string, number> = new Map([
+  ['QueuedSweepFailedError', 1],
+  ['QueuedSweepStoppedError', 130],
+]);
+
 /** Prints an error on stderr and returns the exit code: 2 for bad input, 1 for our own bugs. */
 export function reportError(e: unknown): number {
   if (e instanceof UsageError) {
@@ -12,6 +22,11 @@ export function reportError(e: unknown): number {
     return 2;
   }
   const err = e as Error;
+  const outcome = err !== null && typeof err === 'object' ? OUTCOMES.get(err.name) : undefined;
+  if (outcome !== undefined) {
+    for (const line of err.message.split('\n')) process.stderr.write(`blis: ${line}\n`);
+    return outcome;
+  }
   if (err !== null && typeof err === 'object' && INPUT_ERRORS.has(err.name)) {
     if (err.name === 'ZodError') {
       const issues = (err as unknown as { issues: { path: (string | number)[]; message: string }[] }).issues;

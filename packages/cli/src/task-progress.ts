@@ -16,7 +16,8 @@ export class TaskProgress {
     this.enabled = enabled && (process.stderr.isTTY === true || process.env.BLIS_PROGRESS === '1');
   }
 
-  update(done: number, total: number): void {
+  /** `detail` follows the bar (a queued sweep's queued/running/failed counts and rate). */
+  update(done: number, total: number, detail?: string): void {
     if (!this.enabled) return;
     const now = Date.now();
     // The last task always draws, so the bar ends at 100%.
@@ -25,11 +26,13 @@ export class TaskProgress {
     const width = 30;
     const frac = total > 0 ? Math.min(1, done / total) : 1;
     const filled = Math.round(frac * width);
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}% ${done}/${total} ${this.what}  wall ${((now - this.started) / 1000).toFixed(1)} s`);
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}% ${done}/${total} ${this.what}  wall ${((now - this.started) / 1000).toFixed(1)} s${detail !== undefined ? `  ${detail}\x1b[K` : ''}`);
     this.drawn = true;
   }
 
+  /** Ends the bar's line, so that what is written next starts on a line of its own. */
   finish(): void {
     if (this.drawn) process.stderr.write('\n');
+    this.drawn = false;
   }
 }

@@ -68,23 +68,29 @@ export async function runSweep(plan: SweepPlan, opts: RunSweepOptions): Promise<
     journal.close(false);
     throw e;
   }
+  const results = sweepResults(plan, done);
+  writeFileSync(csvPath, sweepCsv(results));
+  writeFileSync(jsonPath, sweepJson(results));
+  journal.close(true);
+  return { csvPath, jsonPath, rows: results.rows.length, candidates: plan.candidates.length, resumed };
+}
+
+/**
+ * The results of a plan from its finished rows (keyed by {@link rowKey}), in (candidate, seed)
+ * order whatever order they finished in: the local and the queued sweep write the same bytes.
+ */
+export function sweepResults(plan: SweepPlan, done: ReadonlyMap<string, SweepRow>): SweepResults {
   const byCandidate = new Map(plan.candidates.map((c) => [c.index, c]));
-  const results: SweepResults = {
+  return {
     format: 'blis-sweep/1',
     spec: plan.spec,
     spec_hash: plan.hash,
     parameters: plan.parameters,
     metrics: plan.metrics,
-    rows: plan.tasks.map((t) => ({
-      candidate: t.candidate,
-      seed: t.seed,
-      parameters: byCandidate.get(t.candidate)?.values ?? {},
-      metrics: (done.get(rowKey(t)) as SweepRow).metrics,
-      config: t.config,
-    })),
+    rows: plan.tasks.map((t) => {
+      const row = done.get(rowKey(t));
+      if (row === undefined) throw new Error(`internal error: no result for candidate ${t.candidate}, seed ${t.seed}`);
+      return { candidate: t.candidate, seed: t.seed, parameters: byCandidate.get(t.candidate)?.values ?? {}, metrics: row.metrics, config: t.config };
+    }),
   };
-  writeFileSync(csvPath, sweepCsv(results));
-  writeFileSync(jsonPath, sweepJson(results));
-  journal.close(true);
-  return { csvPath, jsonPath, rows: results.rows.length, candidates: plan.candidates.length, resumed };
 }

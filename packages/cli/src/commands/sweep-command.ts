@@ -3,6 +3,7 @@ import { stringifyResult } from '../json-output.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError } from '../usage-error.js';
 import { requireWritable } from '../writable-output.js';
+import { runQueuedSweepCommand } from './queued-sweep-command.js';
 import { parseWorkers } from './workers-flag.js';
 
 /**
@@ -11,7 +12,16 @@ import { parseWorkers } from './workers-flag.js';
  * prints a short JSON summary on stdout.
  */
 export async function runSweepCommand(specFile: string, opts: Record<string, unknown>): Promise<void> {
-  const output = opts.output as string;
+  if (opts.queue === undefined) {
+    for (const flag of ['status', 'clean', 'keepQueue'] as const)
+      if (opts[flag] === true) throw new UsageError([{ where: `--${flag === 'keepQueue' ? 'keep-queue' : flag}`, expected: '--queue redis://HOST:PORT (it applies to queued sweeps only)', found: 'no --queue' }]);
+  } else {
+    const plan = asUsageErrors(() => planSweep(loadSweepSpec(specFile)));
+    await runQueuedSweepCommand(plan, opts);
+    return;
+  }
+  const output = opts.output as string | undefined;
+  if (output === undefined) throw new UsageError([{ where: '--output', expected: 'a results CSV path', found: 'nothing' }]);
   const workers = parseWorkers(opts.workers) ?? defaultWorkers();
   requireWritable('--output', output);
   requireWritable('--output', jsonPathFor(output));

@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Job, Worker } from 'bullmq';
+import { defaultWorkers } from '../sweep-runner.js';
+import { ACTIVE_SWEEPS_KEY, QUEUE_PREFIX, jobIdOf } from './queue-keys.js';
+import { abortableSleep } from './abortable-sleep.js';
+import { type QueueUrl, parseQueueUrl } from './queue-url.js';
+import { type ConnectionEvent, checkRedis, openRedis } from './redis-connection.js';
+import { type QueuedTask, localTask } from './shipped-files.js';
+import type { QueuedFailure } from './sweep-redis-state.js';
+import { createTaskPool } from './task-pool.js';
+
+/** How a `blis worker` runs. */
+export interface QueueWorkerOptions {
+  /** `redis://HOST:PORT[/DB]`, or its parsed form. */
+  queue: string | QueueUrl;
+  /** Simulations at once (worker threads); default: the machine's available parallelism. */
+  concurrency?: number;
+  /**
+   * How long a job's lock lasts without renewal, in ms (default 30,000). A worker that dies
+   * holding a job gives it back after about this long: another worker's stalled-job check
+   * moves it back to the queue.
+   */
+  lockDurationMs?: number;
+  /** Times a job may be given back by dead workers before it fails for good (default 2). */
+  maxStalled?: number;
+  /** Stop after this long with no job to run (default: run until stopped). */
+  maxIdleMs?: number;
+  /** How often to look for new sweeps, in ms (default 1,000). */
+  discoverMs?: number;
+  /** Lines for stderr: which sweeps it serves, each job's end. */
+  onLog?: (line: string) => void;
+  onConnection?: (e: ConnectionEvent) => void;
+  /** Stops taking jobs; the jobs it holds finish first. */
+  signal?: AbortSignal;
+}
+
+/** What a worker did before it stopped. */
+export interface QueueWorkerSummary {
+  jobs: number;
+  failed: number;
+}
+
+/**
+ * Serves every sweep listed in Redis: one BullMQ worker per sweep queue, all feeding one pool of
+ * `concurrency` threads. A task the simulator refuses is recorded as the job's failure and not
+ * retried (the same task fails the same way anywhere); a row is written to the sweep's result
+ * hash before the job completes, so a job rerun after its worker died writes the same row again.
+ */
+export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWorkerSummary> {
+  const url = typeof opts.queue === 'string' ? parseQueueUrl(opts.queue) : opts.queue;
+  await checkRedis(url);
+  const concurrency = Math.max(1, opts.concurrency ?? defaultWorkers());
+  const log = opts.onLog ?? (() => {});
+  const redis = await openRedis(url, opts.onConnection);
+  const { Worker, UnrecoverableError } = await import('bullmq');
+  const pool = await createTaskPool(concurrency);
+  const filesDir = mkdtempSync(join(tmpdir(), 'blis-worker-'));
+  log(`${concurrency} thread(s) on ${url.display}`);
+  const name = `blis-worker@${hostname()}:${process.pid}`;
+  const workers = new Map<string, Worker>();
+  const summary: QueueWorkerSummary = { jobs: 0, failed: 0 };
+  let running = 0;
+  let idleSince = Date.now();
+
+  const runJob = async (job: Job<QueuedTask>): Promise<void> => {
+    running++;
+    try {
+      const own = `blis-sweep:${job.queueName.replace(/^sweep-/, '')}`;
+      const task = await localTask(job.data, filesDir, (sha) => redis.getBuffer(`${own}:file:${sha}`));
+      const id = job.id ?? jobIdOf(task);
+      let row: unknown;
+      try {
+        row = await pool.run(task);
+      } catch (e) {
+        const failure: QueuedFailure = { candidate: task.candidate, seed: task.seed, reason: (e as Error).message };
+        await redis.hset(`${own}:failed`, id, JSON.stringify(failure));
+        summary.failed++;
+        log(`${job.queueName} ${id}: failed: ${failure.reason.split('\n')[0]}`);
+        throw new UnrecoverableError(failure.reason);
+      }
+      await redis.multi().hset(`${own}:rows`, id, JSON.stringify(row)).rpush(`${own}:done`, id).exec();
+      summary.jobs++;
+    } finally {
+      running--;
+      idleSince = Date.now();
+    }
+  };
+
+  const serve = (queueName: string) => {
+    const w = new Worker<QueuedTask>(queueName, runJob, {
+      connection: redis,
+      prefix: QUEUE_PREFIX,
+      concurrency,
+      name,
+      lockDuration: opts.lockDurationMs ?? 30_000,
+      stalledInterval: opts.lockDurationMs ?? 30_000,
+      maxStalledCount: opts.maxStalled ?? 2,
+    });
+    w.on('error', () => {}); // connection trouble is reported once, by the connection
+    workers.set(queueName, w);
+    log(`serving ${queueName}`);
+  };
+
+  try {
+    for (;;) {
+      const active = new Set(await redis.smembers(ACTIVE_SWEEPS_KEY));
+      for (const q of active) if (!workers.has(q)) serve(q);
+      for (const [q, w] of workers)
+        if (!active.has(q)) {
+          workers.delete(q);
+          await w.close();
+          log(`${q} finished or removed`);
+        }
+      if (opts.signal?.aborted === true) break;
+      if (opts.maxIdleMs !== undefined && running === 0 && Date.now() - idleSince >= opts.maxIdleMs) break;
+      await abortableSleep(opts.discoverMs ?? 1000, opts.signal);
+    }
+  } finally {
+    await Promise.all([...workers.values()].map((w) => w.close()));
+    await pool.destroy();
+    redis.disconnect();
+    rmSync(filesDir, { recursive: true, force: true });
+  }
+  return summary;
+}

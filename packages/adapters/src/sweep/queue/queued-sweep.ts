@@ -1,0 +1,199 @@
+import { writeFileSync } from 'node:fs';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { type SweepOutcome, jsonPathFor, sweepResults } from '../run-sweep.js';
+import { rowKey } from '../sweep-journal.js';
+import { sweepCsv, sweepJson } from '../sweep-output.js';
+import type { SweepPlan } from '../sweep-plan.js';
+import type { SweepRow } from '../sweep-task.js';
+import { ACTIVE_SWEEPS_KEY, QUEUE_PREFIX, type SweepKeys, jobIdOf, sweepKeys } from './queue-keys.js';
+import { type QueueRate, type QueuedSweepCounts, queueRate } from './queue-progress.js';
+import { abortableSleep } from './abortable-sleep.js';
+import { type QueueUrl, parseQueueUrl } from './queue-url.js';
+import { type ConnectionEvent, checkRedis, openRedis } from './redis-connection.js';
+import { shipTask } from './shipped-files.js';
+import { type QueuedFailure, readFailures, readNewRows, removeSweepKeys } from './sweep-redis-state.js';
+
+/** How to run a planned sweep on a Redis queue. */
+export interface QueuedSweepOptions {
+  /** The CSV results file; the JSON goes beside it, as in the local sweep. */
+  output: string;
+  /** `redis://HOST:PORT[/DB]`, or its parsed form. */
+  queue: string | QueueUrl;
+  /** Remove what an earlier run of this sweep left in Redis (results, failures) and start over. */
+  restart?: boolean;
+  /** Keep the sweep's keys after its results are written (they are removed by default). */
+  keepQueue?: boolean;
+  /** Attempts per job for errors that may pass (a lost file fetch); a task the simulator refuses fails once. Default 3. */
+  attempts?: number;
+  /** How often the coordinator reads progress, in ms (default 250). */
+  pollMs?: number;
+  onProgress?: (counts: QueuedSweepCounts, rate: QueueRate) => void;
+  onConnection?: (e: ConnectionEvent) => void;
+  /** Stops waiting (the jobs stay queued; rerunning the same sweep collects them). */
+  signal?: AbortSignal;
+}
+
+/** What a finished queued sweep wrote. */
+export interface QueuedSweepOutcome extends SweepOutcome {
+  /** The BullMQ queue the jobs went through. */
+  queue: string;
+}
+
+/** Some jobs failed for good: the sweep writes no results, and keeps its keys for `--status`. */
+export class QueuedSweepFailedError extends Error {
+  constructor(readonly failures: QueuedFailure[]) {
+    super(
+      `${failures.length} job(s) failed, so no results were written (rerun with --restart once fixed, or --clean to drop the sweep):\n${failures
+        .map((f) => `candidate ${f.candidate}, seed ${f.seed}: ${f.reason}`)
+        .join('\n')}`,
+    );
+    this.name = 'QueuedSweepFailedError';
+  }
+}
+
+/** The sweep was stopped before it finished; its jobs stay queued. */
+export class QueuedSweepStoppedError extends Error {
+  constructor(readonly queue: string) {
+    super(`stopped waiting; the jobs of ${queue} stay queued and workers keep running them: rerun the same command to collect the results`);
+    this.name = 'QueuedSweepStoppedError';
+  }
+}
+
+const ADD_CHUNK = 500;
+
+/**
+ * Enqueues one job per task (job id `c<candidate>-s<seed>`; a job already queued, running or
+ * done is not added again), waits while `blis worker`s run them, and writes the same CSV and
+ * JSON as the local sweep. Stopping and rerunning resumes: rows already in Redis are kept.
+ */
+export async function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions): Promise<QueuedSweepOutcome> {
+  const url = typeof opts.queue === 'string' ? parseQueueUrl(opts.queue) : opts.queue;
+  await checkRedis(url);
+  const keys = sweepKeys(plan.hash);
+  const session = await openSession(url, keys, opts.onConnection);
+  const { redis, queue } = session;
+  try {
+    if (opts.restart === true) await removeSweepKeys(redis, queue, keys);
+    const planned = new Set(plan.tasks.map(jobIdOf));
+    const rows = new Map<string, SweepRow>();
+    let offset = await readNewRows(redis, keys, 0, rows);
+    let failures = await readFailures(redis, queue, keys, rows, planned);
+    const doneAtStart = rows.size + failures.size;
+    await enqueue(redis, queue, keys, plan, (id) => rows.has(id) || failures.has(id), opts.attempts ?? 3);
+    const start = Date.now();
+    const total = plan.tasks.length;
+    for (;;) {
+      offset = await readNewRows(redis, keys, offset, rows);
+      failures = await readFailures(redis, queue, keys, rows, planned);
+      const counts = await countJobs(queue, total, rows, failures);
+      opts.onProgress?.(counts, queueRate(counts, doneAtStart, start, Date.now()));
+      if (counts.done + counts.failed >= total) break;
+      if (opts.signal?.aborted === true) throw new QueuedSweepStoppedError(keys.queue);
+      await abortableSleep(opts.pollMs ?? 250, opts.signal);
+    }
+    if (failures.size > 0) throw new QueuedSweepFailedError([...failures.values()].sort((a, b) => a.candidate - b.candidate || a.seed - b.seed));
+    const byKey = new Map([...rows.values()].map((r) => [rowKey(r), r]));
+    const results = sweepResults(plan, byKey);
+    const jsonPath = jsonPathFor(opts.output);
+    writeFileSync(opts.output, sweepCsv(results));
+    writeFileSync(jsonPath, sweepJson(results));
+    if (opts.keepQueue !== true) await removeSweepKeys(redis, queue, keys);
+    return { csvPath: opts.output, jsonPath, rows: results.rows.length, candidates: plan.candidates.length, resumed: doneAtStart, queue: keys.queue };
+  } finally {
+    await session.close();
+  }
+}
+
+/** What `blis sweep --queue URL --status` prints. */
+export interface QueuedSweepStatus extends QueuedSweepCounts {
+  queue: string;
+  spec_hash: string;
+  state: 'not started' | 'running' | 'finished' | 'failed';
+  /** BullMQ workers connected to this sweep's queue now. */
+  workers: number;
+  failures: QueuedFailure[];
+}
+
+/** The state of a plan's sweep in Redis, read without changing it. */
+export async function queuedSweepStatus(plan: SweepPlan, queueUrl: string | QueueUrl): Promise<QueuedSweepStatus> {
+  const url = typeof queueUrl === 'string' ? parseQueueUrl(queueUrl) : queueUrl;
+  await checkRedis(url);
+  const keys = sweepKeys(plan.hash);
+  const session = await openSession(url, keys);
+  try {
+    const { redis, queue } = session;
+    const planned = new Set(plan.tasks.map(jobIdOf));
+    const rows = new Map<string, SweepRow>();
+    await readNewRows(redis, keys, 0, rows);
+    const failures = await readFailures(redis, queue, keys, rows, planned);
+    const counts = await countJobs(queue, plan.tasks.length, rows, failures);
+    const known = (await redis.exists(keys.info)) === 1;
+    const settled = counts.done + counts.failed >= counts.total;
+    const state = !known ? 'not started' : settled ? (counts.failed > 0 ? 'failed' : 'finished') : 'running';
+    return { queue: keys.queue, spec_hash: plan.hash, state, ...counts, workers: await queue.getWorkersCount(), failures: [...failures.values()] };
+  } finally {
+    await session.close();
+  }
+}
+
+/** Removes a plan's sweep from Redis (its jobs, results, failures and files); true when there was one. */
+export async function cleanQueuedSweep(plan: SweepPlan, queueUrl: string | QueueUrl): Promise<boolean> {
+  const url = typeof queueUrl === 'string' ? parseQueueUrl(queueUrl) : queueUrl;
+  await checkRedis(url);
+  const keys = sweepKeys(plan.hash);
+  const session = await openSession(url, keys);
+  try {
+    const existed = (await session.redis.exists(keys.info)) === 1 || (await session.redis.sismember(ACTIVE_SWEEPS_KEY, keys.queue)) === 1;
+    await removeSweepKeys(session.redis, session.queue, keys);
+    return existed;
+  } finally {
+    await session.close();
+  }
+}
+
+interface Session {
+  redis: Redis;
+  queue: Queue;
+  close(): Promise<void>;
+}
+
+async function openSession(url: QueueUrl, keys: SweepKeys, onConnection?: (e: ConnectionEvent) => void): Promise<Session> {
+  const redis = await openRedis(url, onConnection);
+  const { Queue } = await import('bullmq');
+  const queue = new Queue(keys.queue, { connection: redis, prefix: QUEUE_PREFIX });
+  // BullMQ reports connection trouble as 'error' events; the connection's own retry reporting says it once.
+  queue.on('error', () => {});
+  return {
+    redis,
+    queue,
+    close: async () => {
+      await queue.close();
+      redis.disconnect();
+    },
+  };
+}
+
+async function enqueue(redis: Redis, queue: Queue, keys: SweepKeys, plan: SweepPlan, settled: (id: string) => boolean, attempts: number): Promise<void> {
+  const contents = new Map<string, Buffer>();
+  const jobs = plan.tasks
+    .filter((t) => !settled(jobIdOf(t)))
+    .map((t) => ({
+      name: 'sweep-task',
+      data: shipTask(t, contents),
+      // Results live in the sweep's own hash, so a completed job need not stay; a failed one stays for its reason.
+      opts: { jobId: jobIdOf(t), attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: false },
+    }));
+  for (const [sha, bytes] of contents) await redis.set(`${keys.filePrefix}${sha}`, bytes, 'NX');
+  await redis.hset(keys.info, { spec_hash: plan.hash, total: String(plan.tasks.length), metrics: plan.metrics.join(',') });
+  await redis.sadd(ACTIVE_SWEEPS_KEY, keys.queue);
+  for (let i = 0; i < jobs.length; i += ADD_CHUNK) await queue.addBulk(jobs.slice(i, i + ADD_CHUNK));
+}
+
+async function countJobs(queue: Queue, total: number, rows: ReadonlyMap<string, SweepRow>, failures: ReadonlyMap<string, QueuedFailure>): Promise<QueuedSweepCounts> {
+  const c = await queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active');
+  const done = rows.size;
+  const failed = failures.size;
+  const running = Math.min(c.active ?? 0, total - done - failed);
+  return { total, done, failed, queued: Math.max(0, Math.min((c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), total - done - failed - running)), running };
+}

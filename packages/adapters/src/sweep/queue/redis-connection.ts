@@ -1,0 +1,93 @@
+import type { Redis, RedisOptions } from 'ioredis';
+import { QueueConnectionError, type QueueUrl } from './queue-url.js';
+
+/** What a long-lived connection reports about itself: lost (and retrying), and back. */
+export type ConnectionEvent = { kind: 'retrying'; attempt: number; delayMs: number; cause: string } | { kind: 'reconnected' };
+
+/** The first retry waits this long; each later one twice as long, up to the cap. */
+const RETRY_FIRST_MS = 200;
+const RETRY_CAP_MS = 10_000;
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Backoff between reconnection attempts: 200 ms, 400 ms, ... up to 10 s, forever. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(RETRY_CAP_MS, RETRY_FIRST_MS * 2 ** Math.min(attempt - 1, 16));
+}
+
+function baseOptions(url: QueueUrl): RedisOptions {
+  return {
+    host: url.host,
+    port: url.port,
+    db: url.db,
+    username: url.username,
+    password: url.password,
+    tls: url.tls ? {} : undefined,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+  };
+}
+
+/**
+ * Connects once, without retries, and checks the server answers and holds the database: a
+ * wrong URL, a server that is not there or refuses the credentials fails here, before any work,
+ * with what the server or the socket said.
+ */
+export async function checkRedis(url: QueueUrl, where = '--queue'): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis({ ...baseOptions(url), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const errors: Error[] = [];
+  client.on('error', (e: Error) => errors.push(e));
+  try {
+    await client.connect();
+    await client.ping();
+    // ioredis selects the database in the background and only logs a refusal.
+    if (url.db !== 0) await client.select(url.db);
+    const version = /redis_version:(\d+)\.(\d+)/.exec(await client.info('server'));
+    if (version !== null && Number(version[1]) < 5)
+      throw new QueueConnectionError(where, 'Redis 5.0 or later (BullMQ needs it)', `Redis ${version[1]}.${version[2]} at ${url.display}`);
+  } catch (e) {
+    if (e instanceof QueueConnectionError) throw e;
+    throw new QueueConnectionError(where, `a Redis server that accepts this connection (${url.display})`, describeFailure(url, errors.at(-1) ?? (e as Error)));
+  } finally {
+    client.disconnect();
+  }
+}
+
+function describeFailure(url: QueueUrl, e: Error & { code?: string }): string {
+  const at = `${url.host}:${url.port}`;
+  if (e.code === 'ECONNREFUSED') return `nothing listening at ${at} (connection refused)`;
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `no host named ${JSON.stringify(url.host)} (${e.code})`;
+  if (e.code === 'ETIMEDOUT' || /timeout/i.test(e.message)) return `no answer from ${at} within ${CONNECT_TIMEOUT_MS / 1000} s`;
+  if (/^(NOAUTH|WRONGPASS)/.test(e.message)) return `an authentication failure: ${e.message.split(/[.,]/)[0]}`;
+  if (/DB index is out of range/.test(e.message)) return `no database ${url.db} on that server (${e.message})`;
+  return e.message;
+}
+
+/**
+ * A connection for a queue, a worker or the coordinator: reconnects forever with backoff, and
+ * tells `onEvent` when it loses the server and when it has it back, so a sweep says so on
+ * stderr instead of hanging silently. BullMQ needs `maxRetriesPerRequest: null` (commands wait
+ * for the connection instead of failing).
+ */
+export async function openRedis(url: QueueUrl, onEvent?: (e: ConnectionEvent) => void): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  let lastError = 'connection closed';
+  let lost = false;
+  const client = new Redis({
+    ...baseOptions(url),
+    maxRetriesPerRequest: null,
+    retryStrategy: (attempt: number) => {
+      const delayMs = retryDelayMs(attempt);
+      lost = true;
+      onEvent?.({ kind: 'retrying', attempt, delayMs, cause: lastError });
+      return delayMs;
+    },
+  });
+  client.on('error', (e: Error & { code?: string }) => {
+    lastError = e.code ?? e.message;
+  });
+  client.on('ready', () => {
+    if (lost) onEvent?.({ kind: 'reconnected' });
+    lost = false;
+  });
+  return client;
+}

@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/**
+ * A Redis for one test file. CI (.ci/run) starts one on loopback and names it in
+ * BLIS_TEST_REDIS_URL; each file then takes a database of its own and empties it first.
+ * Elsewhere the file starts its own `redis-server` on a free loopback port, and stops it after.
+ * Without a `redis-server` the tests skip, saying why, except under CI, where that fails.
+ */
+export interface RedisFixture {
+  /** redis://127.0.0.1:PORT/DB */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export type RedisOrSkip = { redis: RedisFixture; skip?: undefined } | { redis?: undefined; skip: string };
+
+function hasRedisServer(): boolean {
+  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a redis-server with `args` (e.g. `--requirepass x`) on a free loopback port. */
+export async function spawnRedis(args: readonly string[] = []): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args], { stdio: 'ignore' });
+  const { Redis } = await import('ioredis');
+  const password = args.includes('--requirepass') ? args[args.indexOf('--requirepass') + 1] : undefined;
+  for (let i = 0; ; i++) {
+    const c = new Redis({ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    c.on('error', () => {});
+    try {
+      await c.connect();
+      await c.ping();
+      c.disconnect();
+      break;
+    } catch {
+      c.disconnect();
+      if (i > 100) throw new Error(`redis-server on port ${port} did not start`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    port,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The Redis of a test file; `db` picks the file's database when CI's shared server is used. */
+export async function redisForTests(db: number): Promise<RedisOrSkip> {
+  const shared = process.env.BLIS_TEST_REDIS_URL;
+  if (shared !== undefined && shared !== '') {
+    const url = `${shared.replace(/\/\d*$/, '')}/${db}`;
+    const { Redis } = await import('ioredis');
+    const c = new Redis(url);
+    await c.flushdb();
+    c.disconnect();
+    return { redis: { url, stop: async () => {} } };
+  }
+  if (!hasRedisServer()) {
+    const reason = 'redis-server is not installed (Debian: apt-get install redis-server); the queued-sweep tests need a real Redis';
+    if (process.env.CI !== undefined && process.env.CI !== '') throw new Error(`${reason}: under CI this is a failure (.ci/run installs and starts it)`);
+    console.warn(`skipping: ${reason}`);
+    return { skip: reason };
+  }
+  const server = await spawnRedis();
+  return { redis: { url: `redis://127.0.0.1:${server.port}/0`, stop: server.stop } };
+}

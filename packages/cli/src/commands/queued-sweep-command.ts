@@ -1,0 +1,93 @@
+import {
+  type ConnectionEvent,
+  QueueConnectionError,
+  type SweepPlan,
+  cleanQueuedSweep,
+  formatQueueProgress,
+  jsonPathFor,
+  parseQueueUrl,
+  queuedSweepStatus,
+  runQueuedSweep,
+} from '@blis/adapters';
+import { stringifyResult } from '../json-output.js';
+import { TaskProgress } from '../task-progress.js';
+import { UsageError } from '../usage-error.js';
+import { requireWritable } from '../writable-output.js';
+
+/**
+ * `blis sweep SPEC --queue redis://...`: the sweep's jobs go to Redis and `blis worker`s run
+ * them; `--status` prints the state of that sweep and `--clean` removes it. The spec is planned
+ * (and validated) first in every case: its hash names the sweep in Redis.
+ */
+export async function runQueuedSweepCommand(plan: SweepPlan, opts: Record<string, unknown>): Promise<void> {
+  const url = asUsage(() => parseQueueUrl(String(opts.queue)));
+  if (opts.workers !== undefined) throw new UsageError([{ where: '--workers', expected: 'no --workers with --queue (each `blis worker` sets its own --concurrency)', found: JSON.stringify(opts.workers) }]);
+  if (opts.status === true && opts.clean === true) throw new UsageError([{ where: '--clean', expected: 'either --status or --clean', found: 'both' }]);
+  if (opts.status === true) {
+    process.stdout.write(stringifyResult(await asUsageAsync(() => queuedSweepStatus(plan, url))));
+    return;
+  }
+  if (opts.clean === true) {
+    const removed = await asUsageAsync(() => cleanQueuedSweep(plan, url));
+    process.stdout.write(stringifyResult({ queue: `sweep-${plan.hash.slice(0, 16)}`, spec_hash: plan.hash, removed }));
+    return;
+  }
+  const output = opts.output as string | undefined;
+  if (output === undefined) throw new UsageError([{ where: '--output', expected: 'a results CSV path (needed unless --status or --clean)', found: 'nothing' }]);
+  requireWritable('--output', output);
+  requireWritable('--output', jsonPathFor(output));
+  const quiet = opts.quiet === true;
+  const bar = new TaskProgress('jobs', !quiet);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const outcome = await asUsageAsync(() =>
+      runQueuedSweep(plan, {
+        output,
+        queue: url,
+        restart: opts.restart === true,
+        keepQueue: opts.keepQueue === true,
+        signal: stop.signal,
+        onProgress: (counts, rate) => bar.update(counts.done + counts.failed, counts.total, formatQueueProgress(counts, rate)),
+        onConnection: (e) => reportConnection(url.display, e, bar),
+      }),
+    );
+    bar.finish();
+    if (!quiet) {
+      const resumed = outcome.resumed > 0 ? `, ${outcome.resumed} already done in Redis` : '';
+      process.stderr.write(`blis: sweep of ${outcome.candidates} candidate(s) x ${plan.seeds.length} seed(s) on ${url.display} (${outcome.queue})${resumed}; wrote ${outcome.csvPath} and ${outcome.jsonPath}\n`);
+    }
+    process.stdout.write(stringifyResult({ csv: outcome.csvPath, json: outcome.jsonPath, candidates: outcome.candidates, seeds: plan.seeds, rows: outcome.rows, spec_hash: plan.hash, queue: outcome.queue }));
+  } finally {
+    bar.finish();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** A lost connection is said once when lost (with the retry schedule) and once when back. */
+export function reportConnection(where: string, e: ConnectionEvent, bar?: TaskProgress): void {
+  bar?.finish();
+  if (e.kind === 'reconnected') process.stderr.write(`blis: reconnected to ${where}\n`);
+  else if (e.attempt === 1 || e.attempt % 10 === 0) process.stderr.write(`blis: lost the connection to ${where} (${e.cause}); retrying (attempt ${e.attempt}, next in ${e.delayMs} ms)\n`);
+}
+
+function asUsage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof QueueConnectionError) throw new UsageError(e.issues);
+    throw e;
+  }
+}
+
+async function asUsageAsync<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof QueueConnectionError) throw new UsageError(e.issues);
+    throw e;
+  }
+}

@@ -1,0 +1,67 @@
+import { QueueConnectionError, defaultWorkers, parseQueueUrl, runQueueWorker } from '@blis/adapters';
+import { UsageError } from '../usage-error.js';
+import { reportConnection } from './queued-sweep-command.js';
+
+/** A positive integer flag, or undefined when not given. */
+function positiveInt(flag: string, raw: unknown, what: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError([{ where: flag, expected: `a positive integer (${what})`, found: JSON.stringify(raw) }]);
+  return n;
+}
+
+/**
+ * `blis worker --queue redis://...`: runs the jobs of every queued sweep on that Redis, on a pool
+ * of worker threads, until stopped (Ctrl-C or SIGTERM: the jobs it holds finish first; a second
+ * signal ends it at once, and Redis gives its jobs to another worker) or idle for --max-idle.
+ */
+export async function runWorkerCommand(opts: Record<string, unknown>): Promise<void> {
+  let url: ReturnType<typeof parseQueueUrl>;
+  try {
+    url = parseQueueUrl(String(opts.queue));
+  } catch (e) {
+    if (e instanceof QueueConnectionError) throw new UsageError(e.issues);
+    throw e;
+  }
+  const concurrency = positiveInt('--concurrency', opts.concurrency, 'simulations at once') ?? defaultWorkers();
+  const lockDurationMs = positiveInt('--lock-duration', opts.lockDuration, 'milliseconds a job lock lasts without renewal');
+  const maxStalled = opts.maxStalled === undefined ? undefined : Number(opts.maxStalled);
+  if (maxStalled !== undefined && (!Number.isInteger(maxStalled) || maxStalled < 0))
+    throw new UsageError([{ where: '--max-stalled', expected: 'a non-negative integer (times a job may be given back by dead workers)', found: JSON.stringify(opts.maxStalled) }]);
+  const maxIdle = opts.maxIdle === undefined ? undefined : Number(opts.maxIdle);
+  if (maxIdle !== undefined && !(Number.isFinite(maxIdle) && maxIdle > 0)) throw new UsageError([{ where: '--max-idle', expected: 'a positive number of seconds', found: JSON.stringify(opts.maxIdle) }]);
+  const quiet = opts.quiet === true;
+  const log = (line: string) => {
+    if (!quiet) process.stderr.write(`blis worker: ${line}\n`);
+  };
+  const stop = new AbortController();
+  const onSignal = () => {
+    if (stop.signal.aborted) process.exit(130);
+    log('stopping after the jobs it holds (signal again to stop now)');
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    let summary: Awaited<ReturnType<typeof runQueueWorker>>;
+    try {
+      summary = await runQueueWorker({
+        queue: url,
+        concurrency,
+        lockDurationMs,
+        maxStalled,
+        maxIdleMs: maxIdle === undefined ? undefined : maxIdle * 1000,
+        signal: stop.signal,
+        onLog: log,
+        onConnection: (e) => reportConnection(url.display, e),
+      });
+    } catch (e) {
+      if (e instanceof QueueConnectionError) throw new UsageError(e.issues);
+      throw e;
+    }
+    log(`stopped: ${summary.jobs} job(s) done, ${summary.failed} failed`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

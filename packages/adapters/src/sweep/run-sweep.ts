@@ -76,7 +76,7 @@ export async function runSweep(plan: SweepPlan, opts: RunSweepOptions): Promise<
 }
 
 /**
- * The results of a plan from its finished rows (keyed by {@link rowKey}), in (candidate, seed)
+ * The results of a plan from its finished rows (keyed by `candidate/seed`), in (candidate, seed)
  * order whatever order they finished in: the local and the queued sweep write the same bytes.
  */
 export function sweepResults(plan: SweepPlan, done: ReadonlyMap<string, SweepRow>): SweepResults {

@@ -59,7 +59,7 @@ export async function runWorkerCommand(opts: Record<string, unknown>): Promise<v
       if (e instanceof QueueConnectionError) throw new UsageError(e.issues);
       throw e;
     }
-    log(`stopped: ${summary.jobs} job(s) done, ${summary.failed} failed`);
+    log(`stopped: ${summary.jobs} job(s) done, ${summary.failed} failed, ${summary.skipped} duplicate(s) skipped`);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

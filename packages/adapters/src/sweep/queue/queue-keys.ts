@@ -10,6 +10,9 @@ export const QUEUE_PREFIX = 'blis';
 /** The set of queue names workers serve: a coordinator adds its sweep, clean-up removes it. */
 export const ACTIVE_SWEEPS_KEY = 'blis-sweep:active';
 
+/** Where a coordinator announces a new sweep, so idle workers start on it at once. */
+export const ANNOUNCE_CHANNEL = 'blis-sweep:announce';
+
 /** The keys of one sweep, named by its plan hash (the same spec and files give the same sweep). */
 export interface SweepKeys {
   /** BullMQ queue name. */
@@ -24,13 +27,23 @@ export interface SweepKeys {
   info: string;
   /** Prefix of the shipped files' keys (`<prefix><sha256>`). */
   filePrefix: string;
+  /** Pub/sub channel on which workers announce each row, so the coordinator need not poll fast. */
+  events: string;
 }
 
 /** The keys of the sweep of a plan hash. */
 export function sweepKeys(planHash: string): SweepKeys {
-  const id = planHash.slice(0, 16);
+  return keysOfId(planHash.slice(0, 16));
+}
+
+/** The keys of the sweep whose BullMQ queue is `queue` (what a worker knows of a job). */
+export function sweepKeysOfQueue(queue: string): SweepKeys {
+  return keysOfId(queue.replace(/^sweep-/, ''));
+}
+
+function keysOfId(id: string): SweepKeys {
   const own = `blis-sweep:${id}`;
-  return { queue: `sweep-${id}`, rows: `${own}:rows`, done: `${own}:done`, failed: `${own}:failed`, info: `${own}:info`, filePrefix: `${own}:file:` };
+  return { queue: `sweep-${id}`, rows: `${own}:rows`, done: `${own}:done`, failed: `${own}:failed`, info: `${own}:info`, filePrefix: `${own}:file:`, events: `${own}:events` };
 }
 
 /** A task's job id: its candidate and seed, so a re-enqueued task is the same job. */

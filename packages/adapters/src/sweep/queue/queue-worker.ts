@@ -3,13 +3,13 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job, Worker } from 'bullmq';
 import { defaultWorkers } from '../sweep-runner.js';
-import { ACTIVE_SWEEPS_KEY, QUEUE_PREFIX, jobIdOf } from './queue-keys.js';
-import { abortableSleep } from './abortable-sleep.js';
+import { ACTIVE_SWEEPS_KEY, ANNOUNCE_CHANNEL, QUEUE_PREFIX, jobIdOf, sweepKeysOfQueue } from './queue-keys.js';
 import { type QueueUrl, parseQueueUrl } from './queue-url.js';
 import { type ConnectionEvent, checkRedis, openRedis } from './redis-connection.js';
 import { type QueuedTask, localTask } from './shipped-files.js';
 import type { QueuedFailure } from './sweep-redis-state.js';
 import { createTaskPool } from './task-pool.js';
+import { Wakeup } from './wakeup.js';
 
 /** How a `blis worker` runs. */
 export interface QueueWorkerOptions {
@@ -38,8 +38,12 @@ export interface QueueWorkerOptions {
 
 /** What a worker did before it stopped. */
 export interface QueueWorkerSummary {
+  /** Jobs it simulated and wrote a row for. */
   jobs: number;
+  /** Jobs whose task the simulator refused. */
   failed: number;
+  /** Jobs that already had a row (a duplicate), completed without running. */
+  skipped: number;
 }
 
 /**
@@ -60,27 +64,34 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWor
   log(`${concurrency} thread(s) on ${url.display}`);
   const name = `blis-worker@${hostname()}:${process.pid}`;
   const workers = new Map<string, Worker>();
-  const summary: QueueWorkerSummary = { jobs: 0, failed: 0 };
+  const summary: QueueWorkerSummary = { jobs: 0, failed: 0, skipped: 0 };
   let running = 0;
   let idleSince = Date.now();
 
   const runJob = async (job: Job<QueuedTask>): Promise<void> => {
     running++;
     try {
-      const own = `blis-sweep:${job.queueName.replace(/^sweep-/, '')}`;
-      const task = await localTask(job.data, filesDir, (sha) => redis.getBuffer(`${own}:file:${sha}`));
+      const keys = sweepKeysOfQueue(job.queueName);
+      const task = await localTask(job.data, filesDir, (sha) => redis.getBuffer(`${keys.filePrefix}${sha}`));
       const id = job.id ?? jobIdOf(task);
+      // A job can come twice: re-enqueued by a resuming coordinator just after it finished, or
+      // given back after its worker wrote the row and died before completing it. The row is
+      // there: nothing to run, nothing to write.
+      if ((await redis.hexists(keys.rows, id)) === 1) {
+        summary.skipped++;
+        return;
+      }
       let row: unknown;
       try {
         row = await pool.run(task);
       } catch (e) {
         const failure: QueuedFailure = { candidate: task.candidate, seed: task.seed, reason: (e as Error).message };
-        await redis.hset(`${own}:failed`, id, JSON.stringify(failure));
+        await redis.multi().hset(keys.failed, id, JSON.stringify(failure)).publish(keys.events, id).exec();
         summary.failed++;
         log(`${job.queueName} ${id}: failed: ${failure.reason.split('\n')[0]}`);
         throw new UnrecoverableError(failure.reason);
       }
-      await redis.multi().hset(`${own}:rows`, id, JSON.stringify(row)).rpush(`${own}:done`, id).exec();
+      await redis.multi().hset(keys.rows, id, JSON.stringify(row)).rpush(keys.done, id).publish(keys.events, id).exec();
       summary.jobs++;
     } finally {
       running--;
@@ -103,6 +114,13 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWor
     log(`serving ${queueName}`);
   };
 
+  // New sweeps are announced on a channel, so an idle worker starts on one at once; the set is
+  // still read every `discoverMs`, for sweeps announced while this worker was away.
+  const wakeup = new Wakeup();
+  const subscriber = redis.duplicate();
+  subscriber.on('error', () => {});
+  subscriber.on('message', () => wakeup.wake());
+  await subscriber.subscribe(ANNOUNCE_CHANNEL);
   try {
     for (;;) {
       const active = new Set(await redis.smembers(ACTIVE_SWEEPS_KEY));
@@ -115,11 +133,12 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWor
         }
       if (opts.signal?.aborted === true) break;
       if (opts.maxIdleMs !== undefined && running === 0 && Date.now() - idleSince >= opts.maxIdleMs) break;
-      await abortableSleep(opts.discoverMs ?? 1000, opts.signal);
+      await wakeup.wait(opts.discoverMs ?? 1000, opts.signal);
     }
   } finally {
     await Promise.all([...workers.values()].map((w) => w.close()));
     await pool.destroy();
+    subscriber.disconnect();
     redis.disconnect();
     rmSync(filesDir, { recursive: true, force: true });
   }

@@ -6,12 +6,12 @@ import { rowKey } from '../sweep-journal.js';
 import { sweepCsv, sweepJson } from '../sweep-output.js';
 import type { SweepPlan } from '../sweep-plan.js';
 import type { SweepRow } from '../sweep-task.js';
-import { ACTIVE_SWEEPS_KEY, QUEUE_PREFIX, type SweepKeys, jobIdOf, sweepKeys } from './queue-keys.js';
+import { ACTIVE_SWEEPS_KEY, ANNOUNCE_CHANNEL, QUEUE_PREFIX, type SweepKeys, jobIdOf, sweepKeys } from './queue-keys.js';
 import { type QueueRate, type QueuedSweepCounts, queueRate } from './queue-progress.js';
-import { abortableSleep } from './abortable-sleep.js';
 import { type QueueUrl, parseQueueUrl } from './queue-url.js';
 import { type ConnectionEvent, checkRedis, openRedis } from './redis-connection.js';
 import { shipTask } from './shipped-files.js';
+import { Wakeup } from './wakeup.js';
 import { type QueuedFailure, readFailures, readNewRows, removeSweepKeys } from './sweep-redis-state.js';
 
 /** How to run a planned sweep on a Redis queue. */
@@ -26,7 +26,7 @@ export interface QueuedSweepOptions {
   keepQueue?: boolean;
   /** Attempts per job for errors that may pass (a lost file fetch); a task the simulator refuses fails once. Default 3. */
   attempts?: number;
-  /** How often the coordinator reads progress, in ms (default 250). */
+  /** How often the coordinator reads progress when no worker reports a row, in ms (default 1,000). */
   pollMs?: number;
   onProgress?: (counts: QueuedSweepCounts, rate: QueueRate) => void;
   onConnection?: (e: ConnectionEvent) => void;
@@ -80,6 +80,13 @@ export async function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions):
     let offset = await readNewRows(redis, keys, 0, rows);
     let failures = await readFailures(redis, queue, keys, rows, planned);
     const doneAtStart = rows.size + failures.size;
+    // Workers announce each row on the sweep's channel: the coordinator reads as they come.
+    const wakeup = new Wakeup();
+    const subscriber = redis.duplicate();
+    subscriber.on('error', () => {});
+    subscriber.on('message', () => wakeup.wake());
+    session.onClose(() => subscriber.disconnect());
+    await subscriber.subscribe(keys.events);
     await enqueue(redis, queue, keys, plan, (id) => rows.has(id) || failures.has(id), opts.attempts ?? 3);
     const start = Date.now();
     const total = plan.tasks.length;
@@ -90,7 +97,7 @@ export async function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions):
       opts.onProgress?.(counts, queueRate(counts, doneAtStart, start, Date.now()));
       if (counts.done + counts.failed >= total) break;
       if (opts.signal?.aborted === true) throw new QueuedSweepStoppedError(keys.queue);
-      await abortableSleep(opts.pollMs ?? 250, opts.signal);
+      await wakeup.wait(opts.pollMs ?? 1000, opts.signal);
     }
     if (failures.size > 0) throw new QueuedSweepFailedError([...failures.values()].sort((a, b) => a.candidate - b.candidate || a.seed - b.seed));
     const byKey = new Map([...rows.values()].map((r) => [rowKey(r), r]));
@@ -155,6 +162,8 @@ export async function cleanQueuedSweep(plan: SweepPlan, queueUrl: string | Queue
 interface Session {
   redis: Redis;
   queue: Queue;
+  /** Runs `f` when the session closes (a subscriber connection to end with it). */
+  onClose(f: () => void): void;
   close(): Promise<void>;
 }
 
@@ -164,10 +173,13 @@ async function openSession(url: QueueUrl, keys: SweepKeys, onConnection?: (e: Co
   const queue = new Queue(keys.queue, { connection: redis, prefix: QUEUE_PREFIX });
   // BullMQ reports connection trouble as 'error' events; the connection's own retry reporting says it once.
   queue.on('error', () => {});
+  const closers: (() => void)[] = [];
   return {
     redis,
     queue,
+    onClose: (f) => closers.push(f),
     close: async () => {
+      for (const f of closers) f();
       await queue.close();
       redis.disconnect();
     },
@@ -187,6 +199,7 @@ async function enqueue(redis: Redis, queue: Queue, keys: SweepKeys, plan: SweepP
   for (const [sha, bytes] of contents) await redis.set(`${keys.filePrefix}${sha}`, bytes, 'NX');
   await redis.hset(keys.info, { spec_hash: plan.hash, total: String(plan.tasks.length), metrics: plan.metrics.join(',') });
   await redis.sadd(ACTIVE_SWEEPS_KEY, keys.queue);
+  await redis.publish(ANNOUNCE_CHANNEL, keys.queue);
   for (let i = 0; i < jobs.length; i += ADD_CHUNK) await queue.addBulk(jobs.slice(i, i + ADD_CHUNK));
 }
 

@@ -30,9 +30,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts a redis-server with `args` (e.g. `--requirepass x`) on a free loopback port. */
-export async function spawnRedis(args: readonly string[] = []): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
+/** Starts a redis-server with `args` (e.g. `--requirepass x`) on `port`, or on a free loopback port. */
+export async function spawnRedis(args: readonly string[] = [], at?: number): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
+  const port = at ?? (await freePort());
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args], { stdio: 'ignore' });
   const { Redis } = await import('ioredis');
   const password = args.includes('--requirepass') ? args[args.indexOf('--requirepass') + 1] : undefined;
@@ -62,6 +62,15 @@ export async function spawnRedis(args: readonly string[] = []): Promise<{ port: 
   };
 }
 
+/** Whether these tests may start redis-servers of their own; the reason to skip when not (a failure under CI). */
+export function ownRedisOrSkip(): string | undefined {
+  if (hasRedisServer()) return undefined;
+  const reason = 'redis-server is not installed (Debian: apt-get install redis-server); the queued-sweep tests need a real Redis';
+  if (process.env.CI !== undefined && process.env.CI !== '') throw new Error(`${reason}: under CI this is a failure (.ci/run installs and starts it)`);
+  console.warn(`skipping: ${reason}`);
+  return reason;
+}
+
 /** The Redis of a test file; `db` picks the file's database when CI's shared server is used. */
 export async function redisForTests(db: number): Promise<RedisOrSkip> {
   const shared = process.env.BLIS_TEST_REDIS_URL;
@@ -73,12 +82,8 @@ export async function redisForTests(db: number): Promise<RedisOrSkip> {
     c.disconnect();
     return { redis: { url, stop: async () => {} } };
   }
-  if (!hasRedisServer()) {
-    const reason = 'redis-server is not installed (Debian: apt-get install redis-server); the queued-sweep tests need a real Redis';
-    if (process.env.CI !== undefined && process.env.CI !== '') throw new Error(`${reason}: under CI this is a failure (.ci/run installs and starts it)`);
-    console.warn(`skipping: ${reason}`);
-    return { skip: reason };
-  }
+  const skip = ownRedisOrSkip();
+  if (skip !== undefined) return { skip };
   const server = await spawnRedis();
   return { redis: { url: `redis://127.0.0.1:${server.port}/0`, stop: server.stop } };
 }

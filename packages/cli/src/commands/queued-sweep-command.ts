@@ -52,6 +52,10 @@ export async function runQueuedSweepCommand(plan: SweepPlan, opts: Record<string
         signal: stop.signal,
         onProgress: (counts, rate) => bar.update(counts.done + counts.failed, counts.total, formatQueueProgress(counts, rate)),
         onConnection: (e) => reportConnection(url.display, e, bar),
+        onNotice: (line) => {
+          bar.finish();
+          process.stderr.write(`blis: ${line}\n`);
+        },
       }),
     );
     bar.finish();

@@ -30,6 +30,8 @@ export interface QueuedSweepOptions {
   pollMs?: number;
   onProgress?: (counts: QueuedSweepCounts, rate: QueueRate) => void;
   onConnection?: (e: ConnectionEvent) => void;
+  /** Things worth a line on stderr that are not errors (the sweep re-enqueued after Redis lost it). */
+  onNotice?: (line: string) => void;
   /** Stops waiting (the jobs stay queued; rerunning the same sweep collects them). */
   signal?: AbortSignal;
 }
@@ -91,6 +93,13 @@ export async function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions):
     const start = Date.now();
     const total = plan.tasks.length;
     for (;;) {
+      if ((await redis.exists(keys.info)) === 0) {
+        // The sweep is gone from Redis (a server restarted without persistence, or --clean from
+        // elsewhere): what has no row here yet is enqueued again, and the done list starts over.
+        opts.onNotice?.(`the sweep's state vanished from Redis; enqueueing the ${plan.tasks.length - rows.size} job(s) without a result again`);
+        offset = 0;
+        await enqueue(redis, queue, keys, plan, (id) => rows.has(id), opts.attempts ?? 3);
+      }
       offset = await readNewRows(redis, keys, offset, rows);
       failures = await readFailures(redis, queue, keys, rows, planned);
       const counts = await countJobs(queue, total, rows, failures);

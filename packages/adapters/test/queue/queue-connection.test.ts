@@ -54,7 +54,7 @@ describe.skipIf(skip !== undefined)('a queued sweep that loses Redis', () => {
           if (!killed && c.done >= 2) {
             killed = true;
             // Every connection but the admin's own.
-            void admin.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+            void admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
           }
         },
       });

@@ -8,6 +8,7 @@
 //   in wall time per job is the queue's overhead (enqueue, fetch, lock, result, completion).
 // - 64 small candidates (1,000 requests each): `blis sweep --workers 2` against the coordinator
 //   with two warm `blis worker --concurrency 1` processes on the same machine.
+// - the same with the two workers started together with the coordinator (cold).
 // Runs alternate, medians of 3 (1 with --quick); every CSV must be the local one's bytes.
 // Prints a table and the figures as JSON on stdout's last line.
 import { spawn, spawnSync } from 'node:child_process';
@@ -102,12 +103,28 @@ const overhead = await compare('overhead', spec('overhead', 1, tiny), 1, 1, runs
 overhead.jobs = tiny.length;
 overhead.overhead_ms_per_job = (overhead.queued_ms - overhead.local_ms) / tiny.length;
 const small = Array.from({ length: 64 }, (_, i) => (i + 1) / 16);
-const sweep64 = await compare('sweep64', spec('sweep64', quick ? 100 : 1000, small), 2, 2, runs);
+const file64 = spec('sweep64', quick ? 100 : 1000, small);
+const sweep64 = await compare('sweep64', file64, 2, 2, runs);
 sweep64.ratio = sweep64.queued_ms / sweep64.local_ms;
+
+// Cold: the two workers start with the coordinator, so their start-up and the threads' first
+// compilation count too (what a one-off sweep on fresh workers pays).
+const cold = [];
+for (let i = 0; i < runs; i++) {
+  const workers = Array.from({ length: 2 }, () => spawn(process.execPath, [cli, 'worker', '--queue', url, '--concurrency', '1', '--quiet'], { cwd: root, stdio: 'ignore' }));
+  try {
+    cold.push(await timed(['sweep', file64, '--output', join(dir, `cold-${i}.csv`), '--queue', url]));
+  } finally {
+    for (const w of workers) w.kill('SIGKILL');
+  }
+}
+sweep64.cold_queued_ms = median(cold);
+sweep64.cold_ratio = sweep64.cold_queued_ms / sweep64.local_ms;
 redis.kill('SIGTERM');
 
 console.log('| scenario | local | queued | figure |');
 console.log('|---|---|---|---|');
 console.log(`| ${overhead.jobs} one-request jobs, 1 worker | ${overhead.local_ms.toFixed(0)} ms | ${overhead.queued_ms.toFixed(0)} ms | ${overhead.overhead_ms_per_job.toFixed(2)} ms per job |`);
-console.log(`| 64 candidates x 1,000 requests, 2 workers | ${sweep64.local_ms.toFixed(0)} ms | ${sweep64.queued_ms.toFixed(0)} ms | ${sweep64.ratio.toFixed(2)}x |`);
+console.log(`| 64 candidates x 1,000 requests, 2 warm workers | ${sweep64.local_ms.toFixed(0)} ms | ${sweep64.queued_ms.toFixed(0)} ms | ${sweep64.ratio.toFixed(2)}x |`);
+console.log(`| the same, 2 workers started with the coordinator | ${sweep64.local_ms.toFixed(0)} ms | ${sweep64.cold_queued_ms.toFixed(0)} ms | ${sweep64.cold_ratio.toFixed(2)}x |`);
 console.log(JSON.stringify({ overhead, sweep64 }));

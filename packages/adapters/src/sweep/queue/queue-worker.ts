@@ -49,8 +49,8 @@ export interface QueueWorkerSummary {
 /**
  * Serves every sweep listed in Redis: one BullMQ worker per sweep queue, all feeding one pool of
  * `concurrency` threads. A task the simulator refuses is recorded as the job's failure and not
- * retried (the same task fails the same way anywhere); a row is written to the sweep's result
- * hash before the job completes, so a job rerun after its worker died writes the same row again.
+ * retried (the same task fails the same way anywhere). A row is written to the sweep's result
+ * hash before the job completes; a job that finds its row there (it came twice) is not run.
  */
 export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWorkerSummary> {
   const url = typeof opts.queue === 'string' ? parseQueueUrl(opts.queue) : opts.queue;

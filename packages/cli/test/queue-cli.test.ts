@@ -6,7 +6,7 @@ import { loadSweepSpec, planSweep, runSweep, sweepKeys } from '@blis/adapters';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { redisForTests, spawnRedis } from '../../adapters/test/queue/redis-fixture.js';
+import { redisForTests, spawnRedis } from '../../../tools/test-support/redis-fixture.js';
 
 // `blis sweep --queue` and `blis worker` as processes against a real redis-server: a worker
 // killed (SIGKILL) while it holds a job loses nothing, and every bad queue URL or unreachable

@@ -9,7 +9,7 @@ import { loadSweepSpec } from '../../src/sweep/sweep-spec-load.js';
 import { runQueuedSweep } from '../../src/sweep/queue/queued-sweep.js';
 import { runQueueWorker } from '../../src/sweep/queue/queue-worker.js';
 import type { ConnectionEvent } from '../../src/sweep/queue/redis-connection.js';
-import { ownRedisOrSkip, spawnRedis } from './redis-fixture.js';
+import { ownRedisOrSkip, spawnRedis } from '../../../../tools/test-support/redis-fixture.js';
 
 // Connections lost mid-sweep: dropped by the server (every client of the sweep's database
 // killed), and the server itself restarted empty. Each test runs its own redis-server, since it

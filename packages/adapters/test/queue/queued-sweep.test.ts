@@ -10,7 +10,7 @@ import { loadSweepSpec } from '../../src/sweep/sweep-spec-load.js';
 import { QUEUE_PREFIX, sweepKeys } from '../../src/sweep/queue/queue-keys.js';
 import { QueuedSweepFailedError, QueuedSweepStoppedError, cleanQueuedSweep, queuedSweepStatus, runQueuedSweep } from '../../src/sweep/queue/queued-sweep.js';
 import { type QueueWorkerSummary, runQueueWorker } from '../../src/sweep/queue/queue-worker.js';
-import { redisForTests } from './redis-fixture.js';
+import { redisForTests } from '../../../../tools/test-support/redis-fixture.js';
 
 // Queued sweeps against a real redis-server: the same bytes as the local sweep whatever the
 // number of workers, stop and resume, a failing candidate recorded once, status and clean-up.

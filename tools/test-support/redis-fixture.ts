@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 /**
  * A Redis for one test file. CI (.ci/run) starts one on loopback and names it in
@@ -30,25 +30,35 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Sends inline commands to a loopback Redis and tells whether its replies match `expect`. Plain
+ * sockets, so that this helper (shared by several packages' tests) needs no Redis client.
+ */
+function answers(port: number, commands: readonly string[], expect: RegExp): Promise<boolean> {
+  return new Promise((resolve) => {
+    let reply = '';
+    const socket = connect(port, '127.0.0.1');
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.on('connect', () => socket.write(commands.map((c) => `${c}\r\n`).join('')));
+    socket.on('data', (d) => {
+      reply += String(d);
+      if (expect.test(reply)) done(true);
+      else if (reply.split('\r\n').length > commands.length) done(false);
+    });
+    socket.on('error', () => done(false));
+  });
+}
+
 /** Starts a redis-server with `args` (e.g. `--requirepass x`) on `port`, or on a free loopback port. */
 export async function spawnRedis(args: readonly string[] = [], at?: number): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
   const port = at ?? (await freePort());
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args], { stdio: 'ignore' });
-  const { Redis } = await import('ioredis');
-  const password = args.includes('--requirepass') ? args[args.indexOf('--requirepass') + 1] : undefined;
-  for (let i = 0; ; i++) {
-    const c = new Redis({ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    c.on('error', () => {});
-    try {
-      await c.connect();
-      await c.ping();
-      c.disconnect();
-      break;
-    } catch {
-      c.disconnect();
-      if (i > 100) throw new Error(`redis-server on port ${port} did not start`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  for (let i = 0; !(await answers(port, ['PING'], /^(\+PONG|-NOAUTH)/)); i++) {
+    if (i > 100) throw new Error(`redis-server on port ${port} did not start`);
+    await new Promise((r) => setTimeout(r, 50));
   }
   return {
     port,
@@ -75,12 +85,10 @@ export function ownRedisOrSkip(): string | undefined {
 export async function redisForTests(db: number): Promise<RedisOrSkip> {
   const shared = process.env.BLIS_TEST_REDIS_URL;
   if (shared !== undefined && shared !== '') {
-    const url = `${shared.replace(/\/\d*$/, '')}/${db}`;
-    const { Redis } = await import('ioredis');
-    const c = new Redis(url);
-    await c.flushdb();
-    c.disconnect();
-    return { redis: { url, stop: async () => {} } };
+    const base = shared.replace(/\/\d*$/, '');
+    const port = Number(new URL(base).port || 6379);
+    if (!(await answers(port, [`SELECT ${db}`, 'FLUSHDB'], /^\+OK\r\n\+OK\r\n$/))) throw new Error(`cannot empty database ${db} of ${shared}`);
+    return { redis: { url: `${base}/${db}`, stop: async () => {} } };
   }
   const skip = ownRedisOrSkip();
   if (skip !== undefined) return { skip };

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `pnpm bench [--quick] [--only NAME,...] [--no-cli] [--no-micro]`
+// `pnpm bench [--quick] [--only NAME,...] [--no-cli] [--no-micro] [--cli FILE]`
 //
 // Runs the named scenarios of bench/scenarios.mjs twice over: in-process through `simulate()`
 // (wall time of the simulation alone, median of several runs after a warm-up, in a fresh
 // process per scenario so each reports its own peak RSS) and as `blis` CLI processes (wall
-// time including Node start-up, peak RSS of the process). Then micro-benchmarks. Prints a table
+// time including Node start-up, peak RSS of the process). Then the start-up group (`blis` as a
+// fresh process against `node -e 0`, lib/startup.mjs) and micro-benchmarks. Prints a table
 // and writes the same figures as JSON to bench/results/<date>.json.
 //
 // Benchmarks measure the built packages (dist/), as users run them: `pnpm build` first (done
@@ -16,6 +17,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { STARTUP_BENCH, benchStartup } from './lib/startup.mjs';
 import { SWEEP_BENCH, benchSweep } from './lib/sweep.mjs';
 import { SCENARIOS, repetitionsFor } from './scenarios.mjs';
 
@@ -26,9 +28,12 @@ const noCli = argv.includes('--no-cli');
 const noMicro = argv.includes('--no-micro');
 const onlyIdx = argv.indexOf('--only');
 const only = onlyIdx >= 0 ? new Set((argv[onlyIdx + 1] ?? '').split(',')) : undefined;
+// Another build of the CLI to time in the start-up group (e.g. an older one, for before/after).
+const cliIdx = argv.indexOf('--cli');
+const startupCli = cliIdx >= 0 ? argv[cliIdx + 1] : undefined;
 for (const a of argv) {
-  if (a.startsWith('--') && !['--quick', '--no-cli', '--no-micro', '--only'].includes(a)) {
-    console.error(`bench: unknown option ${a} (expected --quick, --only NAME,..., --no-cli, --no-micro)`);
+  if (a.startsWith('--') && !['--quick', '--no-cli', '--no-micro', '--only', '--cli'].includes(a)) {
+    console.error(`bench: unknown option ${a} (expected --quick, --only NAME,..., --no-cli, --no-micro, --cli FILE)`);
     process.exit(2);
   }
 }
@@ -43,8 +48,9 @@ if (dists.some((d) => !existsSync(d))) {
 const scenarios = SCENARIOS.filter((s) => (only ? only.has(s.name) : quick ? s.quick : true));
 // The sweep benchmark (16 simulations per run) is left out of --quick.
 const sweep = only ? only.has(SWEEP_BENCH.name) : !quick;
-if (scenarios.length === 0 && !sweep) {
-  console.error(`bench: no scenario matches (known: ${[...SCENARIOS.map((s) => s.name), SWEEP_BENCH.name].join(', ')})`);
+const startup = only ? only.has(STARTUP_BENCH.name) : true;
+if (scenarios.length === 0 && !sweep && !startup) {
+  console.error(`bench: no scenario matches (known: ${[...SCENARIOS.map((s) => s.name), SWEEP_BENCH.name, STARTUP_BENCH.name].join(', ')})`);
   process.exit(2);
 }
 
@@ -114,6 +120,12 @@ if (sweep) {
   console.error(`bench: ${SWEEP_BENCH.name} (blis sweep ${SWEEP_BENCH.spec}, ${SWEEP_BENCH.workers.join(' vs ')} workers)...`);
   results.sweep = benchSweep(root, 3);
 }
+if (startup) {
+  const cli = startupCli ?? join(root, 'packages/cli/dist/cli.js');
+  console.error(`bench: ${STARTUP_BENCH.name} (${cli} against node -e 0)...`);
+  const argsOf = (name) => SCENARIOS.find((x) => x.name === name).args;
+  results.startup = benchStartup(root, quick ? 1 : 11, cli, argsOf);
+}
 if (!noMicro) {
   console.error('bench: micro-benchmarks...');
   results.micro = JSON.parse(runChild([join(root, 'bench/lib/micro.mjs'), ...(quick ? ['--quick'] : [])])).map(({ checksum, ...m }) => m);
@@ -146,6 +158,15 @@ if (rows.length > 0) console.log(table(['scenario', 'requests', 'instances', 'wa
 if (results.sweep !== undefined) {
   const sw = results.sweep;
   console.log(table(['sweep', 'runs', '1 worker wall s', '2 workers wall s', 'ratio'], [[`${sw.name} (${sw.candidates} x ${sw.requests.toLocaleString('en-US')})`, sw.byWorkers[1].runs.length, fmt(sw.byWorkers[1].wallS, 2), fmt(sw.byWorkers[2].wallS, 2), `${fmt(sw.ratio, 2)}x`]]));
+}
+if (results.startup !== undefined) {
+  const st = results.startup;
+  console.log(
+    table(
+      ['start-up (median of ' + st.runs + ')', 'wall ms', 'x node -e 0', 'target'],
+      [['node -e 0', fmt(st.nodeMs, 1), '1.00', ''], ...st.commands.map((c) => [c.name, fmt(c.ms, 1), fmt(c.ratio, 2), `${c.target}x ${c.met ? 'met' : 'missed'}`])],
+    ),
+  );
 }
 for (const [k, v] of Object.entries(results.scaling)) if (v !== undefined) console.log(`scaling ${k}: ${v.toFixed(1)}x wall for 10x requests`);
 if (results.traceCost.decisions !== undefined) console.log(`tracing: --trace-level decisions costs ${results.traceCost.decisions.toFixed(2)}x the untraced 10k-4 wall`);

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod';
+import { camel } from './flag-name.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 
 /** How a flag's text becomes a value, and what it must satisfy. */
@@ -159,6 +160,4 @@ export function parseFlags(defs: readonly FlagDef[], raw: Record<string, unknown
   return out;
 }
 
-export function camel(name: string): string {
-  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
+export { camel } from './flag-name.js';

@@ -1,17 +1,8 @@
-import { DEFAULT_SWEEP_METRICS } from '@blis/adapters';
 import { Command, CommanderError, Option } from 'commander';
 import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './capacity-flags.js';
-import { runCapacityCommand } from './commands/capacity-command.js';
-import { runCompareCommand } from './commands/compare-command.js';
-import { runConvertCommand } from './commands/convert-command.js';
-import { runEvaluateCommand } from './commands/evaluate-command.js';
-import { runListCommand } from './commands/list-command.js';
-import { runSimulationCommand } from './commands/simulate-command.js';
-import { runSweepCommand } from './commands/sweep-command.js';
-import { runWorkerCommand } from './commands/worker-command.js';
-import { type FlagDef, camel } from './flags.js';
+import { camel } from './flag-name.js';
+import type { FlagDef } from './flags.js';
 import { requireReadable } from './input-files.js';
-import { reportError } from './report-error.js';
 import { REPLAY_FLAGS, SIMULATION_FLAGS } from './run-flags.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
@@ -69,6 +60,7 @@ export function buildProgram(): Command {
       .description('simulate a workload (flags, a preset, or --workload-spec) on one instance or a cluster'),
     SIMULATION_FLAGS,
   ).action(async (opts: Record<string, unknown>) => {
+    const { runSimulationCommand } = await import('./commands/simulate-command.js');
     await runSimulationCommand(SIMULATION_FLAGS, opts, (f) => workloadFromRunFlags(f));
   });
 
@@ -87,6 +79,7 @@ export function buildProgram(): Command {
           found: JSON.stringify(opts[camel(n)]),
         })),
       );
+    const { runSimulationCommand } = await import('./commands/simulate-command.js');
     await runSimulationCommand(replayDefs, opts, (f) => {
       const { path, dataPath } = tracePath(f);
       return { kind: 'trace', path, dataPath, format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined, timeScale: (f.timeScale as number | undefined) ?? 1, maxRequests: f.maxRequests as number | undefined };
@@ -115,6 +108,7 @@ export function buildProgram(): Command {
         })),
       );
     const fromTrace = ['trace', 'traceHeader', 'traceData'].some((k) => opts[k] !== undefined);
+    const { runCapacityCommand } = await import('./commands/capacity-command.js');
     await runCapacityCommand(capacityDefs, opts, (f) => {
       if (!fromTrace) {
         const traceOnly = ['trace-format', 'time-scale', 'max-requests'].filter((n) => f[camel(n)] !== undefined);
@@ -150,6 +144,7 @@ export function buildProgram(): Command {
     .option('--model-config <value>', 'with --kv-offload-config: HF config.json (or its folder) of a model the catalogue lacks')
     .requiredOption('--output <prefix>', 'writes <prefix>.yaml and <prefix>.csv')
     .action(async (opts: Record<string, unknown>) => {
+      const { runConvertCommand } = await import('./commands/convert-command.js');
       await runConvertCommand(opts);
     });
 
@@ -159,6 +154,7 @@ export function buildProgram(): Command {
     .option('--request <file>', 'read the request from this file instead of stdin')
     .option('--serve', 'persistent mode: one request per stdin line, one response per stdout line, until stdin closes')
     .action(async (opts: { request?: string; serve?: boolean }) => {
+      const { runEvaluateCommand } = await import('./commands/evaluate-command.js');
       await runEvaluateCommand(opts);
     });
 
@@ -175,6 +171,7 @@ export function buildProgram(): Command {
     .option('--keep-queue', "with --queue: keep the sweep's keys in Redis after writing the results")
     .option('--quiet', 'no progress bar or log lines on stderr')
     .action(async (spec: string, opts: Record<string, unknown>) => {
+      const { runSweepCommand } = await import('./commands/sweep-command.js');
       await runSweepCommand(spec, opts);
     });
 
@@ -188,33 +185,47 @@ export function buildProgram(): Command {
     .option('--max-idle <seconds>', 'stop after this long with no job to run (default: run until stopped)')
     .option('--quiet', 'no log lines on stderr')
     .action(async (opts: Record<string, unknown>) => {
+      const { runWorkerCommand } = await import('./commands/worker-command.js');
       await runWorkerCommand(opts);
     });
 
   // `blis run`'s config with each routing policy in turn; output flags that write per-run files are left out.
   const compareDefs = SIMULATION_FLAGS.filter((d) => !COMPARE_EXCLUDED.includes(d.name));
+  // The default is @blis/adapters' list, and that package loads only for the commands that use
+  // it: the text is completed just before commander hands over to `compare` (its --help too),
+  // and by main() for `blis help compare`, which commander answers without that hand-over.
+  const compareMetrics = new Option('--metrics <list>', 'result fields to report').helpGroup('Compare:');
+  program.hook('preSubcommand', async (_program, sub) => {
+    if (sub.name() === 'compare') await completeCompareHelp(compareMetrics);
+  });
   addFlags(
     program.command('compare').description('run several routing policies on one workload (the `blis run` flags) and print one table'),
     compareDefs,
   )
     .addOption(new Option('--policies <list>', 'routing policies to compare: built-in names, ./module.mjs or decision-tree .yaml paths, comma-separated').helpGroup('Compare:'))
     .addOption(new Option('--seeds <list>', 'seeds, comma-separated; metrics are means over them (default: --seed)').helpGroup('Compare:'))
-    .addOption(new Option('--metrics <list>', `result fields to report (default: ${DEFAULT_SWEEP_METRICS.join(',')})`).helpGroup('Compare:'))
+    .addOption(compareMetrics)
     .addOption(new Option('--workers <value>', 'worker threads (default: available parallelism; 1 runs inline)').helpGroup('Compare:'))
     .action(async (opts: Record<string, unknown>) => {
+      const { runCompareCommand } = await import('./commands/compare-command.js');
       await runCompareCommand(compareDefs, opts, (f) => workloadFromRunFlags(f));
     });
 
   program
     .command('models')
     .description('list the models and GPUs in the latency catalogue')
-    .action(() => runListCommand('models'));
+    .action(async () => (await import('./commands/list-command.js')).runListCommand('models'));
   program
     .command('policies')
     .description('list the built-in admission, priority, routing, scheduler policies, scorers, P/D deciders and autoscalers')
-    .action(() => runListCommand('policies'));
+    .action(async () => (await import('./commands/list-command.js')).runListCommand('policies'));
   for (const cmd of program.commands) usageErrors(cmd);
   return program;
+}
+
+async function completeCompareHelp(metrics: Option): Promise<void> {
+  const { DEFAULT_SWEEP_METRICS } = await import('@blis/adapters');
+  metrics.description = `result fields to report (default: ${DEFAULT_SWEEP_METRICS.join(',')})`;
 }
 
 /** The long name (`--rate`) of the option of `cmd` whose flags text is `flags` (`--rate <value>`). */
@@ -333,6 +344,10 @@ function tracePath(f: Record<string, unknown>): { path: string; dataPath?: strin
 /** Runs the CLI with `argv` (without node and script); resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const program = buildProgram();
+  if (argv[0] === 'help' && argv[1] === 'compare') {
+    const metrics = program.commands.find((c) => c.name() === 'compare')?.options.find((o) => o.long === '--metrics');
+    if (metrics !== undefined) await completeCompareHelp(metrics);
+  }
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
     return 0;
@@ -343,6 +358,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`blis: ${e.message.replace(/^error: /, '')}\n`);
       return 2;
     }
+    const { reportError } = await import('./report-error.js');
     return reportError(e);
   }
 }

@@ -1,4 +1,4 @@
-import { AUTOSCALE_FLAGS } from './autoscale-flags.js';
+import { AUTOSCALE_FLAGS } from './autoscale-flag-defs.js';
 import type { FlagDef } from './flags.js';
 
 const MODEL = 'Model and latency';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEVICE_CLASSES } from '@blis/kvcache';
 import { SimulationConfigSchema, SpecWorkloadSchema, TraceSettingsSchema } from './config-schema.js';
 import { KVOffloadSchema, KVOffloadTierSchema } from './kv-offload-schema.js';

@@ -1,5 +1,5 @@
 import { DEVICE_CLASSES } from '@blis/kvcache';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // BLIS's `kv_offload:` block (reference §1.2) as library config: the same keys in camelCase.
 // Messages read "expected X, found Y" so the CLI can split them and name the file's key and line.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One scorer of `weighted` routing; `params` go to the scorer's factory (e.g. prefix-affinity's `lruCapacity`). */
 export const ScorerWeightSchema = z

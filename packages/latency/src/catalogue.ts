@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import coefficientsJson from './data/coefficients.json';
 import modelConfigsJson from './data/model-configs.json';
 import modelDefaultsJson from './data/model-defaults.json';
@@ -36,25 +35,12 @@ export interface WorkloadPreset {
   output_tokens_max: number;
 }
 
-const triple = z.tuple([z.number(), z.number(), z.number()]);
-const coefficients: CoefficientEntry[] = z
-  .array(z.object({ id: z.string(), gpu: z.string(), tp: z.number().int().positive(), vllmVersion: z.string(), alpha: triple, beta: triple }))
-  .parse(coefficientsJson);
-const defaults: Record<string, ModelDefault> = z
-  .record(z.string(), z.object({ gpu: z.string(), tp: z.number().int().positive(), vllmVersion: z.string(), hfRepo: z.string().nullable() }))
-  .parse(modelDefaultsJson);
-const presetSchema = z.object({
-  prefix_tokens: z.number().int().nonnegative().optional(),
-  prompt_tokens: z.number().int().positive(),
-  prompt_tokens_stdev: z.number().nonnegative(),
-  prompt_tokens_min: z.number().int().positive(),
-  prompt_tokens_max: z.number().int().positive(),
-  output_tokens: z.number().int().positive(),
-  output_tokens_stdev: z.number().nonnegative(),
-  output_tokens_min: z.number().int().positive(),
-  output_tokens_max: z.number().int().positive(),
-});
-const presets: Record<string, WorkloadPreset> = z.record(z.string(), presetSchema).parse(presetsJson);
+// The data files are ours and fixed at build time: test/catalogue-data.test.ts checks each against
+// its schema (catalogue-schema.ts), so a start-up reads them as they are instead of running zod
+// over them.
+const coefficients = coefficientsJson as CoefficientEntry[];
+const defaults = modelDefaultsJson as Record<string, ModelDefault>;
+const presets = presetsJson as Record<string, WorkloadPreset>;
 const configs = modelConfigsJson as Record<string, unknown>;
 
 const lower = (s: string) => s.toLowerCase();

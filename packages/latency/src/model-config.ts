@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LatencyConfigError } from './errors.js';
 import { type KVShape, parseKVShape } from './kv-bytes-per-token.js';
 import { type StepModelConfig, parseStepModelConfig } from './step-model-config.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createAlwaysAdmit } from './admission/always-admit.js';
 import { createGaieLegacy, type GaieLegacyParams } from './admission/gaie-legacy.js';
 import { createRejectAll } from './admission/reject-all.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type PolicyKind, type PolicyParamIssue, PolicyParamsError } from './errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveAutoscalerSpec } from './autoscaler-spec.js';
 import { defaultPolicyRegistry } from './default-registry.js';
 import { formatParamPath, type PolicyKind, PolicyParamsError, policyKindLabel } from './errors.js';

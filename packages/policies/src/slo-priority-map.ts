@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * GAIE/llm-d priorities of the SLO classes, as BLIS maps them: higher is more urgent and a

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const pos = z.number().positive();
 const nonNeg = z.number().nonnegative();

@@ -1,5 +1,5 @@
 import type { SimulationConfigInput, SimulationResult, SimulationRuntime } from '@blis/cluster';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CapacityInputError } from './capacity-input-error.js';
 import { CapacityTargetSchema } from './capacity-target.js';
 import type { CapacityProbe } from './capacity-report.js';

@@ -1,5 +1,5 @@
 import type { SimulationResult } from '@blis/cluster';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CapacityIssue } from './capacity-input-error.js';
 
 /** The latency a target bounds: time to first token, end to end, or inter-token latency. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type At, an, checkKeys, checkWith, describeFound, isPlainObject, type RawIssue } from './check-shape.js';
 import { DECISION_TREE_SIGNALS, type DecisionTreeKind, type DecisionTreeSignal } from './signals.js';
 import { DECISION_TREE_OPS, type DecisionTreeComparison, type DecisionTreeCondition, type DecisionTreeOp } from './types.js';

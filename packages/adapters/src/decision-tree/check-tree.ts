@@ -1,5 +1,5 @@
 import { listPolicies } from '@blis/policies';
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkCondition, lookupSignal } from './check-condition.js';
 import { type At, an, checkKeys, checkWith, describeFound, isPlainObject, type RawIssue } from './check-shape.js';
 import { DECISION_TREE_KINDS, type DecisionTreeKind } from './signals.js';

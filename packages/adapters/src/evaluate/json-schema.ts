@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EvalRequestSchema } from './protocol.js';
 import { EvalResponseSchema } from './response-schema.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LocatedIssue } from '../located-error.js';
 
 /** The protocol name every request and response carries; a new major version gets a new name. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVAL_PROTOCOL } from './protocol.js';
 
 const finite = z.number().refine(Number.isFinite, 'a finite number');

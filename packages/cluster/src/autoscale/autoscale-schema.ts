@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const nonNeg = z.number().nonnegative().finite();
 const nonNegInt = z.number().int().nonnegative();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ScorerWeightSchema } from '../scorer-weight-schema.js';
 
 const nonNegInt = z.number().int().nonnegative();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AdmissionDecision, AdmissionPolicy } from '../interfaces.js';
 import { effectiveLoad } from '../load.js';
 import { nonNegativeInt, parsePolicyParams } from '../params.js';

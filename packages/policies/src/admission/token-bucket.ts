@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AdmissionDecision, AdmissionPolicy } from '../interfaces.js';
 import { finitePositive, parsePolicyParams } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AutoScalePolicy, ScaleDecision } from '../interfaces.js';
 import { finiteNonNegative, finitePositive, parsePolicyParams, unitInterval } from '../params.js';
 import type { AutoScaleContext } from '../views.js';

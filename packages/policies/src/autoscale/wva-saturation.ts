@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AutoScalePolicy, ScaleDecision } from '../interfaces.js';
 import { finiteNonNegative, parsePolicyParams, unitInterval } from '../params.js';
 import type { AutoScaleContext, ReplicaMetrics } from '../views.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_BLOCK_SIZE_TOKENS } from '../factory-context.js';
 import type { DisaggregationDecider, DisaggregationDecision } from '../interfaces.js';
 import { nonNegativeInt, parsePolicyParams } from '../params.js';

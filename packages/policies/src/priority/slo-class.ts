@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PriorityPolicy } from '../interfaces.js';
 import { finiteNumber, parsePolicyParams } from '../params.js';
 import {

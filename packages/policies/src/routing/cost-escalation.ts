@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RoutingDecision, RoutingPolicy } from '../interfaces.js';
 import { finiteNonNegative, parsePolicyParams } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';

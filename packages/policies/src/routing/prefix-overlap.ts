@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RoutingDecision, RoutingPolicy } from '../interfaces.js';
 import { outstandingRequests } from '../load.js';
 import { parsePolicyParams, positiveInt, unitInterval } from '../params.js';

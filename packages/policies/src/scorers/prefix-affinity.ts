@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Scorer } from '../interfaces.js';
 import { parsePolicyParams, positiveInt } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';

@@ -1,5 +1,5 @@
 import type { RequestSpec } from '@blis/engine';
-import { z } from 'zod';
+import * as z from 'zod';
 import { mooncakeBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';

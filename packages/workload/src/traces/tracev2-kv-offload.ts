@@ -1,5 +1,5 @@
 import type { OffloadChainConfig } from '@blis/kvcache';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The TraceV2 header blocks about tiered KV, with BLIS's keys (sim/workload/tracev2.go). Unknown
 // keys are errors, as under BLIS's strict decoder; a missing key takes Go's zero value, as there.

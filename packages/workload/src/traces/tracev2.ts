@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { RequestSource, RequestSpec } from '@blis/engine';
 import { LineCounter, parseDocument, stringify } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { requestBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';

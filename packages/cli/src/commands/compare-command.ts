@@ -10,7 +10,7 @@ import { requireReadable } from '../input-files.js';
 import { stringifyResult } from '../json-output.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
-import { asUsageErrorsAsync } from './sweep-command.js';
+import { asUsageErrorsAsync } from './usage-errors.js';
 import { parseWorkers } from './workers-flag.js';
 
 /**

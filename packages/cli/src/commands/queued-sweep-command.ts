@@ -1,6 +1,5 @@
 import {
   type ConnectionEvent,
-  QueueConnectionError,
   type SweepPlan,
   cleanQueuedSweep,
   formatQueueProgress,
@@ -13,6 +12,7 @@ import { stringifyResult } from '../json-output.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError } from '../usage-error.js';
 import { requireWritable } from '../writable-output.js';
+import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 
 /**
  * `blis sweep SPEC --queue redis://...`: the sweep's jobs go to Redis and `blis worker`s run
@@ -20,15 +20,15 @@ import { requireWritable } from '../writable-output.js';
  * (and validated) first in every case: its hash names the sweep in Redis.
  */
 export async function runQueuedSweepCommand(plan: SweepPlan, opts: Record<string, unknown>): Promise<void> {
-  const url = asUsage(() => parseQueueUrl(String(opts.queue)));
+  const url = asUsageErrors(() => parseQueueUrl(String(opts.queue)));
   if (opts.workers !== undefined) throw new UsageError([{ where: '--workers', expected: 'no --workers with --queue (each `blis worker` sets its own --concurrency)', found: JSON.stringify(opts.workers) }]);
   if (opts.status === true && opts.clean === true) throw new UsageError([{ where: '--clean', expected: 'either --status or --clean', found: 'both' }]);
   if (opts.status === true) {
-    process.stdout.write(stringifyResult(await asUsageAsync(() => queuedSweepStatus(plan, url))));
+    process.stdout.write(stringifyResult(await asUsageErrorsAsync(() => queuedSweepStatus(plan, url))));
     return;
   }
   if (opts.clean === true) {
-    const removed = await asUsageAsync(() => cleanQueuedSweep(plan, url));
+    const removed = await asUsageErrorsAsync(() => cleanQueuedSweep(plan, url));
     process.stdout.write(stringifyResult({ queue: `sweep-${plan.hash.slice(0, 16)}`, spec_hash: plan.hash, removed }));
     return;
   }
@@ -43,7 +43,7 @@ export async function runQueuedSweepCommand(plan: SweepPlan, opts: Record<string
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const outcome = await asUsageAsync(() =>
+    const outcome = await asUsageErrorsAsync(() =>
       runQueuedSweep(plan, {
         output,
         queue: url,
@@ -76,22 +76,4 @@ export function reportConnection(where: string, e: ConnectionEvent, bar?: TaskPr
   bar?.finish();
   if (e.kind === 'reconnected') process.stderr.write(`blis: reconnected to ${where}\n`);
   else if (e.attempt === 1 || e.attempt % 10 === 0) process.stderr.write(`blis: lost the connection to ${where} (${e.cause}); retrying (attempt ${e.attempt}, next in ${e.delayMs} ms)\n`);
-}
-
-function asUsage<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof QueueConnectionError) throw new UsageError(e.issues);
-    throw e;
-  }
-}
-
-async function asUsageAsync<T>(f: () => Promise<T>): Promise<T> {
-  try {
-    return await f();
-  } catch (e) {
-    if (e instanceof QueueConnectionError) throw new UsageError(e.issues);
-    throw e;
-  }
 }

@@ -1,9 +1,10 @@
-import { SweepSpecError, defaultWorkers, journalPathFor, jsonPathFor, loadSweepSpec, planSweep, runSweep } from '@blis/adapters';
+import { defaultWorkers, journalPathFor, jsonPathFor, loadSweepSpec, planSweep, runSweep } from '@blis/adapters';
 import { stringifyResult } from '../json-output.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError } from '../usage-error.js';
 import { requireWritable } from '../writable-output.js';
 import { runQueuedSweepCommand } from './queued-sweep-command.js';
+import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 import { parseWorkers } from './workers-flag.js';
 
 /**
@@ -35,24 +36,4 @@ export async function runSweepCommand(specFile: string, opts: Record<string, unk
     process.stderr.write(`blis: sweep of ${outcome.candidates} candidate(s) x ${plan.seeds.length} seed(s) on ${Math.min(workers, plan.tasks.length)} worker(s)${resumed}; wrote ${outcome.csvPath} and ${outcome.jsonPath}\n`);
   }
   process.stdout.write(stringifyResult({ csv: outcome.csvPath, json: outcome.jsonPath, candidates: outcome.candidates, seeds: plan.seeds, rows: outcome.rows, spec_hash: plan.hash }));
-}
-
-/** SweepSpecErrors are the user's input: report them as usage errors (exit 2, nothing on stdout). */
-export function asUsageErrors<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof SweepSpecError) throw new UsageError(e.issues);
-    throw e;
-  }
-}
-
-/** {@link asUsageErrors} for a promise. */
-export async function asUsageErrorsAsync<T>(f: () => Promise<T>): Promise<T> {
-  try {
-    return await f();
-  } catch (e) {
-    if (e instanceof SweepSpecError) throw new UsageError(e.issues);
-    throw e;
-  }
 }

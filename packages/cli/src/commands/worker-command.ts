@@ -1,6 +1,7 @@
-import { QueueConnectionError, defaultWorkers, parseQueueUrl, runQueueWorker } from '@blis/adapters';
+import { defaultWorkers, parseQueueUrl, runQueueWorker } from '@blis/adapters';
 import { UsageError } from '../usage-error.js';
 import { reportConnection } from './queued-sweep-command.js';
+import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 
 /** A positive integer flag, or undefined when not given. */
 function positiveInt(flag: string, raw: unknown, what: string): number | undefined {
@@ -16,13 +17,7 @@ function positiveInt(flag: string, raw: unknown, what: string): number | undefin
  * signal ends it at once, and Redis gives its jobs to another worker) or idle for --max-idle.
  */
 export async function runWorkerCommand(opts: Record<string, unknown>): Promise<void> {
-  let url: ReturnType<typeof parseQueueUrl>;
-  try {
-    url = parseQueueUrl(String(opts.queue));
-  } catch (e) {
-    if (e instanceof QueueConnectionError) throw new UsageError(e.issues);
-    throw e;
-  }
+  const url = asUsageErrors(() => parseQueueUrl(String(opts.queue)));
   const concurrency = positiveInt('--concurrency', opts.concurrency, 'simulations at once') ?? defaultWorkers();
   const lockDurationMs = positiveInt('--lock-duration', opts.lockDuration, 'milliseconds a job lock lasts without renewal');
   const maxStalled = opts.maxStalled === undefined ? undefined : Number(opts.maxStalled);
@@ -43,9 +38,8 @@ export async function runWorkerCommand(opts: Record<string, unknown>): Promise<v
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    let summary: Awaited<ReturnType<typeof runQueueWorker>>;
-    try {
-      summary = await runQueueWorker({
+    const summary = await asUsageErrorsAsync(() =>
+      runQueueWorker({
         queue: url,
         concurrency,
         lockDurationMs,
@@ -54,11 +48,8 @@ export async function runWorkerCommand(opts: Record<string, unknown>): Promise<v
         signal: stop.signal,
         onLog: log,
         onConnection: (e) => reportConnection(url.display, e),
-      });
-    } catch (e) {
-      if (e instanceof QueueConnectionError) throw new UsageError(e.issues);
-      throw e;
-    }
+      }),
+    );
     log(`stopped: ${summary.jobs} job(s) done, ${summary.failed} failed, ${summary.skipped} duplicate(s) skipped`);
   } finally {
     process.off('SIGINT', onSignal);

@@ -132,13 +132,8 @@ export interface QueuedSweepStatus extends QueuedSweepCounts {
 }
 
 /** The state of a plan's sweep in Redis, read without changing it. */
-export async function queuedSweepStatus(plan: SweepPlan, queueUrl: string | QueueUrl): Promise<QueuedSweepStatus> {
-  const url = typeof queueUrl === 'string' ? parseQueueUrl(queueUrl) : queueUrl;
-  await checkRedis(url);
-  const keys = sweepKeys(plan.hash);
-  const session = await openSession(url, keys);
-  try {
-    const { redis, queue } = session;
+export function queuedSweepStatus(plan: SweepPlan, queueUrl: string | QueueUrl): Promise<QueuedSweepStatus> {
+  return withSession(plan, queueUrl, async ({ redis, queue }, keys) => {
     const planned = new Set(plan.tasks.map(jobIdOf));
     const rows = new Map<string, SweepRow>();
     await readNewRows(redis, keys, 0, rows);
@@ -148,21 +143,26 @@ export async function queuedSweepStatus(plan: SweepPlan, queueUrl: string | Queu
     const settled = counts.done + counts.failed >= counts.total;
     const state = !known ? 'not started' : settled ? (counts.failed > 0 ? 'failed' : 'finished') : 'running';
     return { queue: keys.queue, spec_hash: plan.hash, state, ...counts, workers: await queue.getWorkersCount(), failures: [...failures.values()] };
-  } finally {
-    await session.close();
-  }
+  });
 }
 
 /** Removes a plan's sweep from Redis (its jobs, results, failures and files); true when there was one. */
-export async function cleanQueuedSweep(plan: SweepPlan, queueUrl: string | QueueUrl): Promise<boolean> {
+export function cleanQueuedSweep(plan: SweepPlan, queueUrl: string | QueueUrl): Promise<boolean> {
+  return withSession(plan, queueUrl, async ({ redis, queue }, keys) => {
+    const existed = (await redis.exists(keys.info)) === 1 || (await redis.sismember(ACTIVE_SWEEPS_KEY, keys.queue)) === 1;
+    await removeSweepKeys(redis, queue, keys);
+    return existed;
+  });
+}
+
+/** Checks the URL and the server, opens the plan's sweep, runs `f`, and closes it whatever happens. */
+async function withSession<T>(plan: SweepPlan, queueUrl: string | QueueUrl, f: (session: Session, keys: SweepKeys) => Promise<T>): Promise<T> {
   const url = typeof queueUrl === 'string' ? parseQueueUrl(queueUrl) : queueUrl;
   await checkRedis(url);
   const keys = sweepKeys(plan.hash);
   const session = await openSession(url, keys);
   try {
-    const existed = (await session.redis.exists(keys.info)) === 1 || (await session.redis.sismember(ACTIVE_SWEEPS_KEY, keys.queue)) === 1;
-    await removeSweepKeys(session.redis, session.queue, keys);
-    return existed;
+    return await f(session, keys);
   } finally {
     await session.close();
   }

@@ -1,10 +1,12 @@
 import {
   type ConnectionEvent,
-  type SweepPlan,
+  checkRedis,
   cleanQueuedSweep,
   formatQueueProgress,
   jsonPathFor,
+  loadSweepSpec,
   parseQueueUrl,
+  planSweep,
   queuedSweepStatus,
   runQueuedSweep,
 } from '@blis/adapters';
@@ -16,13 +18,24 @@ import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 
 /**
  * `blis sweep SPEC --queue redis://...`: the sweep's jobs go to Redis and `blis worker`s run
- * them; `--status` prints the state of that sweep and `--clean` removes it. The spec is planned
- * (and validated) first in every case: its hash names the sweep in Redis.
+ * them; `--status` prints the state of that sweep and `--clean` removes it. The flags and the
+ * server are checked first, then the spec is planned (and validated) in every case: its hash
+ * names the sweep in Redis.
  */
-export async function runQueuedSweepCommand(plan: SweepPlan, opts: Record<string, unknown>): Promise<void> {
+export async function runQueuedSweepCommand(specFile: string, opts: Record<string, unknown>): Promise<void> {
   const url = asUsageErrors(() => parseQueueUrl(String(opts.queue)));
   if (opts.workers !== undefined) throw new UsageError([{ where: '--workers', expected: 'no --workers with --queue (each `blis worker` sets its own --concurrency)', found: JSON.stringify(opts.workers) }]);
   if (opts.status === true && opts.clean === true) throw new UsageError([{ where: '--clean', expected: 'either --status or --clean', found: 'both' }]);
+  const output = opts.output as string | undefined;
+  const writing = opts.status !== true && opts.clean !== true;
+  if (writing && output === undefined) throw new UsageError([{ where: '--output', expected: 'a results CSV path (needed unless --status or --clean)', found: 'nothing' }]);
+  if (writing && output !== undefined) {
+    requireWritable('--output', output);
+    requireWritable('--output', jsonPathFor(output));
+  }
+  // The server before the plan: a wrong URL or a Redis that is down costs no planning.
+  await asUsageErrorsAsync(() => checkRedis(url));
+  const plan = asUsageErrors(() => planSweep(loadSweepSpec(specFile)));
   if (opts.status === true) {
     process.stdout.write(stringifyResult(await asUsageErrorsAsync(() => queuedSweepStatus(plan, url))));
     return;
@@ -32,10 +45,7 @@ export async function runQueuedSweepCommand(plan: SweepPlan, opts: Record<string
     process.stdout.write(stringifyResult({ queue: `sweep-${plan.hash.slice(0, 16)}`, spec_hash: plan.hash, removed }));
     return;
   }
-  const output = opts.output as string | undefined;
-  if (output === undefined) throw new UsageError([{ where: '--output', expected: 'a results CSV path (needed unless --status or --clean)', found: 'nothing' }]);
-  requireWritable('--output', output);
-  requireWritable('--output', jsonPathFor(output));
+  if (output === undefined) return;
   const quiet = opts.quiet === true;
   const bar = new TaskProgress('jobs', !quiet);
   const stop = new AbortController();

@@ -17,8 +17,7 @@ export async function runSweepCommand(specFile: string, opts: Record<string, unk
     for (const flag of ['status', 'clean', 'keepQueue'] as const)
       if (opts[flag] === true) throw new UsageError([{ where: `--${flag === 'keepQueue' ? 'keep-queue' : flag}`, expected: '--queue redis://HOST:PORT (it applies to queued sweeps only)', found: 'no --queue' }]);
   } else {
-    const plan = asUsageErrors(() => planSweep(loadSweepSpec(specFile)));
-    await runQueuedSweepCommand(plan, opts);
+    await runQueuedSweepCommand(specFile, opts);
     return;
   }
   const output = opts.output as string | undefined;

@@ -2,14 +2,7 @@ import { defaultWorkers, parseQueueUrl, runQueueWorker } from '@blis/adapters';
 import { UsageError } from '../usage-error.js';
 import { reportConnection } from './queued-sweep-command.js';
 import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
-
-/** A positive integer flag, or undefined when not given. */
-function positiveInt(flag: string, raw: unknown, what: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError([{ where: flag, expected: `a positive integer (${what})`, found: JSON.stringify(raw) }]);
-  return n;
-}
+import { positiveIntFlag } from './workers-flag.js';
 
 /**
  * `blis worker --queue redis://...`: runs the jobs of every queued sweep on that Redis, on a pool
@@ -18,8 +11,8 @@ function positiveInt(flag: string, raw: unknown, what: string): number | undefin
  */
 export async function runWorkerCommand(opts: Record<string, unknown>): Promise<void> {
   const url = asUsageErrors(() => parseQueueUrl(String(opts.queue)));
-  const concurrency = positiveInt('--concurrency', opts.concurrency, 'simulations at once') ?? defaultWorkers();
-  const lockDurationMs = positiveInt('--lock-duration', opts.lockDuration, 'milliseconds a job lock lasts without renewal');
+  const concurrency = positiveIntFlag('--concurrency', opts.concurrency, 'simulations at once') ?? defaultWorkers();
+  const lockDurationMs = positiveIntFlag('--lock-duration', opts.lockDuration, 'milliseconds a job lock lasts without renewal');
   const maxStalled = opts.maxStalled === undefined ? undefined : Number(opts.maxStalled);
   if (maxStalled !== undefined && (!Number.isInteger(maxStalled) || maxStalled < 0))
     throw new UsageError([{ where: '--max-stalled', expected: 'a non-negative integer (times a job may be given back by dead workers)', found: JSON.stringify(opts.maxStalled) }]);

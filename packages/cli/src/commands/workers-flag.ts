@@ -1,9 +1,14 @@
 import { UsageError } from '../usage-error.js';
 
-/** `--workers N`: a positive integer, or undefined when not given. */
-export function parseWorkers(raw: unknown): number | undefined {
+/** A positive integer flag of a command's own (not a SIMULATION_FLAGS one), or undefined when not given. */
+export function positiveIntFlag(flag: string, raw: unknown, what: string): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError([{ where: '--workers', expected: 'a positive integer (worker threads)', found: JSON.stringify(raw) }]);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError([{ where: flag, expected: `a positive integer (${what})`, found: JSON.stringify(raw) }]);
   return n;
+}
+
+/** `--workers N`: a positive integer, or undefined when not given. */
+export function parseWorkers(raw: unknown): number | undefined {
+  return positiveIntFlag('--workers', raw, 'worker threads');
 }

@@ -5,11 +5,10 @@ import type { Job, Worker } from 'bullmq';
 import { defaultWorkers } from '../sweep-runner.js';
 import { ACTIVE_SWEEPS_KEY, ANNOUNCE_CHANNEL, QUEUE_PREFIX, jobIdOf, sweepKeysOfQueue } from './queue-keys.js';
 import { type QueueUrl, parseQueueUrl } from './queue-url.js';
-import { type ConnectionEvent, checkRedis, openRedis } from './redis-connection.js';
+import { type ConnectionEvent, checkRedis, openRedis, wakeOnMessages } from './redis-connection.js';
 import { type QueuedTask, localTask } from './shipped-files.js';
 import type { QueuedFailure } from './sweep-redis-state.js';
 import { createTaskPool } from './task-pool.js';
-import { Wakeup } from './wakeup.js';
 
 /** How a `blis worker` runs. */
 export interface QueueWorkerOptions {
@@ -116,11 +115,7 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWor
 
   // New sweeps are announced on a channel, so an idle worker starts on one at once; the set is
   // still read every `discoverMs`, for sweeps announced while this worker was away.
-  const wakeup = new Wakeup();
-  const subscriber = redis.duplicate();
-  subscriber.on('error', () => {});
-  subscriber.on('message', () => wakeup.wake());
-  await subscriber.subscribe(ANNOUNCE_CHANNEL);
+  const news = await wakeOnMessages(redis, ANNOUNCE_CHANNEL);
   try {
     for (;;) {
       const active = new Set(await redis.smembers(ACTIVE_SWEEPS_KEY));
@@ -133,12 +128,12 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWor
         }
       if (opts.signal?.aborted === true) break;
       if (opts.maxIdleMs !== undefined && running === 0 && Date.now() - idleSince >= opts.maxIdleMs) break;
-      await wakeup.wait(opts.discoverMs ?? 1000, opts.signal);
+      await news.wakeup.wait(opts.discoverMs ?? 1000, opts.signal);
     }
   } finally {
     await Promise.all([...workers.values()].map((w) => w.close()));
     await pool.destroy();
-    subscriber.disconnect();
+    news.close();
     redis.disconnect();
     rmSync(filesDir, { recursive: true, force: true });
   }

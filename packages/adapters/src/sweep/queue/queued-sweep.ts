@@ -9,9 +9,8 @@ import type { SweepRow } from '../sweep-task.js';
 import { ACTIVE_SWEEPS_KEY, ANNOUNCE_CHANNEL, QUEUE_PREFIX, type SweepKeys, jobIdOf, sweepKeys } from './queue-keys.js';
 import { type QueueRate, type QueuedSweepCounts, queueRate } from './queue-progress.js';
 import { type QueueUrl, parseQueueUrl } from './queue-url.js';
-import { type ConnectionEvent, checkRedis, openRedis } from './redis-connection.js';
+import { type ConnectionEvent, checkRedis, openRedis, wakeOnMessages } from './redis-connection.js';
 import { shipTask } from './shipped-files.js';
-import { Wakeup } from './wakeup.js';
 import { type QueuedFailure, readFailures, readNewRows, removeSweepKeys } from './sweep-redis-state.js';
 
 /** How to run a planned sweep on a Redis queue. */
@@ -69,12 +68,14 @@ const ADD_CHUNK = 500;
  * done is not added again), waits while `blis worker`s run them, and writes the same CSV and
  * JSON as the local sweep. Stopping and rerunning resumes: rows already in Redis are kept.
  */
-export async function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions): Promise<QueuedSweepOutcome> {
-  const url = typeof opts.queue === 'string' ? parseQueueUrl(opts.queue) : opts.queue;
-  await checkRedis(url);
-  const keys = sweepKeys(plan.hash);
-  const session = await openSession(url, keys, opts.onConnection);
-  const { redis, queue } = session;
+export function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions): Promise<QueuedSweepOutcome> {
+  return withSession(plan, opts.queue, (session, keys) => collectSweep(plan, opts, session, keys), opts.onConnection);
+}
+
+async function collectSweep(plan: SweepPlan, opts: QueuedSweepOptions, { redis, queue }: Session, keys: SweepKeys): Promise<QueuedSweepOutcome> {
+  const attempts = opts.attempts ?? 3;
+  // Workers announce each row on the sweep's channel: the coordinator reads as they come.
+  const news = await wakeOnMessages(redis, keys.events);
   try {
     if (opts.restart === true) await removeSweepKeys(redis, queue, keys);
     const planned = new Set(plan.tasks.map(jobIdOf));
@@ -82,14 +83,7 @@ export async function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions):
     let offset = await readNewRows(redis, keys, 0, rows);
     let failures = await readFailures(redis, queue, keys, rows, planned);
     const doneAtStart = rows.size + failures.size;
-    // Workers announce each row on the sweep's channel: the coordinator reads as they come.
-    const wakeup = new Wakeup();
-    const subscriber = redis.duplicate();
-    subscriber.on('error', () => {});
-    subscriber.on('message', () => wakeup.wake());
-    session.onClose(() => subscriber.disconnect());
-    await subscriber.subscribe(keys.events);
-    await enqueue(redis, queue, keys, plan, (id) => rows.has(id) || failures.has(id), opts.attempts ?? 3);
+    await enqueue(redis, queue, keys, plan, (id) => rows.has(id) || failures.has(id), attempts);
     const start = Date.now();
     const total = plan.tasks.length;
     for (;;) {
@@ -98,7 +92,7 @@ export async function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions):
         // elsewhere): what has no row here yet is enqueued again, and the done list starts over.
         opts.onNotice?.(`the sweep's state vanished from Redis; enqueueing the ${plan.tasks.length - rows.size} job(s) without a result again`);
         offset = 0;
-        await enqueue(redis, queue, keys, plan, (id) => rows.has(id), opts.attempts ?? 3);
+        await enqueue(redis, queue, keys, plan, (id) => rows.has(id), attempts);
       }
       offset = await readNewRows(redis, keys, offset, rows);
       failures = await readFailures(redis, queue, keys, rows, planned);
@@ -106,7 +100,7 @@ export async function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions):
       opts.onProgress?.(counts, queueRate(counts, doneAtStart, start, Date.now()));
       if (counts.done + counts.failed >= total) break;
       if (opts.signal?.aborted === true) throw new QueuedSweepStoppedError(keys.queue);
-      await wakeup.wait(opts.pollMs ?? 1000, opts.signal);
+      await news.wakeup.wait(opts.pollMs ?? 1000, opts.signal);
     }
     if (failures.size > 0) throw new QueuedSweepFailedError([...failures.values()].sort((a, b) => a.candidate - b.candidate || a.seed - b.seed));
     const byKey = new Map([...rows.values()].map((r) => [rowKey(r), r]));
@@ -117,7 +111,7 @@ export async function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions):
     if (opts.keepQueue !== true) await removeSweepKeys(redis, queue, keys);
     return { csvPath: opts.output, jsonPath, rows: results.rows.length, candidates: plan.candidates.length, resumed: doneAtStart, queue: keys.queue };
   } finally {
-    await session.close();
+    news.close();
   }
 }
 
@@ -156,11 +150,11 @@ export function cleanQueuedSweep(plan: SweepPlan, queueUrl: string | QueueUrl): 
 }
 
 /** Checks the URL and the server, opens the plan's sweep, runs `f`, and closes it whatever happens. */
-async function withSession<T>(plan: SweepPlan, queueUrl: string | QueueUrl, f: (session: Session, keys: SweepKeys) => Promise<T>): Promise<T> {
+async function withSession<T>(plan: SweepPlan, queueUrl: string | QueueUrl, f: (session: Session, keys: SweepKeys) => Promise<T>, onConnection?: (e: ConnectionEvent) => void): Promise<T> {
   const url = typeof queueUrl === 'string' ? parseQueueUrl(queueUrl) : queueUrl;
   await checkRedis(url);
   const keys = sweepKeys(plan.hash);
-  const session = await openSession(url, keys);
+  const session = await openSession(url, keys, onConnection);
   try {
     return await f(session, keys);
   } finally {
@@ -171,8 +165,6 @@ async function withSession<T>(plan: SweepPlan, queueUrl: string | QueueUrl, f: (
 interface Session {
   redis: Redis;
   queue: Queue;
-  /** Runs `f` when the session closes (a subscriber connection to end with it). */
-  onClose(f: () => void): void;
   close(): Promise<void>;
 }
 
@@ -182,13 +174,10 @@ async function openSession(url: QueueUrl, keys: SweepKeys, onConnection?: (e: Co
   const queue = new Queue(keys.queue, { connection: redis, prefix: QUEUE_PREFIX });
   // BullMQ reports connection trouble as 'error' events; the connection's own retry reporting says it once.
   queue.on('error', () => {});
-  const closers: (() => void)[] = [];
   return {
     redis,
     queue,
-    onClose: (f) => closers.push(f),
     close: async () => {
-      for (const f of closers) f();
       await queue.close();
       redis.disconnect();
     },

@@ -1,5 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { QueueConnectionError, type QueueUrl } from './queue-url.js';
+import { Wakeup } from './wakeup.js';
 
 /** What a long-lived connection reports about itself: lost (and retrying), and back. */
 export type ConnectionEvent = { kind: 'retrying'; attempt: number; delayMs: number; cause: string } | { kind: 'reconnected' };
@@ -90,4 +91,18 @@ export async function openRedis(url: QueueUrl, onEvent?: (e: ConnectionEvent) =>
     lost = false;
   });
   return client;
+}
+
+/**
+ * A subscription to `channel` on a connection of its own (a subscribed connection can send no
+ * other command) whose messages wake `wakeup`: how a worker hears of a new sweep and the
+ * coordinator of a new row, instead of polling fast. `close` ends the connection.
+ */
+export async function wakeOnMessages(redis: Redis, channel: string): Promise<{ wakeup: Wakeup; close(): void }> {
+  const wakeup = new Wakeup();
+  const subscriber = redis.duplicate();
+  subscriber.on('error', () => {});
+  subscriber.on('message', () => wakeup.wake());
+  await subscriber.subscribe(channel);
+  return { wakeup, close: () => subscriber.disconnect() };
 }

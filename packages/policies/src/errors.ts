@@ -74,3 +74,34 @@ export function formatParamPath(path: readonly (string | number)[], root = 'para
   for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? p : `.${p}`;
   return out;
 }
+
+/**
+ * A policy misbehaved during a run: it threw, returned something outside its contract (an
+ * instance out of range, a NaN score), wrote to a read-only view, or overran its time budget.
+ * Carries who (kind, name, and `source`, e.g. the module path it came from) and which decision.
+ * Input, not a simulator bug: the CLI reports it with exit code 2.
+ */
+export class PolicyError extends Error {
+  override readonly name = 'PolicyError';
+  readonly kind: PolicyKind;
+  readonly policyName: string;
+  /** Where the policy came from (a module path), when it was loaded from one. */
+  readonly source: string | undefined;
+  /** The method that was running: `route`, `admit`, `score`, ... */
+  readonly method: string;
+  /** The decision: which request, at what simulated time (e.g. `request 17 ("r17") at 1200 µs`). */
+  readonly context: string;
+  /** What went wrong, in words. */
+  readonly problem: string;
+
+  constructor(init: { kind: PolicyKind; policyName: string; source?: string; method: string; context: string; problem: string; cause?: unknown }) {
+    const who = `${KIND_LABEL[init.kind]} "${init.policyName}"${init.source !== undefined ? ` (${init.source})` : ''}`;
+    super(`${who}: ${init.method}() for ${init.context}: ${init.problem}`, init.cause !== undefined ? { cause: init.cause } : undefined);
+    this.kind = init.kind;
+    this.policyName = init.policyName;
+    this.source = init.source;
+    this.method = init.method;
+    this.context = init.context;
+    this.problem = init.problem;
+  }
+}

@@ -8,6 +8,7 @@ export {
   DuplicatePolicyError,
   formatParamPath,
   type PolicyKind,
+  PolicyError,
   type PolicyParamIssue,
   PolicyParamsError,
   policyKindLabel,

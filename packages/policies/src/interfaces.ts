@@ -14,12 +14,12 @@ export interface AdmissionDecision {
   readonly reason: string;
 }
 
-export interface AdmissionPolicy {
+export interface AdmissionPolicy extends ReportsMetrics {
   readonly name: string;
   admit(request: RequestView, state: RouterState): AdmissionDecision;
 }
 
-export interface PriorityPolicy {
+export interface PriorityPolicy extends ReportsMetrics {
   readonly name: string;
   /** Higher is more urgent. Called at admission and again before each batch formation. */
   priority(request: RequestView, nowUs: number): number;
@@ -28,7 +28,7 @@ export interface PriorityPolicy {
 }
 
 /** One scorer's opinion of every instance, written into `out` (length = instances). */
-export interface Scorer {
+export interface Scorer extends ReportsMetrics {
   readonly name: string;
   score(request: RequestView, state: RouterState, out: Float64Array): void;
   /**
@@ -52,13 +52,50 @@ export interface RoutingDecision {
   readonly scores?: ArrayLike<number>;
   /** Per-scorer raw scores, keyed by scorer name, for traces. */
   readonly breakdown?: Readonly<Record<string, ArrayLike<number>>>;
+  /**
+   * True: the router refuses the request (RouteSim's `Reject`). It is dropped with the outcome
+   * `rejected`, counted like an admission rejection, and `instance` is ignored.
+   */
+  readonly reject?: boolean;
+  /**
+   * A priority hint (RouteSim's `RouteWithPriority`): replaces the priority policy's score for
+   * this request from now on (higher is more urgent). Absent keeps the priority policy's score.
+   */
+  readonly priority?: number;
 }
 
-export interface RoutingPolicy {
+/** What a router may hear about (RouteSim's `on_event`). */
+export type RouterEventKind = 'arrival' | 'routed' | 'completed' | 'dropped';
+
+/** One event a router's {@link RoutingPolicy.onEvent} hook receives. */
+export interface RouterEvent {
+  readonly kind: RouterEventKind;
+  readonly nowUs: number;
+  readonly request: RequestView;
+  /** `routed` and `completed`: the instance's stable `InstanceSnapshot.index`. */
+  readonly instance?: number;
+  /**
+   * `dropped`: why the request left unserved (`rejected`, `shed`, `unservable`, `timed_out`,
+   * `dropped`, `drained`).
+   */
+  readonly reason?: string;
+}
+
+/**
+ * Custom metrics any policy may report: called once when the run ends. Each entry appears in
+ * the result's `custom_metrics` under the policy's name. Values must be finite numbers.
+ */
+export interface ReportsMetrics {
+  metrics?(): Readonly<Record<string, number>>;
+}
+
+export interface RoutingPolicy extends ReportsMetrics {
   readonly name: string;
   route(request: RequestView, state: RouterState): RoutingDecision;
   /** Optional hook after the request completes on `instance` (session tables, LRU indexes). */
   onComplete?(request: RequestView, instance: number): void;
+  /** Optional hook for every arrival, routing, completion and drop, so a stateful router can learn. */
+  onEvent?(event: RouterEvent): void;
 }
 
 /** A P/D decider's answer for one request. */
@@ -79,7 +116,7 @@ export interface DisaggregationDecision {
  * disaggregation). Called after the decode router has chosen a decode pod (llm-d's decode-first
  * order): `state.instances` is the decode pool and `selected` the chosen pod's position in it.
  */
-export interface DisaggregationDecider {
+export interface DisaggregationDecider extends ReportsMetrics {
   readonly name: string;
   decide(request: RequestView, state: RouterState, selected: number): DisaggregationDecision;
 }
@@ -88,7 +125,7 @@ export interface DisaggregationDecider {
  * Orders an instance's wait queue. `compare` < 0 puts `a` first. Schedulers without
  * `compare` keep arrival order (fcfs), which lets the engine skip sorting entirely.
  */
-export interface InstanceScheduler {
+export interface InstanceScheduler extends ReportsMetrics {
   readonly name: string;
   compare?(a: SchedulerEntry, b: SchedulerEntry, ctx: SchedulerContext): number;
 }
@@ -111,7 +148,7 @@ export interface ScaleDecision {
  * Decides, every autoscaler interval, how many replicas a scaling group should gain or lose.
  * One object per scaling group (under P/D, one per pool), so it may keep state.
  */
-export interface AutoScalePolicy {
+export interface AutoScalePolicy extends ReportsMetrics {
   readonly name: string;
   evaluate(ctx: AutoScaleContext): ScaleDecision;
 }
@@ -138,6 +175,7 @@ export type PolicyModuleFactory =
   | PriorityFactory
   | RoutingFactory
   | SchedulerFactory
+  | ScorerFactory
   | DeciderFactory
   | AutoScaleFactory;
 

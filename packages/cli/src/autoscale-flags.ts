@@ -32,7 +32,7 @@ export interface AutoscaleFields {
   autoscaling?: SimulationConfigInput['autoscaling'];
   nodePools?: SimulationConfigInput['nodePools'];
   lifecycle?: SimulationConfigInput['lifecycle'];
-  /** `--autoscaler-policy` naming an ES module (loaded by custom-policy.ts). */
+  /** `--autoscaler-policy` naming an ES module (loaded by policy-modules/). */
   customAutoscaler?: string;
 }
 
@@ -99,8 +99,9 @@ export function autoscaleFields(
     for (const w of converted.warnings) warn(w);
     const a: AutoscalingInput = { ...converted.config.autoscaling, intervalUs };
     if (out.customAutoscaler !== undefined) {
-      // A custom autoscaler is a runtime object (custom-policy.ts): its factory gets no params.
-      if (a.params !== undefined) warn(`autoscaler.params ignored: the custom autoscaler ${out.customAutoscaler} gets none`);
+      // A custom autoscaler is a runtime object (policy-modules/): it got the section's params
+      // unless the section names another autoscaler, whose params these are.
+      if (a.params !== undefined) warn(`autoscaler.params ignored: they belong to "${bundle.autoscaler?.policy}", but the custom autoscaler ${out.customAutoscaler} runs`);
       delete a.policy;
       delete a.params;
     } else if (policyFlag !== undefined) {

@@ -1,32 +1,37 @@
-import { existsSync } from 'node:fs';
 import { type SimulationConfigInput, parseFitnessWeights, FitnessWeightsError } from '@blis/cluster';
 import { knownHardware } from '@blis/latency';
 import { latencyKnownModels } from './catalogue.js';
 import { kvTierFields } from './kv-tier-flags.js';
 import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
-import { checkReadableFile, requireReadable } from './input-files.js';
-import { type PolicyBundle, type PolicyOverrides, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitPolicyMessage } from '@blis/policies';
-import { isModulePath } from './custom-policy.js';
-import { isDecisionTreePath } from './decision-tree-file.js';
+import { checkReadableFile } from './input-files.js';
+import { type PolicyBundle, type PolicyOverrides, type PolicyRegistry, defaultPolicyRegistry, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitPolicyMessage } from '@blis/policies';
+import { type PolicySetup, isModulePath } from './policy-modules/index.js';
+import type { BundleModules } from './policy-modules/bundle-modules.js';
+import { builtinParamIssues, withFlagParams } from './policy-modules/builtin-params.js';
 import { splitListMessage } from './list-message.js';
 import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
-import { type YamlFile, readYamlFile } from './yaml-file.js';
+import type { YamlFile } from './yaml-file.js';
 
 /** Flag values after validation, camelCase. */
 export type FlagValues = Record<string, unknown>;
 
-/** Reads and validates a `--policy-config` file; problems name the file, line and key. */
-export function loadPolicyBundle(path: string): { bundle: PolicyBundle; file: YamlFile } {
-  requireReadable('--policy-config', path, 'policy configuration file');
-  const file = readYamlFile(path, 'policy configuration');
-  const r = parsePolicyBundle(file.value);
+/**
+ * Validates a `--policy-config` file (its module references already taken out and loaded, see
+ * policy-modules/); problems name the file, line and key.
+ */
+export function checkPolicyBundle(b: BundleModules, registry: PolicyRegistry): { bundle: PolicyBundle; file: YamlFile } {
+  const { file } = b;
+  const r = parsePolicyBundle(b.value, registry);
   if (!r.success) {
     throw new UsageError(
       r.issues.map((i) => {
-        const line = file.lineOf(i.path);
-        return { where: `${path}${line !== undefined ? `:${line}` : ''} ${i.pathText}`, ...splitPolicyMessage(i.message, i.path) };
+        // A section that wrote `type:` is named as written.
+        const path = i.path.length >= 2 && i.path[1] === 'policy' && b.typeSections.has(String(i.path[0])) ? [i.path[0], 'type', ...i.path.slice(2)] : i.path;
+        const pathText = path === i.path ? i.pathText : i.pathText.replace(/\.policy\b/, '.type');
+        const line = file.lineOf(path);
+        return { where: `${file.path}${line !== undefined ? `:${line}` : ''} ${pathText}`, ...splitPolicyMessage(i.message, i.path) };
       }),
     );
   }
@@ -37,7 +42,7 @@ export function loadPolicyBundle(path: string): { bundle: PolicyBundle; file: Ya
  * Turns validated flags (and the files they name) into a SimulationConfig input. Cross-field
  * checks (min > max, conflicting workload sources) happen here, all problems reported together.
  */
-export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['workload']): SimulationConfigInput {
+export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['workload'], setup: PolicySetup): SimulationConfigInput {
   const issues: UsageIssue[] = [];
   const f = flags as Record<string, never>;
 
@@ -108,9 +113,11 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   let bundle: PolicyBundle = {};
   let bundleFile: YamlFile | undefined;
   let bundleOk = true;
-  if (typeof f.policyConfig === 'string') {
+  const registry = setup.registry ?? defaultPolicyRegistry;
+  if (setup.bundle !== undefined) {
+    if (f.quiet !== true) for (const w of setup.bundle.warnings) process.stderr.write(`blis: warning: ${w}\n`);
     try {
-      ({ bundle, file: bundleFile } = loadPolicyBundle(f.policyConfig));
+      ({ bundle, file: bundleFile } = checkPolicyBundle(setup.bundle, registry));
     } catch (e) {
       bundleOk = false;
       if (e instanceof UsageError) issues.push(...e.issues);
@@ -130,7 +137,13 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   let scorers: { name: string; weight: number }[] | undefined;
   if (typeof f.routingScorers === 'string') {
     try {
-      scorers = parseScorerList(f.routingScorers, listPolicies().scorer).map((s) => ({ name: s.name, weight: s.weight }));
+      // Module paths are registered under names of their own (policy-modules/policy-setup.ts).
+      const text = (f.routingScorers as string).split(',').map((e) => {
+        const colon = e.lastIndexOf(':');
+        const name = setup.scorerNames.get((colon < 0 ? e : e.slice(0, colon)).trim());
+        return name === undefined ? e : `${name}${colon < 0 ? '' : e.slice(colon)}`;
+      });
+      scorers = parseScorerList(text.join(','), registry.names('scorer')).map((s) => ({ name: s.name, weight: s.weight }));
     } catch (e) {
       issues.push({ where: '--routing-scorers', ...splitListMessage((e as Error).message, '"name:weight,..." pairs') });
     }
@@ -138,18 +151,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   if (f.routingPolicy !== undefined || scorers !== undefined)
     overrides.routing = { name: named(f.routingPolicy), params: scorers !== undefined ? { scorers } : undefined };
 
-  for (const [flag, value] of [
-    ['--admission-policy', f.admissionPolicy],
-    ['--priority-policy', f.priorityPolicy],
-    ['--routing-policy', f.routingPolicy],
-    ['--scheduler', f.scheduler],
-    ['--pd-decider', f.pdDecider],
-    ['--autoscaler-policy', f.autoscalerPolicy],
-  ] as const) {
-    if (typeof value === 'string' && isModulePath(value) && !existsSync(value))
-      issues.push({ where: flag, expected: isDecisionTreePath(value) ? 'an existing decision-tree YAML file' : 'a policy name or an existing ES module path', found: JSON.stringify(value) });
-  }
-  const specs = resolvePolicySpecs(bundle, overrides);
+  const specs = resolvePolicySpecs(bundle, withFlagParams(overrides, setup));
   // Settings that apply to no selected policy do not change the run; say so rather than
   // silently dropping them (BLIS does), on stderr so stdout stays the result.
   if (f.quiet !== true) for (const w of specs.warnings) process.stderr.write(`blis: warning: ${w}\n`);
@@ -174,6 +176,8 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   const routingScorers = routingParams.scorers as { name: string; weight: number }[] | undefined;
   delete routingParams.scorers;
 
+  const withParams = (params: Record<string, unknown> | undefined, extra: Record<string, unknown> | undefined) => (extra === undefined ? params : { ...params, ...extra });
+  const modules = setup.modules;
   const cfg: SimulationConfigInput = {
     seed: f.seed,
     horizonUs: f.horizon,
@@ -198,7 +202,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     admission: { policy: specs.admission.name, params: { ...specs.admission.params } },
     priority: { policy: specs.priority.name, params: { ...specs.priority.params } },
     routing: { policy: specs.routing.name, scorers: routingScorers, params: routingParams },
-    scheduler: { policy: specs.scheduler.name, params: {} },
+    scheduler: { policy: specs.scheduler.name, params: modules.scheduler === undefined ? { ...setup.flagParams.byKind.scheduler } : {} },
     preemptionPolicy: specs.preemption,
     admissionLatencyUs: f.admissionLatency,
     routingLatencyUs: f.routingLatency,
@@ -226,8 +230,11 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     },
     checkInvariants: f.checkInvariants === true,
     includeRequests: typeof f.resultsPath === 'string',
-    pd: pd.pd,
-    autoscaling: autoscale.autoscaling,
+    pd: pd.pd === undefined || modules.decider !== undefined ? pd.pd : { ...pd.pd, deciderParams: withParams(pd.pd.deciderParams, setup.flagParams.byKind.decider) },
+    autoscaling:
+      autoscale.autoscaling === undefined || modules.autoscaler !== undefined
+        ? autoscale.autoscaling
+        : { ...autoscale.autoscaling, params: withParams(autoscale.autoscaling.params, setup.flagParams.byKind.autoscaler) },
     nodePools: autoscale.nodePools,
     lifecycle: autoscale.lifecycle,
   };
@@ -235,6 +242,9 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   // BLIS's P/D topology rules live in the config's schema: check them now, named by flag.
   const pdIssues = pdConfigIssues(out);
   if (pdIssues.length > 0) throw new UsageError(pdIssues);
+  // Built-in policies check the params --policy-param gave them now, named by the flag.
+  const paramIssues = builtinParamIssues(out, setup, registry);
+  if (paramIssues.length > 0) throw new UsageError(paramIssues);
   return out;
 }
 

@@ -15,14 +15,14 @@ const TREE_KINDS: readonly string[] = ['admission', 'priority', 'routing', 'auto
  * returns its factory. Every problem of the tree becomes one located issue
  * (`tree.yaml:7 tree.else.if.signal`); a tree of another kind is refused.
  */
-export function loadDecisionTreeFactory(kind: string, path: string, flag: string): (ctx: PolicyFactoryContext) => unknown {
+export function loadDecisionTreeFactory(kind: string, path: string, where: string): (ctx: PolicyFactoryContext) => unknown {
   if (!TREE_KINDS.includes(kind))
-    throw new UsageError([{ where: `${flag} ${path}`, expected: 'an ES module (decision trees are admission, priority, routing or autoscaler policies)', found: 'a YAML file' }]);
+    throw new UsageError([{ where, expected: 'an ES module (decision trees are admission, priority, routing or autoscaler policies)', found: 'a YAML file' }]);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError([{ where: `${flag} ${path}`, expected: 'a readable decision-tree file', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
+    throw new UsageError([{ where, expected: 'a readable decision-tree file', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
   }
   try {
     return decisionTreePolicyFactory(parseDecisionTree(text, { file: path, kind: kind as DecisionTreeKind }));

@@ -14,6 +14,8 @@ export type FlagKind =
   | 'unitInterval'
   | 'string'
   | 'bool'
+  /** Repeatable: every occurrence's text, in order. */
+  | 'strings'
   | 'triple'
   | 'numbers'
   /** A positive bandwidth in GB/s: `25` or `25GB/s`. */
@@ -48,6 +50,7 @@ const parsers: Record<FlagKind, { schema: z.ZodType; expected: string }> = {
   unitInterval: { schema: z.coerce.number().min(0).max(1), expected: 'a number in [0, 1]' },
   string: { schema: z.string().min(1), expected: 'a non-empty string' },
   bool: { schema: z.boolean(), expected: 'no value (a switch)' },
+  strings: { schema: z.array(z.string().min(1)), expected: 'a non-empty value' },
   triple: { schema: z.string(), expected: 'three comma-separated numbers' },
   numbers: { schema: z.string(), expected: 'comma-separated numbers' },
   gbps: { schema: z.string(), expected: 'a positive number of GB/s (e.g. 25 or "10GB/s")' },

@@ -13,6 +13,7 @@ function addFlags(cmd: Command, defs: readonly FlagDef[]): Command {
     const valuePart = def.kind === 'bool' ? '' : ' <value>';
     const opt = new Option(`--${def.name}${valuePart}`, def.description + (def.defaultText !== undefined ? ` (default: ${def.defaultText})` : ''));
     if (def.choices !== undefined) opt.description += ` [${def.choices.join('|')}]`;
+    if (def.kind === 'strings') opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
     // Hidden aliases share the group, so commander's "Options:" group (--help) comes last.
     opt.helpGroup(`${def.group}:`);
     cmd.addOption(opt);

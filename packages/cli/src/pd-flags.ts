@@ -122,7 +122,7 @@ export function pdFields(f: Record<string, unknown>, isModulePath: (s: string) =
 
   const decider = f.pdDecider as string | undefined;
   if (decider !== undefined && isModulePath(decider)) {
-    // A custom decider is a runtime object (custom-policy.ts), not a config setting.
+    // A custom decider is a runtime object (policy-modules/), not a config setting.
     if (total === 0) issues.push({ where: '--pd-decider', expected: 'P/D instances (--prefill-instances and --decode-instances, or --prefill-decode-instances)', found: 'none' });
   } else if (decider !== undefined) {
     const known = deciderNames();

@@ -8,7 +8,7 @@ import { scaleOscillationWindowUs as scaleCooldownUs } from '@blis/cluster';
 import { DEFAULT_AUTOSCALER_INTERVAL_US } from '../src/autoscale-flags.js';
 import { buildConfig } from '../src/build-config.js';
 import { describeAutoscaling } from '../src/commands/simulate-command.js';
-import { customAutoscalerName, isModulePath, loadCustomPolicies } from '../src/custom-policy.js';
+import { customAutoscalerName, customRuntime, preparePolicies } from '../src/policy-modules/index.js';
 import { durationUs, parseFlags } from '../src/flags.js';
 import { buildProgram } from '../src/main.js';
 import { SIMULATION_FLAGS } from '../src/run-flags.js';
@@ -42,8 +42,9 @@ async function configOf(args: readonly string[], quiet = true): Promise<Simulati
   const run = program.commands.find((c) => c.name() === 'run');
   if (run === undefined) throw new Error('no run command');
   let cfg: SimulationConfigInput | undefined;
-  run.action((opts: Record<string, unknown>) => {
-    cfg = buildConfig(parseFlags(SIMULATION_FLAGS, opts), undefined);
+  run.action(async (opts: Record<string, unknown>) => {
+    const flags = parseFlags(SIMULATION_FLAGS, opts);
+    cfg = buildConfig(flags, undefined, await preparePolicies(flags));
   });
   await program.parseAsync(['run', ...(quiet ? ['--quiet'] : []), ...args], { from: 'user' });
   if (cfg === undefined) throw new Error('run action not called');
@@ -243,7 +244,7 @@ describe('a custom autoscaler module (--autoscaler-policy ./module.mjs)', () => 
   });
 
   it('reaches the simulation as runtime.autoscaler: one policy per scaling group', async () => {
-    const runtime = await loadCustomPolicies({ autoscalerPolicy: good }, isModulePath, { seed: 42, numInstances: 3, blockSizeTokens: 16 });
+    const runtime = customRuntime(await preparePolicies({ autoscalerPolicy: good }), { seed: 42, numInstances: 3, blockSizeTokens: 16 });
     expect(runtime.autoscaler).toBeTypeOf('function');
     const prefill = runtime.autoscaler?.('prefill') as unknown as { name: string; id: number; n: number; evaluate: unknown };
     const decode = runtime.autoscaler?.('decode') as unknown as { id: number };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { describe, expect, it } from 'vitest';
 import { buildConfig } from '../src/build-config.js';
-import { isModulePath, loadCustomPolicies } from '../src/custom-policy.js';
+import { customRuntime, preparePolicies } from '../src/policy-modules/index.js';
 import { parseFlags } from '../src/flags.js';
 import { buildProgram } from '../src/main.js';
 import { pdUsageIssues } from '../src/pd-flags.js';
@@ -27,8 +27,9 @@ async function configOf(args: readonly string[]): Promise<SimulationConfigInput>
   const run = program.commands.find((c) => c.name() === 'run');
   if (run === undefined) throw new Error('no run command');
   let cfg: SimulationConfigInput | undefined;
-  run.action((opts: Record<string, unknown>) => {
-    cfg = buildConfig(parseFlags(SIMULATION_FLAGS, opts), undefined);
+  run.action(async (opts: Record<string, unknown>) => {
+    const flags = parseFlags(SIMULATION_FLAGS, opts);
+    cfg = buildConfig(flags, undefined, await preparePolicies(flags));
   });
   await program.parseAsync(['run', '--quiet', ...args], { from: 'user' });
   if (cfg === undefined) throw new Error('run action not called');
@@ -104,7 +105,7 @@ describe('P/D flags build config.pd', () => {
     writeFileSync(path, "export default () => ({ name: 'every-other', decide: () => ({ disaggregate: false }) });\n");
     const cfg = await configOf([...PD_2_2, '--pd-decider', path]);
     expect(cfg.pd).toEqual({ prefillInstances: 2, decodeInstances: 2 });
-    const runtime = await loadCustomPolicies({ pdDecider: path }, isModulePath, { seed: 42, numInstances: 4, blockSizeTokens: 16 });
+    const runtime = customRuntime(await preparePolicies({ pdDecider: path }), { seed: 42, numInstances: 4, blockSizeTokens: 16 });
     expect(runtime.decider?.name).toBe('every-other');
   });
 

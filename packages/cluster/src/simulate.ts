@@ -7,6 +7,7 @@ import {
   type DisaggregationDecider,
   type InstanceScheduler,
   type PolicyFactoryContext,
+  type PolicyKind,
   type PolicyRegistry,
   type PoolType,
   type PriorityPolicy,
@@ -45,6 +46,8 @@ export interface SimulationRuntime {
   scheduler?: (instanceIndex: number) => InstanceScheduler;
   /** Registry to resolve policy names in (default: the built-in catalogue). */
   registry?: PolicyRegistry;
+  /** Where each custom policy came from (its module path), for error messages. */
+  policySources?: Partial<Record<PolicyKind, string>>;
   /** Decision-trace observer (the CLI wires `@blis/trace`'s recorder here). */
   observer?: DecisionObserver;
   onProgress?: (done: number, nowUs: number) => void;

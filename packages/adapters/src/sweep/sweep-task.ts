@@ -48,7 +48,8 @@ async function loadRoutingModule(path: string, task: SweepTask): Promise<Routing
   if (typeof factory !== 'function') throw new Error(`${path}: expected a default export that is a policy factory function, found ${typeof factory}`);
   const ctx: PolicyFactoryContext = {
     numInstances: task.config.numInstances ?? 1,
-    params: {},
+    // `blis compare --policy-param routing.*` rides in the config's routing params.
+    params: structuredClone(task.config.routing?.params ?? {}) as Record<string, unknown>,
     random: new PartitionedRng(task.seed).stream('custom/routing'),
     blockSizeTokens: task.config.blockSizeTokens ?? 16,
   };

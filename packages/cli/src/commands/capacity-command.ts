@@ -1,13 +1,10 @@
 import { type CapacityProbe, CapacityInputError, findCapacity, formatValue, parseTargets } from '@blis/adapters';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { buildConfig } from '../build-config.js';
-import { isModulePath, loadCustomPolicies } from '../custom-policy.js';
+import { customRuntime, preparePolicies } from '../policy-modules/index.js';
 import { type FlagDef, parseFlags } from '../flags.js';
 import { stringifyResult } from '../json-output.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
-
-/** Flags whose value may name a custom policy module (loaded afresh for every run). */
-const POLICY_FLAGS = ['admissionPolicy', 'priorityPolicy', 'routingPolicy', 'pdDecider', 'scheduler', 'autoscalerPolicy'];
 
 /**
  * `blis capacity`: validate the flags, build the base config as `blis run` does, search, print
@@ -26,10 +23,11 @@ export async function runCapacityCommand(
   else issues.push(...(parsed?.issues ?? []));
   const seeds = parseSeeds(flags, issues);
   if (issues.length > 0) throw new UsageError(issues);
-  const input = buildConfig(flags, workloadFrom(flags));
+  const setup = await preparePolicies(flags);
+  const input = buildConfig(flags, workloadFrom(flags), setup);
   const quiet = flags.quiet === true;
   const search = (flags.search as 'rate' | 'instances' | undefined) ?? 'rate';
-  const withModules = POLICY_FLAGS.some((k) => typeof flags[k] === 'string' && isModulePath(flags[k] as string));
+  const withModules = Object.keys(setup.sources).length > 0;
   const blockSizeTokens = (flags.blockSizeInTokens as number | undefined) ?? 16;
   try {
     const report = await findCapacity(
@@ -47,7 +45,7 @@ export async function runCapacityCommand(
       },
       {
         // Custom policies may keep state: each run gets its own, built for its seed and size.
-        runtime: withModules ? (c) => loadCustomPolicies(flags, isModulePath, { seed: c.seed ?? 42, numInstances: c.numInstances ?? 1, blockSizeTokens }) : undefined,
+        runtime: withModules ? (c) => customRuntime(setup, { seed: c.seed ?? 42, numInstances: c.numInstances ?? 1, blockSizeTokens }) : undefined,
         onProbe: quiet ? undefined : (p, unit) => process.stderr.write(`blis: probe ${p.index}: ${describeProbe(p, unit)}\n`),
       },
     );

@@ -1,12 +1,10 @@
 import { resolve } from 'node:path';
 import { type ComparePolicy, DEFAULT_SWEEP_METRICS, compareTable, defaultWorkers, metricNameProblem, runCompare } from '@blis/adapters';
 import type { SimulationConfigInput } from '@blis/cluster';
-import { PartitionedRng } from '@blis/engine';
 import { listPolicies } from '@blis/policies';
 import { buildConfig } from '../build-config.js';
-import { isModulePath, loadPolicyModule } from '../custom-policy.js';
+import { type PolicySetup, customRuntime, isModulePath, loadModule, preparePolicies } from '../policy-modules/index.js';
 import { type FlagDef, parseFlags } from '../flags.js';
-import { requireReadable } from '../input-files.js';
 import { stringifyResult } from '../json-output.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
@@ -24,11 +22,19 @@ export async function runCompareCommand(defs: readonly FlagDef[], rawOpts: Recor
   const modules = ['admissionPolicy', 'priorityPolicy', 'scheduler', 'pdDecider', 'autoscalerPolicy'].filter((k) => typeof flags[k] === 'string' && isModulePath(flags[k] as string));
   if (modules.length > 0)
     throw new UsageError(modules.map((k) => ({ where: `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, expected: 'a built-in policy with `blis compare` (only --policies takes module paths)', found: JSON.stringify(flags[k]) })));
-  const policies = await parsePolicies(rawOpts.policies, flags);
+  const setup = await preparePolicies(flags);
+  // Worker threads get plain data: modules from the policy YAML or scorer modules cannot follow.
+  const sources = Object.entries(setup.sources);
+  if (sources.length > 0)
+    throw new UsageError(sources.map(([kind, path]) => ({ where: kind === 'scorer' ? '--routing-scorers' : '--policy-config', expected: `built-in ${kind === 'scorer' ? 'scorers' : 'policies'} with \`blis compare\` (only --policies takes module paths)`, found: JSON.stringify(path) })));
+  const routingParams = setup.flagParams.byKind.routing;
+  const policies = await parsePolicies(rawOpts.policies, flags, setup);
   const seeds = parseSeeds(rawOpts.seeds);
   const metrics = parseMetrics(rawOpts.metrics);
   const workers = parseWorkers(rawOpts.workers) ?? defaultWorkers();
-  const base = buildConfig(flags, workloadFrom(flags));
+  // --policy-param routing.* goes to every policy compared (a built-in checks them when the runs are planned).
+  const built = buildConfig(flags, workloadFrom(flags), { ...setup, flagParams: { ...setup.flagParams, byKind: { ...setup.flagParams.byKind, routing: undefined } } });
+  const base = routingParams === undefined ? built : { ...built, routing: { ...built.routing, params: { ...built.routing?.params, ...routingParams } } };
   if (metrics.includes('fitness.score') && base.fitnessWeights === undefined)
     throw new UsageError([{ where: '--metrics', expected: '--fitness-weights for the fitness.score metric', found: 'no --fitness-weights' }]);
   const quiet = flags.quiet === true;
@@ -49,7 +55,7 @@ export async function runCompareCommand(defs: readonly FlagDef[], rawOpts: Recor
 }
 
 /** `--policies a,b,./p.mjs`: built-in routing policy names or module paths, each checked before any run. */
-async function parsePolicies(raw: unknown, flags: Record<string, unknown>): Promise<ComparePolicy[]> {
+async function parsePolicies(raw: unknown, flags: Record<string, unknown>, setup: PolicySetup): Promise<ComparePolicy[]> {
   if (typeof raw !== 'string' || raw.trim() === '') throw new UsageError([{ where: '--policies', expected: 'a comma-separated list of routing policies (built-in names or ./module.mjs paths)', found: raw === undefined ? 'nothing' : JSON.stringify(raw) }]);
   const known = listPolicies().routing;
   const issues: UsageIssue[] = [];
@@ -62,10 +68,9 @@ async function parsePolicies(raw: unknown, flags: Record<string, unknown>): Prom
     }
     seen.add(item);
     if (isModulePath(item)) {
-      requireReadable('--policies', item, 'routing policy module');
       // Built once here so a broken module fails before the runs; each run builds its own.
-      const ctx = { numInstances: (flags.numInstances as number | undefined) ?? 1, params: {}, random: new PartitionedRng((flags.seed as number | undefined) ?? 42).stream('custom/routing'), blockSizeTokens: (flags.blockSizeInTokens as number | undefined) ?? 16 };
-      await loadPolicyModule('routing', item, '--policies', ctx);
+      const routing = await loadModule('routing', item, '--policies', { ...setup.flagParams.byKind.routing });
+      customRuntime({ ...setup, modules: { routing } }, { seed: (flags.seed as number | undefined) ?? 42, numInstances: (flags.numInstances as number | undefined) ?? 1, blockSizeTokens: (flags.blockSizeInTokens as number | undefined) ?? 16 });
       out.push({ label: item, module: resolve(item) });
     } else if (known.includes(item)) out.push({ label: item, name: item });
     else issues.push({ where: '--policies', expected: `built-in routing policies (${known.join(', ')}), ./module.mjs paths or decision-tree .yaml paths`, found: JSON.stringify(item) });

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node
 import { dirname } from 'node:path';
 import { type AutoscalingMetrics, type PreparedRun, type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
 import { buildConfig } from '../build-config.js';
-import { customAutoscalerName, isModulePath, loadCustomPolicies } from '../custom-policy.js';
+import { customAutoscalerName, customRuntime, preparePolicies } from '../policy-modules/index.js';
 import { type FlagDef, parseFlags } from '../flags.js';
 import { describeErrno } from '../input-files.js';
 import { stringifyResult } from '../json-output.js';
@@ -21,10 +21,11 @@ export async function runSimulationCommand(
 ): Promise<void> {
   const flags = parseFlags(defs, rawOpts);
   const workload = workloadFrom(flags);
-  const input = buildConfig(flags, workload);
+  const setup = await preparePolicies(flags);
+  const input = buildConfig(flags, workload, setup);
   const resultsPath = flags.resultsPath as string | undefined;
   if (resultsPath !== undefined) checkWritable(resultsPath);
-  const custom = await loadCustomPolicies(flags, isModulePath, {
+  const custom = customRuntime(setup, {
     seed: (flags.seed as number | undefined) ?? 42,
     numInstances: input.numInstances ?? 1,
     blockSizeTokens: (flags.blockSizeInTokens as number | undefined) ?? 16,

@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { PolicyFactoryContext, PolicyKind } from '@blis/policies';
+import { isDecisionTreePath, loadDecisionTreeFactory } from '../decision-tree-file.js';
+import { UsageError } from '../usage-error.js';
+
+/** A policy factory as a module's default export is documented: `(ctx) => policy`. */
+export type LoadedFactory = (ctx: PolicyFactoryContext) => unknown;
+
+// One import per file per process: commands that build many runs (capacity, P/D pools, one
+// scheduler per instance) reuse the factory rather than re-evaluating the module.
+const cache = new Map<string, Promise<LoadedFactory>>();
+
+/**
+ * The factory in the file at `absPath` (already resolved): an ES module's default export,
+ * checked to be a function, or a decision tree's factory. `where` names the flag or YAML key
+ * for errors (`--routing-policy ./x.mjs`, `policy.yaml:4 routing.type (./x.mjs)`).
+ */
+export function importFactory(kind: PolicyKind, absPath: string, where: string): Promise<LoadedFactory> {
+  const key = `${kind}\0${absPath}`;
+  let hit = cache.get(key);
+  if (hit === undefined) {
+    hit = load(kind, absPath, where);
+    cache.set(key, hit);
+    // A failure is reported once, under the name that asked first; a retry should see it again.
+    hit.catch(() => cache.delete(key));
+  }
+  return hit;
+}
+
+async function load(kind: PolicyKind, absPath: string, where: string): Promise<LoadedFactory> {
+  if (!existsSync(absPath))
+    throw new UsageError([{ where, expected: isDecisionTreePath(absPath) ? 'an existing decision-tree YAML file' : 'a policy name or an existing ES module path', found: 'no such file' }]);
+  if (isDecisionTreePath(absPath)) return loadDecisionTreeFactory(kind, absPath, where);
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(absPath).href)) as { default?: unknown };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    throw new UsageError([{ where, expected: 'an importable ES module', found: `importing it threw: ${message.split('\n')[0]}` }]);
+  }
+  const factory = mod.default;
+  if (typeof factory !== 'function')
+    throw new UsageError([{ where, expected: 'a default export that is a policy factory function, (ctx) => policy', found: factory === undefined ? 'no default export' : typeof factory }]);
+  return factory as LoadedFactory;
+}

@@ -103,6 +103,12 @@ describe('the harness catches bad policies', () => {
     }), { numRuns: 20, print: false });
     expect(peek.failures.map((f) => f.property)).toEqual(['no-output-length']);
     expect(peek.failures[0].message).toMatch(/admission policy "peeker": read request\.outputTokens/);
+    const probe = checkPolicyContract('priority', () => ({
+      name: 'prober',
+      priority: (r: RequestView) => ('outputTokens' in r ? 1 : 0),
+    }), { numRuns: 10, print: false });
+    expect(probe.failures.map((f) => f.property)).toEqual(['no-output-length']);
+    expect(probe.failures[0].message).toMatch(/read request\.outputTokens \(an `in` test\)/);
   });
 
   it('NaN scores, a throwing decider, a fractional autoscaler delta, non-finite metrics', () => {

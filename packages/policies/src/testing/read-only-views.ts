@@ -18,8 +18,9 @@ export interface ViewBreach {
 }
 
 /**
- * Wraps views so that every write (set, define, delete, on any nested object) and every read of
- * a request field that {@link RequestView} does not declare is recorded instead of happening.
+ * Wraps views so that every write (set, define, delete, on any nested object) and every read (or
+ * `in` test) of a request field that {@link RequestView} does not declare is recorded; writes do
+ * not happen.
  * Writes are swallowed, so the policy keeps running on the original values and the contract
  * check reports the first breach with its path.
  */
@@ -59,6 +60,11 @@ export class ViewGuard {
         // A request reached through another view (a scheduler entry's) is a request view.
         const childIsRequest = !isRequest && (name === 'request') && v !== null && typeof v === 'object';
         return child(v, Array.isArray(target) || ArrayBuffer.isView(target) ? `${path}[${name}]` : `${path}.${name}`, childIsRequest);
+      },
+      has(target, prop) {
+        if (isRequest && typeof prop === 'string' && !REQUEST_VIEW_KEYS.has(prop) && !HARMLESS_READS.has(prop))
+          guard.breaches.push({ kind: 'hidden-read', path: `${path}.${prop} (an \`in\` test)` });
+        return Reflect.has(target, prop);
       },
       set(_target, prop) {
         guard.breaches.push({ kind: 'write', path: `${path}.${String(prop)}` });

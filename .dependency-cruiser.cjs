@@ -37,6 +37,9 @@ const blisDeps = (pkg, fields) => {
   return names.filter((n) => n.startsWith('@blis/')).map((n) => n.slice('@blis/'.length));
 };
 
+/** fast-check, allowed in the ./testing entries only (a peer dependency of the packages that have one). */
+const FAST_CHECK_IN_TESTING = ['(^|/)node_modules/fast-check/', '(^|/)node_modules/\\.pnpm/fast-check@'];
+
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
@@ -78,14 +81,32 @@ module.exports = {
       comment: 'Published code may import only node built-ins and packages in its own dependencies/peerDependencies.',
       severity: 'error',
       from: { path: '^packages/[^/]+/src/' },
-      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown', 'npm-dev'] },
+      // fast-check is both a peer (declared) and a dev dependency of the packages with a ./testing entry.
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown', 'npm-dev'], pathNot: FAST_CHECK_IN_TESTING },
     },
     {
       name: 'policies-imports-only-zod',
       comment: 'Custom policies compile against @blis/policies alone; it may use zod and node built-ins only.',
       severity: 'error',
       from: { path: '^packages/policies/src/' },
-      to: { pathNot: ['^packages/policies/src/', '(^|/)node_modules/zod/', '(^|/)node_modules/\\.pnpm/zod@'], dependencyTypesNot: ['core'] },
+      to: { pathNot: ['^packages/policies/src/', '(^|/)node_modules/zod/', '(^|/)node_modules/\\.pnpm/zod@', ...FAST_CHECK_IN_TESTING], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'fast-check-only-in-testing',
+      comment: 'fast-check is an optional peer dependency: only the ./testing entry (src/testing/) may import it.',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/src/', pathNot: '^packages/[^/]+/src/testing/' },
+      to: { path: '(^|/)node_modules/(\\.pnpm/)?fast-check[@/]' },
+    },
+    {
+      name: 'testing-entries-browser-safe',
+      comment: 'The ./testing entries run in the playground too: no Node built-ins.',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/src/testing/' },
+      to: { dependencyTypes: ['core'] },
+      // What they import in turn is checked on the build output: tools/check-packages.mjs fails
+      // when a ./testing bundle imports a Node built-in (type-only imports, which this tool
+      // counts, vanish there).
     },
     {
       name: 'no-src-to-test',

@@ -2,13 +2,14 @@
 // `pnpm publint`: checks every publishable package as it would be published. Each one is packed
 // with `pnpm pack` (publishConfig applied, workspace:* rewritten), and the TARBALL is checked:
 // its package.json (no @blis/source condition, no workspace: ranges, every referenced file
-// present, no sources or tests shipped), then `publint --strict` and `attw --profile node16`
-// (ESM + CJS for Node; node10 resolution is out of scope with engines >= 20.19).
+// present, no sources or tests shipped, ./testing bundles free of Node built-ins), then
+// `publint --strict` and `attw --profile node16` over EVERY subpath the manifest's `exports`
+// names (ESM + CJS for Node; node10 resolution is out of scope with engines >= 20.19).
 // Needs `pnpm build` first. Exits 1 if any package has any problem.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mapLimit, pack, publishablePackages, readTarball, requireBuilt, run, toolBin } from './lib/packages.mjs';
+import { exportSubpaths, mapLimit, pack, publishablePackages, readTarball, requireBuilt, run, toolBin } from './lib/packages.mjs';
 
 const keep = process.argv.includes('--keep');
 const pkgs = publishablePackages();
@@ -57,7 +58,35 @@ function manifestProblems(files) {
   }
   const shippedSources = [...files.keys()].filter((f) => /^(src|test)\//.test(f));
   if (shippedSources.length > 0) problems.push(`ships sources or tests: ${shippedSources.slice(0, 5).join(', ')}${shippedSources.length > 5 ? ', ...' : ''}`);
+  problems.push(...browserUnsafeTesting(m, files));
   for (const required of ['README.md', 'LICENSE']) if (!files.has(required)) problems.push(`${required} is not in the tarball`);
+  return problems;
+}
+
+/**
+ * The ./testing entries are browser-safe (DESIGN.md): their built files, and the chunks they
+ * pull in, must not import a Node built-in.
+ */
+function browserUnsafeTesting(m, files) {
+  const problems = [];
+  const testing = m.exports?.['./testing'];
+  if (!testing) return problems;
+  const seen = new Set();
+  const visit = (path, from) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const body = files.get(path)?.toString('utf8');
+    if (body === undefined) return;
+    for (const [, spec] of body.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s*)['"]([^'"]+)['"]/gm)) {
+      if (/^node:|^(fs|path|os|child_process|worker_threads|module|url|crypto|util|stream|zlib|net|http|https|events|buffer|string_decoder|readline|perf_hooks|v8|vm|assert|tty)$/.test(spec))
+        problems.push(`./testing is not browser-safe: ${from === path ? path : `${path} (via ${from})`} imports ${spec}`);
+      else if (spec.startsWith('./')) visit(join(path, '..', spec).replace(/^\.\//, ''), from);
+    }
+  };
+  for (const target of targets(testing).filter((t) => /\.[cm]?js$/.test(t))) {
+    const path = target.replace(/^\.\//, '');
+    visit(path, path);
+  }
   return problems;
 }
 
@@ -84,9 +113,12 @@ async function check(pkg) {
   if (publint.code !== 0) fail('publint --strict', (publint.stdout + publint.stderr).trim());
   else lines.push('  ✓ publint --strict');
 
-  const attw = await run(process.execPath, [attwBin, tarball, '--format', 'ascii', '--profile', 'node16', '--no-emoji', '--no-color']);
-  if (attw.code !== 0) fail('attw --profile node16', (attw.stdout + attw.stderr).trim());
-  else lines.push('  ✓ attw --profile node16');
+  // Every subpath explicitly (attw's own discovery is a heuristic), so a new subpath is covered
+  // the moment it appears in `exports`.
+  const entrypoints = exportSubpaths(JSON.parse(files.get('package.json')?.toString('utf8') ?? '{}'));
+  const attw = await run(process.execPath, [attwBin, tarball, '--format', 'ascii', '--profile', 'node16', '--no-emoji', '--no-color', '--entrypoints', ...entrypoints]);
+  if (attw.code !== 0) fail(`attw --profile node16 (${entrypoints.join(', ')})`, (attw.stdout + attw.stderr).trim());
+  else lines.push(`  ✓ attw --profile node16 (${entrypoints.join(', ')})`);
   return { pkg, ok, lines };
 }
 

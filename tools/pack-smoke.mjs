@@ -4,9 +4,10 @@
 //  2. A throwaway npm project installs ALL tarballs at once, with `overrides` pinning every
 //     @blis/* name to its tarball, so inter-package dependencies resolve to the tarballs and
 //     never to the registry (third-party dependencies do come from the registry).
-//  3. Each package is loaded with import() and with require(); both must expose every value
-//     export that the TypeScript source's index.ts declares (found with the compiler API), and
-//     at least one when the source declares any.
+//  3. Every subpath of every package's `exports` (`.`, `./testing`, ...) is loaded with import()
+//     and with require(); both must expose every value export that the subpath's TypeScript
+//     source (its `@blis/source` target) declares (found with the compiler API), and at least
+//     one when the source declares any. JSON subpaths must load and parse both ways.
 //  4. The installed `blis` binary must answer --help and --version (= package version) with
 //     exit 0, and run a 20-request simulation that prints JSON.
 // Needs `pnpm build` first. `--keep` leaves the temp project for inspection.
@@ -14,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { pack, publishablePackages, repoRoot, requireBuilt, run } from './lib/packages.mjs';
+import { exportSubpaths, pack, publishablePackages, repoRoot, requireBuilt, run, subpathSpecifier } from './lib/packages.mjs';
 
 const keep = process.argv.includes('--keep');
 const pkgs = publishablePackages();
@@ -23,24 +24,39 @@ const tmp = mkdtempSync(join(tmpdir(), 'blis-smoke-'));
 const problems = [];
 const say = (s) => process.stdout.write(`${s}\n`);
 
-/** The value (runtime) exports each package's src/index.ts declares, by package name. */
+/** The TypeScript source behind a subpath (its `@blis/source` target), or undefined (JSON, assets). */
+function sourceOf(pkg, subpath) {
+  const entry = pkg.manifest.exports?.[subpath];
+  const src = entry && typeof entry === 'object' ? entry['@blis/source'] : undefined;
+  return typeof src === 'string' ? join(pkg.dir, src) : undefined;
+}
+
+/**
+ * Every subpath to load, by import specifier (`@blis/workload/testing`): the value (runtime)
+ * exports its TypeScript source declares, or `null` for a subpath without a source (JSON).
+ */
 function declaredValueExports() {
   const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => problems.push(ts.flattenDiagnosticMessageText(d.messageText, '\n')) };
   const config = ts.getParsedCommandLineOfConfigFile(join(repoRoot, 'tsconfig.json'), {}, host);
-  const roots = pkgs.map((p) => join(p.dir, 'src', 'index.ts'));
+  const entries = pkgs.flatMap((p) => exportSubpaths(p.manifest).map((sub) => ({ spec: subpathSpecifier(p.name, sub), source: sourceOf(p, sub) })));
+  const roots = entries.map((e) => e.source).filter((s) => s !== undefined);
   const program = ts.createProgram(roots, { ...config.options, noEmit: true });
   const checker = program.getTypeChecker();
   const out = new Map();
-  pkgs.forEach((p, i) => {
-    const sf = program.getSourceFile(roots[i]);
+  for (const { spec, source } of entries) {
+    if (source === undefined) {
+      out.set(spec, null);
+      continue;
+    }
+    const sf = program.getSourceFile(source);
     const moduleSymbol = sf && checker.getSymbolAtLocation(sf);
     const names = (moduleSymbol ? checker.getExportsOfModule(moduleSymbol) : []).filter((s) => {
       if ((s.declarations ?? []).some((d) => ts.isTypeOnlyImportOrExportDeclaration(d))) return false;
       const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
       return (target.flags & ts.SymbolFlags.Value) !== 0;
     });
-    out.set(p.name, names.map((s) => s.getName()).sort());
-  });
+    out.set(spec, names.map((s) => s.getName()).sort());
+  }
   return out;
 }
 
@@ -59,10 +75,12 @@ try {
 
   const project = join(tmp, 'project');
   const specs = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
+  // Optional peers (fast-check, for the ./testing subpaths) installed as their user would.
+  const peers = Object.fromEntries(pkgs.flatMap((p) => Object.entries(p.manifest.peerDependencies ?? {})).filter(([n]) => !n.startsWith('@blis/')));
   mkdirSync(project);
   writeFileSync(
     join(project, 'package.json'),
-    `${JSON.stringify({ name: 'blis-pack-smoke', version: '0.0.0', private: true, dependencies: specs, overrides: specs }, null, 2)}\n`,
+    `${JSON.stringify({ name: 'blis-pack-smoke', version: '0.0.0', private: true, dependencies: { ...peers, ...specs }, overrides: specs }, null, 2)}\n`,
   );
   say('npm install (all tarballs at once)');
   const install = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, env: npmEnv() });
@@ -82,19 +100,26 @@ import { readFileSync } from 'node:fs';
 const require = createRequire(import.meta.url);
 const { exports: expected } = JSON.parse(readFileSync(new URL('./expected.json', import.meta.url), 'utf8'));
 const report = {};
-for (const [name, want] of Object.entries(expected)) {
-  const r = (report[name] = { problems: [] });
+for (const [spec, want] of Object.entries(expected)) {
+  const r = (report[spec] = { problems: [] });
+  const pkgName = spec.split('/').slice(0, 2).join('/');
+  if (want === null) {
+    // A data subpath (JSON): it must load both ways, to the installed file.
+    try { await import(spec, { with: { type: 'json' } }); r.ESM = 'json'; } catch (e) { r.problems.push('import() threw: ' + e.message); }
+    try { require(spec); r.CJS = 'json'; } catch (e) { r.problems.push('require() threw: ' + e.message); }
+    continue;
+  }
   const check = (how, mod) => {
     const keys = Object.keys(mod).filter((k) => k !== 'default' && k !== 'module.exports');
     r[how] = keys.length;
     const missing = want.filter((k) => !keys.includes(k));
     if (missing.length > 0) r.problems.push(how + ' lacks ' + missing.join(', '));
     if (want.length > 0 && keys.length === 0) r.problems.push(how + ' exposes no exports');
-    const resolved = how === 'ESM' ? import.meta.resolve(name) : require.resolve(name);
-    if (!resolved.includes('/node_modules/' + name + '/dist/')) r.problems.push(how + ' resolved to ' + resolved + ', not the installed dist/');
+    const resolved = how === 'ESM' ? import.meta.resolve(spec) : require.resolve(spec);
+    if (!resolved.includes('/node_modules/' + pkgName + '/dist/')) r.problems.push(how + ' resolved to ' + resolved + ', not the installed dist/');
   };
-  try { check('ESM', await import(name)); } catch (e) { r.problems.push('import() threw: ' + e.message); }
-  try { check('CJS', require(name)); } catch (e) { r.problems.push('require() threw: ' + e.message); }
+  try { check('ESM', await import(spec)); } catch (e) { r.problems.push('import() threw: ' + e.message); }
+  try { check('CJS', require(spec)); } catch (e) { r.problems.push('require() threw: ' + e.message); }
 }
 process.stdout.write(JSON.stringify(report));
 `,
@@ -103,13 +128,14 @@ process.stdout.write(JSON.stringify(report));
   if (load.code !== 0) problems.push(`loading the packages crashed:\n${load.stdout}${load.stderr}`);
   else {
     const report = JSON.parse(load.stdout);
-    for (const [name, r] of Object.entries(report)) {
-      const want = expected.get(name).length;
-      const note = want === 0 ? ' (source declares no runtime exports yet)' : '';
+    for (const [spec, r] of Object.entries(report)) {
+      const declared = expected.get(spec);
+      const note = declared?.length === 0 ? ' (source declares no runtime exports yet)' : '';
       if (r.problems.length > 0) {
-        say(`✗ ${name}: ${r.problems.join('; ')}`);
-        problems.push(`${name}: ${r.problems.join('; ')}`);
-      } else say(`✓ ${name}: import() ${r.ESM} exports, require() ${r.CJS} exports, ${want} declared${note}`);
+        say(`✗ ${spec}: ${r.problems.join('; ')}`);
+        problems.push(`${spec}: ${r.problems.join('; ')}`);
+      } else if (declared === null) say(`✓ ${spec}: JSON, loads with import() and require()`);
+      else say(`✓ ${spec}: import() ${r.ESM} exports, require() ${r.CJS} exports, ${declared.length} declared${note}`);
     }
   }
 
@@ -153,4 +179,4 @@ if (problems.length > 0) {
   process.stderr.write(`\npack smoke FAILED:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
   process.exit(1);
 }
-say(`\npack smoke passed: ${pkgs.length} packages installed from tarballs and loaded as ESM and CJS`);
+say(`\npack smoke passed: ${pkgs.length} packages installed from tarballs, every subpath loaded as ESM and CJS`);

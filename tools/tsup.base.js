@@ -11,7 +11,9 @@ export function libraryConfig(opts) {
     clean: true,
     target: 'node20',
     platform: 'node',
-    splitting: false,
+    // With a second entry (./testing), code both entries use goes into shared chunks, so the two
+    // share one module instance (one default policy registry, one PolicyError class), not copies.
+    splitting: !Array.isArray(opts.entry) && Object.keys(opts.entry).length > 1,
     treeshake: true,
     shims: false,
   });

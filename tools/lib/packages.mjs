@@ -106,6 +106,23 @@ export function readTarball(tarball) {
   return files;
 }
 
+/**
+ * The code subpaths a manifest's `exports` names (`.`, `./testing`, ...), without
+ * `./package.json` and patterns; `.` alone for a bare string or condition map.
+ * @param {Record<string, any>} manifest @returns {string[]}
+ */
+export function exportSubpaths(manifest) {
+  const ex = manifest.exports;
+  if (ex === undefined) return [];
+  if (typeof ex === 'string' || Object.keys(ex).every((k) => !k.startsWith('.'))) return ['.'];
+  return Object.keys(ex).filter((k) => k !== './package.json' && !k.includes('*'));
+}
+
+/** The import specifier of a subpath: `@blis/x` for `.`, `@blis/x/testing` for `./testing`. */
+export function subpathSpecifier(name, subpath) {
+  return subpath === '.' ? name : `${name}/${subpath.slice(2)}`;
+}
+
 /** Absolute path of a dev tool's bin script, run with `node` so no shell or PATH is involved. */
 export function toolBin(pkgName, binName) {
   // Root devDependencies are linked at node_modules/<name> (some tools do not export ./package.json).

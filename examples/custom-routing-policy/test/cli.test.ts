@@ -4,7 +4,8 @@
 // time).
 //
 // The blis binary: $BLIS_BIN if set (a .js launcher is run with this Node), else the workspace's
-// packages/cli/bin/blis.js, else `blis` on PATH (e.g. `npm i -g @blis/cli`).
+// packages/cli/bin/blis.js, else `blis` on PATH: the @blis/cli devDependency's bin under `npm test`
+// (how tools/run-examples.mjs runs this against the packed packages), or `npm i -g @blis/cli`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -8,7 +8,7 @@ import {
   createTierShed,
   createTokenBucket,
 } from '../src/index.js';
-import { request, routerState, snapshots } from './helpers.js';
+import { request, routerState, snapshots } from '../src/testing/index.js';
 
 describe('always-admit and reject-all', () => {
   it('do what they say', () => {

@@ -16,7 +16,7 @@ import {
   type RouterState,
   UnknownPolicyError,
 } from '../src/index.js';
-import { request, routerState, snapshots } from './helpers.js';
+import { request, routerState, snapshots } from '../src/testing/index.js';
 
 /** Hashes 1..n: a prompt of `n` full blocks. */
 const hashes = (n: number) => Array.from({ length: n }, (_, i) => i + 1);

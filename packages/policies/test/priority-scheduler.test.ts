@@ -11,7 +11,7 @@ import {
   type SchedulerContext,
   type SchedulerEntry,
 } from '../src/index.js';
-import { entry, request } from './helpers.js';
+import { entry, request } from '../src/testing/index.js';
 
 describe('priority policies', () => {
   it('constant returns its score (default 0)', () => {

@@ -7,7 +7,7 @@ import {
   type RouterState,
   type SchedulerEntry,
 } from '../src/index.js';
-import { deepFreeze, request, routerState, snapshots } from './helpers.js';
+import { deepFreeze, request, routerState, snapshots } from '../src/testing/index.js';
 
 const registry = createPolicyRegistry();
 const SLO_CLASSES = ['critical', 'standard', 'sheddable', 'batch', 'background', '', 'other'];

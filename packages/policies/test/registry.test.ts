@@ -13,7 +13,7 @@ import {
   ScorerSpecError,
   UnknownPolicyError,
 } from '../src/index.js';
-import { request, routerState, snapshots } from './helpers.js';
+import { request, routerState, snapshots } from '../src/testing/index.js';
 
 describe('the built-in catalogue', () => {
   it('lists every policy by kind, sorted', () => {

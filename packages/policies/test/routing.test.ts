@@ -15,7 +15,7 @@ import {
   policyContext,
   type Scorer,
 } from '../src/index.js';
-import { request, routerState, snapshots } from './helpers.js';
+import { request, routerState, snapshots } from '../src/testing/index.js';
 
 describe('round-robin', () => {
   it('sends the k-th routed request to k mod N and carries no scores', () => {

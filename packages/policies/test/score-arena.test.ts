@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createWeightedRouting, type Scorer } from '../src/index.js';
 import { ScoreArena } from '../src/routing/score-arena.js';
-import { request, routerState, snapshots } from './helpers.js';
+import { request, routerState, snapshots } from '../src/testing/index.js';
 
 describe('ScoreArena', () => {
   it('hands out zeroed arrays that never share an element, across slabs', () => {

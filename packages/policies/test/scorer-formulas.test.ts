@@ -13,7 +13,7 @@ import {
   createWeightedRouting,
   type Scorer,
 } from '../src/index.js';
-import { request, routerState, scoreAll, snapshots } from './helpers.js';
+import { request, routerState, scoreAll, snapshots } from '../src/testing/index.js';
 
 // Every scorer's formula on ONE hand-built 4-instance picture, with the arithmetic written out,
 // then the weighted composition of all nine (clamp, normalised weights, argmax, lowest index on

@@ -11,7 +11,7 @@ import {
   createRunningRequestsScorer,
   PrefixCacheIndex,
 } from '../src/index.js';
-import { request, routerState, scoreAll, snapshots } from './helpers.js';
+import { request, routerState, scoreAll, snapshots } from '../src/testing/index.js';
 
 describe('queue-depth', () => {
   it('min-max normalises QueueDepth + BatchSize + InFlight, lower load scoring higher', () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { RequestSpec } from '@blis/engine';
 import { createRequestSource, loadWorkloadSpec } from '@blis/workload';
 import { describe, expect, it } from 'vitest';
-import { drain } from './arbitraries.js';
+import { drain } from '../src/testing/index.js';
 
 // The Go BLIS example specs, copied unchanged into examples/workloads (see its PROVENANCE.md),
 // and autoscale-step.yaml, written for this repository in BLIS's per-window rate form.

@@ -2,7 +2,7 @@ import type { RequestSpec } from '@blis/engine';
 import { type WorkloadSpecInput, createRequestSource, networkDelay, parseWorkloadSpec, promptBlockHashes } from '@blis/workload';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { drain, specArb } from './arbitraries.js';
+import { drain, specArb } from '../src/testing/index.js';
 
 const constant = (value: number) => ({ type: 'constant' as const, params: { value } });
 

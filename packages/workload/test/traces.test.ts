@@ -18,7 +18,7 @@ import {
 } from '@blis/workload';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { drain, specArb } from './arbitraries.js';
+import { drain, specArb } from '../src/testing/index.js';
 
 const FIX = join(import.meta.dirname, 'fixtures');
 const AZURE = join(FIX, 'azure-code-300.csv');

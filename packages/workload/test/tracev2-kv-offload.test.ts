@@ -5,7 +5,7 @@ import { ArrayRequestSource } from '@blis/engine';
 import type { OffloadChainConfig } from '@blis/kvcache';
 import { TraceReadError, kvOffloadHeaderBlock, openTraceV2, readTraceV2Header, writeTraceV2 } from '@blis/workload';
 import { describe, expect, it } from 'vitest';
-import { drain } from './arbitraries.js';
+import { drain } from '../src/testing/index.js';
 
 // The TraceV2 header's kv_offload and observed_kv_metrics blocks (BLIS sim/workload/tracev2.go).
 

@@ -5,7 +5,7 @@ import type { RequestSpec } from '@blis/engine';
 import { TRACEV2_COLUMNS, type TraceReadError, createRequestSource, openTraceV2, parseWorkloadSpec, writeTraceV2 } from '@blis/workload';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { drain, specArb } from './arbitraries.js';
+import { drain, specArb } from '../src/testing/index.js';
 
 // TraceV2 prefix groups as BLIS reads and writes them (sim/workload/replay.go, tracev2.go):
 // `input_tokens` is the request's own tokens, and a grouped row is preceded by its group's

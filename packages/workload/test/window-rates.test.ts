@@ -5,7 +5,7 @@ import type { RequestSpec } from '@blis/engine';
 import { type InputIssue, type WorkloadSpecInput, WorkloadSpecError, createRequestSource, loadWorkloadSpec, parseWorkloadSpec, windowRate } from '@blis/workload';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arrivalArb, drain } from './arbitraries.js';
+import { arrivalArb, drain } from '../src/testing/index.js';
 
 // BLIS's per-window form of WorkloadSpec v2 (ActiveWindow's trace_rate, arrival,
 // input_distribution, output_distribution; sim/workload/generator.go generateRequestsForWindow).

@@ -8,7 +8,7 @@ import {
   policyContext,
   type ReplicaMetrics,
 } from '../../src/index.js';
-import { deepFreeze } from '../helpers.js';
+import { deepFreeze } from '../../src/testing/index.js';
 import { context } from './helpers.js';
 
 const registry = createPolicyRegistry();

@@ -9,14 +9,9 @@ import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
 import { TraceKVOffloadSchema, TraceObservedKVMetricsSchema } from './tracev2-kv-offload.js';
 import { PrefixColumnWriter, readPrefixGroupLengths } from './tracev2-prefix.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
+import { TRACEV2_COLUMNS } from './tracev2-columns.js';
 
-/** BLIS TraceV2's 27 CSV columns, in order. */
-export const TRACEV2_COLUMNS = [
-  'request_id', 'client_id', 'tenant_id', 'slo_class', 'session_id', 'round_index', 'prefix_group', 'prefix_length',
-  'streaming', 'input_tokens', 'output_tokens', 'text_tokens', 'image_tokens', 'audio_tokens', 'video_tokens',
-  'reason_ratio', 'model', 'deadline_us', 'server_input_tokens', 'arrival_time_us', 'send_time_us',
-  'first_chunk_time_us', 'last_chunk_time_us', 'num_chunks', 'status', 'error_message', 'finish_reason',
-] as const;
+export { TRACEV2_COLUMNS };
 
 const UNIT_US: Record<string, number> = { microseconds: 1, us: 1, milliseconds: 1000, ms: 1000, seconds: 1_000_000, s: 1_000_000 };
 

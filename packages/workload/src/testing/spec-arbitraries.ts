@@ -1,11 +1,16 @@
-import type { RequestSource, RequestSpec } from '@blis/engine';
-import type { WorkloadSpecInput } from '@blis/workload';
 import fc from 'fast-check';
+import type { ArrivalSpec } from '../arrivals.js';
+import type { DistributionSpec } from '../distributions.js';
+import type { WorkloadSpecInput } from '../spec-schema.js';
 
 const length = fc.integer({ min: 1, max: 4000 });
 
-/** Any valid length distribution (gaussian bounds ordered, as the schema demands). */
-export const distributionArb = fc.oneof(
+/**
+ * Any valid token-length distribution of WorkloadSpec v2 (gaussian, exponential, lognormal,
+ * pareto_lognormal, constant, empirical with inline values), with gaussian bounds ordered as
+ * the schema demands. Lengths stay within a few thousand tokens.
+ */
+export const distributionArb: fc.Arbitrary<DistributionSpec> = fc.oneof(
   fc
     .record({ mean: length, std_dev: fc.integer({ min: 0, max: 2000 }), a: fc.integer({ min: 0, max: 5000 }), b: fc.integer({ min: 1, max: 8000 }) })
     .map(({ mean, std_dev, a, b }) => ({ type: 'gaussian' as const, params: { mean, std_dev, min: Math.min(a, b), max: Math.max(a, b) } })),
@@ -22,25 +27,36 @@ export const distributionArb = fc.oneof(
     .map((params) => ({ type: 'pareto_lognormal' as const, params: { ...params, max: 100_000 } })),
   length.map((value) => ({ type: 'constant' as const, params: { value } })),
   fc.array(length, { minLength: 1, maxLength: 20 }).map((values) => ({ type: 'empirical' as const, params: { values } })),
-);
+) as fc.Arbitrary<DistributionSpec>;
 
-export const arrivalArb = fc.oneof(
+/** Any valid arrival process of WorkloadSpec v2 (poisson, gamma, weibull, constant, bursty, periodic). */
+export const arrivalArb: fc.Arbitrary<ArrivalSpec> = fc.oneof(
   fc.constant({ process: 'poisson' as const }),
   fc.double({ min: 0.2, max: 4, noNaN: true }).map((cv) => ({ process: 'gamma' as const, cv })),
   fc.double({ min: 0.3, max: 3, noNaN: true }).map((cv) => ({ process: 'weibull' as const, cv })),
   fc.constant({ process: 'constant' as const }),
   fc.double({ min: 1.1, max: 4, noNaN: true }).map((alpha) => ({ process: 'bursty' as const, alpha })),
   fc.double({ min: 0, max: 1, noNaN: true }).map((jitter) => ({ process: 'periodic' as const, jitter })),
-);
+) as fc.Arbitrary<ArrivalSpec>;
 
 const SLO = ['critical', 'standard', 'sheddable', 'batch', 'background'] as const;
 
+/** Options of {@link specArb}. */
 export interface SpecArbOptions {
-  /** Allow context_growth: none (its prompts are not reproducible from a TraceV2 row). */
+  /** Allow `context_growth: none` (its prompts are not reproducible from a TraceV2 row). Default false. */
   growthNone?: boolean;
+  /** Most requests a generated spec asks for. Default 300. */
+  maxRequests?: number;
+  /** Most clients a generated spec has. Default 3. */
+  maxClients?: number;
 }
 
-/** Any valid WorkloadSpec v2 with 1-3 clients and at most 300 requests. */
+/**
+ * Any valid WorkloadSpec v2 object (it passes `parseWorkloadSpec`): 1 to `maxClients` clients
+ * with mixed SLO classes, tenants, arrival processes, length distributions, shared prefixes,
+ * timeouts and multi-turn sessions, at most `maxRequests` requests, at least one client with a
+ * positive rate fraction.
+ */
 export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInput> {
   const client = fc.record(
     {
@@ -68,22 +84,9 @@ export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInp
     .record({
       seed: fc.integer({ min: -1000, max: 1_000_000 }),
       aggregate_rate: fc.double({ min: 0.01, max: 5000, noNaN: true }),
-      num_requests: fc.integer({ min: 1, max: 300 }),
-      clients: fc.array(client, { minLength: 1, maxLength: 3 }),
+      num_requests: fc.integer({ min: 1, max: opts.maxRequests ?? 300 }),
+      clients: fc.array(client, { minLength: 1, maxLength: opts.maxClients ?? 3 }),
     })
     .filter((s) => s.clients.some((c) => c.rate_fraction > 0))
     .map((s) => ({ version: '2' as const, ...s, clients: s.clients.map((c, i) => ({ id: `client-${i}`, ...c })) }));
-}
-
-/**
- * Drains a source as a replay without a simulator would: each request completes the moment it
- * arrives, so closed-loop sessions send their next round think time later.
- */
-export function drain(source: RequestSource): RequestSpec[] {
-  const out: RequestSpec[] = [];
-  for (let r = source.next(); r !== undefined; r = source.next()) {
-    out.push(r);
-    source.onRequestDone?.(r, r.arrivalUs, 'completed');
-  }
-  return out;
 }

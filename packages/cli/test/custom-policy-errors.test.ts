@@ -33,6 +33,13 @@ describe.concurrent('custom routing modules that misbehave during the run', () =
       `${who('writer', 'writing-router')} for request 0 ("0") at 930684 µs: wrote state.instances[0].queueDepth; the views a policy receives are read-only`,
     ));
 
+  it('blis capacity checks its runs too', ({ expect }) =>
+    rejects(
+      expect,
+      ['capacity', '--target', 'ttft_p99=500ms', '--num-requests', '20', '--quiet', '--routing-policy', module('writing-router'), '--check-policies'],
+      `${who('writer', 'writing-router')} for request 0 ("0") at 930684 µs: wrote state.instances[0].queueDepth; the views a policy receives are read-only`,
+    ));
+
   it('without --check-policies the same writer runs to the end', async ({ expect }) => {
     const r = await blis([...RUN, '--routing-policy', module('writing-router')]);
     expect(r.code, r.stderr).toBe(0);

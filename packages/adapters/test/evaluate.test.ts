@@ -144,9 +144,13 @@ describe('evaluate: invalid candidates are answers', () => {
 
   it('a module whose method throws during the run, or decides out of range', async () => {
     const throws = 'export default () => ({ name: "t", route() { throw new Error("boom in route"); } });';
-    expect((await invalid({ kind: 'policy-module', text: throws })).issues[0].where).toBe('candidate route()');
+    const threw = await invalid({ kind: 'policy-module', text: throws });
+    expect(threw.issues[0]).toEqual({ where: expect.stringMatching(/^candidate\.ts route\(\) for request 0 \("0"\) at \d+ µs$/), expected: 'a method that returns', found: 'threw: boom in route' });
+    expect(threw.message).toMatch(/^routing policy "t" \(candidate\.ts\): route\(\) for request 0 \("0"\) at \d+ µs: threw: boom in route$/);
     const outOfRange = 'export default () => ({ name: "o", route() { return { instance: 99, reason: "" }; } });';
-    expect((await invalid({ kind: 'policy-module', text: outOfRange })).message).toMatch(/chose instance 99/);
+    const off = await invalid({ kind: 'policy-module', text: outOfRange });
+    expect(off.message).toMatch(/: route\(\) for request 0 \("0"\) at \d+ µs: returned instance 99; expected 0\.\.\d+$/);
+    expect(off.issues[0].expected).toBe('a decision within the policy contract');
   });
 });
 

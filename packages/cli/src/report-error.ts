@@ -3,7 +3,7 @@ import { pdUsageIssues } from './pd-flags.js';
 import { UsageError, formatIssue } from './usage-error.js';
 
 /** Error classes (by name) that mean "bad input": their messages are for the user, exit code 2. */
-const INPUT_ERRORS: ReadonlySet<string> = new Set(['UsageError', ...CONFIG_REFUSALS]);
+const INPUT_ERRORS: ReadonlySet<string> = new Set(['UsageError', 'PolicyError', ...CONFIG_REFUSALS]);
 
 /**
  * Endings that are neither bad input nor our bugs, by error name, with their exit codes: a queued

@@ -61,6 +61,8 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'policy-param', kind: 'strings', group: CLUSTER, description: 'a policy parameter, repeatable: <kind>.<key>=<value> (kind: admission, priority, routing, scheduler, decider, autoscaler; scorer.<name>.<key>), value read as YAML; over --policy-config params' },
   { name: 'scheduler', kind: 'string', group: CLUSTER, description: 'fcfs, priority-fcfs, sjf, reverse-priority, or ./module.mjs', defaultText: 'fcfs' },
   { name: 'preemption-policy', kind: 'string', choices: ['fcfs', 'priority'], group: CLUSTER, description: 'preemption victim: newest (fcfs) or least urgent', defaultText: 'fcfs' },
+  { name: 'check-policies', kind: 'bool', group: CLUSTER, description: 'check every policy, built-in ones too: read-only views of what it is handed (the first write stops the run) and answers within its contract (slower)' },
+  { name: 'policy-budget-ms', kind: 'posNumber', group: CLUSTER, description: 'wall-clock budget of one decision of a custom policy module, in ms; a slower decision stops the run', defaultText: '1000' },
   { name: 'admission-latency', kind: 'nonNegInt', group: CLUSTER, description: 'µs from arrival to admission decision', defaultText: '0' },
   { name: 'routing-latency', kind: 'nonNegInt', group: CLUSTER, description: 'µs from routing decision to the instance', defaultText: '0' },
   { name: 'snapshot-refresh-interval', kind: 'nonNegInt', group: CLUSTER, description: 'µs between instance load-signal refreshes: queue depth, batch size, KV use (0 = live)', defaultText: '50000' },

@@ -27,6 +27,7 @@ import { resolvePdConfig } from './pd/pd-schema.js';
 import { type ResolvedPdSetup, resolvePdSetup } from './pd/pd-setup.js';
 import { poolLayout } from './pd/pool-layout.js';
 import { resolveLifecycle } from './autoscale/lifecycle-setup.js';
+import { withPolicyChecks } from './policy-checks.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -46,11 +47,19 @@ export interface SimulationRuntime {
   scheduler?: (instanceIndex: number) => InstanceScheduler;
   /** Registry to resolve policy names in (default: the built-in catalogue). */
   registry?: PolicyRegistry;
-  /** Where each custom policy came from (its module path), for error messages. */
-  policySources?: Partial<Record<PolicyKind, string>>;
   /** Decision-trace observer (the CLI wires `@blis/trace`'s recorder here). */
   observer?: DecisionObserver;
   onProgress?: (done: number, nowUs: number) => void;
+  /**
+   * Check every policy, built-in ones included: read-only views of what they are handed (the
+   * first write stops the run), answers within the contract. Slow; for tests and development.
+   * The policy objects given here are always checked (without read-only views unless this is on).
+   */
+  checkPolicies?: boolean;
+  /** Wall-clock budget, in ms, of each call of a policy object given here (default: none). */
+  policyBudgetMs?: number;
+  /** Where each kind's policy object came from (a module path), named in its errors. */
+  policySources?: Partial<Record<PolicyKind, string>>;
 }
 
 /** What a prepared run knows besides its result: the resolved pieces, for reporting. */
@@ -69,8 +78,9 @@ export interface PreparedRun {
  * Validates `input`, builds the instances, policies and request stream, and returns the
  * simulator ready to run. {@link simulate} is this plus `run()` and `buildResult()`.
  */
-export function prepareSimulation(input: SimulationConfigInput, runtime: SimulationRuntime = {}): PreparedRun {
+export function prepareSimulation(input: SimulationConfigInput, given: SimulationRuntime = {}): PreparedRun {
   const config = SimulationConfigSchema.parse(input);
+  const { runtime, registry } = withPolicyChecks(given, given.registry ?? defaultPolicyRegistry);
   const rng = new PartitionedRng(config.seed);
 
   let latency = runtime.latency;
@@ -96,7 +106,6 @@ export function prepareSimulation(input: SimulationConfigInput, runtime: Simulat
   if (config.kvOffload !== undefined && config.kvOffload.perBlockBytes === undefined && !modelResolved) modelConfig = modelArchitecture(config);
   const kvTiers = resolveKVTiers(config, modelConfig, tp, config.blockSizeTokens);
 
-  const registry = runtime.registry ?? defaultPolicyRegistry;
   const ctx = (name: string, params: Record<string, unknown>): PolicyFactoryContext => ({
     numInstances: config.numInstances,
     params,

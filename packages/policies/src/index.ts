@@ -14,6 +14,8 @@ export {
   policyKindLabel,
   UnknownPolicyError,
 } from './errors.js';
+// Guarded policies: errors with their decision's context, time budget, read-only views.
+export { type GuardOptions, guardPolicy, isGuardedPolicy, type PolicyOfKind } from './guard/index.js';
 export { parsePolicyParams } from './params.js';
 export { counterfactualFallbackScore, effectiveLoad, outstandingRequests } from './load.js';
 export {

@@ -1,9 +1,9 @@
 import type { SimulationRuntime } from '@blis/cluster';
 import { PartitionedRng } from '@blis/engine';
-import type { PolicyFactoryContext, PoolType } from '@blis/policies';
+import { type PolicyFactoryContext, type PolicyOfKind, type PoolType, guardPolicy } from '@blis/policies';
 import { InvalidCandidateError } from './candidate-error.js';
 import { type BundlePatch, bundlePatch, validateBundle } from './policy-bundle-apply.js';
-import { type PolicyFactory, guardPolicy, loadPolicyModule, policyKindOf } from './policy-module.js';
+import { type PolicyFactory, loadPolicyModule, policyKindOf } from './policy-module.js';
 import type { Candidate, ComponentName, EvalIssue, ModulePolicyKind } from './protocol.js';
 import { parseYamlText } from './yaml-text.js';
 
@@ -20,7 +20,10 @@ export interface PolicyObjectFactory {
   /** Where it came from, for messages (`candidate.ts`, `components.routing`). */
   origin: string;
   build: PolicyFactory;
-  /** Wrap its methods so that their exceptions are known to be the candidate's. */
+  /**
+   * Guard it (`guardPolicy`): its exceptions and answers outside the contract become a
+   * PolicyError naming `origin` and the decision, the candidate's fault rather than ours.
+   */
   guard: boolean;
 }
 
@@ -130,7 +133,7 @@ export function runtimeFor(c: ResolvedCandidate, run: RunContext): SimulationRun
   for (const o of c.objects) {
     const make = (stream: string) => {
       const p = buildChecked(o.build, o.origin, contextFor(run, stream));
-      return o.guard ? guardPolicy(p) : p;
+      return o.guard ? guardPolicy(o.kind, p as unknown as PolicyOfKind[ModulePolicyKind], { source: o.origin }) : p;
     };
     switch (o.kind) {
       case 'admission':

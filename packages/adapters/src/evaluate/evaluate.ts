@@ -1,10 +1,10 @@
 import { type SimulationConfigInput, SimulationConfigSchema, type SimulationResult, createTraceRecorder, prepareSimulation, runPrepared } from '@blis/cluster';
+import { PolicyError } from '@blis/policies';
 import { isConfigRefusal } from '../config-refusal.js';
 import { EvalRequestError, InvalidCandidateError, zodIssues } from './candidate-error.js';
 import { type ResolvedCandidate, type TreeLoader, resolveCandidate, runtimeFor } from './candidate.js';
 import { scenarioFeedback } from './feedback.js';
 import { OBJECTIVES, OBJECTIVE_NAMES, scoreObjectives } from './objectives.js';
-import { CandidateRuntimeError } from './policy-module.js';
 import { EVAL_PROTOCOL, type EvalFailure, type EvalIssue, EvalRequestSchema, type EvalResponse, type EvalStatus, type ParsedEvalRequest, type Scenario, type ScenarioResult } from './protocol.js';
 import { type RunMetrics, meanOf, runMetrics } from './scenario-metrics.js';
 
@@ -55,8 +55,7 @@ export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {
     if (e instanceof BudgetSpent)
       return failed(request, 'timeout', { kind: 'timeout', message: `the wall-clock budget of ${request.max_wall_ms} ms was spent after ${results.length} of ${request.scenarios.length} scenario(s)`, issues: [] });
     if (e instanceof InvalidCandidateError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: e.issues });
-    if (e instanceof CandidateRuntimeError)
-      return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: [{ where: `candidate ${e.method}()`, expected: 'a method that returns', found: e.message }] });
+    if (e instanceof PolicyError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: [policyIssue(e)] });
     const message = (e as Error)?.message ?? String(e);
     // The simulator's checks of a policy's decisions (an instance out of range, a pod of the
     // wrong pool) catch the candidate's code, not a fault of the simulator.
@@ -214,4 +213,11 @@ function failed(request: ParsedEvalRequest, status: EvalStatus, error: EvalFailu
     per_scenario: request.scenarios.map((s) => ({ id: s.id, score: 0, objective_scores: { ...zeros }, metrics: {}, features: {}, feedback: text, trace_summary: {} })),
     artifacts: { summary: text, seeds: JSON.stringify(Object.fromEntries(request.scenarios.map((s) => [s.id, s.seeds]))) },
   };
+}
+
+/** A guarded policy's failure as an issue: where (module, method, decision), what went wrong. */
+function policyIssue(e: PolicyError): EvalIssue {
+  const where = `${e.source ?? 'candidate'} ${e.method}() for ${e.context}`;
+  const expected = e.problem.startsWith('threw') ? 'a method that returns' : e.problem.startsWith('took') ? 'a decision within the time budget' : 'a decision within the policy contract';
+  return { where, expected, found: e.problem };
 }

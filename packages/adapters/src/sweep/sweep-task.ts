@@ -32,7 +32,10 @@ export interface SweepRow {
 /** Runs one task (in a worker thread or inline). */
 export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
   const runtime: SimulationRuntime = {};
-  if (task.routingModule !== undefined) runtime.routing = await loadRoutingModule(task.routingModule, task);
+  if (task.routingModule !== undefined) {
+    runtime.routing = await loadRoutingModule(task.routingModule, task);
+    runtime.policySources = { routing: task.routingModule };
+  }
   const result = simulate(task.config, runtime);
   return { candidate: task.candidate, seed: task.seed, metrics: extractMetrics(result, task.metrics) };
 }

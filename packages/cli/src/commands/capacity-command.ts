@@ -3,6 +3,7 @@ import type { SimulationConfigInput } from '@blis/cluster';
 import { buildConfig } from '../build-config.js';
 import { customRuntime, preparePolicies } from '../policy-modules/index.js';
 import { type FlagDef, parseFlags } from '../flags.js';
+import { policyCheckRuntime } from '../policy-check-flags.js';
 import { stringifyResult } from '../json-output.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
 
@@ -45,7 +46,10 @@ export async function runCapacityCommand(
       },
       {
         // Custom policies may keep state: each run gets its own, built for its seed and size.
-        runtime: withModules ? (c) => customRuntime(setup, { seed: c.seed ?? 42, numInstances: c.numInstances ?? 1, blockSizeTokens }) : undefined,
+        runtime: (c) => ({
+          ...(withModules ? customRuntime(setup, { seed: c.seed ?? 42, numInstances: c.numInstances ?? 1, blockSizeTokens }) : {}),
+          ...policyCheckRuntime(flags),
+        }),
         onProbe: quiet ? undefined : (p, unit) => process.stderr.write(`blis: probe ${p.index}: ${describeProbe(p, unit)}\n`),
       },
     );

@@ -4,6 +4,7 @@ import { type AutoscalingMetrics, type PreparedRun, type SimulationConfigInput, 
 import { buildConfig } from '../build-config.js';
 import { customAutoscalerName, customRuntime, preparePolicies } from '../policy-modules/index.js';
 import { type FlagDef, parseFlags } from '../flags.js';
+import { policyCheckRuntime } from '../policy-check-flags.js';
 import { describeErrno } from '../input-files.js';
 import { stringifyResult } from '../json-output.js';
 import { ProgressBar } from '../progress-bar.js';
@@ -35,7 +36,7 @@ export async function runSimulationCommand(
   const bar = new ProgressBar(total, !quiet);
   // The recorder must exist before the cluster is built: it is the cluster's observer.
   const tracing = createTracing(input, custom.decider?.name, customAutoscalerName(custom));
-  const runtime: SimulationRuntime = { ...custom, onProgress: (done, now) => bar.update(done, now) };
+  const runtime: SimulationRuntime = { ...custom, ...policyCheckRuntime(flags), onProgress: (done, now) => bar.update(done, now) };
   if (tracing !== undefined) runtime.observer = tracing.observer;
   const prepared = prepareSimulation(input, runtime);
   const result = runPrepared(prepared);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { type PolicyKind, type PolicyRegistry, createPolicyRegistry, policyContext } from '@blis/policies';
+import { type PolicyKind, type PolicyRegistry, type Scorer, createPolicyRegistry, guardPolicy, policyContext } from '@blis/policies';
+import { DEFAULT_POLICY_BUDGET_MS } from '../policy-check-flags.js';
 import { isDecisionTreePath } from '../decision-tree-file.js';
 import { requireReadable } from '../input-files.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
@@ -131,7 +132,10 @@ export async function preparePolicies(flags: Record<string, unknown>): Promise<P
         byPath.set(s.absPath, name);
         const factory = factories.get(s) as LoadedFactory;
         const where = s.where;
-        registry.registerScorer(name, (ctx) => buildPolicy('scorer', factory, where, ctx) as ReturnType<PolicyRegistry['createScorer']>);
+        // Guarded like every module policy: its errors name the file and the decision.
+        const source = s.given;
+        const budgetMs = (flags.policyBudgetMs as number | undefined) ?? DEFAULT_POLICY_BUDGET_MS;
+        registry.registerScorer(name, (ctx) => guardPolicy('scorer', buildPolicy('scorer', factory, where, ctx) as Scorer, { source, budgetMs, readOnly: flags.checkPolicies === true }));
         // Built once now, so a module that throws or has the wrong shape fails before any run.
         buildPolicy('scorer', factory, where, policyContext({ numInstances: (flags.numInstances as number | undefined) ?? 1, params: { ...s.params, ...flagParams.scorers[name] } }));
       }

@@ -1,0 +1,57 @@
+import { describe, it } from 'vitest';
+import { blis, rejects } from './blis-process.js';
+
+// A custom policy module that misbehaves during the run: exit 2, nothing on stdout, and one line
+// on stderr naming the module path, the decision (which request, at what simulated time) and
+// the problem; never a stack trace. (Load-time errors are in cli-errors.test.ts.)
+
+const RUN = ['run', '--num-instances', '2', '--num-requests', '5', '--quiet'];
+const module = (name: string) => `packages/cli/test/fixtures/policies/${name}.mjs`;
+const who = (policy: string, name: string) => `routing policy "${policy}" (${module(name)}): route()`;
+
+describe.concurrent('custom routing modules that misbehave during the run', () => {
+  it('an instance out of range', ({ expect }) =>
+    rejects(expect, [...RUN, '--routing-policy', module('out-of-range-router')], `${who('off-by-one', 'out-of-range-router')} for request 0 ("0") at 930684 µs: returned instance 2; expected 0..1`));
+
+  it('NaN scores', ({ expect }) =>
+    rejects(expect, [...RUN, '--routing-policy', module('nan-scores-router')], `${who('nan-scores', 'nan-scores-router')} for request 0 ("0") at 930684 µs: returned scores[0] = NaN; expected finite numbers`));
+
+  it('a throw during route()', ({ expect }) =>
+    rejects(expect, [...RUN, '--routing-policy', module('throwing-router')], `${who('throws-on-third', 'throwing-router')} for request 2 ("2") at 1693920 µs: threw: no route for 2`));
+
+  it('a decision over --policy-budget-ms', ({ expect }) =>
+    rejects(
+      expect,
+      [...RUN, '--routing-policy', module('slow-router'), '--policy-budget-ms', '5'],
+      new RegExp(`^blis: ${who('slow', 'slow-router').replace(/[.()]/g, '\\$&')} for request 0 \\("0"\\) at 930684 µs: took [\\d.]+ ms; the budget per decision is 5 ms$`),
+    ));
+
+  it('a write to the router state under --check-policies', ({ expect }) =>
+    rejects(
+      expect,
+      [...RUN, '--routing-policy', module('writing-router'), '--check-policies'],
+      `${who('writer', 'writing-router')} for request 0 ("0") at 930684 µs: wrote state.instances[0].queueDepth; the views a policy receives are read-only`,
+    ));
+
+  it('blis capacity checks its runs too', ({ expect }) =>
+    rejects(
+      expect,
+      ['capacity', '--target', 'ttft_p99=500ms', '--num-requests', '20', '--quiet', '--routing-policy', module('writing-router'), '--check-policies'],
+      `${who('writer', 'writing-router')} for request 0 ("0") at 930684 µs: wrote state.instances[0].queueDepth; the views a policy receives are read-only`,
+    ));
+
+  it('without --check-policies the same writer runs to the end', async ({ expect }) => {
+    const r = await blis([...RUN, '--routing-policy', module('writing-router')]);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('--check-policies leaves a run of built-in policies unchanged', async ({ expect }) => {
+    const args = [...RUN, '--num-requests', '30', '--rate', '20', '--routing-policy', 'weighted', '--scheduler', 'priority-fcfs'];
+    const [plain, checked] = await Promise.all([blis(args), blis([...args, '--check-policies'])]);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout).toBe(plain.stdout);
+  });
+
+  it('--policy-budget-ms must be a positive number', ({ expect }) =>
+    rejects(expect, [...RUN, '--policy-budget-ms', '0'], '--policy-budget-ms: expected a positive number, found "0"'));
+});

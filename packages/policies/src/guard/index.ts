@@ -1,0 +1,2 @@
+export type { GuardOptions } from './call-guard.js';
+export { guardPolicy, isGuardedPolicy, type PolicyOfKind } from './guard-policy.js';

@@ -16,6 +16,13 @@ describe.concurrent('custom routing modules that misbehave during the run', () =
   it('NaN scores', ({ expect }) =>
     rejects(expect, [...RUN, '--routing-policy', module('nan-scores-router')], `${who('nan-scores', 'nan-scores-router')} for request 0 ("0") at 930684 µs: returned scores[0] = NaN; expected finite numbers`));
 
+  it('a scorer module with NaN scores names its file', ({ expect }) =>
+    rejects(
+      expect,
+      [...RUN, '--routing-policy', 'weighted', '--routing-scorers', `${module('nan-scorer')}:1,queue-depth:1`],
+      new RegExp(`^blis: scorer "nan-scorer" \\(${module('nan-scorer').replace(/[.]/g, '\\.')}\\): score\\(\\) for request 0 \\("0"\\) at 930684 µs: .*NaN`),
+    ));
+
   it('a throw during route()', ({ expect }) =>
     rejects(expect, [...RUN, '--routing-policy', module('throwing-router')], `${who('throws-on-third', 'throwing-router')} for request 2 ("2") at 1693920 µs: threw: no route for 2`));
 

@@ -1,7 +1,7 @@
 import { ArrayRequestSource, type RequestSpec, type SimRequest, makeRequestSpec } from '@blis/engine';
 import type { LatencyModel } from '@blis/latency';
 import type { AdmissionPolicy, RequestView, RouterEvent, RouterState, RoutingDecision, RoutingPolicy } from '@blis/policies';
-import type { DecisionObserver } from '@blis/trace';
+import { type DecisionObserver, TraceRecorder } from '@blis/trace';
 import { describe, expect, it } from 'vitest';
 import { type SimulationConfigInput, type SimulationResult, type SimulationRuntime, simulate } from '../src/index.js';
 
@@ -63,6 +63,18 @@ describe('RoutingDecision.reject', () => {
       ['r0', 'rejected', undefined],
       ['r2', 'rejected', 'full'],
     ]);
+  });
+});
+
+describe('the decision trace of a router rejection', () => {
+  it('an outcome record, status rejected, with the router\'s reason; no route record', () => {
+    const lines: string[] = [];
+    const recorder = new TraceRecorder({ level: 'decisions', sink: { write: (l) => void lines.push(l), close: () => undefined } });
+    run([0, 100], { observer: recorder, routing: router((q) => (q.id === 'r1' ? { reject: true, reason: 'over budget' } : {})) });
+    const r1 = lines.map((l) => JSON.parse(l)).filter((x) => x.id === 'r1');
+    expect(r1.map((x) => x.t)).toEqual(['admit', 'priority', 'outcome']);
+    expect(r1[2]).toMatchObject({ status: 'rejected', inst: -1, reason: 'over budget' });
+    expect(lines.filter((l) => l.includes('"t":"outcome"') && l.includes('"reason"'))).toHaveLength(1);
   });
 });
 

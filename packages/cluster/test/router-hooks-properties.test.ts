@@ -84,7 +84,7 @@ describe('router hooks: property', () => {
         let t = 0;
         const specs = c.requests.map((q, index) => {
           t += q.gap;
-          return makeRequestSpec({ index, id: `q${index}`, arrivalUs: t, inputTokens: q.input, outputTokens: q.output, timeoutUs: q.timeout });
+          return makeRequestSpec({ index, id: `q${index}`, arrivalUs: t, inputTokens: q.input, outputTokens: q.output, deadlineUs: q.timeout > 0 ? t + q.timeout : 0 });
         });
         const config: SimulationConfigInput = {
           numInstances: c.instances,

@@ -24,7 +24,7 @@ import type { PoolView } from './pd/pool-view.js';
 import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END, type Fleet } from './autoscale/fleet.js';
 import type { Autoscaler } from './autoscale/autoscaler.js';
 import { ClusterLifecycle } from './autoscale/cluster-lifecycle.js';
-import { type RouterDropReason, anyRouterListens, noteRouted, tellRouter } from './router-hooks.js';
+import { anyRouterListens, noteRouted, tellLeft, tellRouter } from './router-hooks.js';
 
 const ADMISSION = EventKind.Admission;
 const ROUTING = EventKind.Routing;
@@ -579,29 +579,13 @@ export class ClusterSimulator {
   }
 
   /**
-   * The routers hear that `req` left its instance, after `onComplete`. A whole request or a P/D
-   * decode part: its router hears of the request the user sent; a prefill part: the prefill
-   * router hears of the part and, when it left unserved, the decode router of its parent.
-   */
-  private tellFinished(req: SimRequest, now: number, policy: RoutingPolicy, as: SimRequest | undefined, outcome: 'completed' | 'dropped' | 'timed_out' | 'drained' | undefined): void {
-    const kind = outcome === undefined || outcome === 'completed' ? 'completed' : 'dropped';
-    const reason: RouterDropReason | undefined = kind === 'completed' ? undefined : outcome === 'dropped' ? 'unservable' : (outcome as RouterDropReason);
-    if (req.part !== RequestPart.Prefill) {
-      tellRouter(policy, kind, now, (as ?? req).view, req.instance, reason);
-      return;
-    }
-    tellRouter(policy, kind, now, req.view, req.instance, reason);
-    if (as !== undefined && kind === 'dropped') tellRouter(this.router, 'dropped', now, as.view, undefined, reason);
-  }
-
-  /**
    * Frees what `req` held at the router (its in-flight count, the policy's hook) and its slot;
    * when the request the user sent (`as`) is done, tells the source.
    */
   private finish(req: SimRequest, now: number, policy: RoutingPolicy, as: SimRequest | undefined, outcome?: 'completed' | 'dropped' | 'timed_out' | 'drained'): void {
     this.state.finished(req.instance, req.spec.tenantId);
     policy.onComplete?.(req.view, req.instance);
-    if (this.listening) this.tellFinished(req, now, policy, as, outcome);
+    if (this.listening) tellLeft(req, now, policy, this.router, as, outcome);
     this.table.remove(req);
     this.fleet?.onLeft(req.instance, now);
     if (as !== undefined) this.setup.source.onRequestDone?.(as.spec, now, outcome === 'drained' ? 'dropped' : outcome!);

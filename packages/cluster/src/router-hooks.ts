@@ -1,4 +1,4 @@
-import { InvariantViolation, type SimRequest } from '@blis/engine';
+import { InvariantViolation, RequestPart, type SimRequest } from '@blis/engine';
 import type { RequestView, RouterEvent, RouterEventKind, RoutingDecision, RoutingPolicy } from '@blis/policies';
 import type { DecisionObserver } from '@blis/trace';
 
@@ -51,4 +51,21 @@ export function noteRouted(req: SimRequest, decision: RoutingDecision, policy: R
     observer?.onPriority?.(req, decision.priority, now);
   }
   if (listening) tellRouter(policy, 'routed', now, req.view, target);
+}
+
+/**
+ * The routers hear that `req` left its instance (called after `onComplete`). A whole request or
+ * a P/D decode part: `policy` hears of the request the user sent (`as`); a prefill part: the
+ * prefill router (`policy`) hears of the part and, when it left unserved, the request's router
+ * (`main`, the decode router) of its parent. `outcome` undefined: a prefill part's prompt is done.
+ */
+export function tellLeft(req: SimRequest, now: number, policy: RoutingPolicy, main: RoutingPolicy, as: SimRequest | undefined, outcome: 'completed' | 'dropped' | 'timed_out' | 'drained' | undefined): void {
+  const kind = outcome === undefined || outcome === 'completed' ? 'completed' : 'dropped';
+  const reason: RouterDropReason | undefined = kind === 'completed' ? undefined : outcome === 'dropped' ? 'unservable' : (outcome as RouterDropReason);
+  if (req.part !== RequestPart.Prefill) {
+    tellRouter(policy, kind, now, (as ?? req).view, req.instance, reason);
+    return;
+  }
+  tellRouter(policy, kind, now, req.view, req.instance, reason);
+  if (as !== undefined && kind === 'dropped') tellRouter(main, 'dropped', now, as.view, undefined, reason);
 }

@@ -24,6 +24,7 @@ import type { PoolView } from './pd/pool-view.js';
 import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END, type Fleet } from './autoscale/fleet.js';
 import type { Autoscaler } from './autoscale/autoscaler.js';
 import { ClusterLifecycle } from './autoscale/cluster-lifecycle.js';
+import { anyRouterListens, noteRouted, tellLeft, tellRouter } from './router-hooks.js';
 
 const ADMISSION = EventKind.Admission;
 const ROUTING = EventKind.Routing;
@@ -71,6 +72,10 @@ export class ClusterSimulator {
   private readonly lifecycle: ClusterLifecycle | undefined;
   /** With a lifecycle, no P/D: the routable instances, which the router sees. */
   private readonly routable: PoolView | undefined;
+  /** The router that hears about every request the user sent (under P/D, the decode router). */
+  private readonly router: RoutingPolicy;
+  /** Some router has an `onEvent` hook (decided once: no event objects otherwise). */
+  private readonly listening: boolean;
 
   constructor(setup: ClusterSetup) {
     this.setup = setup;
@@ -82,6 +87,8 @@ export class ClusterSimulator {
     const sat = fc ?? setup.saturation;
     this.state = new ClusterRouterState(this.snapshots, setup.snapshotRefreshIntervalUs, sat?.queueDepthThreshold ?? 5, sat?.kvUtilizationThreshold ?? 0.8, setup.cacheSignalDelayUs ?? 0);
     this.gateway = fc ? new GatewayQueue() : undefined;
+    this.router = setup.pd?.decodeRouting ?? setup.routing;
+    this.listening = anyRouterListens([setup.routing, setup.pd?.prefillRouting, setup.pd?.decodeRouting]);
     this.pd = setup.pd === undefined ? undefined : new PdCoordinator(setup.pd, this.pdHost());
     const lc = setup.lifecycle;
     if (lc !== undefined) {
@@ -177,7 +184,14 @@ export class ClusterSimulator {
       },
       releasePart: (part, now, policy) => this.finish(part, now, policy, undefined),
       parentLeft: (parent, now, outcome) => this.parentLeft(parent, now, outcome),
+      listening: this.listening,
+      rejected: (req, now, policy, reason, parent) => this.rejectedByRouter(req, now, policy, reason, parent),
     };
+  }
+
+  /** What the cluster was built from (its policy objects, for custom metrics). */
+  get settings(): Readonly<ClusterSetup> {
+    return this.setup;
   }
 
   get hasGateway(): boolean {
@@ -283,6 +297,7 @@ export class ClusterSimulator {
     const req = this.table.add(spec);
     this.state.recordArrival(spec.tenantId, now);
     this.admittedAt.set(req, now);
+    if (this.listening) tellRouter(this.router, 'arrival', now, req.view);
     const lat = this.setup.admissionLatencyUs;
     if (lat > 0) this.events.push(now + lat, this.clsAdmission, ADMISSION, req.slot);
     else this.admit(req, now);
@@ -344,15 +359,12 @@ export class ClusterSimulator {
     const decision = this.setup.admission.admit(req.view, st);
     this.setup.observer?.onAdmission?.(req, decision, st, now);
     if (!decision.admit) {
-      this.admittedAt.delete(req);
-      this.counters.rejected++;
-      req.state = RequestState.Rejected;
-      this.setup.observer?.onDropped?.(req, now, 'rejected');
-      this.table.remove(req);
-      this.setup.source.onRequestDone?.(req.spec, now, 'rejected');
+      this.reject(req, now, req);
+      if (this.listening) tellRouter(this.router, 'dropped', now, req.view, undefined, 'rejected');
       return;
     }
-    const score = this.setup.priority.priority(req.view, now);
+    // A redirected request comes through here again: a router's hint still stands.
+    const score = req.priorityHinted ? req.view.priority : this.setup.priority.priority(req.view, now);
     req.view.priority = score;
     this.setup.observer?.onPriority?.(req, score, now);
     if (this.gateway !== undefined) {
@@ -378,11 +390,40 @@ export class ClusterSimulator {
     const st = this.state;
     st.prepare(now);
     const decision = this.setup.routing.route(req.view, st);
+    if (decision.reject === true) {
+      this.rejectedByRouter(req, now, this.setup.routing, decision.reason);
+      return;
+    }
     const target = decision.instance;
     if (!Number.isInteger(target) || target < 0 || target >= this.instances.length)
       throw new InvariantViolation('routing', `policy ${this.setup.routing.name} chose instance ${target} of ${this.instances.length}`);
     this.setup.observer?.onRouting?.(req, decision, st, now);
+    noteRouted(req, decision, this.setup.routing, target, now, this.setup.observer, this.listening);
     this.dispatchTo(req, target, now);
+  }
+
+  /** Takes a rejected (or shed) request out of the system; `as` is the request the user sent. */
+  private reject(req: SimRequest, now: number, as: SimRequest, status: 'rejected' | 'shed' = 'rejected', detail?: string): void {
+    this.admittedAt.delete(req);
+    if (status === 'shed') this.counters.shed++;
+    else this.counters.rejected++;
+    req.state = RequestState.Rejected;
+    as.state = RequestState.Rejected;
+    if (detail === undefined) this.setup.observer?.onDropped?.(as, now, status);
+    else this.setup.observer?.onDropped?.(as, now, status, detail);
+    this.table.remove(req);
+    this.setup.source.onRequestDone?.(as.spec, now, 'rejected');
+  }
+
+  /**
+   * A router refused `req` (RouteSim's `Reject`): counted with admission rejections. Under P/D
+   * `req` may be a prefill part: its parent is rejected with it, and both routers hear of it.
+   */
+  private rejectedByRouter(req: SimRequest, now: number, policy: RoutingPolicy, reason: string, parent?: SimRequest): void {
+    this.reject(req, now, parent ?? req, 'rejected', reason);
+    if (!this.listening) return;
+    tellRouter(policy, 'dropped', now, req.view, undefined, 'rejected');
+    if (parent !== undefined) tellRouter(this.router, 'dropped', now, parent.view, undefined, 'rejected');
   }
 
   /** With a lifecycle the router sees only routable replicas; with none, the request waits. */
@@ -393,10 +434,15 @@ export class ClusterSimulator {
     }
     this.state.prepare(now);
     const decision = this.setup.routing.route(req.view, view);
+    if (decision.reject === true) {
+      this.rejectedByRouter(req, now, this.setup.routing, decision.reason);
+      return;
+    }
     const pos = decision.instance;
     if (!Number.isInteger(pos) || pos < 0 || pos >= view.instances.length)
       throw new InvariantViolation('routing', `policy ${this.setup.routing.name} chose position ${pos} of ${view.instances.length} routable instances`);
     this.setup.observer?.onRouting?.(req, decision, view, now);
+    noteRouted(req, decision, this.setup.routing, view.members[pos], now, this.setup.observer, this.listening);
     this.dispatchTo(req, view.members[pos], now);
   }
 
@@ -433,12 +479,8 @@ export class ClusterSimulator {
     const max = this.setup.flowControl!.maxQueueDepth;
     while (max > 0 && gw.length > max) {
       const victim = gw.popLeastUrgent()!;
-      this.admittedAt.delete(victim);
-      this.counters.shed++;
-      victim.state = RequestState.Rejected;
-      this.setup.observer?.onDropped?.(victim, now, 'shed');
-      this.table.remove(victim);
-      this.setup.source.onRequestDone?.(victim.spec, now, 'rejected');
+      this.reject(victim, now, victim, 'shed');
+      if (this.listening) tellRouter(this.router, 'dropped', now, victim.view, undefined, 'shed');
     }
   }
 
@@ -533,6 +575,7 @@ export class ClusterSimulator {
   private parentLeft(parent: SimRequest, now: number, outcome: 'dropped' | 'timed_out' | 'drained'): void {
     this.noteLeft(parent, now, outcome);
     this.setup.source.onRequestDone?.(parent.spec, now, outcome === 'drained' ? 'dropped' : outcome);
+    if (this.listening) tellRouter(this.router, 'dropped', now, parent.view, undefined, outcome === 'dropped' ? 'unservable' : outcome);
   }
 
   /**
@@ -542,6 +585,7 @@ export class ClusterSimulator {
   private finish(req: SimRequest, now: number, policy: RoutingPolicy, as: SimRequest | undefined, outcome?: 'completed' | 'dropped' | 'timed_out' | 'drained'): void {
     this.state.finished(req.instance, req.spec.tenantId);
     policy.onComplete?.(req.view, req.instance);
+    if (this.listening) tellLeft(req, now, policy, this.router, as, outcome);
     this.table.remove(req);
     this.fleet?.onLeft(req.instance, now);
     if (as !== undefined) this.setup.source.onRequestDone?.(as.spec, now, outcome === 'drained' ? 'dropped' : outcome!);

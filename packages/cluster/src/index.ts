@@ -78,3 +78,5 @@ export { resolveLifecycle } from './autoscale/lifecycle-setup.js';
 export type { LifecycleSetup, LifecycleSetupInput } from './autoscale/lifecycle-setup.js';
 export { createTraceRecorder, scaleOscillationWindowUs } from './trace-recorder-setup.js';
 export type { TraceRecorderSetup } from './trace-recorder-setup.js';
+export { collectCustomMetrics } from './custom-metrics.js';
+export type { CustomMetrics } from './custom-metrics.js';

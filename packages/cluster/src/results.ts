@@ -8,6 +8,7 @@ import { type KvTierCounters, blisMeanRates, clusterTierFields, instanceTierFiel
 import type { PoolType } from '@blis/policies';
 import { type PdMetrics, pdMetrics } from './pd/pd-metrics.js';
 import { type AutoscalingMetrics, autoscalingMetrics } from './autoscale/autoscale-metrics.js';
+import { type CustomMetrics, collectCustomMetrics } from './custom-metrics.js';
 
 /** One block of BLIS's result JSON: an instance, or the whole cluster (`instance_id: "cluster"`). */
 export interface MetricsBlock {
@@ -116,6 +117,8 @@ export interface SimulationResult extends MetricsBlock {
   pd?: PdMetrics;
   /** Present only with autoscaling, node pools or an instance lifecycle configured. */
   autoscaling?: AutoscalingMetrics;
+  /** Present only when a policy reported metrics (`metrics()`): per policy, its metrics. */
+  custom_metrics?: CustomMetrics;
   [extra: string]: unknown;
 }
 
@@ -387,6 +390,8 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   };
   if (pd !== undefined) result.pd = pdMetrics(sim, pd);
   if (sim.fleet !== undefined) result.autoscaling = autoscalingMetrics(sim.fleet, sim.autoscaler, sim.counters, sim.endUs);
+  const custom = collectCustomMetrics(sim);
+  if (custom !== undefined) result.custom_metrics = custom;
 
   if (opts.fitnessWeights !== undefined) {
     const ttftD = summarizeUsAsMs(log.ttftUs.view());

@@ -255,7 +255,7 @@ export class InstanceSimulator {
     req.enqueuedAt = now;
     req.enqueueSeq = this.enqueueSeq++;
     const pri = this.config.priority;
-    if (pri !== undefined) req.view.priority = pri.priority(req.view, now);
+    if (pri !== undefined && !req.priorityHinted) req.view.priority = pri.priority(req.view, now);
     this.waitQueue.pushBack(req);
     this.hooks.onQueued?.(req, now, this.config.index);
     if (!this.stepPending) {
@@ -666,7 +666,7 @@ export class InstanceSimulator {
     // priority it had when admitted, and a just-requeued one is re-scored on every step, so
     // comparing stale scores lets requests evict each other forever, none ever finishing.
     const pri = this.config.priority;
-    if (pri?.timeDependent) for (let i = 0; i < run.length; i++) run[i].view.priority = pri.priority(run[i].view, now);
+    if (pri?.timeDependent) for (let i = 0; i < run.length; i++) if (!run[i].priorityHinted) run[i].view.priority = pri.priority(run[i].view, now);
     let best = run.length - 1;
     for (let i = run.length - 2; i >= 0; i--) if (run[i].view.priority < run[best].view.priority) best = i;
     return best;
@@ -749,7 +749,7 @@ export class InstanceSimulator {
       const q = this.waitQueue;
       for (let i = 0; i < q.length; i++) {
         const r = q.at(i);
-        r.view.priority = pri.priority(r.view, now);
+        if (!r.priorityHinted) r.view.priority = pri.priority(r.view, now);
       }
     }
     if (this.compareFn !== undefined) {

@@ -91,6 +91,11 @@ export class SimRequest {
   cachedTokens = 0;
   /** Monotone sequence of entry into the current instance's wait queue. */
   enqueueSeq = 0;
+  /**
+   * True once a router's priority hint set `view.priority`: the engine then never re-scores it
+   * with the priority policy (the hint holds for the rest of the request's life).
+   */
+  priorityHinted = false;
 
   routedAt = -1;
   enqueuedAt = -1;

@@ -76,7 +76,7 @@ export interface RouterEvent {
   readonly instance?: number;
   /**
    * `dropped`: why the request left unserved (`rejected`, `shed`, `unservable`, `timed_out`,
-   * `dropped`, `drained`).
+   * `drained`).
    */
   readonly reason?: string;
 }

@@ -74,8 +74,11 @@ export interface DecisionObserver {
   onPreempted?(req: SimRequest, now: number, instance: number): void;
   onStep?(now: number, stepTime: number, batch: StepBatch, instance: number): void;
   onCompleted?(req: SimRequest, now: number, e2eUs: number): void;
-  /** `drained`: discarded by an `immediate` drain of its replica. */
-  onDropped?(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed' | 'drained'): void;
+  /**
+   * `drained`: discarded by an `immediate` drain of its replica. `detail`: for a request a
+   * router refused (`RoutingDecision.reject`), the router's reason; absent otherwise.
+   */
+  onDropped?(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed' | 'drained', detail?: string): void;
   /**
    * P/D: the decider's answer for `req`, after the decode router chose `decodeInstance` (an
    * instance index). A request kept local is then reported through {@link onRouting} too, with

@@ -92,7 +92,8 @@ export function formatRecord(r: TraceRecord): string {
       if (r.ttft_us !== undefined) line += `,"ttft_us":${num(r.ttft_us)}`;
       if (r.e2e_us !== undefined) line += `,"e2e_us":${num(r.e2e_us)}`;
       if (r.out !== undefined) line += `,"out":${num(r.out)}`;
-      return `${line},"blocks":${r.blocks},"hit_blocks":${r.hit_blocks},"preemptions":${r.preemptions},"target_us":${num(r.target_us)},"slo_met":${r.slo_met === null ? 'null' : r.slo_met}}\n`;
+      line += `,"blocks":${r.blocks},"hit_blocks":${r.hit_blocks},"preemptions":${r.preemptions},"target_us":${num(r.target_us)},"slo_met":${r.slo_met === null ? 'null' : r.slo_met}`;
+      return r.reason === undefined ? `${line}}\n` : `${line},"reason":${str(r.reason)}}\n`;
     }
     case 'queued':
       return `{"t":"queued","ts":${num(r.ts)},"id":${str(r.id)},"inst":${r.inst},"prio":${num(r.prio)}}\n`;

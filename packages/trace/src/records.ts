@@ -183,6 +183,8 @@ export interface OutcomeRecord {
   target_us: number;
   /** Whether every applicable target was met; null when no target applies or not completed. */
   slo_met: boolean | null;
+  /** A request a router refused (`RoutingDecision.reject`): the router's reason. Absent otherwise. */
+  reason?: string;
 }
 
 export interface QueuedRecord {

@@ -6,7 +6,7 @@ import { AnomalyDetector } from './anomaly-detector.js';
 import type { DecisionObserver, KvTransferKind, PdTransferRecord, ScaleAction, ScaleEvaluation } from './decision-observer.js';
 import { formatRecord } from './json-line.js';
 import { disaggregationRecord, kvTransferRecord, prefillRoutingRecord } from './pd-records.js';
-import { type RoutingRecord, TRACE_FORMAT_VERSION, type TraceRecord } from './records.js';
+import { type OutcomeRecord, type RoutingRecord, TRACE_FORMAT_VERSION, type TraceRecord } from './records.js';
 import { routingFields } from './routing-fields.js';
 import { type SummaryOptions, summarizeTrace } from './summary.js';
 import { detectTailBlowups } from './tail-latency.js';
@@ -204,10 +204,10 @@ export class TraceRecorder implements DecisionObserver {
     });
   }
 
-  onDropped(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed' | 'drained'): void {
+  onDropped(req: SimRequest, now: number, reason: 'unservable' | 'rejected' | 'timed_out' | 'shed' | 'drained', detail?: string): void {
     this.detector.onLeft(req);
     const spec = req.spec;
-    this.emit({
+    const rec: OutcomeRecord = {
       t: 'outcome',
       ts: now,
       id: spec.id,
@@ -219,7 +219,9 @@ export class TraceRecorder implements DecisionObserver {
       preemptions: req.preemptions,
       target_us: spec.sloTargetUs > 0 ? spec.sloTargetUs : this.sloTtftUs,
       slo_met: null,
-    });
+    };
+    if (detail !== undefined) rec.reason = detail;
+    this.emit(rec);
   }
 
   onScaleEvaluation(e: ScaleEvaluation, now: number): void {

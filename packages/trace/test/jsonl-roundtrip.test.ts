@@ -89,6 +89,8 @@ const recordArb: fc.Arbitrary<TraceRecord> = fc.oneof(
       preemptions: fc.nat(),
       target_us: fc.nat(),
       slo_met: fc.constantFrom(true, false, null),
+      // A router's reason for refusing the request (RoutingDecision.reject).
+      reason: text,
     },
     { requiredKeys: ['t', 'ts', 'id', 'status', 'slo', 'inst', 'blocks', 'hit_blocks', 'preemptions', 'target_us', 'slo_met'] },
   ),

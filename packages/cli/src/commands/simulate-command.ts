@@ -49,6 +49,7 @@ export async function runSimulationCommand(
     if (prepared.kvTiers !== undefined) process.stderr.write(`blis: KV tiers: ${describeKVTiers(prepared.kvTiers)}\n`);
     const autoscaling = result.autoscaling;
     if (autoscaling !== undefined) process.stderr.write(`blis: autoscaling: ${describeAutoscaling(autoscaling)}\n`);
+    if (result.custom_metrics !== undefined) process.stderr.write(`blis: custom metrics: ${describeCustomMetrics(result.custom_metrics)}\n`);
   }
   const { requests, ...summary } = result;
   // The file first: when it cannot be written the command fails with nothing on stdout.
@@ -98,6 +99,13 @@ export function describeAutoscaling(
   ];
   if (a.unplaced_replicas > 0) parts.push(`${plural(a.unplaced_replicas, 'replica')} found no node`);
   return parts.join('; ');
+}
+
+/** One line on what custom policies reported (`custom_metrics`), for the stderr log. */
+export function describeCustomMetrics(m: Record<string, Record<string, number>>): string {
+  return Object.entries(m)
+    .map(([policy, metrics]) => `${policy}: ${Object.entries(metrics).map(([k, v]) => `${k} ${v}`).join(', ')}`)
+    .join('; ');
 }
 
 function expectedRequests(input: SimulationConfigInput): number | undefined {

@@ -88,6 +88,11 @@ export class Autoscaler {
     return [...new Set(this.groups.map((g) => g.policy.name))].join(', ');
   }
 
+  /** Each scaling group's policy object and pool (custom metrics are collected from them). */
+  get policies(): { pool: string; policy: AutoScalePolicy }[] {
+    return this.groups.map((g, i) => ({ pool: this.fleet.settings.groups[i].pool, policy: g.policy }));
+  }
+
   /** The first evaluation is at t = 0, as in BLIS. */
   start(): void {
     this.host.events.push(0, FLEET_TICK, FLEET_TICK, -1);

@@ -6,6 +6,7 @@ import { type KvTransferSettings, KvTransferLink } from './kv-transfer.js';
 import { ParentRequest } from './parent-request.js';
 import { servesDecode, servesPrefill } from './pool-layout.js';
 import { PoolView } from './pool-view.js';
+import { noteRouted } from '../router-hooks.js';
 
 /** Cluster event kinds of P/D (their classes: after routing, gateway dispatch and injection). */
 export const PD_PREFILL_ROUTING = 5;
@@ -50,6 +51,10 @@ export interface PdHost {
   gone(instance: number): boolean;
   /** A part whose pod was drained away: it and its parent are discarded. */
   drained(part: SimRequest, now: number): void;
+  /** Some router has an `onEvent` hook. */
+  readonly listening: boolean;
+  /** `policy` refused `req` (a whole request, or a prefill part of `parent`): it is rejected. */
+  rejected(req: SimRequest, now: number, policy: RoutingPolicy, reason: string, parent?: SimRequest): void;
   /** No parent waits for `instance` as its decode pod any more: a draining pod may now be idle. */
   decodeReleased(instance: number, now: number): void;
 }
@@ -125,6 +130,10 @@ export class PdCoordinator {
     }
     host.state.prepare(now);
     const decision = this.setup.decodeRouting.route(req.view, pool);
+    if (decision.reject === true) {
+      host.rejected(req, now, this.setup.decodeRouting, decision.reason);
+      return;
+    }
     let pos = checkedPosition(decision.instance, pool, this.setup.decodeRouting.name);
     const dd = this.setup.decider.decide(req.view, pool, pos);
     if (dd.decodeInstance !== undefined) pos = checkedPosition(dd.decodeInstance, pool, this.setup.decider.name);
@@ -137,15 +146,19 @@ export class PdCoordinator {
     if (!split) {
       this.stats.local++;
       host.observer?.onRouting?.(req, pos === decision.instance ? decision : { ...decision, instance: pos }, pool, now);
+      noteRouted(req, decision, this.setup.decodeRouting, decodeInst, now, host.observer, host.listening);
       host.dispatchTo(req, decodeInst, now);
       return;
     }
+    // The decode router's hint holds for the whole request: both parts inherit it below.
+    noteRouted(req, decision, this.setup.decodeRouting, decodeInst, now, host.observer, host.listening);
     const parent = new ParentRequest(req, decodeInst, this.setup.blockSizeTokens);
     this.parents.set(req.spec.index, parent);
     this.bound[decodeInst] = (this.bound[decodeInst] ?? 0) + 1;
     host.table.remove(req);
     const prefill = host.table.add({ ...req.spec, id: `${req.spec.id}_prefill`, outputTokens: 0 }, RequestPart.Prefill);
     prefill.view.priority = req.view.priority;
+    prefill.priorityHinted = req.priorityHinted;
     host.replaceInTransit(req, prefill);
     host.events.push(now, PD_PREFILL_ROUTING, PD_PREFILL_ROUTING, prefill.slot);
   }
@@ -220,13 +233,22 @@ export class PdCoordinator {
     host.state.prepare(now);
     const policy = this.setup.prefillRouting;
     const decision = policy.route(part.view, pool);
-    const target = pool.members[checkedPosition(decision.instance, pool, policy.name)];
     const p = this.parentOf(part.spec.index);
+    if (decision.reject === true) {
+      // The parent goes with its prefill part, and with it its claim on the decode pod.
+      this.parents.delete(part.spec.index);
+      this.unbind(p.decodeInstance, now);
+      host.rejected(part, now, policy, decision.reason, p.parent);
+      return;
+    }
+    const target = pool.members[checkedPosition(decision.instance, pool, policy.name)];
     p.prefillInstance = target;
     p.prefillEnqueueUs = now;
     host.observer?.onPrefillRouting?.(p.parent, decision, pool, now);
     if (this.setup.checkInvariants && !servesPrefill(this.setup.layout[target]))
       throw new InvariantViolation('INV-PD-2', `prefill part of ${p.parent.spec.id} routed to instance ${target}, a ${this.setup.layout[target]} pod`);
+    // The prefill router's hint is for the prefill part only.
+    noteRouted(part, decision, policy, target, now, host.observer, host.listening);
     host.dispatchTo(part, target, now);
   }
 
@@ -246,6 +268,7 @@ export class PdCoordinator {
     const spec = p.parent.spec;
     const part = host.table.add({ ...spec, id: `${spec.id}_decode` }, RequestPart.Decode);
     part.view.priority = p.parent.view.priority;
+    part.priorityHinted = p.parent.priorityHinted;
     this.stats.transfersInitiated++;
     p.transferStartUs = now;
     if (host.gone(p.decodeInstance)) {

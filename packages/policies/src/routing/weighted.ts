@@ -39,8 +39,9 @@ export function createWeightedRouting(entries: readonly WeightedScorer[]): Routi
   const weights = entries.map((e) => e.weight / total);
   const observers = scorers.filter((s) => s.observe !== undefined);
   const arena = new ScoreArena();
+  const reporting = scorers.filter((s) => s.metrics !== undefined);
 
-  return {
+  const policy: RoutingPolicy = {
     name: 'weighted',
     route(request: RequestView, state: RouterState): RoutingDecision {
       const n = requireInstances('weighted', state);
@@ -63,4 +64,17 @@ export function createWeightedRouting(entries: readonly WeightedScorer[]): Routi
       };
     },
   };
+  // Scorers live inside the router, so their metrics surface through it (`scorer.metric`); a
+  // router none of whose scorers reports has no `metrics` at all, and no `custom_metrics` entry.
+  if (reporting.length === 0) return policy;
+  return { ...policy, metrics: () => scorerMetrics(reporting) };
+}
+
+function scorerMetrics(scorers: readonly Scorer[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of scorers) {
+    const m = s.metrics?.() ?? {};
+    for (const k of Object.keys(m)) out[`${s.name}.${k}`] = m[k];
+  }
+  return out;
 }

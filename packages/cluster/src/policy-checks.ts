@@ -48,13 +48,22 @@ const CREATE: Partial<Record<string, PolicyKind>> = {
  */
 export function withPolicyChecks<R extends PolicyCheckRuntime>(runtime: R, registry: PolicyRegistry): { runtime: R; registry: PolicyRegistry } {
   const check = runtime.checkPolicies === true;
+  // One guard per object and kind: a factory that hands every instance the same scheduler
+  // gets the same guarded object back (custom metrics report a shared object once).
+  const guards = new WeakMap<object, Map<PolicyKind, unknown>>();
   const custom = <K extends PolicyKind>(kind: K, policy: PolicyOfKind[K]): PolicyOfKind[K] => {
     if (isGuardedPolicy(policy)) return policy;
+    let byKind = guards.get(policy);
+    const known = byKind?.get(kind);
+    if (known !== undefined) return known as PolicyOfKind[K];
     const options: GuardOptions = { readOnly: check };
     const source = runtime.policySources?.[kind];
     if (source !== undefined) options.source = source;
     if (runtime.policyBudgetMs !== undefined) options.budgetMs = runtime.policyBudgetMs;
-    return guardPolicy(kind, policy, options);
+    const guarded = guardPolicy(kind, policy, options);
+    if (byKind === undefined) guards.set(policy, (byKind = new Map()));
+    byKind.set(kind, guarded);
+    return guarded;
   };
   const out: R = { ...runtime };
   if (runtime.admission !== undefined) out.admission = custom('admission', runtime.admission);

@@ -112,7 +112,7 @@ describe('RoutingDecision.priority', () => {
   });
 
   it('a hint that is not a finite number stops the run', () => {
-    expect(() => run([0], { routing: router(() => ({ priority: Number.NaN })) })).toThrow(/priority hint NaN/);
+    expect(() => run([0], { routing: router(() => ({ priority: Number.NaN })) })).toThrow(/route\(\) for request 0 \("r0"\) at 0 µs: returned priority NaN/);
   });
 });
 

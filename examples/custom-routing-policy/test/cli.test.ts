@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const builtModule = resolve(packageDir, 'dist/index.js');
 const builtAutoscaler = resolve(packageDir, 'dist/slo-guard-autoscaler.js');
+const builtLearner = resolve(packageDir, 'dist/latency-learning-router.js');
 
 function blisCommand(): { command: string; prefix: string[] } {
   const fromEnv = process.env.BLIS_BIN;
@@ -84,6 +85,36 @@ describe('blis run --routing-policy <built module>', () => {
 
   it('is reproducible: the same seed gives the same result (ctx.random, not Math.random)', () => {
     assert.equal(blisRun(builtModule).stdout, blisRun(builtModule).stdout);
+  });
+});
+
+describe('blis run --routing-policy <learning router> --policy-param ...', () => {
+  before(() => {
+    assert.ok(existsSync(builtLearner), `${builtLearner} is missing: run \`pnpm run build\` in ${packageDir} first`);
+  });
+
+  it('params reach the module: a concurrency limit rejects at the router, and the result carries its custom metrics', () => {
+    const base = ['run', '--num-instances', '2', '--routing-policy', builtLearner, '--num-requests', '300', '--rate', '60', '--quiet'];
+    const free = blis(base).result;
+    assert.equal(free.rejected_requests, 0);
+    const learned = (free.custom_metrics as Record<string, Record<string, number>>)['least-expected-wait'];
+    assert.equal(learned.rejected, 0);
+    assert.equal(learned.samples, 300);
+
+    const limited = blis([...base, '--policy-param', 'routing.maxInFlight=4', '--policy-param', 'routing.shortPromptTokens=400']).result;
+    const m = (limited.custom_metrics as Record<string, Record<string, number>>)['least-expected-wait'];
+    assert.ok(limited.rejected_requests > 0, 'at 60 requests/s, 4 in flight per instance is not enough');
+    assert.equal(m.rejected, limited.rejected_requests);
+    assert.equal(limited.completed_requests + limited.rejected_requests, 300);
+    assert.ok(m.hinted > 0);
+  });
+
+  it('a bad param stops the run before it starts, naming the module', () => {
+    const { command, prefix } = blisCommand();
+    const p = spawnSync(command, [...prefix, 'run', '--routing-policy', builtLearner, '--policy-param', 'routing.alpha=2', '--num-requests', '5'], { cwd: packageDir, encoding: 'utf8' });
+    assert.equal(p.status, 2);
+    assert.equal(p.stdout, '');
+    assert.match(p.stderr, /latency-learning-router\.js.*alpha must be a number in \(0, 1\]/);
   });
 });
 

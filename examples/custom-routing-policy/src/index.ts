@@ -36,7 +36,7 @@ import {
 
 export const POLICY_NAME = 'power-of-two-choices';
 
-/** Parameters, when the policy is built through a registry or `simulate()` (the CLI passes none). */
+/** Parameters, when the policy is built through a registry or `simulate()` (or from the CLI's `--policy-param`). */
 export interface PowerOfTwoChoicesParams {
   /** How many distinct instances to sample per request (integer >= 1, default 2). */
   readonly choices?: number;

@@ -20,7 +20,7 @@ import type {
 
 export const DECIDER_NAME = 'long-prompt';
 
-/** Parameters, when the decider is built through a registry or `simulate()` (the CLI passes none). */
+/** Parameters, when the decider is built through a registry or `simulate()` (or from the CLI's `--policy-param`). */
 export interface LongPromptParams {
   /** Prompts with more input tokens than this are disaggregated (integer >= 0, default 512). */
   readonly minPromptTokens?: number;

@@ -51,7 +51,7 @@ export const GROWTH = 0.5;
 /** Scale down only while the mean queue per routable replica is below this. */
 export const MAX_QUEUE_TO_SCALE_DOWN = 1;
 
-/** Parameters, when the autoscaler is built through a registry or `simulate()` (the CLI passes none). */
+/** Parameters, when the autoscaler is built through a registry or `simulate()` (or from the CLI's `--policy-param`). */
 export interface SloGuardParams {
   /** Attainment below this is a breach (a number in (0, 1], default 0.9). */
   readonly floor?: number;

@@ -3,7 +3,7 @@ import type { SimulationResult } from '../results.js';
 import { checkAutoscalingLog, checkAutoscalingResult } from './autoscale-checks.js';
 import { checkDecisions } from './decision-checks.js';
 import { checkLifecycle } from './lifecycle-checks.js';
-import { checkPdLog, checkPdResult } from './pd-checks.js';
+import { checkPdBookkeeping, checkPdLog, checkPdResult } from './pd-checks.js';
 import { checkKvTiers, checkResult } from './result-checks.js';
 import type { RunLog } from './run-log.js';
 import { InvariantCheckError, type InvariantReport, ViolationList } from './violation.js';
@@ -28,7 +28,7 @@ const isResult = (x: SimulationResult | RecordedRun): x is SimulationResult => '
  * `includeRequests`), the P/D result invariants (INV-PD-2/3/6), KV tier counters and autoscaler
  * bookkeeping. With a log (`{result, log}` from an {@link InvariantRecorder} or
  * `simulateChecked`): INV-2, INV-3, INV-5 over every event, INV-7, INV-9, the P/D ordering and
- * placement invariants (INV-PD-2/3/4/6), lifecycle edges, scale bounds and routable targets.
+ * placement invariants (INV-PD-2/3/4/6) and the decider's bookkeeping, lifecycle edges, scale bounds and routable targets.
  * INV-4 and INV-8 are checked inside the engine when the config sets `checkInvariants`; INV-6
  * (determinism) by `simulateChecked({determinism: true})`.
  */
@@ -55,7 +55,10 @@ export function checkInvariants(run: SimulationResult | RecordedRun, options: Ch
     checkLifecycle(log, out);
     checkDecisions(log, out);
     checked.push('INV-2', 'INV-3', 'INV-7', 'INV-9');
-    if (result.pd !== undefined) checkPdLog(log, log.facts.pools ?? result.instances.map((b) => b.pool ?? 'unassigned'), out);
+    if (result.pd !== undefined) {
+      checkPdLog(log, log.facts.pools ?? result.instances.map((b) => b.pool ?? 'unassigned'), out);
+      if (!autoscaled) checkPdBookkeeping(result, log, out);
+    }
     checkAutoscalingLog(log, out);
   }
   return { ok: out.items.length === 0, violations: out.items, checked: [...new Set(checked)].sort() };

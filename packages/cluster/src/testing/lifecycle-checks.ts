@@ -18,8 +18,8 @@ const TICKING = new Set<LogEvent['kind']>(['admission', 'routing', 'queued', 'sc
  * request), INV-3 (reported times never go back) and INV-5 (arrival <= admission <= routing <=
  * enqueue <= schedule <= completion) over the log. A P/D part (`<id>_prefill`, `<id>_decode`)
  * moves queued <-> running on its own (a queued decode part may give its KV back: a
- * preemption in place); its parent ends once. A `redirect` drain sends a queued
- * request back through admission.
+ * preemption in place); its parent ends once. Under autoscaling, a `redirect` drain sends a
+ * queued request back through admission (and a split parent's prefill through routing).
  */
 export function checkLifecycle(log: RunLog, out: ViolationList): void {
   const state = new Map<string, State>();
@@ -28,6 +28,8 @@ export function checkLifecycle(log: RunLog, out: ViolationList): void {
   const routedAt = new Map<string, number>();
   const scheduledAt = new Map<string, number>();
   let clock = 0;
+  // Under autoscaling a `redirect` drain sends queued requests back through admission and routing.
+  const redirects = log.facts.replicaBounds !== undefined;
   const move = (e: LogEvent & { request: string }, key: string, from: readonly State[], to: State) => {
     const cur = state.get(key) ?? 'new';
     if (!from.includes(cur)) out.add('INV-2', `request ${key}: ${cur} -> ${to} (${e.kind} at ${e.now} µs)`, { request: key, atUs: e.now });
@@ -53,13 +55,14 @@ export function checkLifecycle(log: RunLog, out: ViolationList): void {
       case 'admission':
         if (e.now < e.arrivalUs) out.add('INV-5', `request ${e.request} admitted at ${e.now} µs, before it arrived at ${e.arrivalUs} µs`, { request: e.request, atUs: e.now });
         admittedAt.set(e.request, e.now);
-        if (e.admit) move(e, e.request, ['new', 'queued', 'routed'], 'admitted');
+        move(e, e.request, redirects ? ['new', 'queued', 'routed'] : ['new'], e.admit ? 'admitted' : 'new');
         break;
       case 'routing': {
         const at = admittedAt.get(e.request);
         if (at === undefined || e.now < at) out.add('INV-5', `request ${e.request} routed at ${e.now} µs, admitted at ${at ?? 'never'}`, { request: e.request, atUs: e.now });
         routedAt.set(e.request, e.now);
-        move(e, e.request, ['admitted'], e.stage === 'prefill-routing' ? 'split' : 'routed');
+        // A redirect drain of a prefill part routes its parent's prefill again.
+        move(e, e.request, redirects && e.stage === 'prefill-routing' ? ['admitted', 'split'] : ['admitted'], e.stage === 'prefill-routing' ? 'split' : 'routed');
         break;
       }
       case 'queued': {
@@ -67,7 +70,7 @@ export function checkLifecycle(log: RunLog, out: ViolationList): void {
           const at = routedAt.get(e.request);
           if (at === undefined || e.now < at) out.add('INV-5', `request ${e.request} queued at ${e.now} µs, routed at ${at ?? 'never'}`, { request: e.request, atUs: e.now });
           move(e, e.request, ['routed'], 'queued');
-        } else move(e, e.request, ['new'], 'queued');
+        } else move(e, e.request, redirects ? ['new', 'queued'] : ['new'], 'queued');
         break;
       }
       case 'scheduled':

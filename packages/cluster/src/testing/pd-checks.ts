@@ -100,6 +100,33 @@ export function checkPdLog(log: RunLog, pools: readonly string[], out: Violation
       }
     }
   }
-  // A split parent whose KV never arrived was dropped (or is still live when a horizon cut the run).
-  if (!log.facts.cutOff) for (const id of split) if (!transferEnd.has(id) && !dropped.has(id)) out.add('INV-PD-3', `${id} was split, never transferred, yet not dropped`, { request: id });
+  // A split parent whose KV never arrived was dropped (or is still live: a horizon cut the run,
+  // or the autoscaler holds it).
+  if (!log.facts.cutOff && log.facts.replicaBounds === undefined) for (const id of split) if (!transferEnd.has(id) && !dropped.has(id)) out.add('INV-PD-3', `${id} was split, never transferred, yet not dropped`, { request: id });
+}
+
+/**
+ * The decider's bookkeeping, from the log and the result together: every routed request was
+ * decided once, local or split; `local_requests` counts the local ones and
+ * `disaggregated_requests` the transfers that delivered; a split parent whose KV never arrived
+ * was dropped (at the decode pod's KV reservation, or lost in prefill). Not under autoscaling
+ * (a redirect decides a request again).
+ */
+export function checkPdBookkeeping(r: SimulationResult, log: RunLog, out: ViolationList): void {
+  const pd = r.pd;
+  if (pd === undefined) return;
+  let decisions = 0;
+  let split = 0;
+  let transfers = 0;
+  for (const e of log.events) {
+    if (e.kind === 'disaggregation') {
+      decisions++;
+      if (e.split) split++;
+    } else if (e.kind === 'pd-transfer') transfers++;
+  }
+  const routed = r.injected_requests - r.rejected_requests - (r.gateway?.still_queued ?? 0);
+  if (!log.facts.cutOff) out.check(decisions === routed, 'INV-PD-BOOK', () => `${decisions} decider decisions for ${routed} routed requests`);
+  out.check(pd.local_requests === decisions - split, 'INV-PD-BOOK', () => `local_requests ${pd.local_requests}, the decider kept ${decisions - split} local`);
+  out.check(pd.disaggregated_requests === transfers, 'INV-PD-BOOK', () => `disaggregated_requests ${pd.disaggregated_requests}, ${transfers} transfers delivered`);
+  out.check(split - transfers >= pd.dropped_at_decode_kv, 'INV-PD-BOOK', () => `${pd.dropped_at_decode_kv} dropped at the decode pod's KV, only ${split - transfers} split parents never delivered`);
 }

@@ -15,6 +15,8 @@ export interface InlineWorkloadOptions {
   sessions?: boolean;
   /** Allow per-request deadlines (timeouts). Default true. */
   timeouts?: boolean;
+  /** Aggregate rates (requests/s) to pick from. Default 5, 50, 200 and 1,000. */
+  rates?: readonly number[];
 }
 
 /** The inline `{kind: 'spec', spec}` workload of a `SimulationConfigInput`. */
@@ -60,7 +62,7 @@ export function inlineSpecWorkloadArb(options: InlineWorkloadOptions = {}): fc.A
   return fc
     .record({
       seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-      rate: fc.constantFrom(5, 50, 200, 1_000),
+      rate: fc.constantFrom(...(options.rates ?? [5, 50, 200, 1_000])),
       requests: fc.integer({ min: options.minRequests ?? 1, max: options.maxRequests ?? 60 }),
       clients: fc.array(client, { minLength: 1, maxLength: 3 }),
     })

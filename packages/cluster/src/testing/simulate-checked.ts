@@ -25,6 +25,8 @@ export interface CheckedRun extends InvariantReport {
  * logged, the engine's own monitor's violations caught) and checks every invariant that applies:
  * INV-1..9, and the P/D, KV tier and autoscaler invariants when the config has them. A runtime's
  * own observer, policies and registry are kept (custom policies are checked the same way).
+ * Every policy runs in check mode (`checkPolicies`: read-only views, answers within the
+ * contract) unless the runtime sets `checkPolicies: false`.
  */
 export function simulateChecked(config: SimulationConfigInput, runtime: SimulationRuntime = {}, options: SimulateCheckedOptions = {}): CheckedRun {
   const parsed = SimulationConfigSchema.parse(config);
@@ -34,6 +36,7 @@ export function simulateChecked(config: SimulationConfigInput, runtime: Simulati
   const recorder = new InvariantRecorder(facts, options);
   const prepared = prepareSimulation(config, {
     ...runtime,
+    checkPolicies: runtime.checkPolicies ?? true,
     registry: recorder.wrapRegistry(runtime.registry),
     ...(runtime.routing !== undefined ? { routing: recorder.wrapRouting(runtime.routing) } : {}),
     ...(runtime.admission !== undefined ? { admission: recorder.wrapAdmission(runtime.admission) } : {}),

@@ -33,6 +33,9 @@ describe('@blis/cluster/testing checkers', () => {
     expect(clean.checked).toContain('INV-9');
     expect(pdRun.checked).toContain('INV-PD');
     expect(() => assertInvariants({ result: clean.result!, log: clean.log })).not.toThrow();
+    // simulateChecked's run is a report: asserted as it is.
+    expect(() => assertInvariants(clean)).not.toThrow();
+    expect(() => assertInvariants({ ...clean, ok: false, violations: [{ invariant: 'INV-4', message: 'caught by the engine' }] })).toThrow(/INV-4: caught by the engine/);
   });
 
   it('INV-1: a result that loses a request', () => {

@@ -64,8 +64,17 @@ export function checkInvariants(run: SimulationResult | RecordedRun, options: Ch
   return { ok: out.items.length === 0, violations: out.items, checked: [...new Set(checked)].sort() };
 }
 
-/** {@link checkInvariants}, throwing an {@link InvariantCheckError} that names each violation. */
-export function assertInvariants(run: SimulationResult | RecordedRun, options: CheckOptions = {}): void {
-  const report = checkInvariants(run, options);
+/**
+ * {@link checkInvariants}, throwing an {@link InvariantCheckError} that names each violation. Also
+ * takes a report already made, such as {@link simulateChecked}'s run.
+ */
+export function assertInvariants(run: SimulationResult | RecordedRun | InvariantReport, options: CheckOptions = {}): void {
+  // A report already made (simulateChecked's run) is asserted as it is: it also holds what the
+  // engine's own monitor caught, which a result alone cannot show.
+  const report = isReport(run) ? run : checkInvariants(run, options);
   if (!report.ok) throw new InvariantCheckError(report.violations);
+}
+
+function isReport(run: SimulationResult | RecordedRun | InvariantReport): run is InvariantReport {
+  return typeof (run as InvariantReport).ok === 'boolean' && Array.isArray((run as InvariantReport).violations);
 }

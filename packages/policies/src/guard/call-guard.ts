@@ -64,7 +64,7 @@ export class CallGuard {
   }
 
   /** Records the call about to run (its raw arguments describe it on failure); returns its start time. */
-  enter(method: string, describe: DescribeCall, a?: unknown, b?: unknown, c?: unknown): number {
+  private enter(method: string, describe: DescribeCall, a?: unknown, b?: unknown, c?: unknown): number {
     this.method = method;
     this.describe = describe;
     this.a = a;
@@ -75,18 +75,36 @@ export class CallGuard {
   }
 
   /** What to throw when the call threw `e`: a PolicyError (ours, or another guard's) passes through. */
-  threw(e: unknown): PolicyError {
+  private threw(e: unknown): PolicyError {
     if (this.written !== undefined) return this.written;
     if (e instanceof PolicyError) return e;
     return this.error(`threw: ${firstLine(e)}`, e);
   }
 
   /** After a call returned: the first write to a view (even one the policy caught), then the budget. */
-  leave(start: number): void {
+  private leave(start: number): void {
     if (this.written !== undefined) throw this.written;
     if (this.budgetMs === undefined) return;
     const ms = this.clock() - start;
     if (ms > this.budgetMs) throw this.error(`took ${formatMs(ms)} ms; the budget per decision is ${this.budgetMs} ms`);
+  }
+
+  /**
+   * One call of the policy, checked: `invoke` runs it (on the views `ro` gives), then the first
+   * write, the budget and `problem` (what is wrong with its answer, if anything) are checked.
+   * `a`, `b`, `c` are the raw arguments `describe` names the decision from on failure.
+   */
+  call<T>(method: string, describe: DescribeCall, invoke: () => T, problem?: (answer: T) => string | undefined, a?: unknown, b?: unknown, c?: unknown): T {
+    const start = this.enter(method, describe, a, b, c);
+    let answer: T;
+    try {
+      answer = invoke();
+    } catch (e) {
+      throw this.threw(e);
+    }
+    this.leave(start);
+    if (problem !== undefined) this.check(problem(answer));
+    return answer;
   }
 
   /** A PolicyError about the current call. */

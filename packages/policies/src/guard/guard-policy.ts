@@ -81,154 +81,53 @@ export function guardPolicy<K extends PolicyKind>(kind: K, policy: PolicyOfKind[
   switch (kind) {
     case 'admission': {
       const p = policy as AdmissionPolicy;
-      add('admit', () => (request: RequestView, state: RouterState) => {
-        const t = g.enter('admit', requestInState, request, state);
-        let d: ReturnType<AdmissionPolicy['admit']>;
-        try {
-          d = p.admit(g.ro(request, 'request'), g.ro(state, 'state'));
-        } catch (e) {
-          throw g.threw(e);
-        }
-        g.leave(t);
-        g.check(admissionProblem(d));
-        return d;
-      });
+      add('admit', () => (request: RequestView, state: RouterState) =>
+        g.call('admit', requestInState, () => p.admit(g.ro(request, 'request'), g.ro(state, 'state')), admissionProblem, request, state));
       break;
     }
     case 'priority': {
       const p = policy as PriorityPolicy;
-      add('priority', () => (request: RequestView, nowUs: number) => {
-        const t = g.enter('priority', requestAtTime, request, nowUs);
-        let v: number;
-        try {
-          v = p.priority(g.ro(request, 'request'), nowUs);
-        } catch (e) {
-          throw g.threw(e);
-        }
-        g.leave(t);
-        g.check(finiteNumberProblem(v));
-        return v;
-      });
+      add('priority', () => (request: RequestView, nowUs: number) =>
+        g.call('priority', requestAtTime, () => p.priority(g.ro(request, 'request'), nowUs), finiteNumberProblem, request, nowUs));
       break;
     }
     case 'routing': {
       const p = policy as RoutingPolicy;
-      add('route', () => (request: RequestView, state: RouterState) => {
-        const t = g.enter('route', requestInState, request, state);
-        let d: ReturnType<RoutingPolicy['route']>;
-        try {
-          d = p.route(g.ro(request, 'request'), g.ro(state, 'state'));
-        } catch (e) {
-          throw g.threw(e);
-        }
-        g.leave(t);
-        g.check(routingProblem(d, state.instances.length));
-        return d;
-      });
-      add('onComplete', () => (request: RequestView, instance: number) => {
-        const t = g.enter('onComplete', requestCompleted, request, instance);
-        try {
-          p.onComplete!(g.ro(request, 'request'), instance);
-        } catch (e) {
-          throw g.threw(e);
-        }
-        g.leave(t);
-      });
-      add('onEvent', () => (event: RouterEvent) => {
-        const t = g.enter('onEvent', routerEvent, event);
-        try {
-          p.onEvent!(g.ro(event, 'event'));
-        } catch (e) {
-          throw g.threw(e);
-        }
-        g.leave(t);
-      });
+      add('route', () => (request: RequestView, state: RouterState) =>
+        g.call('route', requestInState, () => p.route(g.ro(request, 'request'), g.ro(state, 'state')), (d) => routingProblem(d, state.instances.length), request, state));
+      add('onComplete', () => (request: RequestView, instance: number) =>
+        g.call('onComplete', requestCompleted, () => p.onComplete!(g.ro(request, 'request'), instance), undefined, request, instance));
+      add('onEvent', () => (event: RouterEvent) => g.call('onEvent', routerEvent, () => p.onEvent!(g.ro(event, 'event')), undefined, event));
       break;
     }
     case 'scheduler': {
       const p = policy as InstanceScheduler;
-      add('compare', () => (a: SchedulerEntry, b: SchedulerEntry, ctx: SchedulerContext) => {
-        const t = g.enter('compare', schedulerPair, a, b, ctx);
-        let v: number;
-        try {
-          v = p.compare!(g.ro(a, 'a'), g.ro(b, 'b'), g.ro(ctx, 'ctx'));
-        } catch (e) {
-          throw g.threw(e);
-        }
-        g.leave(t);
-        g.check(finiteNumberProblem(v));
-        return v;
-      });
+      add('compare', () => (a: SchedulerEntry, b: SchedulerEntry, ctx: SchedulerContext) =>
+        g.call('compare', schedulerPair, () => p.compare!(g.ro(a, 'a'), g.ro(b, 'b'), g.ro(ctx, 'ctx')), finiteNumberProblem, a, b, ctx));
       break;
     }
     case 'scorer': {
       const p = policy as Scorer;
-      add('score', () => (request: RequestView, state: RouterState, scores: Float64Array) => {
-        const t = g.enter('score', requestInState, request, state);
-        try {
-          p.score(g.ro(request, 'request'), g.ro(state, 'state'), scores);
-        } catch (e) {
-          throw g.threw(e);
-        }
-        g.leave(t);
-        g.check(scoresProblem(scores));
-      });
-      add('observe', () => (request: RequestView, chosen: number, state: RouterState) => {
-        const t = g.enter('observe', requestObserved, request, chosen, state);
-        try {
-          p.observe!(g.ro(request, 'request'), chosen, g.ro(state, 'state'));
-        } catch (e) {
-          throw g.threw(e);
-        }
-        g.leave(t);
-      });
+      // The answer is what score() wrote into `scores` (the router's own buffer, never a view).
+      add('score', () => (request: RequestView, state: RouterState, scores: Float64Array) =>
+        g.call('score', requestInState, () => p.score(g.ro(request, 'request'), g.ro(state, 'state'), scores), () => scoresProblem(scores), request, state));
+      add('observe', () => (request: RequestView, chosen: number, state: RouterState) =>
+        g.call('observe', requestObserved, () => p.observe!(g.ro(request, 'request'), chosen, g.ro(state, 'state')), undefined, request, chosen, state));
       break;
     }
     case 'decider': {
       const p = policy as DisaggregationDecider;
-      add('decide', () => (request: RequestView, state: RouterState, selected: number) => {
-        const t = g.enter('decide', requestInState, request, state);
-        let d: ReturnType<DisaggregationDecider['decide']>;
-        try {
-          d = p.decide(g.ro(request, 'request'), g.ro(state, 'state'), selected);
-        } catch (e) {
-          throw g.threw(e);
-        }
-        g.leave(t);
-        g.check(deciderProblem(d, state.instances.length));
-        return d;
-      });
+      add('decide', () => (request: RequestView, state: RouterState, selected: number) =>
+        g.call('decide', requestInState, () => p.decide(g.ro(request, 'request'), g.ro(state, 'state'), selected), (d) => deciderProblem(d, state.instances.length), request, state));
       break;
     }
     case 'autoscaler': {
       const p = policy as AutoScalePolicy;
-      add('evaluate', () => (ctx: AutoScaleContext) => {
-        const t = g.enter('evaluate', scalingGroup, ctx);
-        let d: ReturnType<AutoScalePolicy['evaluate']>;
-        try {
-          d = p.evaluate(g.ro(ctx, 'ctx'));
-        } catch (e) {
-          throw g.threw(e);
-        }
-        g.leave(t);
-        g.check(scaleProblem(d));
-        return d;
-      });
+      add('evaluate', () => (ctx: AutoScaleContext) => g.call('evaluate', scalingGroup, () => p.evaluate(g.ro(ctx, 'ctx')), scaleProblem, ctx));
       break;
     }
   }
-  add('metrics', () => () => {
-    const t = g.enter('metrics', runEnd);
-    let m: unknown;
-    try {
-      m = (policy as { metrics: () => unknown }).metrics();
-    } catch (e) {
-      throw g.threw(e);
-    }
-    g.leave(t);
-    g.check(metricsProblem(m));
-    return m;
-  });
+  add('metrics', () => () => g.call('metrics', runEnd, () => (policy as { metrics: () => unknown }).metrics(), metricsProblem));
   guarded.add(out);
   return out as unknown as PolicyOfKind[K];
 }

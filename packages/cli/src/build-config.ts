@@ -5,7 +5,7 @@ import { kvTierFields } from './kv-tier-flags.js';
 import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import { checkReadableFile } from './input-files.js';
 import { type PolicyBundle, type PolicyOverrides, type PolicyRegistry, defaultPolicyRegistry, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitPolicyMessage } from '@blis/policies';
-import { type PolicySetup, isModulePath } from './policy-modules/index.js';
+import { type PolicySetup, isModulePath, withRegisteredScorerNames } from './policy-modules/index.js';
 import type { BundleModules } from './policy-modules/bundle-modules.js';
 import { builtinParamIssues, withFlagParams } from './policy-modules/builtin-params.js';
 import { splitListMessage } from './list-message.js';
@@ -138,12 +138,8 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   if (typeof f.routingScorers === 'string') {
     try {
       // Module paths are registered under names of their own (policy-modules/policy-setup.ts).
-      const text = (f.routingScorers as string).split(',').map((e) => {
-        const colon = e.lastIndexOf(':');
-        const name = setup.scorerNames.get((colon < 0 ? e : e.slice(0, colon)).trim());
-        return name === undefined ? e : `${name}${colon < 0 ? '' : e.slice(colon)}`;
-      });
-      scorers = parseScorerList(text.join(','), registry.names('scorer')).map((s) => ({ name: s.name, weight: s.weight }));
+      const text = withRegisteredScorerNames(f.routingScorers as string, setup.scorerNames);
+      scorers = parseScorerList(text, registry.names('scorer')).map((s) => ({ name: s.name, weight: s.weight }));
     } catch (e) {
       issues.push({ where: '--routing-scorers', ...splitListMessage((e as Error).message, '"name:weight,..." pairs') });
     }
@@ -167,7 +163,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: JSON.stringify(value) });
   }
   const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues);
-  const pd = pdFields(f, isModulePath, issues);
+  const pd = pdFields(f, isModulePath, issues, { registered: setup.scorerNames, known: registry.names('scorer') });
   // A file that failed to load is reported already; its sections are not checked against the flags.
   const autoscale = bundleOk ? autoscaleFields(f, bundle, bundleFile, isModulePath, issues) : {};
   if (issues.length > 0) throw new UsageError(issues);

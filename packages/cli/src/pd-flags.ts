@@ -1,5 +1,6 @@
 import { type SimulationConfigInput, SimulationConfigSchema } from '@blis/cluster';
 import { listPolicies, parseScorerList } from '@blis/policies';
+import { withRegisteredScorerNames } from './policy-modules/scorer-list.js';
 import { splitListMessage } from './list-message.js';
 import type { UsageIssue } from './usage-error.js';
 
@@ -104,9 +105,15 @@ const INSTANCE_FLAGS = [
 /**
  * The P/D part of the config from the flags (`f`, validated, camelCase). Problems the config's
  * schema cannot see go to `issues`: `--architecture` against the instance counts, decider and
- * scorer names, a custom decider (`isModulePath`, loaded separately) without P/D instances.
+ * scorer names (`scorers`: module paths' registered names and every known name), a custom decider
+ * (`isModulePath`, loaded separately) without P/D instances.
  */
-export function pdFields(f: Record<string, unknown>, isModulePath: (s: string) => boolean, issues: UsageIssue[]): PdFields {
+export function pdFields(
+  f: Record<string, unknown>,
+  isModulePath: (s: string) => boolean,
+  issues: UsageIssue[],
+  scorers: { registered: ReadonlyMap<string, string>; known: readonly string[] } = { registered: new Map(), known: listPolicies().scorer },
+): PdFields {
   const pd: PdInput = {};
   for (const [key] of INSTANCE_FLAGS) if (f[key] !== undefined) pd[key] = f[key] as number;
   const total = (pd.prefillInstances ?? 0) + (pd.decodeInstances ?? 0) + (pd.prefillDecodeInstances ?? 0);
@@ -138,9 +145,10 @@ export function pdFields(f: Record<string, unknown>, isModulePath: (s: string) =
     const text = f[`${pool}RoutingScorers`] as string | undefined;
     if (text !== undefined) {
       try {
-        const scorers = parseScorerList(text, listPolicies().scorer).map((s) => ({ name: s.name, weight: s.weight }));
+        // Scorer modules are registered under names of their own (policy-modules/policy-setup.ts).
+        const list = parseScorerList(withRegisteredScorerNames(text, scorers.registered), scorers.known).map((s) => ({ name: s.name, weight: s.weight }));
         // BLIS: an empty list is no list (the pool keeps the main routing policy).
-        if (scorers.length > 0) pd[`${pool}RoutingScorers`] = scorers;
+        if (list.length > 0) pd[`${pool}RoutingScorers`] = list;
       } catch (e) {
         issues.push({ where: `--${pool}-routing-scorers`, ...splitListMessage((e as Error).message, '"name:weight,..." pairs') });
       }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { blis, rejects } from './blis-process.js';
 
 // Custom policies as the CLI loads them (policy-modules/): params from --policy-param and from
-// the policy YAML, module paths in the YAML and in --routing-scorers, and every load-time error:
+// the policy YAML, module paths in the YAML and in the scorer-list flags, and every load-time error:
 // exit 2, the flag or YAML key and the module path named, nothing on stdout.
 
 const DIR = join('packages', 'cli', 'test', 'fixtures', 'policies');
@@ -45,6 +45,18 @@ describe('scorer modules in the weighted router', () => {
     const off = await fairness([...base, '--policy-param', 'scorer.inverse-load-scorer.bias=0']);
     expect(heavy).toBeLessThan(0.5);
     expect(off).toBeGreaterThan(0.9);
+  });
+
+  it('from --decode-routing-scorers: the P/D decode pool is weighted by the module', async () => {
+    const pd = ['run', '--quiet', '--num-instances', '4', '--prefill-instances', '2', '--decode-instances', '2', '--pd-decider', 'always', '--num-requests', '30', '--rate', '20'];
+    const targets = async (scorers: string) => {
+      const r = await blis([...pd, '--decode-routing-scorers', scorers]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).target_distribution as Record<string, number>;
+    };
+    // Decode pods are instances 2 and 3; the module scores the pool's last pod best.
+    expect(await targets('queue-depth:1')).toEqual({ instance_0: 15, instance_1: 15, instance_2: 15, instance_3: 15 });
+    expect(await targets(`${mod('inverse-load-scorer.mjs')}:5,queue-depth:1`)).toEqual({ instance_0: 15, instance_1: 15, instance_2: 0, instance_3: 30 });
   });
 
   it('from routing.scorers[].name in the policy YAML', async () => {

@@ -3,3 +3,4 @@ export { isModulePath } from './module-path.js';
 export type { FlagParams } from './policy-param-flag.js';
 export { type LoadedModule, type ModuleKind, type PolicySetup, loadModule, preparePolicies } from './policy-setup.js';
 export { type CustomPolicies, type RunShape, customAutoscalerName, customRuntime } from './custom-runtime.js';
+export { withRegisteredScorerNames } from './scorer-list.js';

@@ -11,6 +11,7 @@ import { buildPolicy } from './build-policy.js';
 import { type LoadedFactory, importFactory } from './import-factory.js';
 import { POLICY_FLAG, POLICY_FLAG_KEY, isModulePath } from './module-path.js';
 import { type FlagParams, parsePolicyParamFlags } from './policy-param-flag.js';
+import { SCORER_LIST_FLAGS, scorerListNames } from './scorer-list.js';
 
 /** A policy kind a module can replace as a whole (scorers plug into `weighted` instead). */
 export type ModuleKind = Exclude<PolicyKind, 'scorer'>;
@@ -31,7 +32,7 @@ export interface PolicySetup {
   readonly bundle?: BundleModules;
   /** A fresh registry holding the scorer modules, when any are named. */
   readonly registry?: PolicyRegistry;
-  /** `--routing-scorers` names as given (module paths) -> the names they are registered under. */
+  /** Scorer-list flags' module paths as given -> the names they are registered under. */
   readonly scorerNames: ReadonlyMap<string, string>;
   readonly modules: Partial<Record<ModuleKind, LoadedModule>>;
   /** Where each custom policy came from, for the runtime's error messages. */
@@ -86,13 +87,13 @@ export async function preparePolicies(flags: Record<string, unknown>): Promise<P
   }
 
   const scorers: Wanted[] = [];
-  if (typeof flags.routingScorers === 'string') {
-    for (const entry of flags.routingScorers.split(',')) {
-      const colon = entry.lastIndexOf(':');
-      const given = (colon < 0 ? entry : entry.slice(0, colon)).trim();
+  for (const [key, flag] of SCORER_LIST_FLAGS) {
+    const text = flags[key];
+    if (typeof text !== 'string') continue;
+    for (const given of scorerListNames(text)) {
       if (!isModulePath(given)) continue;
-      if (!existsSync(given)) issues.push({ where: `--routing-scorers ${given}`, expected: 'an existing ES module path', found: 'no such file' });
-      else scorers.push({ kind: 'scorer', given, absPath: resolve(given), where: `--routing-scorers ${given}`, params: {} });
+      if (!existsSync(given)) issues.push({ where: `${flag} ${given}`, expected: 'an existing ES module path', found: 'no such file' });
+      else scorers.push({ kind: 'scorer', given, absPath: resolve(given), where: `${flag} ${given}`, params: {} });
     }
   }
   for (const s of bundle?.scorers ?? []) {

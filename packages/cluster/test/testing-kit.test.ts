@@ -1,3 +1,5 @@
+import { checkPdResult } from '../src/testing/pd-checks.js';
+import { ViolationList } from '../src/testing/violation.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SimulationConfigSchema, type SimulationResult } from '../src/index.js';
@@ -17,6 +19,13 @@ import {
 const base = { seed: 1, numInstances: 2, totalKVBlocks: 400, snapshotRefreshIntervalUs: 0, includeRequests: true, workload: { kind: 'synthetic' as const, rate: 50, numRequests: 12, promptTokens: 64, outputTokens: 8, timeoutUs: 0 } };
 const clean = simulateChecked(base);
 const pdRun = simulateChecked({ ...base, numInstances: 3, pd: { prefillInstances: 1, decodeInstances: 2, decider: 'always' } });
+
+/** The result-only P/D checks on a doctored result (it is not a whole autoscaled result). */
+const checkPdOnly = (r: SimulationResult) => {
+  const out = new ViolationList();
+  checkPdResult(r, out, false);
+  return out.items.map((v) => v.invariant);
+};
 
 const doctor = (r: SimulationResult, patch: (r: SimulationResult) => void): SimulationResult => {
   const copy = structuredClone(r);
@@ -113,6 +122,16 @@ describe('@blis/cluster/testing checkers', () => {
       x.pd!.transfers_completed -= 1;
     });
     expect(names(checkInvariants(lost))).toContain('INV-PD-3');
+    // An immediate drain may discard a decode part after its KV arrived (found by the autoscale
+    // property): up to drained_dropped transfers may be neither delivered nor dropped at decode.
+    const drainedAfterTransfer = (extra: number) =>
+      doctor(r, (x) => {
+        x.pd!.transfers_initiated += extra;
+        x.pd!.transfers_completed += extra;
+        x.autoscaling = { drained_dropped: 2 } as SimulationResult['autoscaling'];
+      });
+    expect(checkPdOnly(drainedAfterTransfer(2))).toEqual([]);
+    expect(checkPdOnly(drainedAfterTransfer(3))).toEqual(['INV-PD-3']);
     const partRecord = doctor(r, (x) => {
       x.requests![0].request_id += '_decode';
     });

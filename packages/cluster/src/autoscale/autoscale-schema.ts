@@ -10,10 +10,14 @@ const nonNegInt = z.number().int().nonnegative();
  */
 export const DelaySchema = z.object({ meanUs: nonNeg, stddevUs: nonNeg.default(0) }).strict();
 
-/** One draw of a delay: `normal` is called only when the delay has a standard deviation. */
+/**
+ * One draw of a delay, in whole µs (the simulation's ticks; BLIS truncates its draw to int64 µs
+ * too): `normal` is called only when the delay has a standard deviation. A fractional delay
+ * used to put fractional times on the event queue, which the KV offload tiers refuse.
+ */
 export function sampleDelay(d: { meanUs: number; stddevUs: number }, normal: () => number): number {
-  if (d.stddevUs <= 0) return d.meanUs;
-  return Math.max(0, d.meanUs + d.stddevUs * normal());
+  if (d.stddevUs <= 0) return Math.trunc(d.meanUs);
+  return Math.max(0, Math.trunc(d.meanUs + d.stddevUs * normal()));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prepareSimulation, runPrepared, simulate } from '../../src/index.js';
+import { type SimulationConfigInput, prepareSimulation, runPrepared, simulate } from '../../src/index.js';
+import { sampleDelay } from '../../src/autoscale/autoscale-schema.js';
 import { ScaleLog, scripted, steadyLoad } from './helpers.js';
 
 const S = 1_000_000;
@@ -231,5 +232,20 @@ describe('autoscaling with P/D pools', () => {
     expect(pools).toEqual(['prefill', 'decode', 'decode', 'decode']);
     // The new decode pods took decode parts.
     expect(r.instances[2].completed_requests + r.instances[3].completed_requests).toBeGreaterThan(0);
+  });
+});
+
+describe('sampled delays are whole microseconds', () => {
+  it('a delay with a standard deviation truncates its draw to µs, as BLIS does; a constant one too', () => {
+    expect(sampleDelay({ meanUs: 1000, stddevUs: 100 }, () => 0.123456)).toBe(1012);
+    expect(sampleDelay({ meanUs: 1000, stddevUs: 100 }, () => -20)).toBe(0);
+    expect(sampleDelay({ meanUs: 1000.7, stddevUs: 0 }, () => Number.NaN)).toBe(1000);
+  });
+
+  it('delays drawn with a deviation beside a KV offload chain run (found by the cluster kit: fractional ticks reached the tiers)', () => {
+    // The shrunk counterexample: a scrape delay with a deviation put a fractional time on the
+    // event queue, and the NVMe tier refused it ("submit tick must be an integer").
+    const config = {seed:  1893038498, numInstances:  2, totalKVBlocks:  296, maxNumSeqs:  2, maxNumBatchedTokens:  756, maxModelLen:  0, routing:  {policy:  'weighted', params:  {}, scorers:  [{name:  'prefix-affinity', weight:  0.8213787368567412}]}, admission:  {policy:  'tenant-quota', params:  {maxInFlight:  11, allowBorrowing:  false}}, scheduler:  {policy:  'fcfs', params:  {}}, priority:  {policy:  'inverted-slo', params:  {}}, preemptionPolicy:  'fcfs', snapshotRefreshIntervalUs:  50000, cacheSignalDelayUs:  50000, admissionLatencyUs:  500, routingLatencyUs:  2000, flowControl:  {enabled:  false, maxGatewayQueueDepth:  5, queueDepthThreshold:  1, kvUtilizationThreshold:  1, saturationLimit:  1}, workload:  {kind:  'spec', spec:  {version:  '2', seed:  14, aggregate_rate:  50, num_requests:  3, clients:  [{id:  'client-0', slo_class:  'background', tenant_id:  'a', rate_fraction:  1, arrival:  {process:  'gamma', cv:  2}, input_distribution:  {type:  'gaussian', params:  {mean:  795, std_dev:  1, min:  1, max:  900}}, output_distribution:  {type:  'gaussian', params:  {mean:  2, std_dev:  5, min:  1, max:  40}}, prefix_group:  'g1', prefix_length:  163, timeout:  0}]}}, checkInvariants:  true, includeRequests:  true, autoscaling:  {intervalUs:  848733, policy:  'target-utilization', minReplicas:  1, maxReplicas:  5, scaleUpStabilizationWindowUs:  0, scaleDownStabilizationWindowUs:  5000000, cooldownUs:  4000000, scrapeDelay:  {meanUs:  1095630, stddevUs:  1000000}}, lifecycle:  {loadingDelay:  {meanUs:  5525446, stddevUs:  1000000}, warmUpRequestCount:  3, warmUpDurationUs:  0, warmUpTtftFactor:  1.5, drainPolicy:  'wait', warmStartInitialInstances:  false}, nodePools:  [{name:  'p', gpuType:  'H100', gpusPerNode:  2, gpuMemoryGib:  80, initialNodes:  1, maxNodes:  3, provisioningDelay:  {meanUs:  19999990, stddevUs:  0}}], kvOffload:  {cpuBytesToUse:  8388608, secondaryTiers:  [{type:  'fs', rootDir:  '/mnt/nvme', directIo:  true, deviceClass:  'nvme_gen4', latencyJitterStddev:  0}]}} as SimulationConfigInput;
+    expect(simulate(config).completed_requests).toBe(3);
   });
 });

@@ -30,6 +30,7 @@ export { DEFAULT_BLOCK_SIZE_TOKENS, policyContext } from './factory-context.js';
 export {
   DEFAULT_POLICY_NAMES,
   POLICY_KINDS,
+  type PolicyFactoryByKind,
   type PolicyListing,
   PolicyRegistry,
   type RegisterOptions,

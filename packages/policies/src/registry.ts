@@ -38,7 +38,8 @@ export const DEFAULT_POLICY_NAMES = Object.freeze({
   autoscaler: 'wva-saturation',
 } as const);
 
-interface FactoryByKind {
+/** The factory type of each policy kind. */
+export interface PolicyFactoryByKind {
   admission: AdmissionFactory;
   priority: PriorityFactory;
   routing: RoutingFactory;
@@ -64,7 +65,7 @@ const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
  * custom registration in one never leaks into another.
  */
 export class PolicyRegistry {
-  private readonly tables: { [K in PolicyKind]: Map<string, FactoryByKind[K]> } = {
+  private readonly tables: { [K in PolicyKind]: Map<string, PolicyFactoryByKind[K]> } = {
     admission: new Map(),
     priority: new Map(),
     routing: new Map(),
@@ -77,7 +78,7 @@ export class PolicyRegistry {
   register<K extends PolicyKind>(
     kind: K,
     name: string,
-    factory: FactoryByKind[K],
+    factory: PolicyFactoryByKind[K],
     options: RegisterOptions = {},
   ): void {
     if (!NAME_PATTERN.test(name)) {
@@ -137,7 +138,7 @@ export class PolicyRegistry {
   }
 
   /** The factory for `name` ("" = the kind's default), or {@link UnknownPolicyError}. */
-  factory<K extends PolicyKind>(kind: K, name: string): FactoryByKind[K] {
+  factory<K extends PolicyKind>(kind: K, name: string): PolicyFactoryByKind[K] {
     const resolved = resolveName(kind, name);
     const f = this.tables[kind].get(resolved);
     if (f === undefined) throw new UnknownPolicyError(kind, resolved, this.names(kind));

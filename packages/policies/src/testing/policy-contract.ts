@@ -1,30 +1,14 @@
 import fc from 'fast-check';
 import { type PolicyKind, policyKindLabel } from '../errors.js';
 import { policyContext } from '../factory-context.js';
-import type {
-  AdmissionFactory,
-  AutoScaleFactory,
-  DeciderFactory,
-  PriorityFactory,
-  RoutingFactory,
-  SchedulerFactory,
-  ScorerFactory,
-} from '../interfaces.js';
+import type { PolicyFactoryByKind } from '../registry.js';
 import { seededRandomSource } from '../seeded-random.js';
+
+export type { PolicyFactoryByKind };
 import { type AnyPolicy, buildSteps, checkMetrics, driveStep, PolicyThrew, type StepInputs } from './contract-drivers.js';
 import { type ContractScenario, contractScenarioArb } from './contract-scenario.js';
 import { fingerprint, ViewGuard } from './read-only-views.js';
 
-/** The factory type of each policy kind. */
-export interface PolicyFactoryByKind {
-  admission: AdmissionFactory;
-  priority: PriorityFactory;
-  routing: RoutingFactory;
-  scheduler: SchedulerFactory;
-  scorer: ScorerFactory;
-  decider: DeciderFactory;
-  autoscaler: AutoScaleFactory;
-}
 
 /**
  * What the harness checks, each as its own fast-check property:

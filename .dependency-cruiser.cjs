@@ -18,7 +18,8 @@ const layers = {
   trace: ['engine', 'kvcache', 'latency', 'policies'],
   cluster: ['engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
   adapters: ['cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
-  cli: ['adapters', 'cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
+  observe: ['cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
+  cli: ['adapters', 'observe', 'cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
 };
 
 const packageDirs = readdirSync(join(__dirname, 'packages')).filter((d) => existsSync(join(__dirname, 'packages', d, 'package.json')));

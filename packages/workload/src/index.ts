@@ -24,4 +24,5 @@ export type { TraceV2Header } from './traces/tracev2.js';
 export { openAzureTrace, azureTimestampUs } from './traces/azure.js';
 export { openMooncakeTrace } from './traces/mooncake.js';
 export { TraceRequestSource } from './traces/trace-source.js';
+export { LineReader, splitCsv, csvField, intField } from './traces/line-reader.js';
 export type { TraceOptions } from './traces/trace-source.js';

@@ -1,0 +1,8 @@
+// @blis/observe: the network side of BLIS, kept out of the simulation packages.
+
+// --- calibrate: pairing, statistics, grades, report ---
+
+// --- recorder: `blis observe` (HTTP client, SSE timing, TraceV2 `mode: real` writer, /metrics scrape) ---
+
+// --- serve-sim: the simulator-backed OpenAI-compatible reference server ---
+export {};

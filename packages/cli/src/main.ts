@@ -4,6 +4,7 @@ import { camel } from './flag-name.js';
 import type { FlagDef } from './flags.js';
 import { requireReadable } from './input-files.js';
 import { REPLAY_FLAGS, SIMULATION_FLAGS } from './run-flags.js';
+import { SERVE_SIM_EXCLUDED, SERVE_SIM_FLAGS } from './serve-sim-flags.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { cliVersion } from './version.js';
@@ -211,6 +212,16 @@ export function buildProgram(): Command {
       const { runCompareCommand } = await import('./commands/compare-command.js');
       await runCompareCommand(compareDefs, opts, (f) => workloadFromRunFlags(f));
     });
+
+  // The simulated deployment is every `blis run` flag but the workload's and one run's report.
+  const serveSimDefs = [...SIMULATION_FLAGS.filter((d) => !GENERATION_FLAGS.includes(d.name) && !SERVE_SIM_EXCLUDED.includes(d.name)), ...SERVE_SIM_FLAGS];
+  addFlags(
+    program.command('serve-sim').description('serve the simulator as an OpenAI-compatible endpoint whose tokens leave on the simulated timeline (for observe/calibrate tests and demos)'),
+    serveSimDefs,
+  ).action(async (opts: Record<string, unknown>) => {
+    const { runServeSimCommand } = await import('./commands/serve-sim-command.js');
+    await runServeSimCommand(serveSimDefs, opts);
+  });
 
   program
     .command('models')

@@ -203,15 +203,35 @@ export class ClusterSimulator {
   }
 
   run(): void {
-    const { source, horizonUs } = this.setup;
+    this.advance(this.setup.horizonUs);
+    this.close();
+  }
+
+  /** The simulated time: the tick of the last arrival or event processed. */
+  get clockUs(): number {
+    return this.clock;
+  }
+
+  /** The tick of the next arrival or event, Infinity when there is none (for live drivers). */
+  get nextEventUs(): number {
+    return Math.min(this.setup.source.peekArrivalUs(), this.events.peekTime());
+  }
+
+  /**
+   * Processes every arrival and event up to `limitUs` (inclusive) and stops, without closing the
+   * run: a live driver (a server on the simulator's timeline) calls it as its wall clock moves,
+   * with a source it pushes requests into. {@link run} is `advance(horizon)` and {@link close}.
+   */
+  advance(limitUs: number): void {
+    const { source } = this.setup;
     const ev = this.events;
     const progress = this.setup.onProgress;
     let sinceProgress = 0;
     for (;;) {
       const nextArrival = source.peekArrivalUs();
       const nextEvent = ev.peekTime();
-      const t = Math.min(nextArrival , nextEvent);
-      if (t === Number.POSITIVE_INFINITY || t > horizonUs) break;
+      const t = Math.min(nextArrival, nextEvent);
+      if (t === Number.POSITIVE_INFINITY || t > limitUs) break;
       if (t < this.clock) throw new ClockRegressionError(this.clock, t);
       this.clock = t;
       // Arrivals have the lowest class of all, so at equal ticks they go first.
@@ -233,6 +253,11 @@ export class ClusterSimulator {
         progress(this.counters.completed + this.counters.dropped + this.counters.rejected + this.counters.timedOut + this.counters.shed, t);
       }
     }
+  }
+
+  /** Closes the run at its last real event (or the horizon): end time, in-transit count, fleet. */
+  close(): void {
+    const { horizonUs } = this.setup;
     // The run ends with its last real event: deadlines of requests that already left do not count.
     let end = this.lastActiveUs;
     for (const inst of this.instances) if (inst.lastBusyUntil > end) end = inst.lastBusyUntil;

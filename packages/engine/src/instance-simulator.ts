@@ -113,6 +113,16 @@ export class InstanceSimulator {
     return this.run.reqs;
   }
 
+  /**
+   * Calls `fn` for each running request with its live counters, which the batch holds while it
+   * runs (the request's own fields are stale until it leaves): tokens processed and the sum of
+   * its inter-token latencies so far. For live observers (a server on the simulator's timeline).
+   */
+  forEachRunning(fn: (req: SimRequest, progress: number, itlSumUs: number) => void): void {
+    const run = this.run;
+    for (let i = 0; i < run.reqs.length; i++) fn(run.reqs[i], run.progress[i], run.itlSum[i]);
+  }
+
   /** A routed request reaches the instance: it enters the wait queue after the alpha queueing delay. */
   inject(req: SimRequest, now: number): void {
     req.instance = this.config.index;

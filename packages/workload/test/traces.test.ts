@@ -223,6 +223,30 @@ describe('TraceV2', () => {
     expect(y).toMatchObject({ id: 'y', arrivalUs: 5000, deadlineUs: 7000 });
   });
 
+  it('injects rows at send_time_us when positive, in time order, and starts wall-clock (observed) send times at 0', () => {
+    const stem = join(dir, 'sends');
+    const row = (id: string, arrival: number, send: number, deadline = 0) =>
+      [id, 'c', 't', 'standard', '', 0, '', 0, 'true', 100, 7, 100, 0, 0, 0, 0, '', deadline, 0, arrival, send, 0, 0, 0, 'ok', '', ''].join(',');
+    const epoch = 1_763_900_000_000_000;
+    writeFileSync(`${stem}.csv`, `${TRACEV2_COLUMNS.join(',')}\n${row('0', 0, epoch + 40)}\n${row('1', 10, epoch + 30, 5_000_010)}\n${row('2', 20, 0)}\n`);
+    writeFileSync(`${stem}.yaml`, 'trace_version: 3\ntime_unit: us\nmode: real\n');
+    // Observed: the earliest send is 0, the others keep their wall-clock distance; a row without a
+    // send keeps its arrival; out-of-order sends are sorted; a deadline keeps its distance from arrival.
+    expect(drain(openTraceV2(`${stem}.csv`)).map((r) => [r.id, r.arrivalUs, r.deadlineUs])).toEqual([
+      ['1', 0, 5_000_000],
+      ['0', 10, 0],
+      ['2', 20, 0],
+    ]);
+    // Workload-relative send times are simulation times already (BLIS's generated and converted
+    // traces have send = arrival, under `mode: real` too).
+    writeFileSync(`${stem}.csv`, `${TRACEV2_COLUMNS.join(',')}\n${row('0', 0, 40)}\n${row('1', 10, 30)}\n${row('2', 20, 0)}\n`);
+    expect(drain(openTraceV2(`${stem}.csv`)).map((r) => [r.id, r.arrivalUs])).toEqual([
+      ['2', 20],
+      ['1', 30],
+      ['0', 40],
+    ]);
+  });
+
   it('bad rows name file, line and column', () => {
     const stem = join(dir, 'bad');
     writeFileSync(`${stem}.yaml`, 'trace_version: 2\n');
@@ -239,8 +263,8 @@ describe('TraceV2', () => {
     expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 2, field: 'input_tokens', expected: 'a non-negative integer', found: '"x"' });
     writeFileSync(csv, `${hdr}${cols({ 8: 'yes' })}\n`);
     expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 2, field: 'streaming', expected: 'true or false', found: '"yes"' });
-    writeFileSync(csv, `${hdr}${cols({ 19: 50 })}\n${cols({ 19: 20 })}\n`);
-    expect(traceIssue(() => drain(openTraceV2(csv)))).toMatchObject({ file: csv, line: 3, field: 'arrival_time_us' });
+    writeFileSync(csv, `${hdr}${cols({ 19: 50, 20: 60, 17: 40 })}\n`);
+    expect(traceIssue(() => drain(openTraceV2(csv)))).toMatchObject({ file: csv, line: 2, field: 'deadline_us', found: '40' });
     writeFileSync(`${stem}.yaml`, 'trace_version: 4\n');
     expect(traceIssue(() => openTraceV2(csv))).toMatchObject({ file: `${stem}.yaml`, field: 'trace_version', found: '4' });
   });

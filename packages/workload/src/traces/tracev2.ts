@@ -8,6 +8,7 @@ import { TraceReadError } from '../errors.js';
 import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
 import { TraceKVOffloadSchema, TraceObservedKVMetricsSchema } from './tracev2-kv-offload.js';
 import { PrefixColumnWriter, readPrefixGroupLengths } from './tracev2-prefix.js';
+import { scanSendTimes } from './tracev2-send-times.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
 import { TRACEV2_COLUMNS } from './tracev2-columns.js';
 
@@ -20,7 +21,8 @@ export const TraceV2HeaderSchema = z
     // BLIS has written version 3 since it added header-only fields; the rows are the same.
     trace_version: z.union([z.literal(2), z.literal('2'), z.literal(3), z.literal('3')]),
     time_unit: z.enum(Object.keys(UNIT_US) as [string, ...string[]]).default('microseconds'),
-    mode: z.string().default('real'),
+    /** `real` (observe), `generated` (run) or `replayed`; absent in hand-made traces (read as real where BLIS does). */
+    mode: z.string().optional(),
     warm_up_requests: z.number().int().nonnegative().default(0),
     /** The resolved offload chain the trace was simulated with; authoritative on replay (BLIS INV-13). */
     kv_offload: TraceKVOffloadSchema.optional(),
@@ -99,6 +101,7 @@ export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequest
   const col = Object.fromEntries(TRACEV2_COLUMNS.map((n) => [n, names.indexOf(n)])) as Record<(typeof TRACEV2_COLUMNS)[number], number>;
   const sloCol = names.indexOf('slo_target_us');
   const groupLength = readPrefixGroupLengths(csv, col.prefix_group, col.prefix_length);
+  const sends = scanSendTimes(csv, col.send_time_us, col.arrival_time_us, unit);
   const read = (): RequestSpec | undefined => {
     let line = lines.next();
     while (line !== undefined && line.trim() === '') line = lines.next();
@@ -109,10 +112,14 @@ export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequest
     const opt = (name: (typeof TRACEV2_COLUMNS)[number]) => (c[col[name]].trim() === '' ? 0 : intField(c[col[name]], csv, ln, name));
     const ownTokens = intField(c[col.input_tokens], csv, ln, 'input_tokens');
     const outputTokens = intField(c[col.output_tokens], csv, ln, 'output_tokens');
-    const arrival = intField(c[col.arrival_time_us], csv, ln, 'arrival_time_us') * unit;
-    const deadline = opt('deadline_us') * unit;
-    if (deadline > 0 && deadline < arrival)
-      throw new TraceReadError({ file: csv, line: ln, field: 'deadline_us', expected: `0 (no timeout) or an absolute time at or after arrival_time_us (${arrival / unit})`, found: String(deadline / unit) });
+    const arrivalRaw = intField(c[col.arrival_time_us], csv, ln, 'arrival_time_us');
+    const send = opt('send_time_us');
+    const deadlineRaw = opt('deadline_us');
+    if (deadlineRaw > 0 && deadlineRaw < arrivalRaw)
+      throw new TraceReadError({ file: csv, line: ln, field: 'deadline_us', expected: `0 (no timeout) or an absolute time at or after arrival_time_us (${arrivalRaw})`, found: String(deadlineRaw) });
+    // Injected at the send time when there is one (BLIS); the deadline keeps its distance from arrival.
+    const arrival = (send > 0 ? send - sends.shift : arrivalRaw) * unit;
+    const deadline = deadlineRaw > 0 ? arrival + (deadlineRaw - arrivalRaw) * unit : 0;
     opt('prefix_length'); // validated; the group's length is what counts
     const roundIndex = opt('round_index');
     const serverInput = opt('server_input_tokens');
@@ -149,7 +156,21 @@ export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequest
       networkDelayUs: 0,
     };
   };
-  return new TraceRequestSource(csv, read, () => lines.lineNumber, opts);
+  return new TraceRequestSource(csv, sends.ordered ? read : sortedByArrival(read), () => lines.lineNumber, opts, 'send_time_us');
+}
+
+/** Reads every row first and hands them out by injection time (stable), for out-of-order sends. */
+function sortedByArrival(read: () => RequestSpec | undefined): () => RequestSpec | undefined {
+  let rows: RequestSpec[] | undefined;
+  let i = 0;
+  return () => {
+    if (rows === undefined) {
+      rows = [];
+      for (let r = read(); r !== undefined; r = read()) rows.push(r);
+      rows.sort((a, b) => a.arrivalUs - b.arrivalUs);
+    }
+    return rows[i++];
+  };
 }
 
 /**

@@ -1,0 +1,134 @@
+import { type ClusterSimulator, type SimulationConfigInput, type SimulationRuntime, prepareSimulation } from '@blis/cluster';
+import type { RequestSpec, SimRequest } from '@blis/engine';
+import { PushRequestSource } from './push-source.js';
+
+/** What the simulator has said so far about one request, on its clock (µs since the start). */
+export interface LiveEntry {
+  readonly id: string;
+  readonly arrivalUs: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** `served` once completed, `failed` when dropped, rejected or timed out. */
+  status: 'pending' | 'served' | 'failed';
+  /** When each token known so far becomes visible (BLIS's accounting: TTFT, then TTFT plus the ITLs). */
+  readonly dueUs: number[];
+  cacheHitBlocks: number;
+}
+
+/** A request as a live driver hands it over (the index and arrival are the simulation's). */
+export type LiveRequest = Omit<RequestSpec, 'index' | 'arrivalUs'>;
+
+/**
+ * One simulation run forward as a wall clock moves: requests are pushed in at their arrival and
+ * the cluster advances to each instant asked for, never past it. The simulator is causal (a
+ * request arriving at t changes nothing before t), so what it has said stays true, and every
+ * request ends with exactly the TTFT and E2E a replay of the same arrivals reports. Tokens
+ * between the first and the last come from the batch's live counters, step by step.
+ */
+export class LiveSimulation {
+  readonly cluster: ClusterSimulator;
+  private readonly source = new PushRequestSource();
+  private readonly entries = new Map<string, LiveEntry>();
+  private readonly pending = new Set<LiveEntry>();
+  private count = 0;
+  /** Prompt tokens of the completed requests, and the blocks they found cached (vLLM's prefix-cache counters). */
+  readonly cacheCounters = { queriedTokens: 0, hitBlocks: 0 };
+
+  constructor(config: SimulationConfigInput, runtime: Omit<SimulationRuntime, 'source'> = {}) {
+    const outer = runtime.observer;
+    const observer: NonNullable<SimulationRuntime['observer']> = {
+      ...outer,
+      onCompleted: (req, now, e2eUs) => {
+        outer?.onCompleted?.(req, now, e2eUs);
+        this.completed(req, e2eUs);
+      },
+      onDropped: (req, now, reason, detail) => {
+        outer?.onDropped?.(req, now, reason, detail);
+        const e = this.entries.get(req.spec.id);
+        if (e !== undefined && e.status === 'pending') {
+          e.status = 'failed';
+          this.pending.delete(e);
+        }
+      },
+    };
+    this.cluster = prepareSimulation({ ...config, includeRequests: false }, { ...runtime, source: this.source, observer }).cluster;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  entry(id: string): LiveEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  /** Every request received so far, in arrival order. */
+  all(): IterableIterator<LiveEntry> {
+    return this.entries.values();
+  }
+
+  /** The tick the simulation next has something to do at (Infinity: idle until a request comes). */
+  get nextEventUs(): number {
+    return this.cluster.nextEventUs;
+  }
+
+  /**
+   * Adds a request arriving at `arrivalUs` (at the simulated clock, if that is later) and
+   * returns its entry. Ids must be unique among requests in flight.
+   */
+  add(req: LiveRequest, arrivalUs: number): LiveEntry {
+    const t = Math.floor(arrivalUs);
+    // Everything before the arrival happens first; at its own tick the arrival goes first.
+    this.cluster.advance(t - 1);
+    const at = Math.max(t, this.cluster.clockUs);
+    const spec: RequestSpec = { ...req, index: this.count++, arrivalUs: at };
+    const entry: LiveEntry = { id: spec.id, arrivalUs: at, inputTokens: spec.inputTokens, outputTokens: spec.outputTokens, status: 'pending', dueUs: [], cacheHitBlocks: 0 };
+    this.entries.set(spec.id, entry);
+    this.pending.add(entry);
+    this.source.push(spec);
+    this.advance(at);
+    return entry;
+  }
+
+  /** Runs the simulation up to `nowUs` and learns the token times of the requests running then. */
+  advance(nowUs: number): void {
+    this.cluster.advance(Math.floor(nowUs));
+    for (const inst of this.cluster.instances) {
+      inst.forEachRunning((req, progress, itlSum) => {
+        const e = this.entries.get(req.spec.id);
+        if (e === undefined || e.status !== 'pending' || req.ttft < 0) return;
+        // The step that took the prompt's last token produced the first token; each decode
+        // step one more (a decode part's counters start past the prompt).
+        const produced = Math.min(e.outputTokens, progress - req.inputTokens + 1);
+        const at = req.spec.arrivalUs + req.ttft + itlSum;
+        if (e.dueUs.length === 0 && produced > 0) e.dueUs.push(req.spec.arrivalUs + req.ttft);
+        while (e.dueUs.length < produced) e.dueUs.push(Math.max(at, e.dueUs[e.dueUs.length - 1]));
+      });
+    }
+  }
+
+  /** Drops what the simulator knows about a request the client has gone away from. */
+  forget(id: string): void {
+    const e = this.entries.get(id);
+    if (e !== undefined && e.status !== 'pending') this.entries.delete(id);
+  }
+
+  private completed(req: SimRequest, e2eUs: number): void {
+    const e = this.entries.get(req.spec.id);
+    if (e === undefined || e.status !== 'pending') return;
+    e.status = 'served';
+    e.cacheHitBlocks = req.cacheHitBlocks;
+    this.cacheCounters.queriedTokens += e.inputTokens;
+    this.cacheCounters.hitBlocks += req.cacheHitBlocks;
+    this.pending.delete(e);
+    const end = req.spec.arrivalUs + e2eUs;
+    if (e.dueUs.length === 0) e.dueUs.push(Math.min(end, req.spec.arrivalUs + Math.max(req.ttft, 0)));
+    // Tokens not yet seen (a request that ran and finished between two looks) are spread evenly
+    // up to the completion, which is the last token's time exactly.
+    const from = e.dueUs.length;
+    const start = e.dueUs[from - 1];
+    for (let k = from; k < e.outputTokens; k++) e.dueUs.push(start + ((end - start) * (k - from + 1)) / (e.outputTokens - from));
+    if (e.outputTokens > 0) e.dueUs[e.outputTokens - 1] = end;
+    e.dueUs.length = Math.max(1, e.outputTokens);
+  }
+}

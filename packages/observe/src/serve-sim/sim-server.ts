@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SimulationConfigInput, SimulationRuntime } from '@blis/cluster';
+import { type ParsedCompletionRequest, BadRequestError, parseCompletionRequest } from './openai-request.js';
+import { errorBody, usage } from './openai-response.js';
+import { prometheusText } from './prometheus-text.js';
+import { promptWords, wordBlockHashes } from './prompt-tokens.js';
+import { type LiveEntry, LiveSimulation } from './live-simulation.js';
+import { DONE, type OpenStream, flush } from './open-stream.js';
+
+export interface SimServerOptions {
+  /** The simulated deployment (its `workload` is ignored: requests come over HTTP). */
+  config: SimulationConfigInput;
+  /** Custom policies and the like, as {@link simulate} takes them. */
+  runtime?: Omit<SimulationRuntime, 'source'>;
+  /** Default 127.0.0.1: the server is for tests and demos on this machine. */
+  host?: string;
+  /** Default 0: any free port (read it from {@link SimServer.url}). */
+  port?: number;
+  /** Answer length when the client sets no `max_tokens` (default 256). */
+  defaultOutputTokens?: number;
+  /** Longest answer; a longer `max_tokens` stops here with finish_reason `stop` (default 4096). */
+  maxOutputTokens?: number;
+  /** Model name `/v1/models` lists (default: the config's model, or `blis-sim`). */
+  servedModelName?: string;
+  /** Called as each response ends, with what the simulation said about the request. */
+  onResponseEnd?: (entry: LiveEntry) => void;
+}
+
+export interface SimServer {
+  readonly url: string;
+  /** The simulation behind the server, for tests and tools that want its view. */
+  readonly simulation: LiveSimulation;
+  close(): Promise<void>;
+}
+
+/**
+ * An OpenAI-compatible server (`/v1/completions`, `/v1/chat/completions`, `/v1/models`,
+ * `/metrics`, `/health`) whose tokens leave on the simulator's timeline: each request is added to
+ * a {@link LiveSimulation} at its arrival on the server's clock, the simulation advances as the
+ * clock does, and each token is written when the simulation says it is visible. `blis observe` against it, then `blis replay` of what it
+ * recorded, shows the whole calibration loop on one machine.
+ */
+export async function startSimServer(opts: SimServerOptions): Promise<SimServer> {
+  const blockSize = opts.config.blockSizeTokens ?? 16;
+  const live = new LiveSimulation(opts.config, opts.runtime);
+  const defaultOut = opts.defaultOutputTokens ?? 256;
+  const maxOut = opts.maxOutputTokens ?? 4096;
+  const modelName = opts.servedModelName ?? opts.config.model ?? 'blis-sim';
+  const t0 = performance.now();
+  const nowUs = () => Math.round((performance.now() - t0) * 1000);
+  const streams = new Map<string, OpenStream>();
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Number.POSITIVE_INFINITY;
+  let closing = false;
+
+  // One timer for everything: the earlier of the simulation's next event and the next token due.
+  const schedule = (at: number): void => {
+    if (closing || at >= timerAt) return;
+    if (timer !== undefined) clearTimeout(timer);
+    timerAt = at;
+    if (at === Number.POSITIVE_INFINITY) return;
+    timer = setTimeout(pump, Math.max(0, (at - nowUs()) / 1000));
+  };
+  const pump = (): void => {
+    timer = undefined;
+    timerAt = Number.POSITIVE_INFINITY;
+    if (closing) return;
+    const now = nowUs();
+    live.advance(now);
+    let wake = live.nextEventUs;
+    for (const s of streams.values()) {
+      const next = flush(s, now);
+      if (next < wake) wake = next;
+      if (next === DONE) {
+        opts.onResponseEnd?.(s.entry);
+        streams.delete(s.entry.id);
+        live.forget(s.entry.id);
+      }
+    }
+    schedule(wake === DONE ? Number.POSITIVE_INFINITY : wake);
+  };
+
+  const serve = (api: 'completions' | 'chat', req: IncomingMessage, res: ServerResponse, body: unknown): void => {
+    let parsed: ParsedCompletionRequest;
+    try {
+      parsed = parseCompletionRequest(api, body);
+    } catch (e) {
+      if (!(e instanceof BadRequestError)) throw e;
+      sendJson(res, 400, errorBody(e.message, 'BadRequestError', 400));
+      return;
+    }
+    const words = promptWords(parsed.prompt);
+    if (words.length === 0) {
+      sendJson(res, 400, errorBody('the prompt has no tokens', 'BadRequestError', 400));
+      return;
+    }
+    const wanted = parsed.maxTokens ?? defaultOut;
+    const outputTokens = Math.max(1, Math.min(wanted, maxOut));
+    let id = header(req, 'x-request-id') || randomUUID();
+    // A client reusing an id still in flight gets its own request.
+    if (streams.has(id)) id = `${id}-${randomUUID()}`;
+    const entry = live.add(
+      {
+        id,
+        inputTokens: words.length,
+        outputTokens,
+        blockHashes: wordBlockHashes(words, blockSize),
+        clientId: '',
+        tenantId: header(req, 'x-gateway-inference-fairness-id'),
+        sloClass: header(req, 'x-gateway-inference-objective'),
+        sessionId: '',
+        roundIndex: 0,
+        prefixGroup: '',
+        prefixLength: 0,
+        streaming: parsed.stream,
+        deadlineUs: 0,
+        sloTargetUs: 0,
+        networkDelayUs: 0,
+      },
+      nowUs(),
+    );
+    const s: OpenStream = {
+      entry,
+      req: parsed,
+      res,
+      sent: 0,
+      text: '',
+      finish: outputTokens === wanted ? 'length' : 'stop',
+      responseId: `${api === 'chat' ? 'chatcmpl' : 'cmpl'}-${id}`,
+      created: Math.floor(Date.now() / 1000),
+      usage: usage(words.length, outputTokens),
+    };
+    streams.set(id, s);
+    res.on('close', () => {
+      if (streams.get(id) === s && !res.writableEnded) streams.delete(id);
+    });
+    pump();
+  };
+
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && (path === '/health' || path === '/ping')) return sendJson(res, 200, { status: 'ok' });
+    if (req.method === 'GET' && path === '/v1/models')
+      return sendJson(res, 200, { object: 'list', data: [{ id: modelName, object: 'model', created: 0, owned_by: 'blis' }] });
+    if (req.method === 'GET' && path === '/metrics') {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+      live.advance(nowUs());
+      return void res.end(prometheusText(live, nowUs(), blockSize));
+    }
+    const api = path === '/v1/completions' ? 'completions' : path === '/v1/chat/completions' ? 'chat' : undefined;
+    if (api === undefined || req.method !== 'POST') return sendJson(res, 404, errorBody(`no route ${req.method} ${path}`, 'NotFoundError', 404));
+    readJson(req)
+      .then((body) => serve(api, req, res, body))
+      .catch((e: unknown) => sendJson(res, 400, errorBody(`the body is not JSON: ${(e as Error).message}`, 'BadRequestError', 400)));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `http://${host}:${addr.port}`,
+    simulation: live,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        if (timer !== undefined) clearTimeout(timer);
+        for (const s of streams.values()) s.res.destroy();
+        streams.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function header(req: IncomingMessage, name: string): string {
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+export function sendJson(res: ServerResponse, status: number, payload: unknown): void {
+  if (res.destroyed) return;
+  if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(payload));
+}
+
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('error', reject);
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch (e) {
+        reject(e);
+      }
+    });
+  });
+}

@@ -116,7 +116,7 @@ describe('observe', () => {
 
   it('round trip: the pair written reads back through openTraceV2 with the same requests', async () => {
     const spec = specFromFlags({ rate: 200, numRequests: 6, promptTokens: 40, promptTokensStdev: 10, outputTokens: 3, outputTokensStdev: 1, outputTokensMin: 1, outputTokensMax: 5, prefixTokens: 8, seed: 9 });
-    const withIdentity = { ...spec, clients: spec.clients.map((c) => ({ ...c, tenant_id: 'acme', slo_class: 'batch', streaming: true })) };
+    const withIdentity = { ...spec, clients: spec.clients.map((c) => ({ ...c, tenant_id: 'acme', slo_class: 'batch' as const, streaming: true })) };
     const s = await server(openAiLike);
     const r = await observe({ serverUrl: s.url, model: 'm', source: createRequestSource(withIdentity), seed: 9 });
     const header = join(dir, 'rt.yaml');

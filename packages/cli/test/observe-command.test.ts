@@ -11,6 +11,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'blis-observe-cli-'));
 let server: Server;
 let url = '';
 let hold = false;
+/** Workload requests the server is holding unanswered. */
+let held = 0;
 
 // One token per word; streams max_tokens chunks then a usage chunk. `hold` makes it never answer.
 beforeAll(async () => {
@@ -22,7 +24,10 @@ beforeAll(async () => {
     req.on('end', () => {
       if (req.method === 'GET') return void res.writeHead(404).end();
       const b = JSON.parse(raw) as { max_tokens: number; prompt: string; stream: boolean };
-      if (hold && b.max_tokens !== 1) return;
+      if (hold && b.max_tokens !== 1) {
+        held++;
+        return;
+      }
       const usage = { prompt_tokens: b.prompt.trim().split(/\s+/).length, completion_tokens: b.max_tokens };
       if (!b.stream) return void res.end(JSON.stringify({ choices: [{ text: 'x', finish_reason: 'length' }], usage }));
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -94,18 +99,14 @@ describe('blis observe', () => {
     });
     child.stderr.on('data', (c) => {
       stderr += c;
-      // The first note comes after the three requests are on their way.
     });
     // Wait until the server holds the three requests, then interrupt.
     await new Promise<void>((resolve) => {
       const tick = setInterval(() => {
-        server.getConnections((_e, n) => {
-          if (n >= 3) {
-            clearInterval(tick);
-            resolve();
-          }
-        });
-      }, 50);
+        if (held < 3) return;
+        clearInterval(tick);
+        resolve();
+      }, 20);
     });
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));

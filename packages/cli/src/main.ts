@@ -3,6 +3,7 @@ import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './capacity-flags.js';
 import { camel } from './flag-name.js';
 import type { FlagDef } from './flags.js';
 import { requireReadable } from './input-files.js';
+import { OBSERVE_FLAGS } from './observe-flags.js';
 import { REPLAY_FLAGS, SIMULATION_FLAGS } from './run-flags.js';
 import { SERVE_SIM_EXCLUDED, SERVE_SIM_FLAGS } from './serve-sim-flags.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
@@ -124,6 +125,13 @@ export function buildProgram(): Command {
       const { path, dataPath } = tracePath(f);
       return { kind: 'trace', path, dataPath, format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined, timeScale: (f.timeScale as number | undefined) ?? 1, maxRequests: f.maxRequests as number | undefined };
     });
+  });
+
+  // A real server instead of the simulator: all flags validated here, so nothing is sent on bad input.
+  const observeCmd = addFlags(program.command('observe').description('send a workload to a real OpenAI-compatible server and record it as a TraceV2 pair (mode: real) for replay and calibrate'), OBSERVE_FLAGS);
+  observeCmd.action(async (opts: Record<string, unknown>) => {
+    const { runObserveCommand } = await import('./commands/observe-command.js');
+    await runObserveCommand(OBSERVE_FLAGS, opts);
   });
 
   program

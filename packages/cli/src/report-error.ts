@@ -13,6 +13,7 @@ const INPUT_ERRORS: ReadonlySet<string> = new Set(['UsageError', 'PolicyError', 
 const OUTCOMES: ReadonlyMap<string, number> = new Map([
   ['QueuedSweepFailedError', 1],
   ['QueuedSweepStoppedError', 130],
+  ['ObserveInterruptedError', 130],
 ]);
 
 /** Prints an error on stderr and returns the exit code: 2 for bad input, 1 for our own bugs. */

@@ -1,0 +1,94 @@
+import type { RequestSource } from '@blis/engine';
+import { type LoadedSpec, createRequestSource, loadWorkloadSpec, specFromFlags } from '@blis/workload';
+import { camel } from './flag-name.js';
+import { requireReadable } from './input-files.js';
+import { UsageError, type UsageIssue } from './usage-error.js';
+
+/** The workload `blis observe` sends, and what its header says about it. */
+export interface ObserveWorkload {
+  source: RequestSource;
+  seed: number;
+  /** The spec's path, or `preset:<name>`; undefined for plain flags. */
+  label?: string;
+  closedLoop?: { users: number; thinkTimeUs: number; horizonUs?: number };
+  /** Requests the run will send, when known (for the progress bar). */
+  expected?: number;
+}
+
+const FLAG_DRIVEN = ['rate', 'prompt-tokens', 'prompt-tokens-stdev', 'prompt-tokens-min', 'prompt-tokens-max', 'output-tokens', 'output-tokens-stdev', 'output-tokens-min', 'output-tokens-max', 'prefix-tokens', 'workload', 'arrival-process'];
+
+const given = (f: Record<string, unknown>, names: readonly string[]) => names.filter((n) => f[camel(n)] !== undefined);
+
+/**
+ * The workload from `blis run`'s sources (a spec, a preset with --rate, or the length flags with
+ * --rate) or BLIS's closed loop (--concurrency), with BLIS observe's rules: no per-request
+ * deadline unless the spec sets one (--timeout is the HTTP limit here), and a bound is required.
+ */
+export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
+  const issues: UsageIssue[] = [];
+  const concurrency = f.concurrency as number | undefined;
+  const horizon = f.horizon as number | undefined;
+  const numRequests = f.numRequests as number | undefined;
+  if (concurrency === undefined && f.thinkTimeMs !== undefined) issues.push({ where: '--think-time-ms', expected: '--concurrency beside it (think time belongs to the closed loop)', found: 'no --concurrency' });
+  if (typeof f.workloadSpec === 'string') {
+    const conflicting = given(f, [...FLAG_DRIVEN, 'concurrency']);
+    if (conflicting.length > 0) issues.push({ where: '--workload-spec', expected: 'no flag-driven workload flags beside it (closed-loop clients go in the spec)', found: conflicting.map((n) => `--${n}`).join(', ') });
+    if (issues.length > 0) throw new UsageError(issues);
+    requireReadable('--workload-spec', f.workloadSpec, 'workload spec file');
+    const loaded = loadWorkloadSpec(f.workloadSpec);
+    const spec: LoadedSpec = { ...loaded, ...(horizon !== undefined ? { horizon } : {}) };
+    const seed = (f.seed as number | undefined) ?? spec.seed;
+    return { source: createRequestSource(spec, { seed, maxRequests: numRequests }), seed, label: f.workloadSpec, expected: numRequests ?? spec.num_requests };
+  }
+  if (concurrency !== undefined) {
+    const conflicting = given(f, ['rate', 'workload', 'arrival-process']);
+    if (conflicting.length > 0) issues.push({ where: '--concurrency', expected: 'a closed loop without an arrival rate or preset', found: conflicting.map((n) => `--${n}`).join(', ') });
+  } else if (f.rate === undefined) {
+    issues.push({ where: f.workload !== undefined ? '--workload' : 'workload', expected: f.workload !== undefined ? '--rate beside a preset' : 'one of --workload-spec, --rate (with --workload or the length flags) or --concurrency', found: 'no --rate' });
+  }
+  if (numRequests === undefined && horizon === undefined) issues.push({ where: '--num-requests', expected: 'a bound on the requests: --num-requests or --horizon', found: 'neither' });
+  if (issues.length > 0) throw new UsageError(issues);
+  const seed = (f.seed as number | undefined) ?? 42;
+  const spec = specFromFlags({
+    preset: f.workload as string | undefined,
+    // The closed loop takes lengths from the workload in order and ignores its arrival times.
+    rate: concurrency !== undefined ? 1 : (f.rate as number),
+    numRequests: numRequests ?? 1,
+    promptTokens: f.promptTokens as number | undefined,
+    promptTokensStdev: f.promptTokensStdev as number | undefined,
+    promptTokensMin: f.promptTokensMin as number | undefined,
+    promptTokensMax: f.promptTokensMax as number | undefined,
+    outputTokens: f.outputTokens as number | undefined,
+    outputTokensStdev: f.outputTokensStdev as number | undefined,
+    outputTokensMin: f.outputTokensMin as number | undefined,
+    outputTokensMax: f.outputTokensMax as number | undefined,
+    prefixTokens: f.prefixTokens as number | undefined,
+    arrivalProcess: f.arrivalProcess as 'poisson' | 'constant' | undefined,
+    horizonUs: concurrency === undefined ? horizon : undefined,
+    seed,
+  });
+  // Bounded by the horizon alone: no request count.
+  const bounded: LoadedSpec = numRequests === undefined ? { ...spec, num_requests: undefined } : spec;
+  return {
+    source: withoutSloClass(createRequestSource(bounded)),
+    seed,
+    label: f.workload !== undefined ? `preset:${f.workload as string}` : undefined,
+    closedLoop: concurrency !== undefined ? { users: concurrency, thinkTimeUs: ((f.thinkTimeMs as number | undefined) ?? 0) * 1000, horizonUs: horizon } : undefined,
+    expected: numRequests,
+  };
+}
+
+/**
+ * BLIS's flag-driven workload has no SLO class, so observe sends no `priority` (vLLM refuses a
+ * non-zero one unless priority scheduling is on); ours defaults every client to `standard`.
+ */
+function withoutSloClass(source: RequestSource): RequestSource {
+  return {
+    peekArrivalUs: () => source.peekArrivalUs(),
+    next: () => {
+      const r = source.next();
+      return r === undefined ? undefined : { ...r, sloClass: '' };
+    },
+    onRequestDone: (spec, timeUs, outcome) => source.onRequestDone?.(spec, timeUs, outcome),
+  };
+}

@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, SOURCE, blis, rejects } from './blis-process.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'blis-observe-cli-'));
+let server: Server;
+let url = '';
+let hold = false;
+/** Workload requests the server is holding unanswered. */
+let held = 0;
+
+// One token per word; streams max_tokens chunks then a usage chunk. `hold` makes it never answer.
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => {
+      raw += c;
+    });
+    req.on('end', () => {
+      if (req.method === 'GET') return void res.writeHead(404).end();
+      const b = JSON.parse(raw) as { max_tokens: number; prompt: string; stream: boolean };
+      if (hold && b.max_tokens !== 1) {
+        held++;
+        return;
+      }
+      const usage = { prompt_tokens: b.prompt.trim().split(/\s+/).length, completion_tokens: b.max_tokens };
+      if (!b.stream) return void res.end(JSON.stringify({ choices: [{ text: 'x', finish_reason: 'length' }], usage }));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let i = 0; i < b.max_tokens; i++) res.write(`data: {"choices":[{"text":"w","finish_reason":${i === b.max_tokens - 1 ? '"length"' : 'null'}}]}\n\n`);
+      res.end(`data: ${JSON.stringify({ choices: [], usage })}\n\ndata: [DONE]\n\n`);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((r) => server.close(() => r()));
+});
+
+const lengths = ['--prompt-tokens', '20', '--prompt-tokens-stdev', '0', '--output-tokens', '3', '--output-tokens-stdev', '0'];
+
+describe('blis observe', () => {
+  it('records a flag-driven run: summary on stdout, the pair and the ITL file written', async () => {
+    const h = join(tmp, 'run.yaml');
+    const d = join(tmp, 'run.csv');
+    const r = await blis(['observe', '--server-url', url, '--model', 'm', '--rate', '500', '--num-requests', '5', ...lengths, '--record-itl', '--warmup-requests', '1', '--rtt-ms', '1.5', '--slo-e2e', 'standard=2s', '--trace-header', h, '--trace-data', d]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      requests_sent: 5,
+      requests_recorded: 4,
+      ok: 4,
+      error: 0,
+      timeout: 0,
+      tokens_per_word: 1,
+      interrupted: false,
+      files: { trace_header: h, trace_data: d, itl: join(tmp, 'run.itl.csv') },
+    });
+    const header = readFileSync(h, 'utf8');
+    expect(header).toContain('mode: real');
+    expect(header).toContain('warm_up_requests: 1');
+    expect(header).toContain('measured_rtt_ms: 1.5');
+    expect(header).toContain('e2e_ms: 2000');
+    const rows = readFileSync(d, 'utf8').trim().split('\n');
+    expect(rows.map((l) => l.split(',')[0])).toEqual(['request_id', '1', '2', '3', '4']);
+    // Streamed (--record-itl): 3 token chunks plus the usage chunk.
+    expect(readFileSync(join(tmp, 'run.itl.csv'), 'utf8').trim().split('\n')).toHaveLength(1 + 4 * 4);
+  });
+
+  it('exits 2 with nothing on stdout when the server is unreachable', async () => {
+    await rejects(expect, ['observe', '--server-url', 'http://127.0.0.1:1', '--model', 'm', '--rate', '1', '--num-requests', '1', '--trace-header', join(tmp, 'x.yaml'), '--trace-data', join(tmp, 'x.csv')], /^blis: --server-url: expected a server that answers HTTP, found http:\/\/127\.0\.0\.1:1 unreachable \(.*ECONNREFUSED/);
+  });
+
+  it('exits 2 on bad flags, before sending anything', async () => {
+    await rejects(expect, ['observe', '--model', 'm', '--rate', '1', '--num-requests', '1', '--trace-data', 'x.csv'], '--server-url: expected a value (`blis observe` requires it), found nothing', '--trace-header: expected a value (`blis observe` requires it), found nothing');
+    const out = ['--server-url', url, '--model', 'm', '--trace-header', join(tmp, 'y.yaml'), '--trace-data', join(tmp, 'y.csv')];
+    await rejects(expect, ['observe', ...out, '--rate', '1', '--num-requests', '1', '--record-itl', '--no-streaming'], '--record-itl: expected streaming (ITL needs chunks), so not --no-streaming, found --no-streaming');
+    await rejects(expect, ['observe', ...out, '--rate', '1', '--num-requests', '1', '--slo-ttft', 'critical=fast'], /^blis: --slo-ttft: expected class=duration pairs/);
+    await rejects(expect, ['observe', ...out, '--concurrency', '2', '--rate', '1', '--num-requests', '1'], '--concurrency: expected a closed loop without an arrival rate or preset, found --rate');
+    await rejects(expect, ['observe', ...out, '--rate', '1'], '--num-requests: expected a bound on the requests: --num-requests or --horizon, found neither');
+    await rejects(expect, ['observe', ...out, '--num-requests', '1'], 'workload: expected one of --workload-spec, --rate (with --workload or the length flags) or --concurrency, found no --rate');
+    await rejects(expect, ['observe', ...out, '--rate', '1', '--num-requests', '1', '--api-format', 'grpc'], '--api-format: expected one of completions, chat, found "grpc"');
+  });
+
+  it('on SIGINT writes the partial trace, prints the summary and exits 130', async () => {
+    hold = true;
+    const h = join(tmp, 'int.yaml');
+    const d = join(tmp, 'int.csv');
+    const child = spawn(process.execPath, ['--conditions=@blis/source', '--import', 'tsx', SOURCE, 'observe', '--server-url', url, '--model', 'm', '--rate', '1000', '--num-requests', '3', ...lengths, '--trace-header', h, '--trace-data', d], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => {
+      stdout += c;
+    });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    // Wait until the server holds the three requests, then interrupt.
+    await new Promise<void>((resolve) => {
+      const tick = setInterval(() => {
+        if (held < 3) return;
+        clearInterval(tick);
+        resolve();
+      }, 20);
+    });
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    hold = false;
+    expect(code, stderr).toBe(130);
+    expect(JSON.parse(stdout)).toMatchObject({ requests_sent: 3, requests_recorded: 3, error: 3, interrupted: true });
+    expect(readFileSync(d, 'utf8')).toContain(',error,aborted,');
+  });
+});

@@ -1,0 +1,18 @@
+import { request } from 'undici';
+
+/**
+ * Whether anything answers HTTP at `serverUrl`: `GET /v1/models`, where any status counts (a
+ * gateway may not serve that path). Resolves to undefined when it answers, or to the transport
+ * error, so a run can refuse up front instead of recording every request as an error.
+ */
+export async function probeServer(serverUrl: string, timeoutMs = 10_000): Promise<string | undefined> {
+  try {
+    const res = await request(`${serverUrl.replace(/\/+$/, '')}/v1/models`, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) });
+    await res.body.dump();
+    return undefined;
+  } catch (e) {
+    const err = e as { message?: string; code?: string; cause?: { code?: string; message?: string } };
+    const code = err.code ?? err.cause?.code;
+    return `${code !== undefined ? `${code}: ` : ''}${err.cause?.message ?? err.message ?? String(e)}`;
+  }
+}

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { SimulationConfigInput, SimulationRuntime } from '@blis/cluster';
 import { type ParsedCompletionRequest, BadRequestError, parseCompletionRequest } from './openai-request.js';
 import { errorBody, usage } from './openai-response.js';
-import { prometheusText } from './prometheus-text.js';
+import { prometheusText } from './metrics-exposition.js';
 import { promptWords, wordBlockHashes } from './prompt-tokens.js';
 import { type LiveEntry, LiveSimulation } from './live-simulation.js';
 import { DONE, type OpenStream, flush } from './open-stream.js';

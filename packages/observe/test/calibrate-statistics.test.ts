@@ -115,7 +115,8 @@ describe('properties', () => {
         ([pairs, shuffled]) => {
           const a = compareMetric(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
           const b = compareMetric(shuffled.map((p) => p[0]), shuffled.map((p) => p[1]));
-          expect(b.request_level.mape).toBeCloseTo(a.request_level.mape, 9);
+          // Summation order moves only the last bits: compare relative to the size of the MAPE.
+          expect(Math.abs(b.request_level.mape - a.request_level.mape)).toBeLessThanOrEqual(1e-12 * Math.max(1, a.request_level.mape));
           expect(b.workload_level.real_p90).toBe(a.workload_level.real_p90);
           expect(b.workload_level.sim_p99).toBe(a.workload_level.sim_p99);
         },

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { CALIBRATE_OPTIONS } from './calibrate-flags.js';
 import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './capacity-flags.js';
 import { camel } from './flag-name.js';
 import type { FlagDef } from './flags.js';
@@ -229,6 +230,15 @@ export function buildProgram(): Command {
   ).action(async (opts: Record<string, unknown>) => {
     const { runServeSimCommand } = await import('./commands/serve-sim-command.js');
     await runServeSimCommand(serveSimDefs, opts);
+  });
+
+  const calibrate = program
+    .command('calibrate')
+    .description('grade a replay against the real run it replayed: TTFT, E2E and ITL errors, MAPE, correlation and grades, from a `blis observe` trace and the replay\'s per-request results');
+  for (const f of CALIBRATE_OPTIONS) calibrate.option(f.flags, f.description);
+  calibrate.action(async (opts: Record<string, unknown>) => {
+    const { runCalibrateCommand } = await import('./commands/calibrate-command.js');
+    await runCalibrateCommand(opts);
   });
 
   program

@@ -12,6 +12,8 @@ const INPUT_ERRORS: ReadonlySet<string> = new Set(['UsageError', 'PolicyError', 
  */
 const OUTCOMES: ReadonlyMap<string, number> = new Map([
   ['QueuedSweepFailedError', 1],
+  // `blis calibrate --fail-on-tolerance`: the report is written, the grade is below the bar.
+  ['CalibrationToleranceError', 1],
   ['QueuedSweepStoppedError', 130],
   ['ObserveInterruptedError', 130],
 ]);

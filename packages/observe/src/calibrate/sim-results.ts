@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import * as z from 'zod';
+import { CalibrationInputError, fileReadIssue } from './errors.js';
+import { numericRequestId } from './request-id.js';
+
+/** One simulated request, server-side latencies in µs, keyed by the trace's numeric id. */
+export interface SimRequestResult {
+  requestId: number;
+  ttftUs: number;
+  e2eUs: number;
+  inputTokens: number;
+  outputTokens: number;
+  sloClass: string;
+  model: string;
+  /** Mean inter-token latency; 0 when the results did not record one. */
+  itlMeanUs: number;
+}
+
+const count = z.number().int().nonnegative();
+const latency = z.number().nonnegative().refine(Number.isFinite, 'a finite number');
+
+// BLIS's `blis replay --results-path`: a bare array, µs, ids `request_<N>`.
+const BlisRowSchema = z.object({
+  request_id: z.union([z.number().int().nonnegative(), z.string()]),
+  ttft_us: latency,
+  e2e_us: latency,
+  input_tokens: count,
+  output_tokens: count,
+  slo_class: z.string().optional(),
+  model: z.string().optional(),
+  itl_mean_us: latency.optional(),
+});
+
+// Ours: the result object of `blis run/replay --results-path`, per-request rows under `requests`, ms.
+const OursRowSchema = z.object({
+  request_id: z.string(),
+  input_tokens: count,
+  output_tokens: count,
+  ttft_ms: latency,
+  itl_ms: latency,
+  e2e_ms: latency,
+});
+const OursSchema = z.object({ requests: z.array(OursRowSchema) });
+
+/** Parses either results format from its JSON text; `file` names the source in errors. */
+export function parseSimResults(text: string, file: string): SimRequestResult[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new CalibrationInputError([{ file, expected: 'JSON (the results of `blis replay --results-path`)', found: (e as Error).message }]);
+  }
+  const rows: SimRequestResult[] = [];
+  if (Array.isArray(raw)) {
+    const r = z.array(BlisRowSchema).safeParse(raw);
+    if (!r.success) throw schemaIssue(file, r.error, raw);
+    r.data.forEach((row, i) => {
+      rows.push({
+        requestId: idOf(row.request_id, file, `[${i}].request_id`),
+        ttftUs: row.ttft_us,
+        e2eUs: row.e2e_us,
+        inputTokens: row.input_tokens,
+        outputTokens: row.output_tokens,
+        sloClass: row.slo_class ?? '',
+        model: row.model ?? '',
+        itlMeanUs: row.itl_mean_us ?? 0,
+      });
+    });
+  } else {
+    const r = OursSchema.safeParse(raw);
+    if (!r.success) {
+      const hasRequests = raw !== null && typeof raw === 'object' && 'requests' in raw;
+      if (!hasRequests)
+        throw new CalibrationInputError([{ file, expected: 'a JSON array of per-request results (BLIS) or a result object with a `requests` array (`blis replay --results-path`)', found: raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw === 'object' ? 'an object without `requests`' : typeof raw }]);
+      throw schemaIssue(file, r.error, raw);
+    }
+    r.data.requests.forEach((row, i) => {
+      rows.push({
+        requestId: idOf(row.request_id, file, `requests[${i}].request_id`),
+        ttftUs: row.ttft_ms * 1000,
+        e2eUs: row.e2e_ms * 1000,
+        inputTokens: row.input_tokens,
+        outputTokens: row.output_tokens,
+        sloClass: '',
+        model: '',
+        itlMeanUs: row.itl_ms * 1000,
+      });
+    });
+  }
+  if (rows.length === 0) throw new CalibrationInputError([{ file, expected: 'at least one simulated request', found: 'none' }]);
+  return rows;
+}
+
+/** Reads and parses a results file. */
+export function readSimResults(path: string): SimRequestResult[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw fileReadIssue(path, 'results JSON file', e);
+  }
+  return parseSimResults(text, path);
+}
+
+function idOf(raw: string | number, file: string, field: string): number {
+  const id = numericRequestId(raw);
+  if (id === undefined) throw new CalibrationInputError([{ file, field, expected: 'a numeric request id (`17` or `request_17`)', found: JSON.stringify(raw) }]);
+  return id;
+}
+
+function schemaIssue(file: string, error: z.ZodError, raw: unknown): CalibrationInputError {
+  const i = error.issues[0];
+  const field = i.path.map((p, k) => (typeof p === 'number' ? `[${p}]` : `${k > 0 ? '.' : ''}${String(p)}`)).join('');
+  let v: unknown = raw;
+  for (const k of i.path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return new CalibrationInputError([{ file, field: field === '' ? undefined : field, expected: i.message.replace(/^Invalid input: expected /, ''), found: v === undefined ? 'nothing' : JSON.stringify(v) }]);
+}

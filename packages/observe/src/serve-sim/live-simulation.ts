@@ -12,6 +12,11 @@ export interface LiveEntry {
   status: 'pending' | 'served' | 'failed';
   /** When each token known so far becomes visible (BLIS's accounting: TTFT, then TTFT plus the ITLs). */
   readonly dueUs: number[];
+  /**
+   * When the response ends: arrival plus the simulated E2E, which may run past the last token by
+   * a completion overhead (trained-physics). The usage chunk goes out then, as the last chunk.
+   */
+  endUs: number;
   cacheHitBlocks: number;
 }
 
@@ -82,7 +87,7 @@ export class LiveSimulation {
     this.cluster.advance(t - 1);
     const at = Math.max(t, this.cluster.clockUs);
     const spec: RequestSpec = { ...req, index: this.count++, arrivalUs: at };
-    const entry: LiveEntry = { id: spec.id, arrivalUs: at, inputTokens: spec.inputTokens, outputTokens: spec.outputTokens, status: 'pending', dueUs: [], cacheHitBlocks: 0 };
+    const entry: LiveEntry = { id: spec.id, arrivalUs: at, inputTokens: spec.inputTokens, outputTokens: spec.outputTokens, status: 'pending', dueUs: [], endUs: at, cacheHitBlocks: 0 };
     this.entries.set(spec.id, entry);
     this.pending.add(entry);
     this.source.push(spec);
@@ -122,13 +127,13 @@ export class LiveSimulation {
     this.cacheCounters.hitBlocks += req.cacheHitBlocks;
     this.pending.delete(e);
     const end = req.spec.arrivalUs + e2eUs;
+    e.endUs = end;
     if (e.dueUs.length === 0) e.dueUs.push(Math.min(end, req.spec.arrivalUs + Math.max(req.ttft, 0)));
     // Tokens not yet seen (a request that ran and finished between two looks) are spread evenly
-    // up to the completion, which is the last token's time exactly.
+    // up to the completion.
     const from = e.dueUs.length;
     const start = e.dueUs[from - 1];
     for (let k = from; k < e.outputTokens; k++) e.dueUs.push(start + ((end - start) * (k - from + 1)) / (e.outputTokens - from));
-    if (e.outputTokens > 0) e.dueUs[e.outputTokens - 1] = end;
     e.dueUs.length = Math.max(1, e.outputTokens);
   }
 }

@@ -21,8 +21,9 @@ export const DONE = -1;
 
 /**
  * Writes every token of `s` due by `nowUs` and says when the next one is (Infinity: not known
- * yet; the simulation's next event will tell), or {@link DONE}. The last token waits for the
- * completion itself, which may add a fixed overhead after the last step.
+ * yet; the simulation's next event will tell), or {@link DONE}. The response ends at the
+ * simulated completion (`endUs`), so that a client's first and last chunks, the usage chunk
+ * being the last, measure the simulated TTFT and E2E.
  */
 export function flush(s: OpenStream, nowUs: number): number {
   const { entry: e, res } = s;
@@ -35,7 +36,7 @@ export function flush(s: OpenStream, nowUs: number): number {
     } else res.end();
     return DONE;
   }
-  const known = e.status === 'served' ? e.dueUs.length : Math.min(e.dueUs.length, e.outputTokens - 1);
+  const known = e.dueUs.length;
   let due = s.sent;
   while (due < known && e.dueUs[due] <= nowUs) due++;
   if (due > s.sent) {
@@ -48,6 +49,8 @@ export function flush(s: OpenStream, nowUs: number): number {
     s.sent = due;
   }
   if (s.sent === e.outputTokens) {
+    if (e.status !== 'served') return Number.POSITIVE_INFINITY;
+    if (e.endUs > nowUs) return e.endUs;
     if (!s.req.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(fullResponse(s.req, s.responseId, s.created, s.text, s.finish, s.usage)));

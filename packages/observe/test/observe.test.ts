@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArrayRequestSource, makeRequestSpec } from '@blis/engine';
+import { ArrayRequestSource, type RequestSpec, makeRequestSpec } from '@blis/engine';
 import { createRequestSource, openTraceV2, parseWorkloadSpec, specFromFlags } from '@blis/workload';
 import { afterAll, describe, expect, it } from 'vitest';
 import { observe } from '../src/recorder/observe.js';
@@ -124,10 +124,15 @@ describe('observe', () => {
     writeRealTrace(header, data, { createdAt: '2026-01-01T00:00:00Z', warmUpRequests: 0, workloadSeed: 9, serverType: 'vllm', model: 'm', measuredRttMs: 0 }, r.records, join(dir, 'rt.itl.csv'));
     const again = createRequestSource(withIdentity);
     const back = openTraceV2(header, { dataPath: data });
+    // Replay injects at the send times (BLIS's rule), the epoch moved to start at 0.
+    const firstSend = Math.min(...r.records.map((x) => x.sendTimeUs));
+    const sent = new Map(r.records.map((x) => [String(x.requestId), x.sendTimeUs - firstSend]));
+    const wants = new Map<string, RequestSpec>();
+    for (let w = again.next(); w !== undefined; w = again.next()) wants.set(String(wants.size), w);
     for (let i = 0; i < 6; i++) {
-      const want = again.next()!;
       const got = back.next()!;
-      expect(got).toMatchObject({ id: String(i), inputTokens: want.inputTokens, outputTokens: want.outputTokens, tenantId: 'acme', sloClass: 'batch', prefixGroup: want.prefixGroup, prefixLength: 8, streaming: true, arrivalUs: want.arrivalUs });
+      const want = wants.get(got.id)!;
+      expect(got).toMatchObject({ inputTokens: want.inputTokens, outputTokens: want.outputTokens, tenantId: 'acme', sloClass: 'batch', prefixGroup: want.prefixGroup, prefixLength: 8, streaming: true, arrivalUs: sent.get(got.id) });
     }
     expect(back.next()).toBeUndefined();
     // Each prompt reached the server at its sampled length (one fake token per word, so 1 token per word).

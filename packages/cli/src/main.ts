@@ -10,6 +10,7 @@ import { SERVE_SIM_EXCLUDED, SERVE_SIM_FLAGS } from './serve-sim-flags.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { cliVersion } from './version.js';
+import { lengthFlagValues } from './length-flags.js';
 
 function addFlags(cmd: Command, defs: readonly FlagDef[]): Command {
   for (const def of defs) {
@@ -333,16 +334,7 @@ function workloadFromRunFlags(f: Record<string, unknown>) {
     preset: f.workload as string | undefined,
     rate: f.rate as number | undefined,
     numRequests: f.numRequests as number | undefined,
-    promptTokens: f.promptTokens as number | undefined,
-    promptTokensStdev: f.promptTokensStdev as number | undefined,
-    promptTokensMin: f.promptTokensMin as number | undefined,
-    promptTokensMax: f.promptTokensMax as number | undefined,
-    outputTokens: f.outputTokens as number | undefined,
-    outputTokensStdev: f.outputTokensStdev as number | undefined,
-    outputTokensMin: f.outputTokensMin as number | undefined,
-    outputTokensMax: f.outputTokensMax as number | undefined,
-    prefixTokens: f.prefixTokens as number | undefined,
-    arrivalProcess: f.arrivalProcess as 'poisson' | 'constant' | undefined,
+    ...lengthFlagValues(f),
     timeoutUs: timeoutUs(f.timeout ?? DEFAULT_TIMEOUT_SECONDS),
   };
 }

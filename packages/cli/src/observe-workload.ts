@@ -3,6 +3,7 @@ import { type LoadedSpec, createRequestSource, loadWorkloadSpec, specFromFlags }
 import { camel } from './flag-name.js';
 import { requireReadable } from './input-files.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
+import { lengthFlagValues } from './length-flags.js';
 
 /** The workload `blis observe` sends, and what its header says about it. */
 export interface ObserveWorkload {
@@ -54,16 +55,7 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
     // The closed loop takes lengths from the workload in order and ignores its arrival times.
     rate: concurrency !== undefined ? 1 : (f.rate as number),
     numRequests: numRequests ?? 1,
-    promptTokens: f.promptTokens as number | undefined,
-    promptTokensStdev: f.promptTokensStdev as number | undefined,
-    promptTokensMin: f.promptTokensMin as number | undefined,
-    promptTokensMax: f.promptTokensMax as number | undefined,
-    outputTokens: f.outputTokens as number | undefined,
-    outputTokensStdev: f.outputTokensStdev as number | undefined,
-    outputTokensMin: f.outputTokensMin as number | undefined,
-    outputTokensMax: f.outputTokensMax as number | undefined,
-    prefixTokens: f.prefixTokens as number | undefined,
-    arrivalProcess: f.arrivalProcess as 'poisson' | 'constant' | undefined,
+    ...lengthFlagValues(f),
     horizonUs: concurrency === undefined ? horizon : undefined,
     seed,
   });

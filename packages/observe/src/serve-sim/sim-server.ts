@@ -12,7 +12,7 @@ import { DONE, type OpenStream, flush } from './open-stream.js';
 export interface SimServerOptions {
   /** The simulated deployment (its `workload` is ignored: requests come over HTTP). */
   config: SimulationConfigInput;
-  /** Custom policies and the like, as {@link simulate} takes them. */
+  /** Custom policies and the like, as `simulate()` of `@blis/cluster` takes them. */
   runtime?: Omit<SimulationRuntime, 'source'>;
   /** Default 127.0.0.1: the server is for tests and demos on this machine. */
   host?: string;

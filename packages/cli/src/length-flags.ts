@@ -1,16 +1,19 @@
-/** The flag-driven workload's length and arrival flags, as `specFromFlags` and the synthetic workload name them. */
-export interface LengthFlagValues {
-  promptTokens?: number;
-  promptTokensStdev?: number;
-  promptTokensMin?: number;
-  promptTokensMax?: number;
-  outputTokens?: number;
-  outputTokensStdev?: number;
-  outputTokensMin?: number;
-  outputTokensMax?: number;
-  prefixTokens?: number;
-  arrivalProcess?: 'poisson' | 'constant';
-}
+import type { FlagWorkload } from '@blis/workload';
+
+/** The flag-driven workload's length and arrival-process fields (`FlagWorkload`'s names). */
+export type LengthFlagValues = Pick<
+  FlagWorkload,
+  | 'promptTokens'
+  | 'promptTokensStdev'
+  | 'promptTokensMin'
+  | 'promptTokensMax'
+  | 'outputTokens'
+  | 'outputTokensStdev'
+  | 'outputTokensMin'
+  | 'outputTokensMax'
+  | 'prefixTokens'
+  | 'arrivalProcess'
+>;
 
 /** Picks the length and arrival-process flags out of parsed flags (`blis run`, `blis observe`). */
 export function lengthFlagValues(f: Record<string, unknown>): LengthFlagValues {

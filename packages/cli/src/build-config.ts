@@ -225,7 +225,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
       tailRatioThreshold: f.tailRatioThreshold,
     },
     checkInvariants: f.checkInvariants === true,
-    includeRequests: typeof f.resultsPath === 'string',
+    includeRequests: typeof f.resultsPath === 'string' || typeof f.report === 'string',
     pd: pd.pd === undefined || modules.decider !== undefined ? pd.pd : { ...pd.pd, deciderParams: withParams(pd.pd.deciderParams, setup.flagParams.byKind.decider) },
     autoscaling:
       autoscale.autoscaling === undefined || modules.autoscaler !== undefined

@@ -46,7 +46,7 @@ const GENERATION_FLAGS: readonly string[] = [
 ];
 
 /** `blis run` flags `blis compare` lacks: the routing policy it varies, and outputs written per run. */
-const COMPARE_EXCLUDED: readonly string[] = ['check-policies', 'policy-budget-ms', 'routing-policy', 'results-path', 'trace-level', 'trace-output', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
+const COMPARE_EXCLUDED: readonly string[] = ['check-policies', 'policy-budget-ms', 'routing-policy', 'results-path', 'report', 'trace-level', 'trace-output', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
 
 /** Builds the `blis` program; exported for tests that drive the CLI in-process. */
 export function buildProgram(): Command {
@@ -242,6 +242,16 @@ export function buildProgram(): Command {
     await runCalibrateCommand(opts);
   });
 
+  program
+    .command('report')
+    .description('write simulation results as one self-contained HTML report: latency CDFs, instances over time, routing, drops, P/D, KV tiers, autoscaling, and a comparison of several runs')
+    .argument('<results...>', 'result JSON files (`blis run --results-path`), each as a path or name=path')
+    .requiredOption('-o, --output <file>', 'the HTML file to write')
+    .option('--title <text>', 'the report title (default: BLIS simulation report)')
+    .action(async (results: string[], opts: { output?: string; title?: string }) => {
+      const { runReportCommand } = await import('./commands/report-command.js');
+      await runReportCommand(results, opts);
+    });
   program
     .command('models')
     .description('list the models and GPUs in the latency catalogue')

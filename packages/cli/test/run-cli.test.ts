@@ -216,7 +216,7 @@ describe('docs/cli.md', () => {
     }
   });
 
-  it.each(['run', 'replay', 'convert', 'capacity', 'observe', 'serve-sim'])('lists every flag of `blis %s --help` with its default', (cmd) => {
+  it.each(['run', 'replay', 'convert', 'capacity', 'observe', 'serve-sim', 'report'])('lists every flag of `blis %s --help` with its default', (cmd) => {
     for (const m of help(cmd).matchAll(/^ {2}(?:-\w, )?(--[\w-]+)(?: <\w+>)?\s{2,}(.*)$/gm)) {
       const [, flag, desc] = m;
       const row = doc.split('\n').find((l) => l.startsWith(`| \`${flag} `) || l.startsWith(`| \`${flag}\``) || l.startsWith(`| \`-h, ${flag}`));

@@ -10,6 +10,8 @@ import { stringifyResult } from '../json-output.js';
 import { ProgressBar } from '../progress-bar.js';
 import { createTracing } from '../tracing.js';
 import { UsageError } from '../usage-error.js';
+import { writeRunReport } from '../run-report.js';
+import { checkWritableFile } from '../writable-file.js';
 
 /**
  * Shared body of `blis run` and `blis replay`: validate flags, build the config, run, print the
@@ -26,6 +28,8 @@ export async function runSimulationCommand(
   const input = buildConfig(flags, workload, setup);
   const resultsPath = flags.resultsPath as string | undefined;
   if (resultsPath !== undefined) checkWritable(resultsPath);
+  const reportPath = flags.report as string | undefined;
+  if (reportPath !== undefined) checkWritableFile('--report', reportPath);
   const custom = customRuntime(setup, {
     seed: (flags.seed as number | undefined) ?? 42,
     numInstances: input.numInstances ?? 1,
@@ -60,6 +64,7 @@ export async function runSimulationCommand(
       throw new UsageError([{ where: '--results-path', expected: 'a writable file', found: describeErrno(e) }]);
     }
   }
+  if (reportPath !== undefined) await writeRunReport(reportPath, result);
   void requests;
   process.stdout.write(stringifyResult(summary));
 }

@@ -1,0 +1,41 @@
+import { writeFileSync } from 'node:fs';
+import { renderReportHtml, reportSections } from '@blis/report';
+import { describeErrno } from '../input-files.js';
+import { readResultFile, runArgument } from '../result-file.js';
+import { UsageError, type UsageIssue } from '../usage-error.js';
+import { checkWritableFile } from '../writable-file.js';
+
+/**
+ * `blis report`: result files in, one self-contained HTML report out. Every file is read and
+ * validated before anything is rendered; stdout gets one JSON line naming the file and sections.
+ */
+export async function runReportCommand(args: readonly string[], opts: { output?: string; title?: string }): Promise<void> {
+  const output = opts.output as string;
+  checkWritableFile('--output', output);
+  const issues: UsageIssue[] = [];
+  const runs = [];
+  const names = new Map<string, string>();
+  for (const arg of args) {
+    const { name, path } = runArgument(arg);
+    const earlier = names.get(name);
+    if (earlier !== undefined) {
+      issues.push({ where: arg, expected: `a run name not already used (name=path picks one)`, found: `"${name}", also the name of ${earlier}` });
+      continue;
+    }
+    names.set(name, arg);
+    try {
+      runs.push({ name, result: readResultFile(path) });
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      issues.push(...e.issues);
+    }
+  }
+  if (issues.length > 0) throw new UsageError(issues);
+  const html = await renderReportHtml(runs, opts.title !== undefined ? { title: opts.title } : {});
+  try {
+    writeFileSync(output, html);
+  } catch (e) {
+    throw new UsageError([{ where: '--output', expected: 'a writable file', found: describeErrno(e) }]);
+  }
+  process.stdout.write(`${JSON.stringify({ report: output, sections: reportSections(runs).map((s) => s.id) })}\n`);
+}

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { SimulationResult } from '@blis/cluster';
+import * as z from 'zod';
+import { describeErrno, requireReadable } from './input-files.js';
+import { UsageError, type UsageIssue } from './usage-error.js';
+
+/**
+ * What `blis report` needs of a result file (`blis run --results-path`, or its stdout saved):
+ * the fields its sections read, checked before anything is drawn. Everything else passes
+ * through, so a result with more sections than this CLI knows still reports.
+ */
+const num = z.number();
+const count = z.number().int().nonnegative();
+
+const MetricsBlockSchema = z.looseObject({
+  instance_id: z.string(),
+  completed_requests: count,
+  injected_requests: count,
+  preemption_count: count,
+  dropped_unservable: count,
+  timed_out_requests: count,
+  rejected_requests: count,
+  cache_hit_rate: num,
+});
+
+const RequestSchema = z.looseObject({
+  request_id: z.string(),
+  arrival_ms: num,
+  handled_by: z.string(),
+  ttft_ms: num,
+  itl_ms: num,
+  e2e_ms: num,
+  slo_class: z.string().optional(),
+  tenant: z.string().optional(),
+});
+
+const nullableSeries = z.array(z.number().nullable());
+
+const TimeseriesSchema = z.looseObject({
+  interval_ms: num,
+  t_ms: z.array(num),
+  instances: z.array(z.looseObject({ instance_id: z.string() }).catchall(nullableSeries)),
+  cluster: z.record(z.string(), nullableSeries).optional(),
+});
+
+export const ResultFileSchema = MetricsBlockSchema.extend({
+  vllm_estimated_duration_s: num,
+  instances: z.array(MetricsBlockSchema),
+  target_distribution: z.record(z.string(), count),
+  requests: z.array(RequestSchema).optional(),
+  timeseries: TimeseriesSchema.optional(),
+});
+
+/** `name=path` names a run; a bare path is named by its file name without `.json`. */
+export function runArgument(arg: string): { name: string; path: string } {
+  const m = /^([^=/\\]+)=(.+)$/.exec(arg);
+  if (m !== null) return { name: m[1], path: m[2] };
+  return { name: basename(arg).replace(/\.json$/i, ''), path: arg };
+}
+
+/** 1-based line and column of a character offset. */
+function lineCol(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `${line}:${offset - before.lastIndexOf('\n')}`;
+}
+
+function shown(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  const s = JSON.stringify(v);
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
+  return v;
+}
+
+/**
+ * Reads and validates one result file. Every problem is a UsageIssue naming the file and the
+ * line:column (bad JSON) or the field; a result without per-request records is refused, since
+ * the latency charts need them.
+ */
+export function readResultFile(path: string): SimulationResult {
+  requireReadable('result', path, 'result JSON file (blis run --results-path)');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError([{ where: path, expected: 'a readable result JSON file', found: describeErrno(e) }]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const at = /at position (\d+)/.exec(msg);
+    const where = at !== null ? `${path}:${lineCol(text, Number(at[1]))}` : `${path}:${lineCol(text, text.length)}`;
+    throw new UsageError([{ where, expected: 'JSON (a blis run result)', found: msg.replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the end of the file') }]);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError([{ where: path, expected: 'a blis run result (a JSON object)', found: shown(value) }]);
+  const parsed = ResultFileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issues: UsageIssue[] = parsed.error.issues.slice(0, 5).map((i) => ({
+      where: `${path} ${fieldPath(i.path) || '(top level)'}`,
+      expected: i.code === 'invalid_type' ? `${i.expected === 'int' ? 'an integer' : `a ${i.expected}`} (a blis run result)` : i.message.replace(/^Invalid input: /, ''),
+      found: shown(valueAt(value, i.path)),
+    }));
+    throw new UsageError(issues);
+  }
+  if (parsed.data.requests === undefined || parsed.data.requests.length === 0)
+    throw new UsageError([
+      { where: `${path} requests`, expected: 'per-request records (write the result with `blis run --results-path <file>`; stdout has none)', found: parsed.data.requests === undefined ? 'nothing' : 'an empty array' },
+    ]);
+  return value as SimulationResult;
+}

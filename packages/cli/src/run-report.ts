@@ -1,0 +1,20 @@
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { SimulationResult } from '@blis/cluster';
+import { describeErrno } from './input-files.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * `blis run --report <file.html>`: the run's own report, named after the file. @blis/report
+ * (and Vega) load only when asked for.
+ */
+export async function writeRunReport(path: string, result: SimulationResult): Promise<void> {
+  const { renderReportHtml } = await import('@blis/report');
+  const name = basename(path).replace(/\.html?$/i, '') || 'run';
+  const html = await renderReportHtml([{ name, result }]);
+  try {
+    writeFileSync(path, html);
+  } catch (e) {
+    throw new UsageError([{ where: '--report', expected: 'a writable file', found: describeErrno(e) }]);
+  }
+}

@@ -37,11 +37,13 @@ const RequestSchema = z.looseObject({
 
 const nullableSeries = z.array(z.number().nullable());
 
+const series = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, nullableSeries.optional()]));
+
 const TimeseriesSchema = z.looseObject({
   interval_ms: num,
   t_ms: z.array(num),
-  instances: z.array(z.looseObject({ instance_id: z.string() }).catchall(nullableSeries)),
-  cluster: z.record(z.string(), nullableSeries).optional(),
+  instances: z.array(z.looseObject({ instance_id: z.string(), ...series(['queue_depth', 'running', 'kv_utilization', 'cache_hit_rate', 'completed']) })),
+  cluster: z.looseObject(series(['queue_depth', 'running', 'completed', 'gateway_queue', 'replicas', 'routable', 'cost_usd', 'kv_transfers'])).optional(),
 });
 
 export const ResultFileSchema = MetricsBlockSchema.extend({

@@ -48,6 +48,12 @@ describe('blis report', () => {
     expect(data.runs[1].metrics.e2e_p99_ms).toBe(ll.e2e_p99_ms);
   });
 
+  it('draws the timeseries block when the result has one', () => {
+    const ts = { interval_ms: 1000, t_ms: [0, 1000, 2000], instances: [{ instance_id: 'i0', queue_depth: [0, 2, null], running: [0, 1, 1], future_series: [1, 2, 3] }], cluster: { replicas: [1, 1, 2], routable: [1, 1, 1] } };
+    writeFileSync(at('with-ts.json'), JSON.stringify({ ...withRequests(), timeseries: ts }));
+    expect(JSON.parse(blisSync('report', at('with-ts.json'), '-o', at('ts.html'))).sections).toEqual(['latency', 'timeseries', 'routing', 'drops', 'autoscaling']);
+  });
+
   it('is byte-identical across runs', () => {
     blisSync('report', at('round-robin.json'), '-o', at('a.html'));
     blisSync('report', at('round-robin.json'), '-o', at('b.html'));
@@ -102,8 +108,15 @@ describe.concurrent('blis report: bad input (exit 2, nothing on stdout)', () => 
       `${at('typed.json')} requests[0].ttft_ms: expected a number (a blis run result), found "fast"`,
     ));
 
+  it('a timeseries sample that is not a number', ({ expect }) =>
+    rejects(
+      expect,
+      ['report', file('ts.json', JSON.stringify({ ...withRequests(), timeseries: { interval_ms: 1000, t_ms: [0, 1000], instances: [{ instance_id: 'i0', queue_depth: [0, 'x'] }] } })), ...OUT],
+      `${at('ts.json')} timeseries.instances[0].queue_depth[1]: expected a number (a blis run result), found "x"`,
+    ));
+
   it('two runs with one name', ({ expect }) => {
-    const f = file('twice.json', JSON.stringify({ ...minimalResult(), requests: [{ request_id: '0', arrival_ms: 0, handled_by: 'i0', ttft_ms: 1, itl_ms: 1, e2e_ms: 2 }] }));
+    const f = file('twice.json', JSON.stringify(withRequests()));
     return rejects(expect, ['report', f, `twice=${f}`, ...OUT], `twice=${f}: expected a run name not already used (name=path picks one), found "twice", also the name of ${f}`);
   });
 
@@ -117,6 +130,10 @@ describe.concurrent('blis report: bad input (exit 2, nothing on stdout)', () => 
   it('`blis run --report` to an unwritable path fails before the run', ({ expect }) =>
     rejects(expect, ['run', '--num-requests', '5', '--quiet', '--report', join(tmp, 'no-dir', 'r.html')], `--report ${join(tmp, 'no-dir', 'r.html')}: expected a writable file, found ENOENT (no such file or directory)`));
 });
+
+function withRequests() {
+  return { ...minimalResult(), requests: [{ request_id: '0', arrival_ms: 0, handled_by: 'i0', ttft_ms: 1, itl_ms: 1, e2e_ms: 2 }] };
+}
 
 /** The fields `blis report` requires, without requests (what `blis run` prints on stdout). */
 function minimalResult() {

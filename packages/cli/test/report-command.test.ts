@@ -39,7 +39,7 @@ describe('blis report', () => {
     expect(sectionIds(html)).toEqual(['comparison', 'latency', 'routing', 'drops']);
     expect(html).toContain('<title>RR vs LL</title>');
     expect(html).not.toMatch(/\s(src|href)="(https?:)?\/\//);
-    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(6);
+    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(5);
     const data = embedded(html);
     expect(data.runs.map((r: { name: string }) => r.name)).toEqual(['round-robin', 'least-loaded']);
     expect(data.runs[0].target_distribution).toEqual(rr.target_distribution);

@@ -6,7 +6,7 @@ import type { ReportChart } from './types.js';
  * fixed so a spec renders to the same SVG everywhere; no `$schema` URL, so a report holds no
  * network address.
  */
-const WIDTH = 520;
+const WIDTH = 460;
 const HEIGHT = 240;
 const CONFIG = { font: 'sans-serif', view: { stroke: '#ddd' }, axis: { labelFontSize: 10, titleFontSize: 11 }, legend: { labelLimit: 220 } };
 

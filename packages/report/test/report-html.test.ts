@@ -118,7 +118,7 @@ describe('sections that need more than the headline figures', () => {
 
   it('reports P/D, KV tiers and autoscaling from real runs', async () => {
     const runs = [
-      { name: 'pd', result: run({ numInstances: 2, pd: { prefillInstances: 1, decodeInstances: 1 } }, 100) },
+      { name: 'pd', result: run({ numInstances: 2, pd: { prefillInstances: 1, decodeInstances: 1, decider: 'always' } }, 100) },
       { name: 'kv', result: run({ numInstances: 2, kvCpuBlocks: 500, totalKVBlocks: 400 }, 100) },
       { name: 'auto', result: run({ numInstances: 2, autoscaling: { intervalUs: 1_000_000, policy: 'queue-depth', minReplicas: 1, maxReplicas: 4 } }, 100) },
     ];
@@ -127,7 +127,10 @@ describe('sections that need more than the headline figures', () => {
     const pd = p.data.sections.find((s) => s.id === 'pd')?.table;
     const pdResult = runs[0].result.pd;
     expect(pd?.columns).toEqual(['figure', 'pd']);
+    expect(pdResult?.transfers_completed).toBeGreaterThan(0);
     expect(pd?.rows.find((r) => r[0] === 'transfers_completed')?.[1]).toBe(pdResult?.transfers_completed);
+    const pdBars = p.data.sections.find((s) => s.id === 'pd')?.charts[0].values as { panel: string; group: string; value: number }[];
+    expect(pdBars.find((b) => b.panel === 'KV transfer' && b.group === 'p99')?.value).toBe(pdResult?.kv_transfer_duration.p99_ms);
     expect(pd?.rows.find((r) => r[0] === 'kv_transfer_duration.p99_ms')?.[1]).toBe(pdResult?.kv_transfer_duration.p99_ms);
     const kv = p.data.sections.find((s) => s.id === 'kv-tiers')?.table;
     const reloaded = kv?.columns.indexOf('reloaded_blocks') ?? -1;

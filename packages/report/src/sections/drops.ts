@@ -40,7 +40,8 @@ export function dropsSection(runs: readonly ReportRun[]): ReportSection | undefi
       total === 0
         ? 'No request was preempted, dropped, timed out or rejected.'
         : 'Per instance: preemption_count, dropped_unservable, timed_out_requests; rejected_requests is counted by the cluster (admission and gateway shedding).',
-    charts: [groupedBarChart('drops-per-instance', 'Preemptions and drops per instance', 'instance', 'count', values)],
+    // All zero: the note and the table say it; an empty bar chart would only add an axis.
+    charts: total === 0 ? [] : [groupedBarChart('drops-per-instance', 'Preemptions and drops per instance', 'instance', 'count', values)],
     table: { columns: ['run', 'instance', ...COUNTERS.map((c) => c.key)], rows },
   };
 }

@@ -39,8 +39,10 @@ export function pdSection(runs: readonly ReportRun[]): ReportSection | undefined
   const bars: Row[] = [];
   for (const summary of ['parent_ttft', 'kv_transfer_duration'] as const)
     for (const q of ['mean_ms', 'p50_ms', 'p95_ms', 'p99_ms'] as const)
-      for (const r of withPd) bars.push({ panel: summary === 'parent_ttft' ? 'parent TTFT' : 'KV transfer', group: `${summary === 'parent_ttft' ? 'parent TTFT' : 'KV transfer'} ${q.replace('_ms', '')}`, bar: r.name, value: r.pd[summary][q] });
-  const charts: ReportChart[] = [groupedBarChart('pd-latency', 'Disaggregated parents: TTFT and KV transfer time', 'figure', 'ms', bars)];
+      for (const r of withPd)
+        if (r.pd.disaggregated_requests > 0) bars.push({ panel: summary === 'parent_ttft' ? 'parent TTFT' : 'KV transfer', group: q.replace('_ms', ''), bar: r.name, value: r.pd[summary][q] });
+  // No run disaggregated a request: the summaries are all 0 and the table says so.
+  const charts: ReportChart[] = bars.length === 0 ? [] : [groupedBarChart('pd-latency', 'Disaggregated parents: TTFT and KV transfer time', 'summary', 'ms', bars)];
   const several = runs.length > 1;
   const inFlight = withTimeseries(runs).flatMap(({ run, ts }) => seriesRows(run, several ? run : 'KV transfers in flight', ts, ts.cluster?.kv_transfers));
   if (inFlight.length > 0) charts.push(timeChart('pd-kv-transfers', 'KV transfers in flight', 'transfers', inFlight, false));

@@ -2,9 +2,10 @@
 // `pnpm publint`: checks every publishable package as it would be published. Each one is packed
 // with `pnpm pack` (publishConfig applied, workspace:* rewritten), and the TARBALL is checked:
 // its package.json (no @blis/source condition, no workspace: ranges, every referenced file
-// present, no sources or tests shipped, ./testing bundles free of Node built-ins), then
-// `publint --strict` and `attw --profile node16` over EVERY subpath the manifest's `exports`
-// names (ESM + CJS for Node; node10 resolution is out of scope with engines >= 20.19).
+// present, no sources or tests shipped, ./testing bundles and the `browser` targets of
+// `imports` free of Node built-ins), then `publint --strict` and `attw --profile node16` over
+// EVERY subpath the manifest's `exports` names (ESM + CJS for Node; node10 resolution is out of
+// scope with engines >= 20.19).
 // Needs `pnpm build` first. Exits 1 if any package has any problem.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -45,6 +46,7 @@ function manifestProblems(files) {
     ...['main', 'module', 'types'].filter((f) => typeof m[f] === 'string').map((f) => [f, m[f]]),
     ...targets(m.exports).map((t) => ['exports', t]),
     ...targets(m.bin).map((t) => ['bin', t]),
+    ...targets(m.imports).map((t) => ['imports', t]),
   ];
   for (const [field, target] of promised) {
     const path = target.replace(/^\.\//, '');
@@ -64,28 +66,31 @@ function manifestProblems(files) {
 }
 
 /**
- * The ./testing entries are browser-safe (DESIGN.md): their built files, and the chunks they
- * pull in, must not import a Node built-in.
+ * The ./testing entries are browser-safe (DESIGN.md), and so are the `browser` targets of the
+ * package's `imports` (`#host-files`, the stand-in for file access): their built files, and the
+ * chunks they pull in, must not import a Node built-in.
  */
 function browserUnsafeTesting(m, files) {
   const problems = [];
-  const testing = m.exports?.['./testing'];
-  if (!testing) return problems;
+  const roots = [
+    ...targets(m.exports?.['./testing']).map((t) => ['./testing', t]),
+    ...Object.entries(m.imports ?? {}).flatMap(([name, value]) => targets(value?.browser).map((t) => [`${name} (browser)`, t])),
+  ].filter(([, t]) => /\.[cm]?js$/.test(t));
   const seen = new Set();
-  const visit = (path, from) => {
+  const visit = (path, from, label) => {
     if (seen.has(path)) return;
     seen.add(path);
     const body = files.get(path)?.toString('utf8');
     if (body === undefined) return;
     for (const [, spec] of body.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s*)['"]([^'"]+)['"]/gm)) {
       if (/^node:|^(fs|path|os|child_process|worker_threads|module|url|crypto|util|stream|zlib|net|http|https|events|buffer|string_decoder|readline|perf_hooks|v8|vm|assert|tty)$/.test(spec))
-        problems.push(`./testing is not browser-safe: ${from === path ? path : `${path} (via ${from})`} imports ${spec}`);
-      else if (spec.startsWith('./')) visit(join(path, '..', spec).replace(/^\.\//, ''), from);
+        problems.push(`${label} is not browser-safe: ${from === path ? path : `${path} (via ${from})`} imports ${spec}`);
+      else if (spec.startsWith('./')) visit(join(path, '..', spec).replace(/^\.\//, ''), from, label);
     }
   };
-  for (const target of targets(testing).filter((t) => /\.[cm]?js$/.test(t))) {
+  for (const [label, target] of roots) {
     const path = target.replace(/^\.\//, '');
-    visit(path, path);
+    visit(path, path, label);
   }
   return problems;
 }

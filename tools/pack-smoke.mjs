@@ -9,10 +9,13 @@
 //     source (its `@blis/source` target) declares (found with the compiler API), and at least
 //     one when the source declares any. JSON subpaths must load and parse both ways.
 //  4. The installed `blis` binary must answer --help and --version (= package version) with
-//     exit 0, and run a 20-request simulation that prints JSON.
+//     exit 0, run a 20-request simulation that prints JSON, and one from a spec file.
+//  5. The installed @blis/cluster, bundled for the browser (esbuild, `platform: 'browser'`),
+//     reaches no Node built-in: `#host-files` resolves to the dist/host/files.browser.js files.
 // Needs `pnpm build` first. `--keep` leaves the temp project for inspection.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire, isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { exportSubpaths, pack, publishablePackages, repoRoot, requireBuilt, run, subpathSpecifier } from './lib/packages.mjs';
@@ -58,6 +61,48 @@ function declaredValueExports() {
     out.set(spec, names.map((s) => s.getName()).sort());
   }
   return out;
+}
+
+/**
+ * The installed (published) @blis/cluster bundled as a browser bundler would: its `#host-files`
+ * imports must resolve to dist/host/files.browser.js and no Node built-in may be reached.
+ */
+async function browserBundleOfInstalled(project) {
+  const esbuild = createRequire(createRequire(import.meta.url).resolve('tsup'))('esbuild');
+  const builtins = [];
+  const r = await esbuild.build({
+    stdin: { contents: "export { simulate } from '@blis/cluster';", resolveDir: project },
+    bundle: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    platform: 'browser',
+    format: 'esm',
+    plugins: [
+      {
+        name: 'record-node-builtins',
+        setup(build) {
+          build.onResolve({ filter: /.*/ }, (args) => {
+            if (!args.path.startsWith('node:') && !isBuiltin(args.path)) return undefined;
+            builtins.push(`${args.path} (from ${args.importer})`);
+            return { path: args.path, external: true };
+          });
+        },
+      },
+    ],
+  });
+  const inputs = Object.keys(r.metafile.inputs);
+  const hosts = inputs.filter((f) => /\/dist\/host\/files/.test(f));
+  const why =
+    builtins.length > 0
+      ? `imports Node built-ins: ${builtins.join(', ')}`
+      : hosts.length === 0 || hosts.some((f) => !f.includes('files.browser'))
+        ? `host modules bundled: ${hosts.join(', ') || 'none'} (expected only dist/host/files.browser.js ones)`
+        : '';
+  if (why) {
+    problems.push(`browser bundle of the installed @blis/cluster: ${why}`);
+    say(`✗ browser bundle of the installed @blis/cluster: ${why}`);
+  } else say(`✓ browser bundle of the installed @blis/cluster: no Node built-in, ${hosts.length} browser host modules`);
 }
 
 /** npm must not inherit pnpm's own npm_* settings when this runs as `pnpm smoke`. */
@@ -167,7 +212,19 @@ process.stdout.write(JSON.stringify(report));
       },
       'run (20 requests, JSON on stdout)',
     );
+    // Through the built Node host module (`#host-files` in dist): a spec read from a file.
+    writeFileSync(
+      join(project, 'spec.yaml'),
+      'version: "2"\nseed: 5\naggregate_rate: 10\nnum_requests: 10\nclients:\n  - id: a\n    rate_fraction: 1\n    arrival: { process: poisson }\n' +
+        '    input_distribution: { type: constant, params: { value: 100 } }\n    output_distribution: { type: constant, params: { value: 10 } }\n',
+    );
+    await expectOk(
+      ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--workload-spec', 'spec.yaml'],
+      (out) => (JSON.parse(out).completed_requests === 10 ? '' : 'did not complete the 10 requests of spec.yaml'),
+      'run --workload-spec spec.yaml (file read through dist/host/files.js)',
+    );
   }
+  await browserBundleOfInstalled(project);
 } catch (e) {
   if (e.message !== 'install') problems.push(String(e.stack ?? e));
 } finally {

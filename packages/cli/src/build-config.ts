@@ -226,6 +226,8 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     },
     checkInvariants: f.checkInvariants === true,
     includeRequests: typeof f.resultsPath === 'string' || typeof f.report === 'string',
+    // A report draws the instances over time: --report samples every second unless told otherwise.
+    timeseriesIntervalUs: timeseriesIntervalUs((f.timeseriesInterval as number | undefined) ?? (typeof f.report === 'string' ? REPORT_TIMESERIES_INTERVAL_MS : undefined)),
     pd: pd.pd === undefined || modules.decider !== undefined ? pd.pd : { ...pd.pd, deciderParams: withParams(pd.pd.deciderParams, setup.flagParams.byKind.decider) },
     autoscaling:
       autoscale.autoscaling === undefined || modules.autoscaler !== undefined
@@ -272,4 +274,15 @@ function checkCoefficientFlags(latencyModel: string | undefined, alpha: number[]
   }
   if (beta !== undefined && beta.length !== 3)
     issues.push({ where: '--beta-coeffs', expected: `three comma-separated numbers (e.g. "1000,2.5,0")${latencyModel === undefined ? ', or 7 to 11 with --latency-model trained-physics' : ''}`, found: `${beta.length} numbers` });
+}
+
+/** The sampling interval `--report` implies when `--timeseries-interval` is not given. */
+export const REPORT_TIMESERIES_INTERVAL_MS = 1000;
+
+/** `--timeseries-interval` in whole µs; a zero or sub-µs interval would sample forever. */
+function timeseriesIntervalUs(ms: number | undefined): number | undefined {
+  if (ms === undefined) return undefined;
+  const us = Math.round(ms * 1000);
+  if (us < 1) throw new UsageError([{ where: '--timeseries-interval', expected: 'an interval of at least 1µs (e.g. "1000" ms or "1s")', found: JSON.stringify(String(ms)) + ' ms' }]);
+  return us;
 }

@@ -22,6 +22,7 @@ export const CAPACITY_FLAGS: readonly FlagDef[] = [
 export const CAPACITY_EXCLUDED_FLAGS: readonly string[] = [
   'results-path',
   'report',
+  'timeseries-interval',
   'trace-level',
   'trace-output',
   'counterfactual-k',

@@ -94,6 +94,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   ...AUTOSCALE_FLAGS,
   { name: 'results-path', kind: 'string', group: OUTPUT, description: 'also write the result JSON here, with per-request records' },
   { name: 'report', kind: 'string', group: OUTPUT, description: 'also write an HTML report of this run here (see docs/report.md); records per-request results for it' },
+  { name: 'timeseries-interval', kind: 'ms', group: OUTPUT, description: 'sample queue depth, batch, KV utilization and hit rate per instance every this many ms of simulated time into `timeseries`; "1s" also accepted' },
   { name: 'fitness-weights', kind: 'string', group: OUTPUT, description: 'weighted fitness "throughput:0.5,p99_ttft:0.3,..."' },
   { name: 'slo-ttft', kind: 'nonNegInt', group: OUTPUT, description: 'TTFT target in µs for SLO attainment' },
   { name: 'slo-e2e', kind: 'nonNegInt', group: OUTPUT, description: 'E2E target in µs for SLO attainment' },

@@ -15,6 +15,7 @@ export const SERVE_SIM_FLAGS: readonly FlagDef[] = [
 export const SERVE_SIM_EXCLUDED: readonly string[] = [
   'results-path',
   'report',
+  'timeseries-interval',
   'trace-level',
   'trace-output',
   'counterfactual-k',

@@ -26,17 +26,19 @@ describe('blis report', () => {
   let ll: SimulationResult;
   beforeAll(() => {
     blisSync(...RUN, '--routing-policy', 'round-robin', '--results-path', at('round-robin.json'), '--report', at('run.html'));
-    blisSync(...RUN, '--routing-policy', 'least-loaded', '--results-path', at('ll.json'));
+    // The results file of a --report run has the time series the report drew.
+    blisSync(...RUN, '--routing-policy', 'least-loaded', '--results-path', at('ll.json'), '--timeseries-interval', '2s');
     rr = JSON.parse(readFileSync(at('round-robin.json'), 'utf8'));
+    expect(rr.timeseries?.interval_ms).toBe(1000);
     ll = JSON.parse(readFileSync(at('ll.json'), 'utf8'));
   });
 
   it('compares two result files, names the runs by file or name=, and prints the sections', () => {
     const out = blisSync('report', at('round-robin.json'), `least-loaded=${at('ll.json')}`, '-o', at('cmp.html'), '--title', 'RR vs LL');
-    expect(JSON.parse(out)).toEqual({ report: at('cmp.html'), sections: ['comparison', 'latency', 'routing', 'drops'] });
+    expect(JSON.parse(out)).toEqual({ report: at('cmp.html'), sections: ['comparison', 'latency', 'timeseries', 'routing', 'drops'] });
     expect(out.endsWith('\n')).toBe(true);
     const html = readFileSync(at('cmp.html'), 'utf8');
-    expect(sectionIds(html)).toEqual(['comparison', 'latency', 'routing', 'drops']);
+    expect(sectionIds(html)).toEqual(['comparison', 'latency', 'timeseries', 'routing', 'drops']);
     expect(html).toContain('<title>RR vs LL</title>');
     expect(html).not.toMatch(/\s(src|href)="(https?:)?\/\//);
     expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(5);
@@ -68,7 +70,8 @@ describe('blis report', () => {
   it('`blis run --report` leaves stdout as it is without it', () => {
     const plain = blisSync(...RUN, '--num-requests', '30');
     expect(blisSync(...RUN, '--num-requests', '30', '--report', at('small.html'))).toBe(plain);
-    expect(sectionIds(readFileSync(at('small.html'), 'utf8'))).toEqual(['latency', 'routing', 'drops']);
+    // --report samples the instances every second when --timeseries-interval is not given.
+    expect(sectionIds(readFileSync(at('small.html'), 'utf8'))).toEqual(['latency', 'timeseries', 'routing', 'drops']);
   });
 });
 

@@ -116,6 +116,18 @@ describe('sections that need more than the headline figures', () => {
     expect(auto.table).toBeUndefined();
   });
 
+  it('draws the time series a run samples (timeseriesIntervalUs)', async () => {
+    const result = run({ timeseriesIntervalUs: 1_000_000 }, 200);
+    const runs = [{ name: 'sampled', result }];
+    const p = expectWellFormed(await renderReportHtml(runs), runs);
+    expect(p.sections.map((s) => s.id)).toEqual(['latency', 'timeseries', 'routing', 'drops']);
+    const ts = result.timeseries;
+    if (!ts) throw new Error('no timeseries');
+    const queue = p.data.sections[1].charts.find((c) => c.id === 'queue-depth')?.values as { series: string; t_s: number; value: number }[];
+    const expected = ts.instances.flatMap((inst) => inst.queue_depth.flatMap((v, i) => (v === null ? [] : [{ run: 'sampled', series: inst.instance_id, t_s: ts.t_ms[i] / 1000, value: v }])));
+    expect(queue).toEqual(expected);
+  });
+
   it('reports P/D, KV tiers and autoscaling from real runs', async () => {
     const runs = [
       { name: 'pd', result: run({ numInstances: 2, pd: { prefillInstances: 1, decodeInstances: 1, decider: 'always' } }, 100) },

@@ -66,6 +66,8 @@ export async function runSimulationCommand(
   }
   if (reportPath !== undefined) await writeRunReport(reportPath, result);
   void requests;
+  // A time series sampled only for --report stays out of stdout, which --report leaves as it was.
+  if (reportPath !== undefined && flags.timeseriesInterval === undefined) delete summary.timeseries;
   process.stdout.write(stringifyResult(summary));
 }
 

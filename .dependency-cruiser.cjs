@@ -100,6 +100,17 @@ module.exports = {
       to: { path: '(^|/)node_modules/(\\.pnpm/)?fast-check[@/]' },
     },
     {
+      name: 'core-browser-safe',
+      comment:
+        'The core packages run in the browser (the playground): no Node built-ins. File access goes through the ' +
+        "package's `#host-files` import (src/host/files.ts in Node, src/host/files.browser.ts in a browser build).",
+      severity: 'error',
+      from: { path: '^packages/(engine|kvcache|latency|policies|workload|cluster|trace)/src/', pathNot: '^packages/[^/]+/src/host/files\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+      // Whether a browser bundle really holds no Node built-in, whatever the route (npm
+      // dependencies included), is checked by `pnpm check:browser` (tools/check-browser-bundle.mjs).
+    },
+    {
       name: 'testing-entries-browser-safe',
       comment: 'The ./testing entries run in the playground too: no Node built-ins.',
       severity: 'error',

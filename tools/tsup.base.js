@@ -1,10 +1,18 @@
 // The one build configuration every library package reuses (ESM + CJS + declarations).
 import { defineConfig } from 'tsup';
 
-/** @param {{ entry: string[] | Record<string,string>, banner?: string }} opts */
+/**
+ * `hostFiles`: the package reads or writes files through `#host-files` (package.json `imports`),
+ * which must stay an import in dist so that the consumer's resolver picks the Node or the
+ * browser host module; both are built as extra entries under dist/host/.
+ * @param {{ entry: string[] | Record<string,string>, banner?: string, hostFiles?: boolean }} opts
+ */
 export function libraryConfig(opts) {
+  const host = { 'host/files': 'src/host/files.ts', 'host/files.browser': 'src/host/files.browser.ts' };
+  const named = Array.isArray(opts.entry) ? Object.fromEntries(opts.entry.map((e) => [e.replace(/^src\//, '').replace(/\.ts$/, ''), e])) : opts.entry;
   return defineConfig({
-    entry: opts.entry,
+    entry: opts.hostFiles ? { ...named, ...host } : opts.entry,
+    external: opts.hostFiles ? ['#host-files'] : [],
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,

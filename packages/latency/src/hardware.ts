@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '#host-files';
 import * as z from 'zod';
 import catalogue from './data/hardware.json';
 import { LatencyConfigError } from './errors.js';

@@ -1,5 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, readFileSync, statSync } from '#host-files';
 import * as z from 'zod';
 import { LatencyConfigError } from './errors.js';
 import { type KVShape, parseKVShape } from './kv-bytes-per-token.js';
@@ -85,8 +84,10 @@ export function loadModelConfig(path: string): ModelArchitecture {
   let file = path;
   try {
     if (statSync(path).isDirectory()) file = join(path, 'config.json');
-  } catch {
-    throw new LatencyConfigError(`${path}: expected a readable model config (config.json or its folder), found nothing there`);
+  } catch (e) {
+    // Not only a missing path fails here: an unreadable one, or no file access at all (browser).
+    const found = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'nothing there' : (e as Error).message;
+    throw new LatencyConfigError(`${path}: expected a readable model config (config.json or its folder), found ${found}`);
   }
   let raw: unknown;
   try {

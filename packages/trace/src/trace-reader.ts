@@ -1,5 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { allocBytes, closeSync, openSync, readSync, StringDecoder } from '#host-files';
 import { TRACE_FORMAT_VERSION, type TraceRecord, type TraceRecordKind } from './records.js';
 
 /** A trace line that is not a valid record; `where` is `file:line`. */
@@ -119,7 +118,7 @@ export function parseTrace(text: string, name = 'trace'): TraceRecord[] {
 export function* readTraceFile(path: string, chunkBytes = 1 << 16): Generator<TraceRecord> {
   const fd = openSync(path, 'r');
   try {
-    const buf = Buffer.alloc(chunkBytes);
+    const buf = allocBytes(chunkBytes);
     // The decoder holds back a multi-byte character split by a chunk boundary.
     const decoder = new StringDecoder('utf8');
     let rest = '';

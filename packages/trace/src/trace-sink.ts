@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from '#host-files';
 
 /** Where trace lines go. Lines arrive complete, newline included. */
 export interface TraceSink {

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, readFileSync } from '#host-files';
 import type { RandomStream } from '@blis/engine';
 import { WorkloadSpecError } from './errors.js';
 

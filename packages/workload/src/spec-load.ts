@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, readFileSync } from '#host-files';
 import { LineCounter, parseDocument } from 'yaml';
 import type { ZodError } from 'zod';
 import { customFound, describeExpected } from './describe-issue.js';

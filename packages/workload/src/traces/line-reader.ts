@@ -1,5 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { allocBytes, closeSync, openSync, readSync, StringDecoder } from '#host-files';
 import { TraceReadError } from '../errors.js';
 
 /**
@@ -11,9 +10,9 @@ export class LineReader {
   /** 1-based number of the line last returned. */
   lineNumber = 0;
   private fd: number;
-  private readonly buf = Buffer.alloc(65536);
+  private readonly buf: ReturnType<typeof allocBytes>;
   // Keeps a multi-byte character split across two reads whole.
-  private readonly decoder = new StringDecoder('utf8');
+  private readonly decoder: InstanceType<typeof StringDecoder>;
   private pending = '';
   private lines: string[] = [];
   private li = 0;
@@ -26,6 +25,9 @@ export class LineReader {
     } catch (e) {
       throw new TraceReadError({ file: path, expected: 'a readable trace file', found: (e as NodeJS.ErrnoException).code ?? String(e) });
     }
+    // After the open: in a browser build, that is what reports the missing file access.
+    this.buf = allocBytes(65536);
+    this.decoder = new StringDecoder('utf8');
   }
 
   /** The next line without its newline, or undefined at the end of the file. */

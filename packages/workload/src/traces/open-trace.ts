@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { allocBytes, closeSync, openSync, readSync } from '#host-files';
 import { TraceReadError } from '../errors.js';
 import { openAzureTrace } from './azure.js';
 import { openMooncakeTrace } from './mooncake.js';
@@ -13,7 +13,7 @@ export function detectTraceFormat(path: string): TraceFormat {
   let first = '';
   try {
     const fd = openSync(path, 'r');
-    const buf = Buffer.alloc(512);
+    const buf = allocBytes(512);
     const n = readSync(fd, buf, 0, 512, 0);
     closeSync(fd);
     first = buf.toString('utf8', 0, n).split('\n')[0];

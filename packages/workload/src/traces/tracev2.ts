@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from '#host-files';
 import type { RequestSource, RequestSpec } from '@blis/engine';
 import { LineCounter, parseDocument, stringify } from 'yaml';
 import * as z from 'zod';

@@ -1,0 +1,34 @@
+// The browser stand-in for ./files.ts: the same exports, each throwing FileAccessUnavailable,
+// so what needs no file (MemorySink, parseTrace over a text, the analyses) works and what does
+// fails clearly.
+import type * as NodeFiles from './files.js';
+
+/** Thrown in a browser build by every operation of @blis/trace that would touch a file. */
+export class FileAccessUnavailable extends Error {
+  readonly operation: string;
+  constructor(operation: string, path: unknown) {
+    super(
+      `@blis/trace cannot ${operation} ${JSON.stringify(String(path))}: reading and writing files is not available in the browser; ` +
+        'pass the content instead (a MemorySink for traces written, parseTrace(text) for traces read)',
+    );
+    this.name = 'FileAccessUnavailable';
+    this.operation = operation;
+  }
+}
+
+const unavailable =
+  (operation: string) =>
+  (path?: unknown): never => {
+    throw new FileAccessUnavailable(operation, path);
+  };
+
+export const openSync = unavailable('open') as typeof NodeFiles.openSync;
+export const readSync = unavailable('read from file descriptor') as typeof NodeFiles.readSync;
+export const writeSync = unavailable('write to file descriptor') as typeof NodeFiles.writeSync;
+export const closeSync = unavailable('close file descriptor') as typeof NodeFiles.closeSync;
+export const allocBytes = unavailable('allocate a read buffer of') as typeof NodeFiles.allocBytes;
+export const StringDecoder = class {
+  constructor(encoding?: unknown) {
+    throw new FileAccessUnavailable('decode file bytes as', encoding);
+  }
+} as unknown as typeof NodeFiles.StringDecoder;

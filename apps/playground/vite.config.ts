@@ -8,5 +8,17 @@ export default defineConfig({
   base: './',
   resolve: { conditions },
   worker: { format: 'es' },
-  build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 4096 },
+  build: {
+    target: 'es2022',
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 4096,
+    rollupOptions: {
+      // zod's sources carry comments beside its @__PURE__ annotations; Rollup drops them, harmlessly.
+      onwarn(warning, warn) {
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
+        warn(warning);
+      },
+    },
+  },
 });

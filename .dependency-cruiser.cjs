@@ -19,7 +19,8 @@ const layers = {
   cluster: ['engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
   adapters: ['cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
   observe: ['cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
-  cli: ['adapters', 'observe', 'cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
+  report: ['cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
+  cli: ['adapters', 'observe', 'report', 'cluster', 'engine', 'kvcache', 'latency', 'policies', 'workload', 'trace'],
 };
 
 const packageDirs = readdirSync(join(__dirname, 'packages')).filter((d) => existsSync(join(__dirname, 'packages', d, 'package.json')));

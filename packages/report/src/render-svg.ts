@@ -1,0 +1,34 @@
+import { View, parse } from 'vega';
+import { compile } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+
+/**
+ * One chart as an SVG string: Vega-Lite compiled to Vega, run headless (`renderer: 'none'`, so
+ * no canvas is needed in Node) and serialised. Text is measured by Vega's estimate when no canvas
+ * exists, so Node output does not depend on installed fonts.
+ */
+export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
+  const vgSpec = compile(spec).spec;
+  const view = new View(parse(vgSpec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/**
+ * Prefixes every id an SVG defines (Vega numbers clip paths and gradients from a process-wide
+ * counter) and every reference to one, so several SVGs can share a page and the same chart gets
+ * the same ids whatever was rendered before it.
+ */
+export function scopeSvgIds(svg: string, prefix: string): string {
+  const ids = new Map<string, string>();
+  for (const m of svg.matchAll(/\sid="([^"]+)"/g)) if (!ids.has(m[1])) ids.set(m[1], `${prefix}-${ids.size + 1}`);
+  if (ids.size === 0) return svg;
+  const swap = (id: string) => ids.get(id) ?? id;
+  return svg
+    .replace(/(\sid=")([^"]+)(")/g, (_, a: string, id: string, b: string) => a + swap(id) + b)
+    .replace(/url\(#([^)]+)\)/g, (_, id: string) => `url(#${swap(id)})`)
+    .replace(/(href=")#([^"]+)(")/g, (_, a: string, id: string, b: string) => `${a}#${swap(id)}${b}`);
+}

@@ -1,0 +1,3 @@
+import { libraryConfig } from '../../tools/tsup.base.js';
+
+export default libraryConfig({ entry: ['src/index.ts'] });

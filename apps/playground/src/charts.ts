@@ -1,20 +1,21 @@
 import type { SimulationResult } from '@blis/cluster';
-import { type ReportSection, renderChartSvg, reportSections } from '@blis/report';
+import { type ReportSection, renderChartSvg, reportSections, scopeSvgIds } from '@blis/report';
 
 /**
- * Draws the HTML report's sections for `runs` into `target` (the same charts `blis report`
- * writes): a heading per section, its charts as SVG, its table. Resolves once every chart is drawn.
+ * Draws the HTML report's sections for `runs` into `target` (the same charts the HTML report
+ * has): a heading per section, its charts as SVG, its table unless the page shows that section's
+ * figures itself (`ownTables`). Resolves once every chart is drawn.
  */
-export async function drawReport(target: HTMLElement, runs: { name: string; result: SimulationResult }[]): Promise<void> {
+export async function drawReport(target: HTMLElement, runs: { name: string; result: SimulationResult }[], ownTables: readonly string[] = []): Promise<void> {
   const sections = reportSections(runs);
-  const nodes = await Promise.all(sections.map(sectionNode));
+  const nodes = await Promise.all(sections.map((s) => sectionNode(s, target.id, !ownTables.includes(s.id))));
   target.replaceChildren(...nodes);
 }
 
-async function sectionNode(s: ReportSection): Promise<HTMLElement> {
+async function sectionNode(s: ReportSection, scope: string, withTable: boolean): Promise<HTMLElement> {
   const el = document.createElement('section');
   el.className = 'report-section';
-  el.id = `section-${s.id}`;
+  el.id = `${scope}-${s.id}`;
   const h = document.createElement('h3');
   h.textContent = s.title;
   el.append(h);
@@ -24,19 +25,21 @@ async function sectionNode(s: ReportSection): Promise<HTMLElement> {
     p.textContent = s.note;
     el.append(p);
   }
-  const svgs = await Promise.all(s.charts.map((c) => renderChartSvg(c.spec)));
+  // Vega numbers its clip paths from a global counter: ids are scoped so charts sharing the page cannot clash.
+  const svgs = await Promise.all(s.charts.map(async (c) => scopeSvgIds(await renderChartSvg(c.spec), `${scope}-${s.id}-${c.id}`)));
+  const row = document.createElement('div');
+  row.className = 'charts';
   s.charts.forEach((c, i) => {
     const fig = document.createElement('figure');
     fig.className = 'chart';
-    fig.id = `chart-${c.id}`;
+    fig.id = `${scope}-${s.id}-${c.id}`;
+    fig.setAttribute('aria-label', c.title);
     // The SVG comes from our own renderer over our own data, not from user-supplied markup.
     fig.innerHTML = svgs[i];
-    const cap = document.createElement('figcaption');
-    cap.textContent = c.title;
-    fig.append(cap);
-    el.append(fig);
+    row.append(fig);
   });
-  if (s.table !== undefined) el.append(tableNode(s.table.columns, s.table.rows));
+  el.append(row);
+  if (s.table !== undefined && withTable) el.append(tableNode(s.table.columns, s.table.rows));
   return el;
 }
 

@@ -48,8 +48,13 @@ export async function drawComparison(table: HTMLElement, charts: HTMLElement, A:
     else delta.textContent = '—';
   }
   table.replaceChildren(t);
-  await drawReport(charts, [
-    { name: 'A', result: A },
-    { name: 'B', result: B },
-  ]);
+  // The report's comparison table holds the same figures as the one above, without the change.
+  await drawReport(
+    charts,
+    [
+      { name: 'A', result: A },
+      { name: 'B', result: B },
+    ],
+    ['comparison'],
+  );
 }

@@ -42,7 +42,7 @@ describe.skipIf(!haveChromium)('playground in Chromium', () => {
     await build({ root: APP, configFile: join(APP, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
     server = await serveStatic(outDir);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
     await page.goto(server.url);
@@ -82,7 +82,7 @@ describe.skipIf(!haveChromium)('playground in Chromium', () => {
     expect(await page.$$eval('#charts svg', (s) => s.length)).toBeGreaterThan(0);
     expect(await page.$eval('#progress', (p) => (p as HTMLProgressElement).value)).toBe(1);
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.screenshot({ path: SCREENSHOT });
   }, 180_000);
 
   it('keeps two runs as A and B and compares them side by side', async () => {

@@ -18,10 +18,13 @@ export interface CdfPoint {
 export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
   const n = sorted.length;
   if (n === 0) return Number.NaN;
-  const rank = p * (n - 1);
+  return atRank(sorted, p * (n - 1));
+}
+
+function atRank(sorted: ArrayLike<number>, rank: number): number {
   const lo = Math.floor(rank);
-  const hi = Math.min(lo + 1, n - 1);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+  const hi = Math.min(lo + 1, sorted.length - 1);
+  return rank === lo ? sorted[lo] : sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
 }
 
 /** Ascending copy of the finite values. */
@@ -41,9 +44,7 @@ export function cdfPoints(sorted: ArrayLike<number>, maxPoints: number = CDF_MAX
   const k = Math.max(1, Math.min(n, Math.floor(maxPoints)));
   if (k === 1) return [{ p: 1, value: sorted[n - 1] }];
   const out: CdfPoint[] = new Array(k);
-  for (let j = 0; j < k; j++) {
-    const p = j / (k - 1);
-    out[j] = { p, value: quantileSorted(sorted, p) };
-  }
+  // rank = j·(n−1)/(k−1) rather than p·(n−1): integer products keep whole ranks exact.
+  for (let j = 0; j < k; j++) out[j] = { p: j / (k - 1), value: atRank(sorted, (j * (n - 1)) / (k - 1)) };
   return out;
 }

@@ -1,6 +1,17 @@
-import { View, parse } from 'vega';
-import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
+
+type Renderer = { vega: typeof import('vega'); vegaLite: typeof import('vega-lite') };
+let loading: Promise<Renderer> | undefined;
+
+/**
+ * Vega and Vega-Lite are loaded on first render, not at import: both are ESM with a top-level
+ * await (Vega probes for node-canvas), which a CommonJS `require` of this package could not
+ * load, and `reportSections` alone (the browser playground) never needs them.
+ */
+function renderer(): Promise<Renderer> {
+  loading ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vegaLite]) => ({ vega, vegaLite }));
+  return loading;
+}
 
 /**
  * One chart as an SVG string: Vega-Lite compiled to Vega, run headless (`renderer: 'none'`, so
@@ -8,8 +19,9 @@ import type { TopLevelSpec } from 'vega-lite';
  * exists, so Node output does not depend on installed fonts.
  */
 export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
-  const vgSpec = compile(spec).spec;
-  const view = new View(parse(vgSpec), { renderer: 'none' });
+  const { vega, vegaLite } = await renderer();
+  const vgSpec = vegaLite.compile(spec).spec;
+  const view = new vega.View(vega.parse(vgSpec), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {

@@ -27,6 +27,15 @@ form.addEventListener('change', (ev) => {
   for (const el of form.querySelectorAll<HTMLElement>('[data-workload]')) el.hidden = el.dataset.workload !== t.value;
 });
 
+// Scorers weigh in only under the weighted router; elsewhere the field would change nothing.
+const routing = $<HTMLSelectElement>('routing');
+const scorers = $<HTMLInputElement>('scorers');
+const syncScorers = () => {
+  scorers.disabled = routing.value !== 'weighted';
+};
+routing.addEventListener('change', syncScorers);
+syncScorers();
+
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
   void run();

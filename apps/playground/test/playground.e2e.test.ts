@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type SimulationConfigInput, type SimulationResult, simulate } from '@blis/cluster';
+import { createRequestSource, openTraceV2, specFromFlags, writeTraceV2 } from '@blis/workload';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,7 +95,22 @@ describe.skipIf(!haveChromium)('playground in Chromium', () => {
     expect(await shownHeadline('compare-b')).toEqual(expectedHeadline(simulate(configFor(7, 200, 10))));
   }, 180_000);
 
+  it('replays an uploaded TraceV2 pair as simulate() replays the files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'blis-playground-trace-'));
+    const [header, data] = [join(dir, 'upload.yaml'), join(dir, 'upload.csv')];
+    writeTraceV2(createRequestSource(specFromFlags({ rate: 15, numRequests: 150, seed: 3 })), header, data);
+    await page.check('input[name=workloadKind][value=trace]');
+    await page.setInputFiles('#trace-header', header);
+    await page.setInputFiles('#trace-data', data);
+    await page.click('#run');
+    await page.waitForSelector('body[data-state=done], body[data-state=error]');
+    expect(await page.textContent('#errors')).toBe('');
+    const { workload: _, ...config } = configFor(42, 150, 15);
+    expect(await shownHeadline('result')).toEqual(expectedHeadline(simulate(config, { source: openTraceV2(header, { dataPath: data }) })));
+  }, 60_000);
+
   it('refuses nonsense numbers before running, one located item per issue', async () => {
+    await page.check('input[name=workloadKind][value=preset]');
     await page.fill('#num-instances', '-2');
     await page.fill('#rate', '0');
     await page.click('#run');

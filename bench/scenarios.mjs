@@ -22,7 +22,7 @@ function parseScorers(list) {
 }
 
 /** A synthetic `blis run` workload: BLIS's flag defaults except count, rate and instances. */
-function synthetic({ name, requests, instances, rate, routing, scorers, trace, latency = 'blackbox', cpuBlocks, pd, autoscale, quick = false, note }) {
+function synthetic({ name, requests, instances, rate, routing, scorers, trace, latency = 'blackbox', cpuBlocks, pd, autoscale, timeseriesMs, quick = false, note }) {
   const config = {
     model: MODEL,
     seed: 42,
@@ -47,6 +47,10 @@ function synthetic({ name, requests, instances, rate, routing, scorers, trace, l
   if (pd !== undefined) {
     config.pd = { prefillInstances: pd.prefill, decodeInstances: pd.decode, decider: pd.decider };
     args.push('--prefill-instances', String(pd.prefill), '--decode-instances', String(pd.decode), '--pd-decider', pd.decider);
+  }
+  if (timeseriesMs !== undefined) {
+    config.timeseriesIntervalUs = timeseriesMs * 1000;
+    args.push('--timeseries-interval', String(timeseriesMs));
   }
   if (autoscale !== undefined) {
     config.autoscaling = { intervalUs: autoscale.intervalUs, maxReplicas: autoscale.max };
@@ -83,6 +87,7 @@ export const SCENARIOS = [
   synthetic({ name: '100k-16', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, note: 'weighted routing, default scorers' }),
   synthetic({ name: '100k-8p8d', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, pd: { prefill: 8, decode: 8, decider: 'always' }, note: '100k-16 as 8 prefill + 8 decode instances, every request disaggregated (--pd-decider always)' }),
   synthetic({ name: '100k-autoscale', requests: 100_000, instances: 4, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, autoscale: { intervalUs: 10_000_000, max: 16, loadingUs: 30_000_000 }, note: '100k-16\'s load on 4 instances that wva-saturation grows up to 16 (10 s interval, 30 s loading)' }),
+  synthetic({ name: '100k-16-timeseries', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, timeseriesMs: 1000, note: '100k-16 with a time series sampled every simulated second (--timeseries-interval 1000)' }),
   synthetic({ name: '100k-16-cpu-tier', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, cpuBlocks: 32_768, note: '100k-16 with a CPU KV tier of 32,768 blocks (64 GiB at Llama-3.1-8B\'s 2 MiB per block)' }),
   replay({ name: 'mooncake-8', file: 'synthetic_trace.jsonl', requests: 3_993, instances: 8, routing: 'weighted', scorers: 'prefix-affinity:1', note: 'whole Mooncake synthetic trace, prefix-affinity routing' }),
   replay({ name: 'azure-code-8', file: 'AzureLLMInferenceTrace_code.csv', requests: 8_819, instances: 8, routing: 'round-robin', note: 'whole Azure code trace' }),

@@ -225,6 +225,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     },
     checkInvariants: f.checkInvariants === true,
     includeRequests: typeof f.resultsPath === 'string',
+    timeseriesIntervalUs: timeseriesIntervalUs(f.timeseriesInterval as number | undefined),
     pd: pd.pd === undefined || modules.decider !== undefined ? pd.pd : { ...pd.pd, deciderParams: withParams(pd.pd.deciderParams, setup.flagParams.byKind.decider) },
     autoscaling:
       autoscale.autoscaling === undefined || modules.autoscaler !== undefined
@@ -271,4 +272,12 @@ function checkCoefficientFlags(latencyModel: string | undefined, alpha: number[]
   }
   if (beta !== undefined && beta.length !== 3)
     issues.push({ where: '--beta-coeffs', expected: `three comma-separated numbers (e.g. "1000,2.5,0")${latencyModel === undefined ? ', or 7 to 11 with --latency-model trained-physics' : ''}`, found: `${beta.length} numbers` });
+}
+
+/** `--timeseries-interval` in whole µs; a zero or sub-µs interval would sample forever. */
+function timeseriesIntervalUs(ms: number | undefined): number | undefined {
+  if (ms === undefined) return undefined;
+  const us = Math.round(ms * 1000);
+  if (us < 1) throw new UsageError([{ where: '--timeseries-interval', expected: 'an interval of at least 1µs (e.g. "1000" ms or "1s")', found: JSON.stringify(String(ms)) + ' ms' }]);
+  return us;
 }

@@ -21,6 +21,7 @@ export const CAPACITY_FLAGS: readonly FlagDef[] = [
  */
 export const CAPACITY_EXCLUDED_FLAGS: readonly string[] = [
   'results-path',
+  'timeseries-interval',
   'trace-level',
   'trace-output',
   'counterfactual-k',

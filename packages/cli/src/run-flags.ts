@@ -93,6 +93,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'decode-max-model-len', kind: 'nonNegInt', group: PD, description: 'context window of decode and shared instances (0 = --max-model-len)', defaultText: '0' },
   ...AUTOSCALE_FLAGS,
   { name: 'results-path', kind: 'string', group: OUTPUT, description: 'also write the result JSON here, with per-request records' },
+  { name: 'timeseries-interval', kind: 'ms', group: OUTPUT, description: 'sample queue depth, batch, KV utilization and hit rate per instance every this many ms of simulated time into `timeseries`; "1s" also accepted' },
   { name: 'fitness-weights', kind: 'string', group: OUTPUT, description: 'weighted fitness "throughput:0.5,p99_ttft:0.3,..."' },
   { name: 'slo-ttft', kind: 'nonNegInt', group: OUTPUT, description: 'TTFT target in µs for SLO attainment' },
   { name: 'slo-e2e', kind: 'nonNegInt', group: OUTPUT, description: 'E2E target in µs for SLO attainment' },

@@ -14,6 +14,7 @@ export const SERVE_SIM_FLAGS: readonly FlagDef[] = [
 /** `blis run` flags `blis serve-sim` lacks: requests come over HTTP, and there is no one-run report. */
 export const SERVE_SIM_EXCLUDED: readonly string[] = [
   'results-path',
+  'timeseries-interval',
   'trace-level',
   'trace-output',
   'counterfactual-k',

@@ -42,6 +42,8 @@ export interface ClusterSetup {
   onProgress?: (done: number, nowUs: number) => void;
   /** Replica lifecycle, node pools and the autoscaler; absent = fixed instances, always active. */
   lifecycle?: LifecycleSetup;
+  /** Sample per-instance signals on a grid of simulated time; absent = no time series. */
+  timeseries?: { intervalUs: number; maxSamples: number };
 }
 
 export interface ClusterCounters {

@@ -24,6 +24,7 @@ import type { PoolView } from './pd/pool-view.js';
 import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END, type Fleet } from './autoscale/fleet.js';
 import type { Autoscaler } from './autoscale/autoscaler.js';
 import { ClusterLifecycle } from './autoscale/cluster-lifecycle.js';
+import { TimeSeriesRecorder } from './timeseries/timeseries-recorder.js';
 import { anyRouterListens, noteRouted, tellLeft, tellRouter } from './router-hooks.js';
 
 const ADMISSION = EventKind.Admission;
@@ -53,6 +54,8 @@ export class ClusterSimulator {
   /** Replica lifecycle and placement, when configured. */
   readonly fleet: Fleet | undefined;
   readonly autoscaler: Autoscaler | undefined;
+  /** The run's time series, when one was asked for. */
+  readonly timeseries: TimeSeriesRecorder | undefined;
   endUs = 0;
 
   private readonly setup: ClusterSetup;
@@ -76,6 +79,8 @@ export class ClusterSimulator {
   private readonly router: RoutingPolicy;
   /** Some router has an `onEvent` hook (decided once: no event objects otherwise). */
   private readonly listening: boolean;
+  /** The time series' next grid point; Infinity without one, so the check in `advance` never fires. */
+  private nextSampleUs = Number.POSITIVE_INFINITY;
 
   constructor(setup: ClusterSetup) {
     this.setup = setup;
@@ -112,6 +117,9 @@ export class ClusterSimulator {
       this.routable = this.lifecycle.routable;
       this.lifecycle.start();
     }
+    const ts = setup.timeseries;
+    this.timeseries = ts === undefined ? undefined : new TimeSeriesRecorder(ts.intervalUs, ts.maxSamples, this);
+    if (this.timeseries !== undefined) this.nextSampleUs = this.timeseries.nextUs;
   }
 
   /** Builds an instance and what the router keeps for it. */
@@ -233,6 +241,7 @@ export class ClusterSimulator {
       const t = Math.min(nextArrival, nextEvent);
       if (t === Number.POSITIVE_INFINITY || t > limitUs) break;
       if (t < this.clock) throw new ClockRegressionError(this.clock, t);
+      if (t > this.nextSampleUs) this.sampleBefore(t);
       this.clock = t;
       // Arrivals have the lowest class of all, so at equal ticks they go first.
       if (nextArrival <= nextEvent) {
@@ -263,7 +272,16 @@ export class ClusterSimulator {
     for (const inst of this.instances) if (inst.lastBusyUntil > end) end = inst.lastBusyUntil;
     this.endUs = Math.min(end, horizonUs);
     this.counters.inTransit = this.admittedAt.size;
+    this.timeseries?.sampleThrough(this.endUs, this);
+    this.timeseries?.endAt(this.endUs);
+    this.timeseries?.sampleEnd(this.endUs, this);
     this.fleet?.close(this.endUs);
+  }
+
+  private sampleBefore(t: number): void {
+    const ts = this.timeseries!;
+    ts.sampleBefore(t, this);
+    this.nextSampleUs = ts.nextUs;
   }
 
   /** An instance event when replicas have a lifecycle: a draining one may have just gone idle. */

@@ -207,6 +207,10 @@ export const SimulationConfigSchema = z
     checkInvariants: z.boolean().default(false),
     /** Add per-request records under `requests` in the result. */
     includeRequests: z.boolean().default(false),
+    /** Sample per-instance signals every this many µs of simulated time into `timeseries`; unset = none. */
+    timeseriesIntervalUs: posInt.optional(),
+    /** Most samples a time series keeps per signal: at the cap the interval doubles (every other sample kept). */
+    timeseriesMaxSamples: z.number().int().min(2).default(10_000),
   })
   .strict()
   .superRefine((c, ctx) => {

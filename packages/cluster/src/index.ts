@@ -80,3 +80,8 @@ export { createTraceRecorder, scaleOscillationWindowUs } from './trace-recorder-
 export type { TraceRecorderSetup } from './trace-recorder-setup.js';
 export { collectCustomMetrics } from './custom-metrics.js';
 export type { CustomMetrics } from './custom-metrics.js';
+export { TimeSeriesRecorder } from './timeseries/timeseries-recorder.js';
+export type { TimeSeriesHost, InstanceColumns, ClusterColumns } from './timeseries/timeseries-recorder.js';
+export { SampleColumn } from './timeseries/sample-column.js';
+export { timeseriesResult } from './timeseries/timeseries-result.js';
+export type { TimeSeriesResult, InstanceSeries, ClusterSeries } from './timeseries/timeseries-result.js';

@@ -9,6 +9,7 @@ import type { PoolType } from '@blis/policies';
 import { type PdMetrics, pdMetrics } from './pd/pd-metrics.js';
 import { type AutoscalingMetrics, autoscalingMetrics } from './autoscale/autoscale-metrics.js';
 import { type CustomMetrics, collectCustomMetrics } from './custom-metrics.js';
+import { type TimeSeriesResult, timeseriesResult } from './timeseries/timeseries-result.js';
 
 /** One block of BLIS's result JSON: an instance, or the whole cluster (`instance_id: "cluster"`). */
 export interface MetricsBlock {
@@ -119,6 +120,8 @@ export interface SimulationResult extends MetricsBlock {
   autoscaling?: AutoscalingMetrics;
   /** Present only when a policy reported metrics (`metrics()`): per policy, its metrics. */
   custom_metrics?: CustomMetrics;
+  /** Present only with a time series interval (`--timeseries-interval`): signals over simulated time. */
+  timeseries?: TimeSeriesResult;
   [extra: string]: unknown;
 }
 
@@ -135,6 +138,9 @@ export interface RequestRecord {
   scheduling_delay_ms: number;
   cache_hit_blocks: number;
   preemptions: number;
+  /** The request's SLO class and tenant ("" when none): not BLIS columns, for per-class breakdowns (ours always has them). */
+  slo_class?: string;
+  tenant?: string;
 }
 
 export interface ResultOptions {
@@ -392,6 +398,12 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   if (sim.fleet !== undefined) result.autoscaling = autoscalingMetrics(sim.fleet, sim.autoscaler, sim.counters, sim.endUs);
   const custom = collectCustomMetrics(sim);
   if (custom !== undefined) result.custom_metrics = custom;
+  if (sim.timeseries !== undefined)
+    result.timeseries = timeseriesResult(
+      sim.timeseries,
+      sim.instances.map((inst) => inst.config.id),
+      pd?.setup.layout,
+    );
 
   if (opts.fitnessWeights !== undefined) {
     const ttftD = summarizeUsAsMs(log.ttftUs.view());
@@ -432,6 +444,8 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
         scheduling_delay_ms: log.schedulingDelayUs.get(i) / 1000,
         cache_hit_blocks: log.cacheHitBlocks.get(i),
         preemptions: log.preemptions.get(i),
+        slo_class: sim.sloNames.names[log.sloClass.get(i)] ?? '',
+        tenant: sim.tenantNames.names[log.tenant.get(i)] ?? '',
       };
     }
     result.requests = records;

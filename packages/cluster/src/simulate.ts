@@ -197,6 +197,7 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     recordRequestIds: config.includeRequests,
     onProgress: runtime.onProgress,
     ...(lifecycle !== undefined ? { lifecycle } : {}),
+    ...(config.timeseriesIntervalUs !== undefined ? { timeseries: { intervalUs: config.timeseriesIntervalUs, maxSamples: config.timeseriesMaxSamples } } : {}),
   });
   const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;

@@ -118,6 +118,18 @@ export class Fleet {
     return this.routable;
   }
 
+  /** Replicas holding GPUs now (loading, warming up, active or draining). */
+  get holdingReplicas(): number {
+    return this.holding;
+  }
+
+  /** What the replicas have cost up to `now`, counting the time since each one's last transition. */
+  costUsdAt(now: number): number {
+    let usd = this.costUsd;
+    for (const r of this.replicas) if (holdsGpus(r.state)) usd += ((now - r.since) / 1e6 / 3600) * r.costPerHour;
+    return usd;
+  }
+
   /** Some replica is on its way to serving (waiting for a node, or loading). */
   starting(): boolean {
     return this.replicas.some((r) => r.state === InstanceState.Scheduling || r.state === InstanceState.Loading);

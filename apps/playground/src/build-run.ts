@@ -52,6 +52,7 @@ export async function buildRun(v: FormValues): Promise<RunRequest> {
     }
   }
 
+  const timeseriesIntervalUs = intervalUs(v.timeseriesMs, issues);
   const config: SimulationConfigInput = {
     seed: seed as number,
     numInstances: numberOrText(v.numInstances) as number,
@@ -63,9 +64,23 @@ export async function buildRun(v: FormValues): Promise<RunRequest> {
     scheduler: { policy: v.scheduler },
     ...(workload !== undefined ? { workload } : {}),
     includeRequests: true,
+    ...(timeseriesIntervalUs !== undefined ? { timeseriesIntervalUs } : {}),
   };
   const checked = SimulationConfigSchema.safeParse(config);
   if (!checked.success) issues.push(...configIssues(checked.error, config));
   if (issues.length > 0) throw new PageInputError(issues);
   return { config, ...(trace !== undefined ? { trace } : {}) };
+}
+
+/** The time series interval in whole µs, as `--timeseries-interval` takes it (ms); empty: none. */
+function intervalUs(text: string, issues: PageIssue[]): number | undefined {
+  if (text === '') return undefined;
+  const ms = numberOrText(text);
+  const us = typeof ms === 'number' ? Math.round(ms * 1000) : Number.NaN;
+  // A zero or sub-µs interval would sample forever.
+  if (!(us >= 1)) {
+    issues.push({ where: 'Time series every (ms)', expected: 'an interval of at least 1µs (e.g. 1000 ms), or nothing for no time series', found: `${JSON.stringify(text)} ms` });
+    return undefined;
+  }
+  return us;
 }

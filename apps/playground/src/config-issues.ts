@@ -8,6 +8,7 @@ const LABELS: Record<string, string> = {
   numInstances: 'Instances',
   model: 'Model',
   hardware: 'Hardware',
+  timeseriesIntervalUs: 'Time series every (ms)',
   'workload.preset': 'Preset',
   'workload.rate': 'Rate (req/s)',
   'workload.numRequests': 'Requests',

@@ -4,6 +4,8 @@ export interface FormValues {
   hardware: string;
   numInstances: string;
   seed: string;
+  /** Empty: no time series. */
+  timeseriesMs: string;
   workloadKind: 'preset' | 'spec' | 'trace';
   preset: string;
   numRequests: string;
@@ -33,6 +35,7 @@ export function readForm(form: HTMLFormElement): FormValues {
     hardware: text('hardware'),
     numInstances: text('numInstances'),
     seed: text('seed'),
+    timeseriesMs: text('timeseriesMs'),
     workloadKind: kind === 'spec' || kind === 'trace' ? kind : 'preset',
     preset: text('preset'),
     numRequests: text('numRequests'),

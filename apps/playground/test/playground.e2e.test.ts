@@ -29,6 +29,7 @@ function configFor(seed: number, numRequests: number, rate: number): SimulationC
     scheduler: { policy: 'fcfs' },
     workload: { kind: 'synthetic', rate, numRequests },
     includeRequests: true,
+    timeseriesIntervalUs: 1_000_000,
   };
 }
 
@@ -81,6 +82,8 @@ describe.skipIf(!haveChromium)('playground in Chromium', () => {
     await page.waitForSelector('#charts svg');
     expect(await shownHeadline('result')).toEqual(expectedHeadline(simulate(configFor(42, 200, 10))));
     expect(await page.$$eval('#charts svg', (s) => s.length)).toBeGreaterThan(0);
+    // The time series the form asks for (every 1000 ms) is drawn by the report's own section.
+    expect(await page.$$eval('#charts-timeseries svg', (s) => s.length)).toBeGreaterThan(0);
     expect(await page.$eval('#progress', (p) => (p as HTMLProgressElement).value)).toBe(1);
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });

@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { conditions: ['@blis/source', 'module', 'node', 'import', 'default'] },
   ssr: { resolve: { conditions: ['@blis/source', 'module', 'node', 'import', 'default'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'tools/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'tools/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,7 +1,6 @@
 import { type SimulationConfigInput, SimulationConfigSchema } from '@blis/cluster';
-import { listPolicies, parseScorerList } from '@blis/policies';
+import { listPolicies, parseScorerList, splitListMessage } from '@blis/policies';
 import { withRegisteredScorerNames } from './policy-modules/scorer-list.js';
-import { splitListMessage } from './list-message.js';
 import type { UsageIssue } from './usage-error.js';
 
 // The prefill/decode (P/D) flags of `blis run` and `blis replay` as the config's `pd` block, and

@@ -66,6 +66,7 @@ export {
 
 // Policy bundle (BLIS --policy-config).
 export { splitPolicyMessage } from './policy-message.js';
+export { splitListMessage } from './list-message.js';
 export {
   admissionSectionSchema,
   autoscalerSectionSchema,

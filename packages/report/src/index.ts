@@ -2,7 +2,7 @@
 
 export type { ReportCell, ReportChart, ReportRun, ReportSection, ReportTable, TopLevelSpec } from './types.js';
 export { reportSections } from './report-sections.js';
-export { renderChartSvg } from './render-svg.js';
+export { renderChartSvg, scopeSvgIds } from './render-svg.js';
 export { renderReportHtml, reportData } from './render-html.js';
 export type { ReportData, ReportHtmlOptions, ReportRunData, ReportSectionData } from './render-html.js';
 export { CDF_MAX_POINTS, cdfPoints, quantileSorted } from './cdf.js';

@@ -37,10 +37,18 @@ export function loadWorkloadSpec(path: string): LoadedSpec {
   } catch (e) {
     throw new WorkloadSpecError([{ file: path, expected: 'a readable workload spec', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
   }
+  return { ...parseWorkloadSpecText(text, path), baseDir: dirname(path) };
+}
+
+/**
+ * Parses and validates a WorkloadSpec v2 from YAML text (an upload, no file system); every error
+ * names `file` and its line. Relative paths in it (empirical CSVs) have no directory to resolve in.
+ */
+export function parseWorkloadSpecText(text: string, file: string): LoadedSpec {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc });
   if (doc.errors.length > 0)
-    throw new WorkloadSpecError(doc.errors.map((e) => ({ file: path, line: lc.linePos(e.pos[0]).line, expected: 'valid YAML', found: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') })));
+    throw new WorkloadSpecError(doc.errors.map((e) => ({ file, line: lc.linePos(e.pos[0]).line, expected: 'valid YAML', found: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') })));
   const raw = doc.toJS();
   const lineOf = (p: readonly PropertyKey[]): number | undefined => {
     for (let n = p.length; n >= 0; n--) {
@@ -56,6 +64,6 @@ export function loadWorkloadSpec(path: string): LoadedSpec {
     return undefined;
   };
   const r = WorkloadSpecSchema.safeParse(raw);
-  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, path, lineOf, raw));
-  return { ...r.data, baseDir: dirname(path) };
+  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, lineOf, raw));
+  return r.data;
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type InputIssue, WorkloadSpecError, loadWorkloadSpec, parseWorkloadSpec, specFromFlags } from '@blis/workload';
+import { type InputIssue, WorkloadSpecError, loadWorkloadSpec, parseWorkloadSpec, parseWorkloadSpecText, specFromFlags } from '@blis/workload';
 import { describe, expect, it } from 'vitest';
 
 const dir = mkdtempSync(join(tmpdir(), 'blis-spec-'));
@@ -139,6 +139,31 @@ describe('loadWorkloadSpec', () => {
 
   it('parseWorkloadSpec validates objects the same way (no lines to name)', () => {
     expect(() => parseWorkloadSpec({ version: '2', aggregate_rate: 1, num_requests: 1, clients: [] }, 'inline')).toThrow(/inline clients: expected a list with >= 1 item/);
+  });
+});
+
+describe('parseWorkloadSpecText', () => {
+  const textIssues = (text: string): InputIssue[] => {
+    try {
+      parseWorkloadSpecText(text, 'upload.yaml');
+    } catch (e) {
+      if (e instanceof WorkloadSpecError) return e.issues;
+      throw e;
+    }
+    throw new Error('expected a WorkloadSpecError');
+  };
+
+  it('gives the spec loadWorkloadSpec gives, without a baseDir', () => {
+    const { baseDir, ...fromFile } = loadWorkloadSpec(write('text.yaml', BASE));
+    expect(baseDir).toBeDefined();
+    expect(parseWorkloadSpecText(BASE, 'upload.yaml')).toEqual(fromFile);
+  });
+
+  it('names the given file name and the line, for YAML and schema errors alike', () => {
+    expect(textIssues('version: "2"\nclients: [a, b\n  seed: 3\n')[0]).toMatchObject({ file: 'upload.yaml', line: 2, expected: 'valid YAML' });
+    expect(textIssues(BASE.replace('rate_fraction: 1', 'rate_fraction: -0.5'))).toEqual([
+      { file: 'upload.yaml', line: 7, field: 'clients.0.rate_fraction', expected: 'a number >= 0', found: '-0.5' },
+    ]);
   });
 });
 

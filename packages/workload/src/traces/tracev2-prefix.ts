@@ -1,4 +1,5 @@
-import { LineReader, splitCsv } from './line-reader.js';
+import { splitCsv } from './line-reader.js';
+import type { Lines } from './text-lines.js';
 
 /**
  * How a TraceV2 row's prefix columns turn into a prompt, as BLIS reads them. `input_tokens` is
@@ -7,9 +8,8 @@ import { LineReader, splitCsv } from './line-reader.js';
  * a positive `prefix_length`. Every row of the group gets that same prefix, even one whose own
  * `prefix_length` is 0 or different; `prefix_length` without a group means nothing.
  */
-export function readPrefixGroupLengths(csvPath: string, groupCol: number, lengthCol: number): Map<string, number> {
+export function readPrefixGroupLengths(lines: Lines, groupCol: number, lengthCol: number): Map<string, number> {
   const out = new Map<string, number>();
-  const lines = new LineReader(csvPath);
   try {
     lines.next(); // column names
     for (let line = lines.next(); line !== undefined; line = lines.next()) {

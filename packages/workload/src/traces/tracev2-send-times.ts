@@ -1,4 +1,5 @@
-import { LineReader, splitCsv } from './line-reader.js';
+import { splitCsv } from './line-reader.js';
+import type { Lines } from './text-lines.js';
 
 /**
  * What a TraceV2 reader needs to know about the `send_time_us` column before the first row: the
@@ -21,8 +22,7 @@ export interface SendTimeScan {
  * send times from {@link EPOCH_THRESHOLD_US} on count as wall-clock ones.
  * Concurrent dispatch can also record sends a few µs out of file order, which the caller then sorts.
  */
-export function scanSendTimes(csvPath: string, sendCol: number, arrivalCol: number, unitUs: number): SendTimeScan {
-  const lines = new LineReader(csvPath);
+export function scanSendTimes(lines: Lines, sendCol: number, arrivalCol: number, unitUs: number): SendTimeScan {
   let min = Number.POSITIVE_INFINITY;
   let prev = Number.NEGATIVE_INFINITY;
   let ordered = true;

@@ -9,6 +9,7 @@ import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
 import { TraceKVOffloadSchema, TraceObservedKVMetricsSchema } from './tracev2-kv-offload.js';
 import { PrefixColumnWriter, readPrefixGroupLengths } from './tracev2-prefix.js';
 import { scanSendTimes } from './tracev2-send-times.js';
+import { type Lines, TextLines } from './text-lines.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
 import { TRACEV2_COLUMNS } from './tracev2-columns.js';
 
@@ -47,10 +48,15 @@ export function readTraceV2Header(path: string): TraceV2Header {
   } catch (e) {
     throw new TraceReadError({ file: path, expected: 'a readable TraceV2 YAML header', found: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
+  return parseTraceV2Header(text, path);
+}
+
+/** Parses and validates a TraceV2 header from YAML text; problems name `file`, the line and the field. */
+export function parseTraceV2Header(text: string, file: string): TraceV2Header {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (doc.errors.length > 0)
-    throw new TraceReadError({ file: path, line: lc.linePos(doc.errors[0].pos[0]).line, expected: 'a readable TraceV2 YAML header', found: doc.errors[0].message.split('\n')[0] });
+    throw new TraceReadError({ file, line: lc.linePos(doc.errors[0].pos[0]).line, expected: 'a readable TraceV2 YAML header', found: doc.errors[0].message.split('\n')[0] });
   const raw = doc.toJS() as unknown;
   const r = TraceV2HeaderSchema.safeParse(raw);
   if (!r.success) {
@@ -61,7 +67,7 @@ export function readTraceV2Header(path: string): TraceV2Header {
     const parent = doc.getIn(i.path as (string | number)[], true) as { range?: [number, number, number] } | undefined;
     const at = node?.range ?? parent?.range;
     throw new TraceReadError({
-      file: path,
+      file,
       line: at !== undefined ? lc.linePos(at[0]).line : undefined,
       field: fieldPath(path_),
       expected: i.code === 'unrecognized_keys' ? 'a key BLIS\'s TraceV2 header defines' : describeExpected(i),
@@ -83,9 +89,23 @@ function fieldPath(path: readonly PropertyKey[]): string {
 export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequestSource {
   const { header, csv } = opts.dataPath !== undefined ? { header: path, csv: opts.dataPath } : traceV2Pair(path);
   const h = existsSync(header) ? readTraceV2Header(header) : TraceV2HeaderSchema.parse({ trace_version: 2 });
+  return traceV2Source(h, csv, () => new LineReader(csv), opts);
+}
+
+/**
+ * A TraceV2 pair held as text (an upload in a browser): as {@link openTraceV2}, errors naming
+ * `headerName` and `dataName` with their lines.
+ */
+export function openTraceV2Text(pair: { header: string; headerName: string; data: string; dataName: string }, opts: Omit<TraceOptions, 'dataPath'> = {}): TraceRequestSource {
+  const h = parseTraceV2Header(pair.header, pair.headerName);
+  return traceV2Source(h, pair.dataName, () => new TextLines(pair.data), opts);
+}
+
+/** The rows of a TraceV2 data CSV named `csv`, read (three passes) through `open`. */
+function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: TraceOptions): TraceRequestSource {
   const unit = UNIT_US[h.time_unit];
   const bs = opts.blockSizeTokens ?? 16;
-  const lines = new LineReader(csv);
+  const lines = open();
   const first = lines.next();
   const names = first === undefined ? [] : splitCsv(first);
   const missing = TRACEV2_COLUMNS.find((n) => !names.includes(n));
@@ -100,8 +120,8 @@ export function openTraceV2(path: string, opts: TraceOptions = {}): TraceRequest
   // them, so columns are found by name.
   const col = Object.fromEntries(TRACEV2_COLUMNS.map((n) => [n, names.indexOf(n)])) as Record<(typeof TRACEV2_COLUMNS)[number], number>;
   const sloCol = names.indexOf('slo_target_us');
-  const groupLength = readPrefixGroupLengths(csv, col.prefix_group, col.prefix_length);
-  const sends = scanSendTimes(csv, col.send_time_us, col.arrival_time_us, unit);
+  const groupLength = readPrefixGroupLengths(open(), col.prefix_group, col.prefix_length);
+  const sends = scanSendTimes(open(), col.send_time_us, col.arrival_time_us, unit);
   const read = (): RequestSpec | undefined => {
     let line = lines.next();
     while (line !== undefined && line.trim() === '') line = lines.next();

@@ -1,4 +1,5 @@
-// How list-valued flags (--routing-scorers, --fitness-weights) report their parse errors.
+// How list-valued inputs (--routing-scorers, --fitness-weights, the playground's scorer field)
+// report their parse errors.
 
 /**
  * Splits a --fitness-weights / --routing-scorers parse message (from @blis/cluster and

@@ -5,6 +5,7 @@ export const CALIBRATE_OPTIONS = [
   { flags: '--trace-data <file>', description: 'TraceV2 data CSV recorded by `blis observe` (required)' },
   { flags: '--sim-results <file>', description: 'per-request simulator results: `blis replay --results-path` (ours or BLIS\'s array) (required)' },
   { flags: '--report <file>', description: 'write the calibration report JSON here (required)' },
+  { flags: '--html <file>', description: 'also write the calibration as a self-contained HTML page (real against simulated latency, grades)' },
   { flags: '--warmup-requests <value>', description: 'skip requests with a smaller id; -1 = the header\'s warm_up_requests (default: -1)' },
   { flags: '--network-rtt-us <value>', description: 'RTT in µs added to simulated TTFT and E2E; -1 = the header\'s network.measured_rtt_ms × 1000 (default: -1)' },
   { flags: '--network-bandwidth-mbps <value>', description: 'add prompt upload and answer download time at 4 bytes a token; 0 = none (default: 0)' },

@@ -245,10 +245,11 @@ export function buildProgram(): Command {
   program
     .command('report')
     .description('write simulation results as one self-contained HTML report: latency CDFs, instances over time, routing, drops, P/D, KV tiers, autoscaling, and a comparison of several runs')
-    .argument('<results...>', 'result JSON files (`blis run --results-path`), each as a path or name=path')
+    .argument('[results...]', 'result JSON files (`blis run --results-path`), each as a path or name=path')
     .requiredOption('-o, --output <file>', 'the HTML file to write')
     .option('--title <text>', 'the report title (default: BLIS simulation report)')
-    .action(async (results: string[], opts: { output?: string; title?: string }) => {
+    .option('--calibration <file>', '`blis calibrate --report` JSON (path or name=path) to show real against simulated latency; repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .action(async (results: string[], opts: { output?: string; title?: string; calibration?: string[] }) => {
       const { runReportCommand } = await import('./commands/report-command.js');
       await runReportCommand(results, opts);
     });

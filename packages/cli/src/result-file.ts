@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { SimulationResult } from '@blis/cluster';
 import * as z from 'zod';
 import { describeErrno, requireReadable } from './input-files.js';
-import { UsageError, type UsageIssue } from './usage-error.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * What `blis report` needs of a result file (`blis run --results-path`, or its stdout saved):
@@ -88,17 +88,17 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /**
- * Reads and validates one result file. Every problem is a UsageIssue naming the file and the
- * line:column (bad JSON) or the field; a result without per-request records is refused, since
- * the latency charts need them.
+ * Reads one JSON object file: a UsageIssue names the file and, for bad JSON, the line:column.
+ * `flag` says where the path came from, `what` names the file's kind ("a blis run result") and
+ * `hint` the file and how to make one.
  */
-export function readResultFile(path: string): SimulationResult {
-  requireReadable('result', path, 'result JSON file (blis run --results-path)');
+export function readJsonObject(path: string, flag: string, what: string, hint: string): Record<string, unknown> {
+  requireReadable(flag, path, hint);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError([{ where: path, expected: 'a readable result JSON file', found: describeErrno(e) }]);
+    throw new UsageError([{ where: path, expected: `a readable ${hint}`, found: describeErrno(e) }]);
   }
   let value: unknown;
   try {
@@ -107,22 +107,36 @@ export function readResultFile(path: string): SimulationResult {
     const msg = (e as Error).message;
     const at = /at position (\d+)/.exec(msg);
     const where = at !== null ? `${path}:${lineCol(text, Number(at[1]))}` : `${path}:${lineCol(text, text.length)}`;
-    throw new UsageError([{ where, expected: 'JSON (a blis run result)', found: msg.replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the end of the file') }]);
+    throw new UsageError([{ where, expected: `JSON (${what})`, found: msg.replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the end of the file') }]);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new UsageError([{ where: path, expected: 'a blis run result (a JSON object)', found: shown(value) }]);
-  const parsed = ResultFileSchema.safeParse(value);
-  if (!parsed.success) {
-    const issues: UsageIssue[] = parsed.error.issues.slice(0, 5).map((i) => ({
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError([{ where: path, expected: `${what} (a JSON object)`, found: shown(value) }]);
+  return value as Record<string, unknown>;
+}
+
+/** Checks `value` against `schema`; up to five issues, each naming the file and the field. */
+export function checkSchema<T>(schema: z.ZodType<T>, value: unknown, path: string, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new UsageError(
+    parsed.error.issues.slice(0, 5).map((i) => ({
       where: `${path} ${fieldPath(i.path) || '(top level)'}`,
-      expected: i.code === 'invalid_type' ? `${i.expected === 'int' ? 'an integer' : `a ${i.expected}`} (a blis run result)` : i.message.replace(/^Invalid input: /, ''),
+      expected: i.code === 'invalid_type' ? `${i.expected === 'int' ? 'an integer' : `a ${i.expected}`} (${what})` : i.message.replace(/^Invalid input: /, ''),
       found: shown(valueAt(value, i.path)),
-    }));
-    throw new UsageError(issues);
-  }
-  if (parsed.data.requests === undefined || parsed.data.requests.length === 0)
+    })),
+  );
+}
+
+/**
+ * Reads and validates one result file. Every problem is a UsageIssue naming the file and the
+ * line:column (bad JSON) or the field; a result without per-request records is refused, since
+ * the latency charts need them.
+ */
+export function readResultFile(path: string): SimulationResult {
+  const value = readJsonObject(path, 'result', 'a blis run result', 'result JSON file (blis run --results-path)');
+  const data = checkSchema(ResultFileSchema, value, path, 'a blis run result');
+  if (data.requests === undefined || data.requests.length === 0)
     throw new UsageError([
-      { where: `${path} requests`, expected: 'per-request records (write the result with `blis run --results-path <file>`; stdout has none)', found: parsed.data.requests === undefined ? 'nothing' : 'an empty array' },
+      { where: `${path} requests`, expected: 'per-request records (write the result with `blis run --results-path <file>`; stdout has none)', found: data.requests === undefined ? 'nothing' : 'an empty array' },
     ]);
-  return value as SimulationResult;
+  return value as unknown as SimulationResult;
 }

@@ -33,6 +33,37 @@ const ours = file(
 const base = (report: string, sim = results) => ['calibrate', '--trace-header', header, '--trace-data', data, '--sim-results', sim, '--report', report];
 
 describe('blis calibrate', () => {
+  it('--html writes the calibration as a report page, and blis report --calibration adds it to a run report', async () => {
+    const report = join(dir, 'rh.json');
+    const page = join(dir, 'rh.html');
+    const r = await blis([...base(report), '--html', page]);
+    expect(r.code, r.stderr).toBe(0);
+    const rep = JSON.parse(readFileSync(report, 'utf8'));
+    const html = readFileSync(page, 'utf8');
+    expect([...html.matchAll(/<section id="([^"]+)">/g)].map((m) => m[1])).toEqual(['calibration']);
+    expect(html).toContain('<svg');
+    const data = JSON.parse(/<script type="application\/json" id="blis-report-data">([\s\S]*?)<\/script>/.exec(html)![1]);
+    const section = data.sections[0];
+    // One table row per graded metric, p99 in ms: the report's µs / 1000.
+    const ttftRow = section.table.rows.find((row: unknown[]) => row[1] === 'TTFT');
+    expect(ttftRow).toEqual(['rh', 'TTFT', 4, rep.metrics.ttft.request_level.mape, rep.metrics.ttft.request_level.pearson_r, 'over-predict', 'excellent', rep.metrics.ttft.workload_level.real_p99 / 1000, rep.metrics.ttft.workload_level.sim_p99 / 1000]);
+    const bars = section.charts[0].values;
+    expect(bars).toContainEqual({ panel: 'TTFT', group: 'mean', bar: 'real', value: rep.metrics.ttft.workload_level.real_mean / 1000 });
+    // The same section inside a run report, named by name=path.
+    const run = join(dir, 'run.json');
+    const sim = await blis(['run', '--model', 'qwen/qwen3-14b', '--num-requests', '20', '--rate', '5', '--quiet', '--results-path', run]);
+    expect(sim.code, sim.stderr).toBe(0);
+    const both = await blis(['report', run, '--calibration', `cal=${report}`, '-o', join(dir, 'both.html')]);
+    expect(both.code, both.stderr).toBe(0);
+    expect(JSON.parse(both.stdout).sections[0]).toBe('calibration');
+    expect(readFileSync(join(dir, 'both.html'), 'utf8')).toContain('<b>cal</b>: calibration, 4 matched pairs of 4 recorded requests');
+  });
+
+  it('blis report refuses a --calibration file that is not a calibrate report, naming the field', () => {
+    const bad = file('not-cal.json', JSON.stringify({ trace_info: { num_requests: 4, warm_up_excluded: 0 }, metrics: {} }));
+    return rejects(expect, ['report', '--calibration', bad, '-o', join(dir, 'x.html')], `${bad} trace_info.matched_pairs: expected a number (a blis calibrate report), found nothing`);
+  });
+
   it('writes the report, prints the table, and is deterministic', async () => {
     const report = join(dir, 'r1.json');
     const r = await blis([...base(report), '--sim-metrics', ours]);

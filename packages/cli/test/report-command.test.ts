@@ -126,7 +126,7 @@ describe.concurrent('blis report: bad input (exit 2, nothing on stdout)', () => 
   it('an unwritable output', ({ expect }) =>
     rejects(expect, ['report', at('missing.json'), '-o', join(tmp, 'no-dir', 'r.html')], `--output ${join(tmp, 'no-dir', 'r.html')}: expected a writable file, found ENOENT (no such file or directory)`));
 
-  it('no result file', ({ expect }) => rejects(expect, ['report', ...OUT], 'blis report: expected the results argument (`blis report <results>`), found nothing'));
+  it('no result file', ({ expect }) => rejects(expect, ['report', ...OUT], 'blis report: expected at least one result file or --calibration file, found neither'));
 
   it('no --output', ({ expect }) => rejects(expect, ['report', at('missing.json')], '--output: expected a value (`blis report` requires it), found nothing'));
 

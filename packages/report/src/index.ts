@@ -2,6 +2,8 @@
 
 export type { ReportCell, ReportChart, ReportRun, ReportSection, ReportTable, TopLevelSpec } from './types.js';
 export { reportSections } from './report-sections.js';
+export { calibrationSection } from './sections/calibration.js';
+export type { CalibrationAggregates, CalibrationMetricView, CalibrationView, ReportCalibration } from './sections/calibration.js';
 export { renderChartSvg, scopeSvgIds } from './render-svg.js';
 export { renderReportHtml, reportData } from './render-html.js';
 export type { ReportData, ReportHtmlOptions, ReportRunData, ReportSectionData } from './render-html.js';

@@ -4,11 +4,14 @@ import { renderChartSvg, scopeSvgIds } from './render-svg.js';
 import { REPORT_CSS } from './report-style.js';
 import { reportSections } from './report-sections.js';
 import { HEADLINE_METRICS, headline } from './sections/comparison.js';
+import type { ReportCalibration } from './sections/calibration.js';
 import type { ReportRun, ReportSection, ReportTable } from './types.js';
 
 export interface ReportHtmlOptions {
   /** The page title and heading; default "BLIS simulation report". */
   title?: string;
+  /** `blis calibrate` reports to show in a calibration section (first). */
+  calibrations?: readonly ReportCalibration[];
 }
 
 /** What a report embeds as `<script type="application/json" id="blis-report-data">`. */
@@ -94,6 +97,11 @@ function runLine(r: ReportRun): string {
   return `<li><b>${escapeHtml(r.name)}</b>: ${res.completed_requests} completed of ${res.injected_requests} injected, ${n} instance${n === 1 ? '' : 's'}, ${formatCell(res.vllm_estimated_duration_s)} s simulated</li>`;
 }
 
+function calibrationLine(c: ReportCalibration): string {
+  const t = c.report.trace_info;
+  return `<li><b>${escapeHtml(c.name)}</b>: calibration, ${t.matched_pairs} matched pairs of ${t.num_requests} recorded requests</li>`;
+}
+
 /**
  * One self-contained HTML file: inline CSS, one inline SVG per chart, one `<section>` per
  * report section, and the data drawn from as JSON. Nothing is fetched and nothing depends on
@@ -101,7 +109,8 @@ function runLine(r: ReportRun): string {
  */
 export async function renderReportHtml(runs: readonly ReportRun[], opts: ReportHtmlOptions = {}): Promise<string> {
   const title = opts.title ?? DEFAULT_TITLE;
-  const sections = reportSections(runs);
+  const calibrations = opts.calibrations ?? [];
+  const sections = reportSections(runs, calibrations);
   const body: string[] = [];
   for (const s of sections) body.push(await sectionHtml(s));
   const nav = sections.map((s) => `<a href="#${escapeHtml(s.id)}">${escapeHtml(s.title)}</a>`).join('\n');
@@ -117,7 +126,7 @@ export async function renderReportHtml(runs: readonly ReportRun[], opts: ReportH
     '<body>',
     '<header>',
     `<h1>${escapeHtml(title)}</h1>`,
-    `<ul class="runs">\n${runs.map(runLine).join('\n')}\n</ul>`,
+    `<ul class="runs">\n${[...runs.map(runLine), ...calibrations.map(calibrationLine)].join('\n')}\n</ul>`,
     `<nav>\n${nav}\n</nav>`,
     '</header>',
     '<main>',

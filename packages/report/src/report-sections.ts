@@ -1,4 +1,5 @@
 import { autoscalingSection } from './sections/autoscaling.js';
+import { type ReportCalibration, calibrationSection } from './sections/calibration.js';
 import { comparisonSection } from './sections/comparison.js';
 import { dropsSection } from './sections/drops.js';
 import { kvTiersSection } from './sections/kv-tiers.js';
@@ -9,10 +10,13 @@ import { timeseriesSection } from './sections/timeseries.js';
 import type { ReportRun, ReportSection } from './types.js';
 
 /**
- * The report's sections for these runs, in reading order; a section whose data no run has is
- * left out. Pure and browser-safe: the specs carry their data inline.
+ * The report's sections for these runs (and `blis calibrate` reports), in reading order; a
+ * section whose data no run has is left out. Pure and browser-safe: the specs carry their data
+ * inline.
  */
-export function reportSections(runs: readonly ReportRun[]): ReportSection[] {
+export function reportSections(runs: readonly ReportRun[], calibrations: readonly ReportCalibration[] = []): ReportSection[] {
   const builders = [comparisonSection, latencySection, timeseriesSection, routingSection, dropsSection, pdSection, kvTiersSection, autoscalingSection];
-  return builders.map((b) => b(runs)).filter((s): s is ReportSection => s !== undefined);
+  const sections = builders.map((b) => b(runs)).filter((s): s is ReportSection => s !== undefined);
+  const calibration = calibrationSection(calibrations);
+  return calibration === undefined ? sections : [calibration, ...sections];
 }

@@ -1,4 +1,6 @@
 import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { CalibrationView } from '@blis/report';
 import * as z from 'zod';
 import { checkReadableFile, describeErrno } from '../input-files.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
@@ -22,6 +24,7 @@ const OptionsSchema = z.object({
   traceData: z.string().min(1),
   simResults: z.string().min(1),
   report: z.string().min(1),
+  html: z.string().min(1).optional(),
   warmupRequests: num('-1 (the header\'s) or a non-negative integer', (v) => Number.isInteger(v) && v >= -1).default(-1),
   networkRttUs: num('-1 (the header\'s) or a non-negative integer of µs', (v) => Number.isInteger(v) && v >= -1).default(-1),
   networkBandwidthMbps: num('a non-negative number of Mbps', (v) => v >= 0).default(0),
@@ -103,6 +106,7 @@ export async function runCalibrateCommand(raw: Record<string, unknown>): Promise
   } catch (e) {
     throw new UsageError([{ where: `--report ${o.report}`, expected: 'a writable file path', found: describeErrno(e) }]);
   }
+  if (o.html !== undefined) await writeCalibrationHtml(o.html, o.report, outcome.report);
   for (const w of outcome.warnings) process.stderr.write(`blis: warning: ${w}\n`);
   process.stderr.write(`blis: calibration report written to ${o.report}\n`);
   process.stdout.write(formatReportTable(outcome));
@@ -114,5 +118,17 @@ export async function runCalibrateCommand(raw: Record<string, unknown>): Promise
       err.name = 'CalibrationToleranceError';
       throw err;
     }
+  }
+}
+
+/** `--html`: the calibration section of `@blis/report` as its own page, named after the JSON report. */
+async function writeCalibrationHtml(path: string, reportPath: string, report: CalibrationView): Promise<void> {
+  const { renderReportHtml } = await import('@blis/report');
+  const name = basename(reportPath).replace(/\.json$/i, '') || 'calibration';
+  const html = await renderReportHtml([], { title: 'BLIS calibration report', calibrations: [{ name, report }] });
+  try {
+    writeFileSync(path, html);
+  } catch (e) {
+    throw new UsageError([{ where: `--html ${path}`, expected: 'a writable file path', found: describeErrno(e) }]);
   }
 }

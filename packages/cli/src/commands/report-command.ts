@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { renderReportHtml, reportSections } from '@blis/report';
 import { describeErrno } from '../input-files.js';
+import { readCalibrationFile } from '../calibration-file.js';
 import { readResultFile, runArgument } from '../result-file.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
 import { checkWritableFile } from '../writable-file.js';
@@ -9,8 +10,11 @@ import { checkWritableFile } from '../writable-file.js';
  * `blis report`: result files in, one self-contained HTML report out. Every file is read and
  * validated before anything is rendered; stdout gets one JSON line naming the file and sections.
  */
-export async function runReportCommand(args: readonly string[], opts: { output?: string; title?: string }): Promise<void> {
+export async function runReportCommand(args: readonly string[], opts: { output?: string; title?: string; calibration?: string[] }): Promise<void> {
   const output = opts.output as string;
+  const calibrationArgs = opts.calibration ?? [];
+  if (args.length === 0 && calibrationArgs.length === 0)
+    throw new UsageError([{ where: 'blis report', expected: 'at least one result file or --calibration file', found: 'neither' }]);
   checkWritableFile('--output', output);
   const issues: UsageIssue[] = [];
   const runs = [];
@@ -30,12 +34,21 @@ export async function runReportCommand(args: readonly string[], opts: { output?:
       issues.push(...e.issues);
     }
   }
+  const calibrations = [];
+  for (const arg of calibrationArgs) {
+    try {
+      calibrations.push(readCalibrationFile(arg));
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      issues.push(...e.issues);
+    }
+  }
   if (issues.length > 0) throw new UsageError(issues);
-  const html = await renderReportHtml(runs, opts.title !== undefined ? { title: opts.title } : {});
+  const html = await renderReportHtml(runs, { calibrations, ...(opts.title !== undefined ? { title: opts.title } : {}) });
   try {
     writeFileSync(output, html);
   } catch (e) {
     throw new UsageError([{ where: '--output', expected: 'a writable file', found: describeErrno(e) }]);
   }
-  process.stdout.write(`${JSON.stringify({ report: output, sections: reportSections(runs).map((s) => s.id) })}\n`);
+  process.stdout.write(`${JSON.stringify({ report: output, sections: reportSections(runs, calibrations).map((s) => s.id) })}\n`);
 }

@@ -177,6 +177,10 @@ if (results.micro.length > 0) {
 
 const dir = join(root, 'bench/results');
 mkdirSync(dir, { recursive: true });
-const file = join(dir, `${quick ? 'quick-' : ''}${results.date.slice(0, 10)}.json`);
-writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+// A results file of the same date (often committed, and quoted in README.md) is never
+// overwritten: a later run of the day gets the next free suffix.
+const stem = `${quick ? 'quick-' : ''}${results.date.slice(0, 10)}`;
+let file = join(dir, `${stem}.json`);
+for (let n = 2; existsSync(file); n++) file = join(dir, `${stem}-${n}.json`);
+writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`, { flag: 'wx' });
 console.error(`bench: wrote ${file}`);

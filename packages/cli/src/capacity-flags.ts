@@ -20,6 +20,7 @@ export const CAPACITY_FLAGS: readonly FlagDef[] = [
  * `blis capacity` (its stdout is the search's report).
  */
 export const CAPACITY_EXCLUDED_FLAGS: readonly string[] = [
+  'log',
   'results-path',
   'report',
   'timeseries-interval',

@@ -46,7 +46,7 @@ const GENERATION_FLAGS: readonly string[] = [
 ];
 
 /** `blis run` flags `blis compare` lacks: the routing policy it varies, and outputs written per run. */
-const COMPARE_EXCLUDED: readonly string[] = ['check-policies', 'policy-budget-ms', 'routing-policy', 'results-path', 'report', 'timeseries-interval', 'trace-level', 'trace-output', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
+const COMPARE_EXCLUDED: readonly string[] = ['log', 'check-policies', 'policy-budget-ms', 'routing-policy', 'results-path', 'report', 'timeseries-interval', 'trace-level', 'trace-output', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
 
 /** Builds the `blis` program; exported for tests that drive the CLI in-process. */
 export function buildProgram(): Command {

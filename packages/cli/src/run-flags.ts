@@ -8,6 +8,8 @@ const CLUSTER = 'Cluster and policies';
 const PD = 'Prefill/decode disaggregation';
 const OUTPUT = 'Output and analysis';
 const LATENCY_MODELS = ['blackbox', 'roofline', 'trained-physics'] as const;
+/** BLIS's `--log` levels (results go to stdout whatever the level). */
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'panic'] as const;
 
 /** Every flag `blis run` and `blis replay` share, with BLIS's names and defaults. */
 export const SIMULATION_FLAGS: readonly FlagDef[] = [
@@ -107,6 +109,14 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'tail-ratio-threshold', kind: 'posNumber', group: OUTPUT, description: 'p99/p50 TTFT ratio (> 1) that counts as a tail-latency blowup', defaultText: '5' },
   { name: 'summary-strategy', kind: 'string', choices: ['issue-focused', 'decision-audit', 'counterfactual'], group: OUTPUT, description: 'what the summary dwells on', defaultText: 'issue-focused' },
   { name: 'quiet', kind: 'bool', group: OUTPUT, description: 'no progress bar or log lines on stderr' },
+  {
+    name: 'log',
+    kind: 'string',
+    choices: LOG_LEVELS,
+    group: OUTPUT,
+    defaultText: 'warn',
+    description: "BLIS's log level for stderr: info (debug, trace) also lists the run's policies; warn: progress and the summary; error (fatal, panic): errors only, as --quiet",
+  },
 ];
 
 /** Flags only `blis replay` has. */

@@ -13,6 +13,7 @@ export const SERVE_SIM_FLAGS: readonly FlagDef[] = [
 
 /** `blis run` flags `blis serve-sim` lacks: requests come over HTTP, and there is no one-run report. */
 export const SERVE_SIM_EXCLUDED: readonly string[] = [
+  'log',
   'results-path',
   'report',
   'timeseries-interval',

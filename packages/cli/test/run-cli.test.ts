@@ -100,13 +100,14 @@ describe('blis run options', () => {
     expect(tp4.res.itl_mean_ms).toBeLessThan(roof.res.itl_mean_ms);
   });
 
-  it('--results-path writes the stdout JSON plus per-request records under `requests`', () => {
+  it('--results-path writes the stdout JSON plus per-request records under `requests` (and `unfinished_requests`)', () => {
     const path = join(tmp, 'results.json');
     const r = ok('run', ...MODEL, '--num-requests', '25', '--rate', '5', '--quiet', '--results-path', path);
     const file = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown> & { requests: Record<string, unknown>[] };
-    const { requests, ...summary } = file;
+    const { requests, unfinished_requests, ...summary } = file;
     expect(summary).toEqual(r.res);
-    expect(Object.keys(file).at(-1)).toBe('requests');
+    expect(Object.keys(file).slice(-2)).toEqual(['requests', 'unfinished_requests']);
+    expect(unfinished_requests).toEqual([]);
     expect(r.stdout).not.toContain('"requests"');
     expect(requests).toHaveLength(25);
     for (const q of requests) {

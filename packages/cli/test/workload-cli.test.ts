@@ -221,6 +221,18 @@ clients:
     expect(accounted(res)).toBe(120);
   });
 
+  it('--results-path writes a record for every request: the completed under requests, the rest with their outcome', () => {
+    const file = join(tmp, 'outcomes.json');
+    const res = ok('run', ...MODEL, '--workload-spec', spec(150_000), '--num-instances', '2', '--admission-latency', '3000', '--routing-latency', '9000', '--quiet', '--results-path', file);
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { requests: { request_id: string; outcome: string }[]; unfinished_requests: { request_id: string; outcome: string; left_ms: number | null }[] };
+    expect(res).not.toHaveProperty('unfinished_requests');
+    expect(saved.requests).toHaveLength(res.completed_requests);
+    expect(saved.requests.every((q) => q.outcome === 'completed')).toBe(true);
+    expect(saved.unfinished_requests).toHaveLength(120 - res.completed_requests);
+    expect(saved.unfinished_requests.map((q) => q.outcome)).toEqual(Array(res.timed_out_requests).fill('timed_out'));
+    expect(new Set([...saved.requests, ...saved.unfinished_requests].map((q) => q.request_id)).size).toBe(120);
+  });
+
   it('--max-model-len drops the requests whose prompt plus output exceeds it', () => {
     const res = ok('run', ...MODEL, '--workload-spec', spec(0), '--max-model-len', '450', '--quiet');
     expect(res.dropped_unservable).toBeGreaterThan(0);

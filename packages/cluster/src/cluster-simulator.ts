@@ -25,6 +25,7 @@ import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP
 import type { Autoscaler } from './autoscale/autoscaler.js';
 import { ClusterLifecycle } from './autoscale/cluster-lifecycle.js';
 import { TimeSeriesRecorder } from './timeseries/timeseries-recorder.js';
+import { forEachLiveRequest, type LeftRequest } from './request-outcomes.js';
 import { anyRouterListens, noteRouted, tellLeft, tellRouter } from './router-hooks.js';
 
 const ADMISSION = EventKind.Admission;
@@ -45,6 +46,8 @@ export class ClusterSimulator {
   readonly log = new CompletionLog();
   readonly sloNames = new Interner();
   readonly tenantNames = new Interner();
+  /** Requests that left without completing, kept only with per-request records (`recordRequestIds`). */
+  readonly left: LeftRequest[] | undefined;
   readonly gatewayDelayUs = new GrowableFloat64();
   readonly sessions = new Map<string, SessionStats>();
   /** Requests routed to each instance. */
@@ -84,6 +87,7 @@ export class ClusterSimulator {
 
   constructor(setup: ClusterSetup) {
     this.setup = setup;
+    this.left = setup.recordRequestIds === true ? [] : undefined;
     this.instances = [];
     this.snapshots = [];
     this.routedTo = [];
@@ -324,6 +328,12 @@ export class ClusterSimulator {
     this.pd?.checkInvariants();
   }
 
+  /** The requests still in the system, each as the user sent it; `running` when in a batch. */
+  forEachLive(fn: (req: SimRequest, running: boolean) => void): void {
+    const pd = this.pd;
+    forEachLiveRequest(this.table, pd === undefined ? undefined : (f) => pd.forEachLiveParent(f), fn);
+  }
+
   /** Requests waiting at instances (wait queues) plus those still in their alpha queueing delay. */
   stillQueued(): number {
     return this.table.size - this.stillRunning() - this.counters.inTransit;
@@ -452,6 +462,7 @@ export class ClusterSimulator {
     else this.counters.rejected++;
     req.state = RequestState.Rejected;
     as.state = RequestState.Rejected;
+    this.left?.push({ req: as, outcome: status, atUs: now });
     if (detail === undefined) this.setup.observer?.onDropped?.(as, now, status);
     else this.setup.observer?.onDropped?.(as, now, status, detail);
     this.table.remove(req);
@@ -611,6 +622,7 @@ export class ClusterSimulator {
     if (outcome === 'dropped') this.counters.dropped++;
     else if (outcome === 'timed_out') this.counters.timedOut++;
     else this.counters.drainedDropped++;
+    this.left?.push({ req, outcome: outcome === 'dropped' ? 'dropped_unservable' : outcome, atUs: now });
     this.setup.observer?.onDropped?.(req, now, outcome === 'dropped' ? 'unservable' : outcome);
   }
 

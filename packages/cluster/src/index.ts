@@ -17,7 +17,8 @@ export { CompletionLog, Interner } from './completion-log.js';
 export type { SessionStats } from './completion-log.js';
 export type { ClusterSetup, ClusterCounters, FlowControlSettings } from './cluster-setup.js';
 export { buildResult } from './results.js';
-export type { SimulationResult, MetricsBlock, GroupMetrics, SloAttainment, RequestRecord, ResultOptions } from './results.js';
+export type { SimulationResult, MetricsBlock, GroupMetrics, SloAttainment, RequestRecord, UnfinishedRequestRecord, ResultOptions } from './results.js';
+export type { RequestOutcome } from './request-outcomes.js';
 export type { KvTierCounters } from './kv-tier-metrics.js';
 export { FITNESS_METRICS, parseFitnessWeights, computeFitness, normalizeLatencyUs, normalizeThroughput, FitnessWeightsError } from './fitness.js';
 export type { FitnessMetric, FitnessResult } from './fitness.js';
@@ -77,6 +78,7 @@ export type { AutoscalerHost, AutoscalerStats } from './autoscale/autoscaler.js'
 export { resolveLifecycle } from './autoscale/lifecycle-setup.js';
 export type { LifecycleSetup, LifecycleSetupInput } from './autoscale/lifecycle-setup.js';
 export { createTraceRecorder, scaleOscillationWindowUs } from './trace-recorder-setup.js';
+export { activePolicies, type CustomPolicyNames } from './active-policies.js';
 export type { TraceRecorderSetup } from './trace-recorder-setup.js';
 export { collectCustomMetrics } from './custom-metrics.js';
 export type { CustomMetrics } from './custom-metrics.js';

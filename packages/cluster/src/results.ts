@@ -10,6 +10,9 @@ import { type PdMetrics, pdMetrics } from './pd/pd-metrics.js';
 import { type AutoscalingMetrics, autoscalingMetrics } from './autoscale/autoscale-metrics.js';
 import { type CustomMetrics, collectCustomMetrics } from './custom-metrics.js';
 import { type TimeSeriesResult, timeseriesResult } from './timeseries/timeseries-result.js';
+import { type RequestRecord, type UnfinishedRequestRecord, requestRecords, unfinishedRecords } from './request-records.js';
+
+export type { RequestRecord, UnfinishedRequestRecord } from './request-records.js';
 
 /** One block of BLIS's result JSON: an instance, or the whole cluster (`instance_id: "cluster"`). */
 export interface MetricsBlock {
@@ -109,7 +112,10 @@ export interface SimulationResult extends MetricsBlock {
   gateway: { shed_requests: number; still_queued: number; delay_mean_ms: number; delay_p99_ms: number } | null;
   sessions: { sessions: number; rounds_completed: number; duration_mean_ms: number; duration_p99_ms: number } | null;
   fitness?: FitnessResult;
+  /** With per-request records: one per completed request. */
   requests?: RequestRecord[];
+  /** With per-request records: one per injected request that did not complete, with its outcome. */
+  unfinished_requests?: UnfinishedRequestRecord[];
   /** Failure modes detected in the decision trace (traced runs only). */
   anomalies?: AnomalyReport;
   /** Text summary of the decision trace for LLM reflection (`--summarize-trace`). */
@@ -125,23 +131,6 @@ export interface SimulationResult extends MetricsBlock {
   [extra: string]: unknown;
 }
 
-/** Per-request record written under `requests` by `--results-path` (BLIS's requests.csv columns). */
-export interface RequestRecord {
-  request_id: string;
-  arrival_ms: number;
-  input_tokens: number;
-  output_tokens: number;
-  handled_by: string;
-  ttft_ms: number;
-  itl_ms: number;
-  e2e_ms: number;
-  scheduling_delay_ms: number;
-  cache_hit_blocks: number;
-  preemptions: number;
-  /** The request's SLO class and tenant ("" when none): not BLIS columns, for per-class breakdowns (ours always has them). */
-  slo_class?: string;
-  tenant?: string;
-}
 
 export interface ResultOptions {
   sloTtftUs: number;
@@ -430,25 +419,8 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   }
 
   if (opts.includeRequests) {
-    const records: RequestRecord[] = new Array(log.ttftUs.length);
-    for (let i = 0; i < log.ttftUs.length; i++) {
-      records[i] = {
-        request_id: log.ids[i] ?? '',
-        arrival_ms: log.arrivalUs.get(i) / 1000,
-        input_tokens: log.inputTokens.get(i),
-        output_tokens: log.outputTokens.get(i),
-        handled_by: sim.instances[log.instance.get(i)].config.id,
-        ttft_ms: log.ttftUs.get(i) / 1000,
-        itl_ms: log.itlUs.get(i) / 1000,
-        e2e_ms: log.e2eUs.get(i) / 1000,
-        scheduling_delay_ms: log.schedulingDelayUs.get(i) / 1000,
-        cache_hit_blocks: log.cacheHitBlocks.get(i),
-        preemptions: log.preemptions.get(i),
-        slo_class: sim.sloNames.names[log.sloClass.get(i)] ?? '',
-        tenant: sim.tenantNames.names[log.tenant.get(i)] ?? '',
-      };
-    }
-    result.requests = records;
+    result.requests = requestRecords(sim);
+    result.unfinished_requests = unfinishedRecords(sim);
   }
   return result;
 }

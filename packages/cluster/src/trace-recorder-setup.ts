@@ -1,15 +1,10 @@
 import { type TraceSink, TraceRecorder } from '@blis/trace';
 import type { SimulationConfig } from './config-schema.js';
+import { type CustomPolicyNames, activePolicies } from './active-policies.js';
 
 /** What a recorder needs besides the config: where records go, and names of module-loaded policies. */
-export interface TraceRecorderSetup {
+export interface TraceRecorderSetup extends CustomPolicyNames {
   sink?: TraceSink;
-  /** Name of a P/D decider loaded from a module (it is not in the config). */
-  customDecider?: string;
-  /** Name of an autoscaler loaded from a module. */
-  customAutoscaler?: string;
-  /** Routing policy name to record when a policy object replaced `config.routing`. */
-  customRouting?: string;
 }
 
 /**
@@ -30,8 +25,6 @@ export function scaleOscillationWindowUs(
 export function createTraceRecorder(config: SimulationConfig, setup: TraceRecorderSetup = {}): TraceRecorder {
   const t = config.trace;
   const autoscaling = config.autoscaling !== undefined && config.autoscaling.intervalUs > 0 ? config.autoscaling : undefined;
-  const r = config.routing;
-  const pdOn = config.pd !== undefined && (config.pd.prefillInstances ?? 0) + (config.pd.decodeInstances ?? 0) + (config.pd.prefillDecodeInstances ?? 0) > 0;
   return new TraceRecorder({
     level: t.level === 'full' ? 'full' : 'decisions',
     counterfactualK: t.counterfactualK,
@@ -41,13 +34,6 @@ export function createTraceRecorder(config: SimulationConfig, setup: TraceRecord
     tailRatioThreshold: t.tailRatioThreshold,
     instances: config.numInstances,
     scaleCooldownUs: scaleOscillationWindowUs(autoscaling),
-    policies: {
-      admission: config.admission.policy,
-      priority: config.priority.policy,
-      routing: setup.customRouting ?? (r.scorers === undefined ? r.policy : `${r.policy}[${r.scorers.map((s) => `${s.name}:${s.weight}`).join(',')}]`),
-      scheduler: config.scheduler.policy,
-      ...(pdOn ? { pd_decider: setup.customDecider ?? config.pd?.decider ?? 'never' } : {}),
-      ...(autoscaling !== undefined ? { autoscaler: setup.customAutoscaler ?? autoscaling.policy } : {}),
-    },
+    policies: activePolicies(config, setup),
   });
 }

@@ -28,6 +28,11 @@ export class RequestTable {
     return r;
   }
 
+  /** Calls `fn` on every live request, in slot order. */
+  forEach(fn: (req: SimRequest) => void): void {
+    for (const r of this.slots) if (r !== undefined) fn(r);
+  }
+
   remove(req: SimRequest): void {
     if (this.slots[req.slot] !== req) throw new Error(`request ${req.spec.id} is not in slot ${req.slot}`);
     this.slots[req.slot] = undefined;

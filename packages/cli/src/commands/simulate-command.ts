@@ -7,6 +7,8 @@ import { type FlagDef, parseFlags } from '../flags.js';
 import { policyCheckRuntime } from '../policy-check-flags.js';
 import { describeErrno } from '../input-files.js';
 import { stringifyResult } from '../json-output.js';
+import { describePolicies, logsErrorsOnly, logsPolicies } from '../log-level.js';
+import { overloadNote } from '../overload-note.js';
 import { ProgressBar } from '../progress-bar.js';
 import { createTracing } from '../tracing.js';
 import { UsageError } from '../usage-error.js';
@@ -35,7 +37,8 @@ export async function runSimulationCommand(
     numInstances: input.numInstances ?? 1,
     blockSizeTokens: (flags.blockSizeInTokens as number | undefined) ?? 16,
   });
-  const quiet = flags.quiet === true;
+  const logLevel = flags.log as string | undefined;
+  const quiet = flags.quiet === true || logsErrorsOnly(logLevel);
   const total = expectedRequests(input);
   const bar = new ProgressBar(total, !quiet);
   // The recorder must exist before the cluster is built: it is the cluster's observer.
@@ -43,6 +46,8 @@ export async function runSimulationCommand(
   const runtime: SimulationRuntime = { ...custom, ...policyCheckRuntime(flags), onProgress: (done, now) => bar.update(done, now) };
   if (tracing !== undefined) runtime.observer = tracing.observer;
   const prepared = prepareSimulation(input, runtime);
+  if (!quiet && logsPolicies(logLevel))
+    process.stderr.write(`blis: ${describePolicies(prepared.config, { customDecider: custom.decider?.name, customAutoscaler: customAutoscalerName(custom) })}\n`);
   const result = runPrepared(prepared);
   bar.finish();
   tracing?.finish(result, prepared.cluster.endUs);
@@ -50,12 +55,14 @@ export async function runSimulationCommand(
     process.stderr.write(
       `blis: ${prepared.config.numInstances} instance(s), ${prepared.latencyKind} latency, ${prepared.totalKVBlocks} KV blocks (${prepared.kvBlocksSource}); ${result.completed_requests}/${result.injected_requests} completed in ${result.vllm_estimated_duration_s.toFixed(3)} simulated s\n`,
     );
+    const overload = overloadNote(result, prepared.config.numInstances);
+    if (overload !== undefined) process.stderr.write(`blis: ${overload}\n`);
     if (prepared.kvTiers !== undefined) process.stderr.write(`blis: KV tiers: ${describeKVTiers(prepared.kvTiers)}\n`);
     const autoscaling = result.autoscaling;
     if (autoscaling !== undefined) process.stderr.write(`blis: autoscaling: ${describeAutoscaling(autoscaling)}\n`);
     if (result.custom_metrics !== undefined) process.stderr.write(`blis: custom metrics: ${describeCustomMetrics(result.custom_metrics)}\n`);
   }
-  const { requests, ...summary } = result;
+  const { requests, unfinished_requests, ...summary } = result;
   // The file first: when it cannot be written the command fails with nothing on stdout.
   if (resultsPath !== undefined) {
     try {
@@ -66,6 +73,7 @@ export async function runSimulationCommand(
   }
   if (reportPath !== undefined) await writeRunReport(reportPath, result);
   void requests;
+  void unfinished_requests;
   // A time series sampled only for --report stays out of stdout, which --report leaves as it was.
   if (reportPath !== undefined && flags.timeseriesInterval === undefined) delete summary.timeseries;
   process.stdout.write(stringifyResult(summary));

@@ -210,6 +210,11 @@ export class PdCoordinator {
     return p;
   }
 
+  /** Calls `fn` on every disaggregated request still in the system (in prefill, in transfer or in decode). */
+  forEachLiveParent(fn: (parent: SimRequest) => void): void {
+    for (const p of this.parents.values()) fn(p.parent);
+  }
+
   /** The policy that routed a part (its in-flight count and completion hook belong to it). */
   policyFor(part: SimRequest): RoutingPolicy {
     return part.part === RequestPart.Prefill ? this.setup.prefillRouting : this.setup.decodeRouting;

@@ -42,6 +42,33 @@ export function checkResult(r: SimulationResult, ctx: ResultContext, out: Violat
     if (!(q.ttft_ms > 0)) out.add('INV-5', `request ${q.request_id}: TTFT ${q.ttft_ms} ms`, where);
     if (!(q.e2e_ms >= q.ttft_ms)) out.add('INV-5', `request ${q.request_id}: E2E ${q.e2e_ms} ms before its TTFT ${q.ttft_ms} ms`, where);
   }
+  checkUnfinishedRecords(r, seen, out);
+}
+
+/**
+ * The records account for every injected request once: the unfinished ones' outcomes tally with
+ * the result's counters, and no id is both completed and unfinished.
+ */
+function checkUnfinishedRecords(r: SimulationResult, seen: Set<string>, out: ViolationList): void {
+  const rest = r.unfinished_requests;
+  if (rest === undefined) return;
+  const records = r.requests ?? [];
+  out.check(records.length + rest.length === r.injected_requests, 'INV-1', () => `${records.length} completed and ${rest.length} unfinished records for ${r.injected_requests} injected requests`);
+  const count = new Map<string, number>();
+  for (const q of rest) {
+    if (seen.has(q.request_id)) out.add('INV-2', `request ${q.request_id} has two records (the second: ${q.outcome})`, { request: q.request_id });
+    seen.add(q.request_id);
+    count.set(q.outcome, (count.get(q.outcome) ?? 0) + 1);
+    if (q.left_ms !== null && !(q.left_ms >= q.arrival_ms)) out.add('INV-5', `request ${q.request_id} left at ${q.left_ms} ms, before it arrived at ${q.arrival_ms} ms`, { request: q.request_id });
+  }
+  const n = (o: string) => count.get(o) ?? 0;
+  const tally: [string, number, number][] = [
+    ['dropped_unservable', n('dropped_unservable'), r.dropped_unservable],
+    ['timed_out', n('timed_out'), r.timed_out_requests],
+    ['rejected + shed', n('rejected') + n('shed'), r.rejected_requests],
+    ['drained', n('drained'), r.autoscaling?.drained_dropped ?? 0],
+  ];
+  for (const [what, records, counter] of tally) out.check(records === counter, 'INV-1', () => `${records} ${what} records, the result counts ${counter}`);
 }
 
 /**

@@ -18,7 +18,7 @@ export type { SessionStats } from './completion-log.js';
 export type { ClusterSetup, ClusterCounters, FlowControlSettings } from './cluster-setup.js';
 export { buildResult } from './results.js';
 export type { SimulationResult, MetricsBlock, GroupMetrics, SloAttainment, RequestRecord, UnfinishedRequestRecord, ResultOptions } from './results.js';
-export type { RequestOutcome } from './request-outcomes.js';
+export type { RequestOutcome, LeftRequest } from './request-outcomes.js';
 export type { KvTierCounters } from './kv-tier-metrics.js';
 export { FITNESS_METRICS, parseFitnessWeights, computeFitness, normalizeLatencyUs, normalizeThroughput, FitnessWeightsError } from './fitness.js';
 export type { FitnessMetric, FitnessResult } from './fitness.js';

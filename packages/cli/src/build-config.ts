@@ -239,8 +239,8 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   // BLIS's P/D topology rules live in the config's schema: check them now, named by flag.
   const pdIssues = pdConfigIssues(out);
   if (pdIssues.length > 0) throw new UsageError(pdIssues);
-  // Built-in policies check the params --policy-param gave them now, named by the flag.
-  const paramIssues = builtinParamIssues(out, setup, registry);
+  // Built-in policies check the params --policy-param and --routing-scorers gave them now, named by the flag.
+  const paramIssues = builtinParamIssues(out, setup, registry, typeof f.routingScorers === 'string' ? (f.routingScorers as string) : undefined);
   if (paramIssues.length > 0) throw new UsageError(paramIssues);
   return out;
 }

@@ -1,5 +1,5 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { type PolicyKind, type PolicyOverrides, type PolicyRegistry, PolicyParamsError, formatParamPath, policyContext, splitPolicyMessage } from '@blis/policies';
+import { type PolicyKind, type PolicyOverrides, type PolicyRegistry, PolicyParamsError, formatParamPath, policyContext, quoteExcerpt, splitPolicyMessage } from '@blis/policies';
 import type { UsageIssue } from '../usage-error.js';
 import type { ModuleKind, PolicySetup } from './policy-setup.js';
 
@@ -21,10 +21,11 @@ export function withFlagParams(overrides: Overrides, setup: PolicySetup): Overri
 
 /**
  * Puts `--policy-param scorer.<name>.<key>` on the weighted router's scorers, then builds every
- * built-in policy that `--policy-param` gave params to, so that a bad one is reported now, named
- * by the flag (`--policy-param routing.alpha`), rather than when the run starts.
+ * built-in policy that `--policy-param` (or, for the router, `--routing-scorers`) gave params to,
+ * so that a bad one is reported now, named by the flag (`--policy-param routing.alpha`,
+ * `--routing-scorers`), rather than by its config path (`params.scorers`) when the run starts.
  */
-export function builtinParamIssues(cfg: SimulationConfigInput, setup: PolicySetup, registry: PolicyRegistry): UsageIssue[] {
+export function builtinParamIssues(cfg: SimulationConfigInput, setup: PolicySetup, registry: PolicyRegistry, routingScorersFlag?: string): UsageIssue[] {
   const issues: UsageIssue[] = [];
   const scorerParams = Object.entries(setup.flagParams.scorers);
   if (scorerParams.length > 0) {
@@ -45,7 +46,7 @@ export function builtinParamIssues(cfg: SimulationConfigInput, setup: PolicySetu
     ['autoscaler', cfg.autoscaling?.policy ?? 'wva-saturation', cfg.autoscaling?.params],
   ];
   for (const [kind, name, params] of checks) {
-    const scorerGiven = kind === 'routing' && scorerParams.length > 0;
+    const scorerGiven = kind === 'routing' && (scorerParams.length > 0 || routingScorersFlag !== undefined);
     if ((setup.flagParams.byKind[kind] === undefined && !scorerGiven) || setup.modules[kind] !== undefined || name === undefined) continue;
     if (!registry.has(kind, name)) continue; // an unknown name is reported already
     try {
@@ -55,10 +56,20 @@ export function builtinParamIssues(cfg: SimulationConfigInput, setup: PolicySetu
         issues.push({ where: `--policy-param ${kind}`, expected: `params the ${kindLabel(kind)} "${name}" accepts`, found: e instanceof Error ? e.message : String(e) });
         continue;
       }
-      for (const i of e.issues) issues.push({ where: `--policy-param ${formatParamPath(i.path, kind)}`, ...splitPolicyMessage(i.message, i.path) });
+      for (const i of e.issues) {
+        if (kind === 'routing' && i.path[0] === 'scorers' && routingScorersFlag !== undefined) issues.push(scorersIssue(name, i.path, i.message, routingScorersFlag));
+        else issues.push({ where: `--policy-param ${formatParamPath(i.path, kind)}`, ...splitPolicyMessage(i.message, i.path) });
+      }
     }
   }
   return issues;
+}
+
+/** A routing policy's refusal of the scorers `--routing-scorers` gave it, named by that flag. */
+function scorersIssue(policy: string, path: readonly (string | number)[], message: string, flagText: string): UsageIssue {
+  if (path.length === 1 && message.startsWith('unknown field'))
+    return { where: '--routing-scorers', expected: `no scorers for routing policy "${policy}" (scorers are for a scorer-based policy such as --routing-policy weighted)`, found: quoteExcerpt(flagText) };
+  return { where: '--routing-scorers', ...splitPolicyMessage(message, path) };
 }
 
 function kindLabel(kind: PolicyKind): string {

@@ -38,7 +38,7 @@ export function validateKVOffloadBlock(src: KVOffloadSource, blockSizeTokens: nu
   let block: unknown = src.file.value;
   for (const k of src.root) block = (block as Record<string | number, unknown>)[k];
   if (block === null || typeof block !== 'object' || Array.isArray(block))
-    throw new UsageError([{ where: whereIn(src.file, src.root), expected: 'a mapping of BLIS\'s kv_offload keys', found: describeFound(block) ?? 'nothing' }]);
+    throw new UsageError([{ where: whereIn(src.file, src.root), expected: 'a mapping of BLIS\'s kv_offload keys', found: describeFound(block) }]);
   const input = toCamel(block, [...src.root], src, issues) as KVOffloadInput;
   return validateKVOffloadInput(src, input, blockSizeTokens, issues);
 }

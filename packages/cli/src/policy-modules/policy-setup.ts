@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { type PolicyKind, type PolicyRegistry, type Scorer, createPolicyRegistry, guardPolicy, policyContext, describeFound } from '@blis/policies';
+import { type PolicyKind, type PolicyRegistry, type Scorer, createPolicyRegistry, guardPolicy, policyContext } from '@blis/policies';
 import { DEFAULT_POLICY_BUDGET_MS } from '../policy-check-flags.js';
 import { isDecisionTreePath } from '../decision-tree-file.js';
 import { requireReadable } from '../input-files.js';
@@ -73,7 +73,7 @@ export async function preparePolicies(flags: Record<string, unknown>): Promise<P
     if (typeof flagValue === 'string') {
       if (!isModulePath(flagValue)) continue;
       if (!existsSync(flagValue)) {
-        issues.push({ where: POLICY_FLAG[kind], expected: isDecisionTreePath(flagValue) ? 'an existing decision-tree YAML file' : 'a policy name or an existing ES module path', found: describeFound(flagValue) });
+        issues.push({ where: POLICY_FLAG[kind], expected: isDecisionTreePath(flagValue) ? 'an existing decision-tree YAML file' : 'a policy name or an existing ES module path', found: JSON.stringify(flagValue) });
         continue;
       }
       // The section's params go with the flag's module only when the section names no other policy.
@@ -81,7 +81,7 @@ export async function preparePolicies(flags: Record<string, unknown>): Promise<P
       const sectionParams = fromFile?.absPath === absPath ? fromFile.params : sectionParamsWithoutPolicy(bundle, kind);
       wanted.push({ kind, given: flagValue, absPath, where: `${POLICY_FLAG[kind]} ${flagValue}`, params: { ...sectionParams, ...flagParams.byKind[kind] } });
     } else if (fromFile !== undefined) {
-      if (!existsSync(fromFile.absPath)) issues.push({ where: fromFile.where, expected: 'an existing ES module or decision-tree file (relative to the policy file\'s folder)', found: describeFound(fromFile.absPath) });
+      if (!existsSync(fromFile.absPath)) issues.push({ where: fromFile.where, expected: 'an existing ES module or decision-tree file (relative to the policy file\'s folder)', found: JSON.stringify(fromFile.absPath) });
       else wanted.push({ ...fromFile, params: { ...fromFile.params, ...flagParams.byKind[kind] } });
     }
   }
@@ -97,7 +97,7 @@ export async function preparePolicies(flags: Record<string, unknown>): Promise<P
     }
   }
   for (const s of bundle?.scorers ?? []) {
-    if (!existsSync(s.absPath)) issues.push({ where: s.where, expected: 'an existing ES module file (relative to the policy file\'s folder)', found: describeFound(s.absPath) });
+    if (!existsSync(s.absPath)) issues.push({ where: s.where, expected: 'an existing ES module file (relative to the policy file\'s folder)', found: JSON.stringify(s.absPath) });
     else scorers.push({ ...s });
   }
   if (issues.length > 0) throw new UsageError(issues);
@@ -169,6 +169,6 @@ function registryName(registry: PolicyRegistry, absPath: string): string {
 
 /** Loads one module named outside the policy flags (`blis compare --policies`), checked to exist and import. */
 export async function loadModule(kind: ModuleKind, given: string, where: string, params: Record<string, unknown>): Promise<LoadedModule> {
-  if (!existsSync(given)) throw new UsageError([{ where, expected: 'an existing ES module or decision-tree path', found: describeFound(given) }]);
+  if (!existsSync(given)) throw new UsageError([{ where, expected: 'an existing ES module or decision-tree path', found: JSON.stringify(given) }]);
   return { kind, given, where: `${where} ${given}`, factory: await importFactory(kind, resolve(given), `${where} ${given}`), params };
 }

@@ -71,7 +71,7 @@ describe('flag fuzzing', () => {
         expect(Buffer.byteLength(r.stderr), shown).toBeLessThanOrEqual(2048);
         expect(r.stderr, shown).toContain(flag);
       }),
-      { numRuns: Number(process.env.BLIS_FLAG_FUZZ_RUNS ?? 600) },
+      { numRuns: Number(process.env.BLIS_FLAG_FUZZ_RUNS ?? 1000) },
     );
   }, 300_000);
 });

@@ -1,5 +1,5 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { type AutoscalingInput, type LifecycleInput, type PolicyBundle, autoscaleConfigFromBundle, listPolicies } from '@blis/policies';
+import { type AutoscalingInput, type LifecycleInput, type PolicyBundle, autoscaleConfigFromBundle, listPolicies, describeFound } from '@blis/policies';
 import type { UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
 
@@ -68,7 +68,7 @@ export function autoscaleFields(
   } else if (policyFlag !== undefined) {
     const known = listPolicies().autoscaler;
     if (!known.includes(policyFlag))
-      issues.push({ where: '--autoscaler-policy', expected: `${known.length > 0 ? `one of ${known.join(', ')}, or ` : ''}an ES module path (./autoscaler.mjs)`, found: JSON.stringify(policyFlag) });
+      issues.push({ where: '--autoscaler-policy', expected: `${known.length > 0 ? `one of ${known.join(', ')}, or ` : ''}an ES module path (./autoscaler.mjs)`, found: describeFound(policyFlag) });
   }
   const converted = autoscaleConfigFromBundle(bundle, { policy: policyFlag });
 
@@ -134,14 +134,14 @@ export function autoscaleFields(
     if (f.warmupRequests !== undefined) l.warmUpRequestCount = f.warmupRequests as number;
     const factor = f.warmupTtftFactor as number | undefined;
     if (factor !== undefined) {
-      if (factor < 1) issues.push({ where: '--warmup-ttft-factor', expected: 'a number >= 1 (1 = no slowdown)', found: JSON.stringify(String(factor)) });
+      if (factor < 1) issues.push({ where: '--warmup-ttft-factor', expected: 'a number >= 1 (1 = no slowdown)', found: describeFound(String(factor)) });
       else l.warmUpTtftFactor = factor;
     }
     const drain = f.drainPolicy as string | undefined;
     if (drain !== undefined) {
       const lower = drain.toLowerCase() as (typeof DRAIN_POLICIES)[number];
       if (DRAIN_POLICIES.includes(lower)) l.drainPolicy = lower;
-      else issues.push({ where: '--drain-policy', expected: `one of ${DRAIN_POLICIES.join(', ')}`, found: JSON.stringify(drain) });
+      else issues.push({ where: '--drain-policy', expected: `one of ${DRAIN_POLICIES.join(', ')}`, found: describeFound(drain) });
     }
     out.lifecycle = l;
   }

@@ -4,10 +4,10 @@ import { latencyKnownModels } from './catalogue.js';
 import { kvTierFields } from './kv-tier-flags.js';
 import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import { checkReadableFile } from './input-files.js';
-import { type PolicyBundle, type PolicyOverrides, type PolicyRegistry, defaultPolicyRegistry, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitListMessage, splitPolicyMessage } from '@blis/policies';
+import { MAX_EXACT_INTEGER, type PolicyBundle, type PolicyOverrides, type PolicyRegistry, defaultPolicyRegistry, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitListMessage, splitPolicyMessage, describeFound } from '@blis/policies';
 import { type PolicySetup, isModulePath, withRegisteredScorerNames } from './policy-modules/index.js';
 import type { BundleModules } from './policy-modules/bundle-modules.js';
-import { builtinParamIssues, withFlagParams } from './policy-modules/builtin-params.js';
+import { type ParamFlag, builtinParamIssues, withFlagParams } from './policy-modules/builtin-params.js';
 import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
@@ -54,7 +54,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   if (typeof f.model === 'string' && f.alphaCoeffs === undefined && f.betaCoeffs === undefined && f.modelConfig === undefined) {
     const known = latencyKnownModels();
     if (!known.some((m) => m.toLowerCase() === (f.model as string).toLowerCase()))
-      issues.push({ where: '--model', expected: `a known model (${known.join(', ')})`, found: JSON.stringify(f.model) });
+      issues.push({ where: '--model', expected: `a known model (${known.join(', ')})`, found: describeFound(f.model) });
   }
   const files: [string, unknown, string, boolean][] = [
     ['--model-config', f.modelConfig, 'model config (config.json or its folder)', true],
@@ -73,7 +73,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (typeof hardware !== 'string' || f.hardwareConfig !== undefined) continue;
     const gpus = knownHardware();
     if (!gpus.some((g) => g.toLowerCase() === (hardware as string).toLowerCase()))
-      issues.push({ where: flag, expected: `one of ${gpus.join(', ')} (or a GPU from --hardware-config)`, found: JSON.stringify(hardware) });
+      issues.push({ where: flag, expected: `one of ${gpus.join(', ')} (or a GPU from --hardware-config)`, found: describeFound(hardware) });
   }
   // --prefill-tp / --decode-tp 0 mean --tp (BLIS's default).
   for (const [flag, tp] of [['--tp', f.tp], ['--prefill-tp', f.prefillTp], ['--decode-tp', f.decodeTp]] as const) {
@@ -159,7 +159,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   ] as const) {
     const given = f[camelOf(flag)] as string | undefined;
     if (given !== undefined && isModulePath(given)) continue;
-    if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: JSON.stringify(value) });
+    if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: describeFound(value) });
   }
   const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues);
   const pd = pdFields(f, isModulePath, issues, { registered: setup.scorerNames, known: registry.names('scorer') });
@@ -239,9 +239,22 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   // BLIS's P/D topology rules live in the config's schema: check them now, named by flag.
   const pdIssues = pdConfigIssues(out);
   if (pdIssues.length > 0) throw new UsageError(pdIssues);
-  // Built-in policies check the params --policy-param gave them now, named by the flag.
-  const paramIssues = builtinParamIssues(out, setup, registry);
+  // Built-in policies check the params --policy-param and --routing-scorers gave them now, named by the flag.
+  const paramIssues = builtinParamIssues(out, setup, registry, paramFlags(flags));
   if (paramIssues.length > 0) throw new UsageError(paramIssues);
+  return out;
+}
+
+/** The policy parameters set by flags of their own, so that a policy's refusal names the flag. */
+function paramFlags(flags: FlagValues): ParamFlag[] {
+  const out: ParamFlag[] = [];
+  const add = (flag: string, kind: ParamFlag['kind'], param: string, takenBy: string) => {
+    const v = flags[camelOf(flag)];
+    if (v !== undefined) out.push({ kind, param, flag, text: String(v), takenBy });
+  };
+  add('--routing-scorers', 'routing', 'scorers', 'a scorer-based router such as --routing-policy weighted');
+  add('--token-bucket-capacity', 'admission', 'capacity', '--admission-policy token-bucket');
+  add('--token-bucket-refill-rate', 'admission', 'refillRate', '--admission-policy token-bucket');
   return out;
 }
 
@@ -278,10 +291,15 @@ function checkCoefficientFlags(latencyModel: string | undefined, alpha: number[]
 /** The sampling interval `--report` implies when `--timeseries-interval` is not given. */
 export const REPORT_TIMESERIES_INTERVAL_MS = 1000;
 
-/** `--timeseries-interval` in whole µs; a zero or sub-µs interval would sample forever. */
+/**
+ * `--timeseries-interval` in whole µs; a zero or sub-µs interval would sample forever, and one
+ * beyond 2^53 µs (285 years) is no longer a whole number of µs.
+ */
 function timeseriesIntervalUs(ms: number | undefined): number | undefined {
   if (ms === undefined) return undefined;
   const us = Math.round(ms * 1000);
-  if (us < 1) throw new UsageError([{ where: '--timeseries-interval', expected: 'an interval of at least 1µs (e.g. "1000" ms or "1s")', found: JSON.stringify(String(ms)) + ' ms' }]);
+  if (us > MAX_EXACT_INTEGER)
+    throw new UsageError([{ where: '--timeseries-interval', expected: `an interval of at most ${MAX_EXACT_INTEGER} µs`, found: `${describeFound(String(ms))} ms` }]);
+  if (us < 1) throw new UsageError([{ where: '--timeseries-interval', expected: 'an interval of at least 1µs (e.g. "1000" ms or "1s")', found: `${describeFound(String(ms))} ms` }]);
   return us;
 }

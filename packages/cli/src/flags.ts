@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger, quoteExcerpt } from '@blis/policies';
 import { camel } from './flag-name.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 
@@ -39,15 +40,28 @@ export interface FlagDef {
   group: string;
 }
 
-const parsers: Record<FlagKind, { schema: z.ZodType; expected: string }> = {
-  int: { schema: z.coerce.number().int(), expected: 'an integer' },
-  nonNegInt: { schema: z.coerce.number().int().nonnegative(), expected: 'a non-negative integer' },
-  posInt: { schema: z.coerce.number().int().positive(), expected: 'a positive integer' },
-  number: { schema: z.coerce.number().refine(Number.isFinite), expected: 'a number' },
-  posNumber: { schema: z.coerce.number().positive().refine(Number.isFinite), expected: 'a positive number' },
-  nonNegNumber: { schema: z.coerce.number().nonnegative().refine(Number.isFinite), expected: 'a non-negative number' },
-  fraction: { schema: z.coerce.number().gt(0).lte(1), expected: 'a number in (0, 1]' },
-  unitInterval: { schema: z.coerce.number().min(0).max(1), expected: 'a number in [0, 1]' },
+/** Number kinds: plain decimal text (see `parseDecimal`), an integer or not, and the range it must be in. */
+const numeric: Partial<Record<FlagKind, { integer: boolean; ok: (n: number) => boolean }>> = {
+  int: { integer: true, ok: () => true },
+  nonNegInt: { integer: true, ok: (n) => n >= 0 },
+  posInt: { integer: true, ok: (n) => n > 0 },
+  number: { integer: false, ok: () => true },
+  posNumber: { integer: false, ok: (n) => n > 0 },
+  nonNegNumber: { integer: false, ok: (n) => n >= 0 },
+  fraction: { integer: false, ok: (n) => n > 0 && n <= 1 },
+  unitInterval: { integer: false, ok: (n) => n >= 0 && n <= 1 },
+};
+
+/** What each kind expects, in the user's words; the schema reads the kinds that are not numeric. */
+const parsers: Record<FlagKind, { schema?: z.ZodType; expected: string }> = {
+  int: { expected: 'an integer' },
+  nonNegInt: { expected: 'a non-negative integer' },
+  posInt: { expected: 'a positive integer' },
+  number: { expected: 'a number' },
+  posNumber: { expected: 'a positive number' },
+  nonNegNumber: { expected: 'a non-negative number' },
+  fraction: { expected: 'a number in (0, 1]' },
+  unitInterval: { expected: 'a number in [0, 1]' },
   string: { schema: z.string().min(1), expected: 'a non-empty string' },
   bool: { schema: z.boolean(), expected: 'no value (a switch)' },
   strings: { schema: z.array(z.string().min(1)), expected: 'a non-empty value' },
@@ -57,6 +71,29 @@ const parsers: Record<FlagKind, { schema: z.ZodType; expected: string }> = {
   ms: { schema: z.string(), expected: 'a non-negative number of ms (e.g. 0.05), or a duration with its unit ("1ms", "500us", "2s")' },
   duration: { schema: z.string(), expected: 'a duration with its unit: us, ms, s or m (e.g. "30s", "2m", "500ms"; a bare 0 is none)' },
 };
+
+/** A numeric flag's value, or undefined after pushing what was wrong with it. */
+function parseNumericFlag(kind: FlagKind, where: string, text: string, issues: UsageIssue[]): number | undefined {
+  const spec = numeric[kind];
+  if (spec === undefined) throw new Error(`not a numeric flag kind: ${kind}`);
+  const expected = parsers[kind].expected;
+  // Text JavaScript would read as a number (`0x10`, `Infinity`, ` 5`, `1e999`) gets told which forms are read.
+  const otherForm = !Number.isNaN(Number(text)) || /^\s*[+-]?NaN\s*$/.test(text);
+  const form = otherForm ? ` (in decimal, e.g. ${spec.integer ? '16 or 1e3' : '2.5 or 1e3'})` : '';
+  if (spec.integer) {
+    const n = parseDecimalInteger(text);
+    if (n === 'too-large') issues.push({ where, expected: `${expected} up to ${MAX_EXACT_INTEGER}`, found: quoteExcerpt(text) });
+    else if (n === 'not-a-number') issues.push({ where, expected: `${expected}${form}`, found: quoteExcerpt(text) });
+    else if (n === 'fractional' || !spec.ok(n)) issues.push({ where, expected, found: quoteExcerpt(text) });
+    else return n;
+    return undefined;
+  }
+  const n = parseDecimal(text);
+  if (n === undefined) issues.push({ where, expected: `${expected}${form}`, found: quoteExcerpt(text) });
+  else if (!spec.ok(n)) issues.push({ where, expected, found: quoteExcerpt(text) });
+  else return n;
+  return undefined;
+}
 
 const DURATION = /^(\d+(?:\.\d*)?|\.\d+)\s*(us|µs|μs|ms|s|m)?$/;
 /** Powers of ten from each unit to µs (a minute is 60 s). */
@@ -68,7 +105,7 @@ const DURATION_EXPONENT: Readonly<Record<string, number>> = { us: 0, µs: 0, μs
  * in the text, so 1.1s is 1100000 µs exactly.
  */
 export function durationUs(raw: string): number | undefined {
-  const m = DURATION.exec(raw.trim());
+  const m = DURATION.exec(raw);
   if (m === null) return undefined;
   if (m[2] === undefined) return Number(m[1]) === 0 ? 0 : undefined;
   const us = Number(`${m[1]}e${DURATION_EXPONENT[m[2]]}`);
@@ -77,10 +114,9 @@ export function durationUs(raw: string): number | undefined {
 
 /** `raw` as a number of the flag's unit (GB/s or ms), or undefined when it is malformed or out of range. */
 function unitValue(kind: 'gbps' | 'ms', raw: string): number | undefined {
-  const m = kind === 'gbps' ? /^(.*?)\s*(GB\/s)?$/.exec(raw.trim()) : /^(.*?)\s*(ms|us|µs|μs|s)?$/.exec(raw.trim());
-  if (m === null || m[1] === '') return undefined;
-  const n = Number(m[1]);
-  if (!Number.isFinite(n)) return undefined;
+  const m = kind === 'gbps' ? /^(.*?)\s*(GB\/s)?$/.exec(raw) : /^(.*?)\s*(ms|us|µs|μs|s)?$/.exec(raw);
+  const n = m === null ? undefined : parseDecimal(m[1]);
+  if (m === null || n === undefined) return undefined;
   if (kind === 'gbps') return n > 0 ? n : undefined;
   // 500us = 500 / 1000 ms (dividing keeps decimal values exact, as 500 * 0.001 would not).
   const v = m[2] === undefined || m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : n / 1000;
@@ -93,9 +129,9 @@ export function parseFlagValue(def: FlagDef, raw: unknown, issues: UsageIssue[])
   const where = `--${def.name}`;
   if (def.kind === 'triple') {
     const parts = String(raw).split(',').map((s) => s.trim());
-    const nums = parts.map((p) => (p === '' ? Number.NaN : Number(p)));
+    const nums = parts.map((p) => parseDecimal(p) ?? Number.NaN);
     if (parts.length !== 3 || nums.some((n) => !Number.isFinite(n))) {
-      issues.push({ where, expected: 'three comma-separated numbers (e.g. "1000,2.5,0")', found: JSON.stringify(String(raw)) });
+      issues.push({ where, expected: 'three comma-separated numbers (e.g. "1000,2.5,0")', found: quoteExcerpt(String(raw)) });
       return undefined;
     }
     return nums;
@@ -103,9 +139,9 @@ export function parseFlagValue(def: FlagDef, raw: unknown, issues: UsageIssue[])
   if (def.kind === 'numbers') {
     // How many are needed depends on the latency model; the config builder checks the count.
     const parts = String(raw).split(',').map((s) => s.trim());
-    const nums = parts.map((p) => (p === '' ? Number.NaN : Number(p)));
+    const nums = parts.map((p) => parseDecimal(p) ?? Number.NaN);
     if (nums.some((n) => !Number.isFinite(n))) {
-      issues.push({ where, expected: 'comma-separated numbers (e.g. "1000,2.5,0")', found: JSON.stringify(String(raw)) });
+      issues.push({ where, expected: 'comma-separated numbers (e.g. "1000,2.5,0")', found: quoteExcerpt(String(raw)) });
       return undefined;
     }
     return nums;
@@ -114,28 +150,29 @@ export function parseFlagValue(def: FlagDef, raw: unknown, issues: UsageIssue[])
     const text = String(raw);
     const v = durationUs(text);
     if (v === undefined) {
-      const bare = Number.isFinite(Number(text.trim())) && text.trim() !== '' && Number(text) > 0;
-      issues.push({ where, expected: parsers.duration.expected, found: `${JSON.stringify(text)}${bare ? ' (no unit)' : ''}` });
+      const bare = (parseDecimal(text) ?? 0) > 0;
+      issues.push({ where, expected: parsers.duration.expected, found: `${quoteExcerpt(text)}${bare ? ' (no unit)' : ''}` });
     }
     return v;
   }
   if (def.kind === 'gbps' || def.kind === 'ms') {
     const v = unitValue(def.kind, String(raw));
-    if (v === undefined) issues.push({ where, expected: parsers[def.kind].expected, found: JSON.stringify(String(raw)) });
+    if (v === undefined) issues.push({ where, expected: parsers[def.kind].expected, found: quoteExcerpt(String(raw)) });
     return v;
   }
   if (typeof raw === 'string' && raw.trim() === '' && def.kind !== 'string') {
     issues.push({ where, expected: parsers[def.kind].expected, found: 'an empty value' });
     return undefined;
   }
+  if (numeric[def.kind] !== undefined) return parseNumericFlag(def.kind, where, String(raw), issues);
   const p = parsers[def.kind];
-  const r = p.schema.safeParse(raw);
+  const r = (p.schema ?? z.never()).safeParse(raw);
   if (!r.success) {
-    issues.push({ where, expected: p.expected, found: JSON.stringify(raw) });
+    issues.push({ where, expected: p.expected, found: typeof raw === 'string' ? quoteExcerpt(raw) : JSON.stringify(raw) });
     return undefined;
   }
   if (def.choices !== undefined && !def.choices.includes(r.data as string)) {
-    issues.push({ where, expected: `one of ${def.choices.join(', ')}`, found: JSON.stringify(raw) });
+    issues.push({ where, expected: `one of ${def.choices.join(', ')}`, found: quoteExcerpt(String(raw)) });
     return undefined;
   }
   return r.data;

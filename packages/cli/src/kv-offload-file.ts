@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import { type KVOffloadInput, KVOffloadSchema, type KVOffloadSettings, offloadBlockSizeIssue } from '@blis/cluster';
 import { requireReadable } from './input-files.js';
 import { type KVOffloadSource, LIBRARY_ONLY_KEYS, camelCase, snakeCase, unknownKeyIssue, whereIn, zodIssuesIn } from './kv-offload-issues.js';
@@ -37,7 +38,7 @@ export function validateKVOffloadBlock(src: KVOffloadSource, blockSizeTokens: nu
   let block: unknown = src.file.value;
   for (const k of src.root) block = (block as Record<string | number, unknown>)[k];
   if (block === null || typeof block !== 'object' || Array.isArray(block))
-    throw new UsageError([{ where: whereIn(src.file, src.root), expected: 'a mapping of BLIS\'s kv_offload keys', found: JSON.stringify(block) ?? 'nothing' }]);
+    throw new UsageError([{ where: whereIn(src.file, src.root), expected: 'a mapping of BLIS\'s kv_offload keys', found: describeFound(block) }]);
   const input = toCamel(block, [...src.root], src, issues) as KVOffloadInput;
   return validateKVOffloadInput(src, input, blockSizeTokens, issues);
 }

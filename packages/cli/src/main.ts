@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import { Command, CommanderError, Option } from 'commander';
 import { CALIBRATE_OPTIONS } from './calibrate-flags.js';
 import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './capacity-flags.js';
@@ -81,7 +82,7 @@ export function buildProgram(): Command {
         generation.map((n) => ({
           where: `--${n}`,
           expected: 'no workload-generation flag with `blis replay` (the trace gives arrivals and lengths; see --max-requests, --time-scale)',
-          found: JSON.stringify(opts[camel(n)]),
+          found: describeFound(opts[camel(n)]),
         })),
       );
     const { runSimulationCommand } = await import('./commands/simulate-command.js');
@@ -109,7 +110,7 @@ export function buildProgram(): Command {
         excluded.map((n) => ({
           where: `--${n}`,
           expected: `no per-run report flag with \`blis capacity\` (its output is the search's report${n.startsWith('slo-') ? '; give latency limits with --target' : ''})`,
-          found: JSON.stringify(opts[camel(n)]),
+          found: describeFound(opts[camel(n)]),
         })),
       );
     const fromTrace = ['trace', 'traceHeader', 'traceData'].some((k) => opts[k] !== undefined);
@@ -123,7 +124,7 @@ export function buildProgram(): Command {
       }
       const generation = GENERATION_FLAGS.filter((n) => f[camel(n)] !== undefined);
       if (generation.length > 0)
-        throw new UsageError(generation.map((n) => ({ where: `--${n}`, expected: 'no workload-generation flag with a trace (it gives arrivals and lengths; its rate scales through --time-scale)', found: JSON.stringify(f[camel(n)]) })));
+        throw new UsageError(generation.map((n) => ({ where: `--${n}`, expected: 'no workload-generation flag with a trace (it gives arrivals and lengths; its rate scales through --time-scale)', found: describeFound(f[camel(n)]) })));
       const { path, dataPath } = tracePath(f);
       return { kind: 'trace', path, dataPath, format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined, timeScale: (f.timeScale as number | undefined) ?? 1, maxRequests: f.maxRequests as number | undefined };
     });
@@ -365,7 +366,7 @@ function tracePath(f: Record<string, unknown>): { path: string; dataPath?: strin
     requireReadable('--trace-header', header, 'TraceV2 header file');
     requireReadable('--trace-data', data, 'TraceV2 data file');
     if (f.traceFormat !== undefined && f.traceFormat !== 'tracev2')
-      throw new UsageError([{ where: '--trace-format', expected: 'tracev2 with --trace-header and --trace-data', found: JSON.stringify(f.traceFormat) }]);
+      throw new UsageError([{ where: '--trace-format', expected: 'tracev2 with --trace-header and --trace-data', found: describeFound(f.traceFormat) }]);
     return { path: header, dataPath: data };
   }
   if (typeof f.trace !== 'string') throw new UsageError([{ where: '--trace', expected: 'a trace file path (or --trace-header with --trace-data)', found: 'nothing' }]);

@@ -1,5 +1,5 @@
 import { type SimulationConfigInput, SimulationConfigSchema } from '@blis/cluster';
-import { listPolicies, parseScorerList, splitListMessage } from '@blis/policies';
+import { listPolicies, parseScorerList, splitListMessage, describeFound } from '@blis/policies';
 import { withRegisteredScorerNames } from './policy-modules/scorer-list.js';
 import type { UsageIssue } from './usage-error.js';
 
@@ -133,7 +133,7 @@ export function pdFields(
   } else if (decider !== undefined) {
     const known = deciderNames();
     if (known.includes(decider)) pd.decider = decider;
-    else issues.push({ where: '--pd-decider', expected: `one of ${known.join(', ')}, or an ES module path (./decider.mjs)`, found: JSON.stringify(decider) });
+    else issues.push({ where: '--pd-decider', expected: `one of ${known.join(', ')}, or an ES module path (./decider.mjs)`, found: describeFound(decider) });
   }
   if (f.pdPrefixThreshold !== undefined) pd.prefixThreshold = f.pdPrefixThreshold as number;
   if (f.pdTransferBandwidth !== undefined) pd.transferBandwidthGBps = f.pdTransferBandwidth as number;

@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import { existsSync } from 'node:fs';
 import { type SimulationConfigInput, reconcileReplayKVOffload } from '@blis/cluster';
 import { detectTraceFormat, readTraceV2Header, traceV2Pair } from '@blis/workload';
@@ -47,7 +48,7 @@ export function replayKVOffload(w: TraceWorkload, given: LoadedKVOffload | undef
         issues.push({
           where: whereIn(given.file, key),
           expected: `${JSON.stringify(d.header)}, the trace header's value (${whereIn(hfile, key)}; on replay the header is authoritative: omit --kv-offload-config or match it)`,
-          found: JSON.stringify(d.given),
+          found: describeFound(d.given),
         });
       }
     } else if (outcome.reason === 'added-to-simulated' && given !== undefined) {

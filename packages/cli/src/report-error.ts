@@ -1,4 +1,6 @@
 import { CONFIG_REFUSALS } from '@blis/adapters';
+import { describeFound, describeZodExpected, formatParamPath } from '@blis/policies';
+import type { core } from 'zod';
 import { pdUsageIssues } from './pd-flags.js';
 import { UsageError, formatIssue } from './usage-error.js';
 
@@ -32,11 +34,15 @@ export function reportError(e: unknown): number {
   }
   if (err !== null && typeof err === 'object' && INPUT_ERRORS.has(err.name)) {
     if (err.name === 'ZodError') {
-      const issues = (err as unknown as { issues: { path: (string | number)[]; message: string }[] }).issues;
+      const issues = (err as unknown as { issues: (core.$ZodIssue & { input?: unknown })[] }).issues;
       // The P/D block is set by flags only: name the flag (buildConfig checks it first, so this is a fallback).
       for (const i of issues)
         if (i.path[0] === 'pd') for (const u of pdUsageIssues([i])) process.stderr.write(`blis: ${formatIssue(u)}\n`);
-        else process.stderr.write(`blis: config ${i.path.join('.') || '(root)'}: ${i.message}\n`);
+        else {
+          // A config the flags built but the schema refused (a flag check missing): plain words, and the value when zod kept it.
+          const found = 'input' in i ? describeFound(i.input) : 'a value outside that';
+          process.stderr.write(`blis: ${formatIssue({ where: `config ${formatParamPath(i.path.filter((p) => typeof p !== 'symbol'), '') || '(root)'}`, expected: describeZodExpected(i, i.input), found })}\n`);
+        }
     } else {
       for (const line of err.message.split('\n')) process.stderr.write(`blis: ${line}\n`);
     }

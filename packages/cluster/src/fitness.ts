@@ -1,3 +1,5 @@
+import { parseDecimal, quoteExcerpt } from '@blis/policies';
+
 /** Metric keys `--fitness-weights` understands, and how each raw value is normalised to [0, 1]. */
 export const FITNESS_METRICS = [
   'throughput',
@@ -26,19 +28,25 @@ export class FitnessWeightsError extends Error {
   }
 }
 
-/** Parses "throughput:0.5,p99_ttft:0.3" into a weight map. */
+/**
+ * Parses "throughput:0.5,p99_ttft:0.3" into a weight map. An empty entry (`a:1,,b:2`) or a metric
+ * given twice is refused rather than skipped or overwritten: either is a typo whose intent is unknown.
+ */
 export function parseFitnessWeights(text: string): Partial<Record<FitnessMetric, number>> {
   const out: Partial<Record<FitnessMetric, number>> = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.every((p) => p === '')) throw new FitnessWeightsError('expected at least one "metric:weight" entry, found none');
+  for (const [i, part] of parts.entries()) {
+    if (part === '') throw new FitnessWeightsError(`expected "metric:weight", found an empty entry (entry ${i + 1})`);
     const m = /^([a-z0-9_]+)\s*:\s*(.+)$/.exec(part);
-    if (m === null) throw new FitnessWeightsError(`expected "metric:weight", found "${part}"`);
+    if (m === null) throw new FitnessWeightsError(`expected "metric:weight", found ${quoteExcerpt(part)}`);
     const key = m[1] as FitnessMetric;
-    if (!FITNESS_METRICS.includes(key)) throw new FitnessWeightsError(`unknown fitness metric "${m[1]}"; known: ${FITNESS_METRICS.join(', ')}`);
-    const w = Number(m[2]);
-    if (!Number.isFinite(w) || w < 0) throw new FitnessWeightsError(`weight of ${key} must be a non-negative number, found "${m[2]}"`);
+    if (!FITNESS_METRICS.includes(key)) throw new FitnessWeightsError(`unknown fitness metric ${quoteExcerpt(m[1])}; known: ${FITNESS_METRICS.join(', ')}`);
+    if (out[key] !== undefined) throw new FitnessWeightsError(`duplicate fitness metric "${key}"`);
+    const w = parseDecimal(m[2]);
+    if (w === undefined || w < 0) throw new FitnessWeightsError(`weight of ${key} must be a non-negative number, found ${quoteExcerpt(m[2])}`);
     out[key] = w;
   }
-  if (Object.keys(out).length === 0) throw new FitnessWeightsError('expected at least one "metric:weight" entry, found none');
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { BlackboxLatencyModel } from './blackbox-model.js';
 import { findCoefficients, knownModels, modelConfigRaw, modelDefault } from './catalogue.js';
 import { LatencyConfigError } from './errors.js';
+import { noCoefficientsHere, unknownVllmVersion } from './missing-coefficients.js';
 import { type GpuSpec, hardwareSpec } from './hardware.js';
 import type { LatencyModel } from './latency-model.js';
 import { type ModelArchitecture, loadModelConfig, parseModelConfig } from './model-config.js';
@@ -105,6 +106,8 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
       const beta = opts.betaCoeffs ?? entry.beta;
       return { model: new BlackboxLatencyModel(alpha, beta), kind: 'blackbox', modelId: entry.id, gpu: entry.gpu, tp, vllmVersion: entry.vllmVersion, alpha, beta, modelConfig, hardware, source: `trained coefficients ${entry.id} ${entry.gpu} TP${entry.tp} ${entry.vllmVersion}` };
     }
+    // A version the catalogue lacks must not quietly become another backend.
+    if (opts.vllmVersion !== undefined && !(opts.alphaCoeffs !== undefined && opts.betaCoeffs !== undefined)) throw unknownVllmVersion(opts.model, gpu, tp, opts.vllmVersion);
     if (opts.latencyModel === 'blackbox')
       throw new LatencyConfigError(`no blackbox coefficients for ${opts.model} on ${gpu} TP ${tp}${opts.vllmVersion ? ` (${opts.vllmVersion})` : ''}; pass --alpha-coeffs and --beta-coeffs, or use --latency-model roofline`);
   }
@@ -115,7 +118,7 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
   }
   if (opts.latencyModel === 'roofline')
     throw new LatencyConfigError(`--model-config: expected a Hugging Face config.json for ${opts.model} (roofline needs one and the catalogue has none), found nothing`);
-  throw new LatencyConfigError(`unknown model "${opts.model}"; known models: ${knownModels().join(', ')}`);
+  throw noCoefficientsHere(opts.model, gpu, tp, opts.hardware !== undefined) ?? new LatencyConfigError(`unknown model "${opts.model}"; known models: ${knownModels().join(', ')}`);
 }
 
 /**

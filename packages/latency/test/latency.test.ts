@@ -131,6 +131,20 @@ describe('catalogue and resolution', () => {
     expect(() => resolveLatency({ model: 'nope/nope' })).toThrow(/known models: .*meta-llama\/llama-3.1-8b-instruct/);
     expect(() => resolveLatency({ model: 'meta-llama/llama-3.1-8b-instruct', hardware: 'TPU9' })).toThrow(/unknown hardware "TPU9"; known: .*H100/);
   });
+  it('refuses a vLLM version the catalogue has no coefficients for, listing the trained ones', () => {
+    // It used to fall back to roofline without a word.
+    expect(() => resolveLatency({ model: 'meta-llama/llama-3.1-8b-instruct', vllmVersion: '9.9' })).toThrow(
+      '--vllm-version: expected a vLLM version trained for meta-llama/llama-3.1-8b-instruct on H100 TP1 (0.11.0), found "9.9"',
+    );
+    expect(() => resolveLatency({ model: 'meta-llama/llama-3.1-8b-instruct', hardware: 'L40S', vllmVersion: '0.8.4' })).toThrow(/^--vllm-version: expected a deployment with trained coefficients for .*\(A100-80 TP1, .*H100 TP1.*\), found "0.8.4" on L40S TP1$/);
+    expect(resolveLatency({ model: 'meta-llama/llama-3.1-8b-instruct', vllmVersion: '0.11.0' }).vllmVersion).toBe('vllm/vllm-openai:v0.11.0');
+  });
+  it('names the GPU or TP when a known model has no coefficients there (not "unknown model")', () => {
+    expect(() => resolveLatency({ model: 'openai/gpt-oss-120b', hardware: 'L40S' })).toThrow(
+      '--hardware: expected a deployment with trained coefficients for openai/gpt-oss-120b (H100 TP1, H100 TP2, H100 TP4, H100 TP8), or --model-config with its Hugging Face config.json for roofline, found "L40S"',
+    );
+    expect(() => resolveLatency({ model: 'openai/gpt-oss-120b', tp: 3 })).toThrow(/^--tp: expected a deployment .*found 3 \(on H100\)$/);
+  });
   it('ships every coefficient entry and the presets', () => {
     expect(knownModels()).toContain('qwen/qwen3-14b');
     expect(findCoefficients('meta-llama/llama-3.1-8b-instruct', 'H100', 1)?.beta).toEqual(LLAMA_BETA);

@@ -67,6 +67,9 @@ export {
 // Policy bundle (BLIS --policy-config).
 export { splitPolicyMessage } from './policy-message.js';
 export { splitListMessage } from './list-message.js';
+export { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger } from './decimal-number.js';
+export { describeFound, EXCERPT_CHARS, quoteExcerpt } from './found-text.js';
+export { describeZodExpected, valueAtPath, type ZodIssueText, zodIssueTexts } from './zod-issue-text.js';
 export {
   admissionSectionSchema,
   autoscalerSectionSchema,

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { type PolicyKind, type PolicyParamIssue, PolicyParamsError } from './errors.js';
+import { describeFound } from './found-text.js';
+import { describeZodExpected } from './zod-issue-text.js';
 
 /**
  * Validates a policy's free-form params with its zod schema. Throws {@link PolicyParamsError}
@@ -45,8 +47,8 @@ export function zodIssuesToParamIssues(
       continue;
     }
     const found = valueAt(input, path);
-    const shown = found.present ? `; found ${describeValue(found.value)}` : '; found nothing';
-    out.push({ path, message: `${issue.message}${shown}` });
+    const shown = found.present ? describeFound(found.value) : 'nothing';
+    out.push({ path, message: `expected ${describeZodExpected(issue, found.value)}; found ${shown}` });
   }
   return out;
 }

@@ -1,3 +1,6 @@
+import { parseDecimal } from './decimal-number.js';
+import { quoteExcerpt } from './found-text.js';
+
 /** One scorer of a weighted routing policy. Weights are relative; only ratios matter. */
 export interface ScorerConfig {
   readonly name: string;
@@ -36,21 +39,21 @@ export function parseScorerList(text: string, validNames: readonly string[]): Sc
     const part = rawPart.trim();
     const colon = part.indexOf(':');
     if (colon < 0) {
-      throw new ScorerSpecError(`invalid scorer entry "${part}": expected name:weight`);
+      throw new ScorerSpecError(`invalid scorer entry ${quoteExcerpt(part)}: expected name:weight`);
     }
     const name = part.slice(0, colon).trim();
     const weightText = part.slice(colon + 1).trim();
     if (!valid.has(name)) {
-      throw new ScorerSpecError(`unknown scorer "${name}"; valid: ${sorted.join(', ')}`);
+      throw new ScorerSpecError(`unknown scorer ${quoteExcerpt(name)}; valid: ${sorted.join(', ')}`);
     }
     if (seen.has(name)) {
       throw new ScorerSpecError(`duplicate scorer "${name}"; each scorer may appear at most once`);
     }
     seen.add(name);
-    const weight = weightText === '' ? Number.NaN : Number(weightText);
+    const weight = parseDecimal(weightText) ?? Number.NaN;
     if (!Number.isFinite(weight) || weight <= 0) {
       throw new ScorerSpecError(
-        `scorer "${name}" weight must be a finite number > 0, got "${weightText}"`,
+        `scorer "${name}" weight must be a finite number > 0, got ${quoteExcerpt(weightText)}`,
       );
     }
     out.push({ name, weight });

@@ -291,7 +291,7 @@ describe('bad autoscaling sections: every issue at its key', () => {
     [
       "a bad param of the autoscaler, at the analyzer's key or under params",
       { autoscaler: { analyzer: { kv_cache_threshold: 0.5 }, params: { avg_input_tokens: 'many' } } },
-      [{ path: 'autoscaler.params.avg_input_tokens', message: 'Invalid input: expected number, received string; found "many"' }],
+      [{ path: 'autoscaler.params.avg_input_tokens', message: 'expected a number; found "many"' }],
     ],
     [
       'a param set twice (analyzer and params)',

@@ -1,7 +1,7 @@
 import { dirname, readFileSync } from '#host-files';
 import { LineCounter, parseDocument } from 'yaml';
 import type { ZodError } from 'zod';
-import { customFound, describeExpected } from './describe-issue.js';
+import { zodIssueTexts } from '@blis/policies';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
 
@@ -9,17 +9,7 @@ import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
 export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string };
 
 function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined, raw: unknown): InputIssue[] {
-  return err.issues.map((i) => {
-    const path = i.path as (string | number)[];
-    if (i.code === 'unrecognized_keys') {
-      const keys = i.keys;
-      return { file, line: lineOf([...path, keys[0]]), field: [...path, keys[0]].join('.'), expected: 'a known field', found: `unknown field "${keys.join('", "')}"` };
-    }
-    let value: unknown = raw;
-    for (const k of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string | number, unknown>)[k];
-    const found = customFound(i) ?? (value === undefined ? 'nothing (the field is missing)' : JSON.stringify(value));
-    return { file, line: lineOf(path), field: path.join('.') || '(root)', expected: describeExpected(i), found };
-  });
+  return zodIssueTexts(err.issues, raw).map((t) => ({ file, line: lineOf(t.path), field: t.path.join('.') || '(root)', expected: t.expected, found: t.found }));
 }
 
 /** Validates an already-parsed spec object (library use). */

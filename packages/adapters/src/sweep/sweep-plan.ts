@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type SimulationConfigInput, SimulationConfigSchema, prepareSimulation } from '@blis/cluster';
 import { WorkloadSpecError, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
+import { describeFound, describeZodExpected, valueAtPath } from '@blis/policies';
 import { isConfigRefusal } from '../config-refusal.js';
 import { applyParameter, editsWorkloadSpec } from './apply-parameter.js';
 import { type Candidate, expandCandidates } from './candidates.js';
@@ -41,7 +42,7 @@ export function planSweep(loaded: LoadedSweepSpec): SweepPlan {
     for (const i of b.error.issues) {
       const path = i.path as (string | number)[];
       if (i.code === 'unrecognized_keys') issues.push({ where: where(['base', ...path, i.keys[0]]), expected: `a known field of ${['base', ...path].join('.')} (see SimulationConfigSchema)`, found: `unknown field "${i.keys.join('", "')}"` });
-      else issues.push({ where: where(['base', ...path]), expected: zodExpected(i), found: foundAt(base, path) });
+      else issues.push({ where: where(['base', ...path]), expected: describeZodExpected(i, valueAtPath(base, path)), found: describeFound(valueAtPath(base, path)) });
     }
   if (base.seed !== undefined) issues.push({ where: where(['base', 'seed']), expected: 'no base.seed (list the seeds under `seeds:`)', found: JSON.stringify(base.seed) });
   if ((base.trace as Json | undefined)?.outputPath !== undefined)
@@ -112,7 +113,7 @@ export function buildTasks(
         const param = names.find((n) => dotted === n || dotted.startsWith(`${n}.`) || n.startsWith(`${dotted}.`)) ?? names.find((n) => n.startsWith('routing.scorers.') && dotted.startsWith('routing.scorers'));
         const at = param !== undefined ? `${naming.parameterWhere(param)}, ${naming.describe(c)}` : `${naming.baseWhere(path)}, ${naming.describe(c)}`;
         if (unknownKey) issues.push({ where: at, expected: `a known field of ${i.path.join('.') || 'the config'} (see SimulationConfigSchema)`, found: `unknown field "${i.keys.join('", "')}"` });
-        else issues.push({ where: at, expected: zodExpected(i), found: foundAt(config, i.path as (string | number)[]) });
+        else issues.push({ where: at, expected: describeZodExpected(i, valueAtPath(config, i.path)), found: describeFound(valueAtPath(config, i.path)) });
       }
       continue;
     }
@@ -162,16 +163,6 @@ export function planHash(tasks: readonly SweepTask[], files: readonly string[]):
     }
   }
   return h.digest('hex');
-}
-
-function zodExpected(i: { message: string }): string {
-  return i.message.replace(/^Invalid input: expected /, '').replace(/, received .*$/, '');
-}
-
-function foundAt(root: unknown, path: readonly (string | number | symbol)[]): string {
-  let v: unknown = root;
-  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[k as string] : undefined;
-  return v === undefined ? 'nothing (the field is missing)' : JSON.stringify(v);
 }
 
 /**

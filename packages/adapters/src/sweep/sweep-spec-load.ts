@@ -1,3 +1,4 @@
+import { zodIssueTexts } from '@blis/policies';
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
@@ -81,10 +82,8 @@ function zodIssues(err: ZodError, raw: unknown, where: (p: readonly (string | nu
   return err.issues.map((i) => {
     const path = i.path as (string | number)[];
     if (i.code === 'unrecognized_keys') return { where: where([...path, i.keys[0]]), expected: `a known field (${knownFields(path)})`, found: `unknown field "${i.keys.join('", "')}"` };
-    let value: unknown = raw;
-    for (const k of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string | number, unknown>)[k];
-    const found = value === undefined ? 'nothing (the field is missing)' : JSON.stringify(value);
-    return { where: where(path), expected: i.message.replace(/^Invalid input: expected /, '').replace(/, received .*$/, ''), found };
+    const [t] = zodIssueTexts([i], raw);
+    return { where: where(path), expected: t.expected, found: t.found };
   });
 }
 

@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CalibrationView } from '@blis/report';
@@ -58,7 +59,7 @@ export async function runCalibrateCommand(raw: Record<string, unknown>): Promise
         const v = raw[String(i.path[0])];
         return v === undefined
           ? { where: kebab(String(i.path[0])), expected: 'a value (`blis calibrate` requires it)', found: 'nothing' }
-          : { where: kebab(String(i.path[0])), expected: i.message, found: JSON.stringify(v) };
+          : { where: kebab(String(i.path[0])), expected: i.message, found: describeFound(v) };
       }),
     );
   const o = parsed.data;

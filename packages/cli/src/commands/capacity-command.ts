@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import { type CapacityProbe, CapacityInputError, findCapacity, formatValue, parseTargets } from '@blis/adapters';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { buildConfig } from '../build-config.js';
@@ -77,11 +78,11 @@ function parseSeeds(flags: Record<string, unknown>, issues: UsageIssue[]): numbe
   const parts = text.split(',').map((s) => s.trim());
   const bad = parts.filter((p) => !/^-?\d+$/.test(p) || !Number.isSafeInteger(Number(p)));
   if (bad.length > 0) {
-    issues.push({ where: '--seeds', expected: 'comma-separated integers, e.g. "1,2,3"', found: JSON.stringify(text) });
+    issues.push({ where: '--seeds', expected: 'comma-separated integers, e.g. "1,2,3"', found: describeFound(text) });
     return undefined;
   }
   const seeds = parts.map(Number);
-  if (new Set(seeds).size !== seeds.length) issues.push({ where: '--seeds', expected: 'distinct seeds', found: JSON.stringify(text) });
+  if (new Set(seeds).size !== seeds.length) issues.push({ where: '--seeds', expected: 'distinct seeds', found: describeFound(text) });
   return seeds;
 }
 

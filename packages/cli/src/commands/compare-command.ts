@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { type ComparePolicy, DEFAULT_SWEEP_METRICS, compareTable, defaultWorkers, metricNameProblem, runCompare } from '@blis/adapters';
 import type { SimulationConfigInput } from '@blis/cluster';
-import { listPolicies } from '@blis/policies';
+import { listPolicies, describeFound } from '@blis/policies';
 import { buildConfig } from '../build-config.js';
 import { type PolicySetup, customRuntime, isModulePath, loadModule, preparePolicies } from '../policy-modules/index.js';
 import { type FlagDef, parseFlags } from '../flags.js';
@@ -21,12 +21,12 @@ export async function runCompareCommand(defs: readonly FlagDef[], rawOpts: Recor
   // Runs happen on worker threads, which load only the routing module --policies names.
   const modules = ['admissionPolicy', 'priorityPolicy', 'scheduler', 'pdDecider', 'autoscalerPolicy'].filter((k) => typeof flags[k] === 'string' && isModulePath(flags[k] as string));
   if (modules.length > 0)
-    throw new UsageError(modules.map((k) => ({ where: `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, expected: 'a built-in policy with `blis compare` (only --policies takes module paths)', found: JSON.stringify(flags[k]) })));
+    throw new UsageError(modules.map((k) => ({ where: `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, expected: 'a built-in policy with `blis compare` (only --policies takes module paths)', found: describeFound(flags[k]) })));
   const setup = await preparePolicies(flags);
   // Worker threads get plain data: modules from the policy YAML or scorer modules cannot follow.
   const sources = Object.entries(setup.sources);
   if (sources.length > 0)
-    throw new UsageError(sources.map(([kind, path]) => ({ where: kind === 'scorer' ? '--routing-scorers' : '--policy-config', expected: `built-in ${kind === 'scorer' ? 'scorers' : 'policies'} with \`blis compare\` (only --policies takes module paths)`, found: JSON.stringify(path) })));
+    throw new UsageError(sources.map(([kind, path]) => ({ where: kind === 'scorer' ? '--routing-scorers' : '--policy-config', expected: `built-in ${kind === 'scorer' ? 'scorers' : 'policies'} with \`blis compare\` (only --policies takes module paths)`, found: describeFound(path) })));
   const routingParams = setup.flagParams.byKind.routing;
   const policies = await parsePolicies(rawOpts.policies, flags, setup);
   const seeds = parseSeeds(rawOpts.seeds);
@@ -63,7 +63,7 @@ async function parsePolicies(raw: unknown, flags: Record<string, unknown>, setup
   const seen = new Set<string>();
   for (const item of raw.split(',').map((s) => s.trim())) {
     if (item === '' || seen.has(item)) {
-      issues.push({ where: '--policies', expected: 'distinct, non-empty policy names', found: JSON.stringify(raw) });
+      issues.push({ where: '--policies', expected: 'distinct, non-empty policy names', found: describeFound(raw) });
       continue;
     }
     seen.add(item);
@@ -73,7 +73,7 @@ async function parsePolicies(raw: unknown, flags: Record<string, unknown>, setup
       customRuntime({ ...setup, modules: { routing } }, { seed: (flags.seed as number | undefined) ?? 42, numInstances: (flags.numInstances as number | undefined) ?? 1, blockSizeTokens: (flags.blockSizeInTokens as number | undefined) ?? 16 });
       out.push({ label: item, module: resolve(item) });
     } else if (known.includes(item)) out.push({ label: item, name: item });
-    else issues.push({ where: '--policies', expected: `built-in routing policies (${known.join(', ')}), ./module.mjs paths or decision-tree .yaml paths`, found: JSON.stringify(item) });
+    else issues.push({ where: '--policies', expected: `built-in routing policies (${known.join(', ')}), ./module.mjs paths or decision-tree .yaml paths`, found: describeFound(item) });
   }
   if (issues.length > 0) throw new UsageError(issues);
   return out;
@@ -85,7 +85,7 @@ function parseSeeds(raw: unknown): number[] | undefined {
   const parts = String(raw).split(',').map((s) => s.trim());
   const seeds = parts.map(Number);
   if (parts.some((p) => !/^-?\d+$/.test(p)) || new Set(seeds).size !== seeds.length)
-    throw new UsageError([{ where: '--seeds', expected: 'distinct comma-separated integers (e.g. 1,2,3)', found: JSON.stringify(raw) }]);
+    throw new UsageError([{ where: '--seeds', expected: 'distinct comma-separated integers (e.g. 1,2,3)', found: describeFound(raw) }]);
   return seeds;
 }
 
@@ -96,7 +96,7 @@ function parseMetrics(raw: unknown): string[] {
   const issues: UsageIssue[] = [];
   for (const n of names) {
     const p = metricNameProblem(n);
-    if (p !== undefined) issues.push({ where: '--metrics', expected: p, found: JSON.stringify(n) });
+    if (p !== undefined) issues.push({ where: '--metrics', expected: p, found: describeFound(n) });
   }
   if (issues.length > 0) throw new UsageError(issues);
   return names;

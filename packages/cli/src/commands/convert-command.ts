@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import type { RequestSource } from '@blis/engine';
 import { type TraceV2Header, createRequestSource, kvOffloadHeaderBlock, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
 import { type FlagDef, parseFlags } from '../flags.js';
@@ -36,7 +37,7 @@ function kvOffloadHeader(f: Record<string, unknown>, blockSizeTokens: number): P
     const stray = (['model', 'tp', 'modelConfig'] as const).filter((k) => f[k] !== undefined);
     if (stray.length > 0)
       throw new UsageError(
-        stray.map((k) => ({ where: `--${k === 'modelConfig' ? 'model-config' : k}`, expected: '--kv-offload-config beside it (convert reads the model only to size offload blocks)', found: JSON.stringify(f[k]) })),
+        stray.map((k) => ({ where: `--${k === 'modelConfig' ? 'model-config' : k}`, expected: '--kv-offload-config beside it (convert reads the model only to size offload blocks)', found: describeFound(f[k]) })),
       );
     return {};
   }

@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { EVAL_PROTOCOL, EvalRequestError, type EvalResponse, evaluate, invalidRequestResponse } from '@blis/adapters';
@@ -25,7 +26,7 @@ function parseJson(text: string, where: string): unknown {
  */
 export async function runEvaluateCommand(opts: { request?: string; serve?: boolean }): Promise<void> {
   if (opts.serve === true) {
-    if (opts.request !== undefined) throw new UsageError([{ where: '--request', expected: 'no --request with --serve (requests arrive on stdin, one per line)', found: JSON.stringify(opts.request) }]);
+    if (opts.request !== undefined) throw new UsageError([{ where: '--request', expected: 'no --request with --serve (requests arrive on stdin, one per line)', found: describeFound(opts.request) }]);
     await serve();
     return;
   }

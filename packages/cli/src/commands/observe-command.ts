@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import type { ObserveResult } from '@blis/observe';
 import { type FlagDef, camel, parseFlags } from '../flags.js';
 import { observeWorkload } from '../observe-workload.js';
@@ -37,7 +38,7 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
   for (const name of ['server-url', 'model', 'trace-header', 'trace-data'])
     if (f[camel(name)] === undefined) issues.push({ where: `--${name}`, expected: 'a value (`blis observe` requires it)', found: 'nothing' });
   const serverUrl = f.serverUrl as string | undefined;
-  if (serverUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(serverUrl)) issues.push({ where: '--server-url', expected: 'an http:// or https:// URL (e.g. http://localhost:8000)', found: JSON.stringify(serverUrl) });
+  if (serverUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(serverUrl)) issues.push({ where: '--server-url', expected: 'an http:// or https:// URL (e.g. http://localhost:8000)', found: describeFound(serverUrl) });
   if (f.recordItl === true && f.noStreaming === true) issues.push({ where: '--record-itl', expected: 'streaming (ITL needs chunks), so not --no-streaming', found: '--no-streaming' });
   if ((f.timeout as number | undefined) !== undefined && (f.timeout as number) > 86400) issues.push({ where: '--timeout', expected: 'seconds in [1, 86400]', found: String(f.timeout) });
   const ttft = classDurations(parseClassDurations, 'slo-ttft', f.sloTtft, issues);

@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import {
   type ConnectionEvent,
   checkRedis,
@@ -24,7 +25,7 @@ import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
  */
 export async function runQueuedSweepCommand(specFile: string, opts: Record<string, unknown>): Promise<void> {
   const url = asUsageErrors(() => parseQueueUrl(String(opts.queue)));
-  if (opts.workers !== undefined) throw new UsageError([{ where: '--workers', expected: 'no --workers with --queue (each `blis worker` sets its own --concurrency)', found: JSON.stringify(opts.workers) }]);
+  if (opts.workers !== undefined) throw new UsageError([{ where: '--workers', expected: 'no --workers with --queue (each `blis worker` sets its own --concurrency)', found: describeFound(opts.workers) }]);
   if (opts.status === true && opts.clean === true) throw new UsageError([{ where: '--clean', expected: 'either --status or --clean', found: 'both' }]);
   const output = opts.output as string | undefined;
   const writing = opts.status !== true && opts.clean !== true;

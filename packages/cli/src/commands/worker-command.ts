@@ -1,4 +1,5 @@
 import { defaultWorkers, parseQueueUrl, runQueueWorker } from '@blis/adapters';
+import { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger, quoteExcerpt } from '@blis/policies';
 import { UsageError } from '../usage-error.js';
 import { reportConnection } from './queued-sweep-command.js';
 import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
@@ -13,11 +14,11 @@ export async function runWorkerCommand(opts: Record<string, unknown>): Promise<v
   const url = asUsageErrors(() => parseQueueUrl(String(opts.queue)));
   const concurrency = positiveIntFlag('--concurrency', opts.concurrency, 'simulations at once') ?? defaultWorkers();
   const lockDurationMs = positiveIntFlag('--lock-duration', opts.lockDuration, 'milliseconds a job lock lasts without renewal');
-  const maxStalled = opts.maxStalled === undefined ? undefined : Number(opts.maxStalled);
-  if (maxStalled !== undefined && (!Number.isInteger(maxStalled) || maxStalled < 0))
-    throw new UsageError([{ where: '--max-stalled', expected: 'a non-negative integer (times a job may be given back by dead workers)', found: JSON.stringify(opts.maxStalled) }]);
-  const maxIdle = opts.maxIdle === undefined ? undefined : Number(opts.maxIdle);
-  if (maxIdle !== undefined && !(Number.isFinite(maxIdle) && maxIdle > 0)) throw new UsageError([{ where: '--max-idle', expected: 'a positive number of seconds', found: JSON.stringify(opts.maxIdle) }]);
+  const maxStalled = opts.maxStalled === undefined ? undefined : parseDecimalInteger(String(opts.maxStalled));
+  if (maxStalled !== undefined && (typeof maxStalled !== 'number' || maxStalled < 0))
+    throw new UsageError([{ where: '--max-stalled', expected: `a non-negative integer up to ${MAX_EXACT_INTEGER} (times a job may be given back by dead workers)`, found: quoteExcerpt(String(opts.maxStalled)) }]);
+  const maxIdle = opts.maxIdle === undefined ? undefined : parseDecimal(String(opts.maxIdle));
+  if (opts.maxIdle !== undefined && !(maxIdle !== undefined && maxIdle > 0)) throw new UsageError([{ where: '--max-idle', expected: 'a positive number of seconds', found: quoteExcerpt(String(opts.maxIdle)) }]);
   const quiet = opts.quiet === true;
   const log = (line: string) => {
     if (!quiet) process.stderr.write(`blis worker: ${line}\n`);

@@ -1,10 +1,11 @@
+import { MAX_EXACT_INTEGER, parseDecimalInteger, quoteExcerpt } from '@blis/policies';
 import { UsageError } from '../usage-error.js';
 
 /** A positive integer flag of a command's own (not a SIMULATION_FLAGS one), or undefined when not given. */
 export function positiveIntFlag(flag: string, raw: unknown, what: string): number | undefined {
   if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError([{ where: flag, expected: `a positive integer (${what})`, found: JSON.stringify(raw) }]);
+  const n = parseDecimalInteger(String(raw));
+  if (typeof n !== 'number' || n < 1) throw new UsageError([{ where: flag, expected: `a positive integer (${what})${n === 'too-large' ? ` up to ${MAX_EXACT_INTEGER}` : ''}`, found: quoteExcerpt(String(raw)) }]);
   return n;
 }
 

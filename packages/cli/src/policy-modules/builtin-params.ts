@@ -1,5 +1,5 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { type PolicyKind, type PolicyOverrides, type PolicyRegistry, PolicyParamsError, formatParamPath, policyContext, splitPolicyMessage } from '@blis/policies';
+import { type PolicyKind, type PolicyOverrides, type PolicyRegistry, PolicyParamsError, formatParamPath, policyContext, quoteExcerpt, splitPolicyMessage, describeFound } from '@blis/policies';
 import type { UsageIssue } from '../usage-error.js';
 import type { ModuleKind, PolicySetup } from './policy-setup.js';
 
@@ -19,12 +19,24 @@ export function withFlagParams(overrides: Overrides, setup: PolicySetup): Overri
   return out;
 }
 
+/** A policy parameter set by a flag of its own (`--routing-scorers` sets the router's `scorers`). */
+export interface ParamFlag {
+  kind: ModuleKind;
+  param: string;
+  flag: string;
+  /** The flag's text as given, quoted when the policy takes no such parameter. */
+  text: string;
+  /** Which policies do take it, for that message. */
+  takenBy: string;
+}
+
 /**
  * Puts `--policy-param scorer.<name>.<key>` on the weighted router's scorers, then builds every
- * built-in policy that `--policy-param` gave params to, so that a bad one is reported now, named
- * by the flag (`--policy-param routing.alpha`), rather than when the run starts.
+ * built-in policy that `--policy-param` or a parameter's own flag (`paramFlags`) gave params to,
+ * so that a bad one is reported now, named by the flag (`--policy-param routing.alpha`,
+ * `--routing-scorers`), rather than by its config path (`params.scorers`) when the run starts.
  */
-export function builtinParamIssues(cfg: SimulationConfigInput, setup: PolicySetup, registry: PolicyRegistry): UsageIssue[] {
+export function builtinParamIssues(cfg: SimulationConfigInput, setup: PolicySetup, registry: PolicyRegistry, paramFlags: readonly ParamFlag[] = []): UsageIssue[] {
   const issues: UsageIssue[] = [];
   const scorerParams = Object.entries(setup.flagParams.scorers);
   if (scorerParams.length > 0) {
@@ -32,7 +44,7 @@ export function builtinParamIssues(cfg: SimulationConfigInput, setup: PolicySetu
     for (const [name, params] of scorerParams) {
       const entry = scorers?.find((s) => s.name === name);
       if (entry === undefined)
-        issues.push({ where: `--policy-param scorer.${name}`, expected: `a scorer of the weighted router's --routing-scorers or routing.scorers (${scorers?.map((s) => s.name).join(', ') || 'none given'})`, found: JSON.stringify(name) });
+        issues.push({ where: `--policy-param scorer.${name}`, expected: `a scorer of the weighted router's --routing-scorers or routing.scorers (${scorers?.map((s) => s.name).join(', ') || 'none given'})`, found: describeFound(name) });
       else (entry as { params?: Record<string, unknown> }).params = { ...entry.params, ...params };
     }
   }
@@ -45,8 +57,9 @@ export function builtinParamIssues(cfg: SimulationConfigInput, setup: PolicySetu
     ['autoscaler', cfg.autoscaling?.policy ?? 'wva-saturation', cfg.autoscaling?.params],
   ];
   for (const [kind, name, params] of checks) {
+    const own = paramFlags.filter((p) => p.kind === kind);
     const scorerGiven = kind === 'routing' && scorerParams.length > 0;
-    if ((setup.flagParams.byKind[kind] === undefined && !scorerGiven) || setup.modules[kind] !== undefined || name === undefined) continue;
+    if ((setup.flagParams.byKind[kind] === undefined && !scorerGiven && own.length === 0) || setup.modules[kind] !== undefined || name === undefined) continue;
     if (!registry.has(kind, name)) continue; // an unknown name is reported already
     try {
       registry.factory(kind, name)({ ...policyContext({ numInstances: cfg.numInstances ?? 1, blockSizeTokens: cfg.blockSizeTokens }), params: params ?? {} });
@@ -55,10 +68,23 @@ export function builtinParamIssues(cfg: SimulationConfigInput, setup: PolicySetu
         issues.push({ where: `--policy-param ${kind}`, expected: `params the ${kindLabel(kind)} "${name}" accepts`, found: e instanceof Error ? e.message : String(e) });
         continue;
       }
-      for (const i of e.issues) issues.push({ where: `--policy-param ${formatParamPath(i.path, kind)}`, ...splitPolicyMessage(i.message, i.path) });
+      for (const i of e.issues) {
+        const byFlag = own.find((p) => p.param === i.path[0]);
+        if (byFlag !== undefined) issues.push(paramFlagIssue(byFlag, name, i.path, i.message));
+        else issues.push({ where: `--policy-param ${formatParamPath(i.path, kind)}`, ...splitPolicyMessage(i.message, i.path) });
+      }
     }
   }
   return issues;
+}
+
+/** A policy's refusal of the parameter a flag of its own gave it, named by that flag. */
+function paramFlagIssue(p: ParamFlag, policy: string, path: readonly (string | number)[], message: string): UsageIssue {
+  if (path.length === 1 && message.startsWith('unknown field'))
+    return { where: p.flag, expected: `no ${p.flag} for ${kindLabel(p.kind)} "${policy}" (it is for ${p.takenBy})`, found: quoteExcerpt(p.text) };
+  const { expected, found } = splitPolicyMessage(message, path);
+  // The policy's own words say `found 0` for the parsed number; the user typed the flag's text.
+  return { where: p.flag, expected, found: path.length === 1 ? quoteExcerpt(p.text) : found };
 }
 
 function kindLabel(kind: PolicyKind): string {

@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import { basename, dirname, resolve } from 'node:path';
 import type { PolicyKind } from '@blis/policies';
 import type { UsageIssue } from '../usage-error.js';
@@ -74,7 +75,7 @@ export function extractBundleModules(file: YamlFile, issues: UsageIssue[]): Bund
         params: params !== null && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {},
       });
       if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params)))
-        issues.push({ where: `${file.path}:${file.lineOf([section, 'params']) ?? '?'} ${section}.params`, expected: 'a map of parameter names to values', found: JSON.stringify(params) });
+        issues.push({ where: `${file.path}:${file.lineOf([section, 'params']) ?? '?'} ${section}.params`, expected: 'a map of parameter names to values', found: describeFound(params) });
       delete copy.policy;
       delete copy.params;
       if (section === 'routing' && copy.scorers !== undefined) {

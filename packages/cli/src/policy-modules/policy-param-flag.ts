@@ -1,3 +1,4 @@
+import { describeFound } from '@blis/policies';
 import type { PolicyKind } from '@blis/policies';
 import { parse as parseYaml } from 'yaml';
 import type { UsageIssue } from '../usage-error.js';
@@ -27,7 +28,7 @@ export function parsePolicyParamFlags(values: readonly string[], issues: UsageIs
     const kind = path[0] as PolicyKind;
     const keys = kind === 'scorer' ? path.slice(2) : path.slice(1);
     if (eq < 0 || !MODULE_KINDS.includes(kind) || keys.length === 0 || keys.some((k) => k === '') || (kind === 'scorer' && path[1] === '')) {
-      issues.push({ where: '--policy-param', expected: FORMAT, found: JSON.stringify(text) });
+      issues.push({ where: '--policy-param', expected: FORMAT, found: describeFound(text) });
       continue;
     }
     let value: unknown;

@@ -107,6 +107,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'tail-ratio-threshold', kind: 'posNumber', group: OUTPUT, description: 'p99/p50 TTFT ratio (> 1) that counts as a tail-latency blowup', defaultText: '5' },
   { name: 'summary-strategy', kind: 'string', choices: ['issue-focused', 'decision-audit', 'counterfactual'], group: OUTPUT, description: 'what the summary dwells on', defaultText: 'issue-focused' },
   { name: 'quiet', kind: 'bool', group: OUTPUT, description: 'no progress bar or log lines on stderr' },
+  { name: 'ignore-memory-limit', kind: 'bool', group: CLUSTER, description: 'run even when the memory estimate exceeds this machine\'s memory (see docs/limits.md)' },
 ];
 
 /** Flags only `blis replay` has. */

@@ -56,7 +56,7 @@ export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions):
       if (w.numRequests === undefined && requests !== undefined && requests > RUN_LIMITS.maxRequests)
         throw new RunLimitError([{ path: ['num_requests'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxRequests} requests`, found: String(requests) }]);
       opts.onPhase?.({ kind: 'generate', clients: spec.clients.length, requests });
-      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs }), requests };
+      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
     }
     case 'trace':
       opts.onPhase?.({ kind: 'read-trace', path: w.path });

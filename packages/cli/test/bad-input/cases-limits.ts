@@ -85,6 +85,13 @@ export const cases: readonly BadInputCase[] = [
     exactLines: true,
   },
   {
+    name: 'workload spec whose lengths pass the tokens-per-request limit',
+    args: ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--workload-spec', '$DIR/spec.yaml'],
+    files: { 'spec.yaml': () => spec(1).replace('mean: 64', 'mean: 1000000000000') },
+    stderr: [/^blis: \/.*\/spec\.yaml clients\.0\.input_distribution: expected lengths of at most 16777216 tokens per request, found \d+ tokens \(request 0\)$/],
+    exactLines: true,
+  },
+  {
     name: 'blis replay --max-requests 1e9',
     args: ['replay', '--model', 'meta-llama/llama-3.1-8b-instruct', '--trace', '$DIR/t.jsonl', '--max-requests', '1000000000'],
     files: { 't.jsonl': '{"timestamp": 0, "input_length": 10, "output_length": 5}\n' },

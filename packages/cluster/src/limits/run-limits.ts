@@ -1,3 +1,5 @@
+import { MAX_TOKENS_PER_REQUEST } from '@blis/workload';
+
 /**
  * The largest run BLIS accepts, checked on the validated config before anything is allocated.
  * Each bound is far beyond any study we know of, and low enough that a run within it fits a
@@ -18,7 +20,7 @@ export const RUN_LIMITS = {
   /** Tokens per KV block (2^20): vLLM's block sizes are 16 to a few hundred tokens. */
   maxBlockSizeTokens: 1_048_576,
   /** Tokens of one request, prompt or output (2^24): ten times the longest context window sold today. */
-  maxTokensPerRequest: 16_777_216,
+  maxTokensPerRequest: MAX_TOKENS_PER_REQUEST,
   /** Requests of one run (10^8): a run this long keeps about 40 GB of per-request results. */
   maxRequests: 100_000_000,
   /** Clients of a workload spec: each is a generator of its own; real mixes have tens. */

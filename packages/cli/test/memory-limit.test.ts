@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { MEMORY_LIMIT_ENV, memoryLimit } from '../src/machine-memory.js';
-import { describePhase } from '../src/phase-progress.js';
+import { PhaseProgress, describePhase } from '../src/phase-progress.js';
 import { runInProcess } from './bad-input/run-in-process.js';
 
 // The memory estimate against the machine's memory (docs/limits.md), with the machine's figure
@@ -85,10 +85,30 @@ describe('progress while a large input loads', () => {
     expect(shown.stdout).toBe(quiet.stdout);
   });
 
+  it('says how far building instances is, once a second', () => {
+    process.env.BLIS_PROGRESS = '1';
+    vi.useFakeTimers({ now: 0 });
+    const lines: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((s: string) => lines.push(s) > 0) as typeof process.stderr.write;
+    try {
+      const p = new PhaseProgress(true);
+      p.phase({ kind: 'build-instances', instances: 3000, built: 0 });
+      for (let built = 1; built <= 3000; built++) {
+        vi.setSystemTime(built); // 1 ms per instance: 3 s in all
+        p.phase({ kind: 'build-instances', instances: 3000, built });
+      }
+    } finally {
+      process.stderr.write = write;
+      vi.useRealTimers();
+    }
+    expect(lines).toEqual(['blis: building 3000 instances\n', 'blis: building instances: 1000 of 3000\n', 'blis: building instances: 2000 of 3000\n']);
+  });
+
   it('announces only steps that take long, or come late', () => {
-    expect(describePhase({ kind: 'build-instances', instances: 999 }, false)).toBeUndefined();
-    expect(describePhase({ kind: 'build-instances', instances: 1000 }, false)).toBe('building 1000 instances');
-    expect(describePhase({ kind: 'build-instances', instances: 2 }, true)).toBe('building 2 instances');
+    expect(describePhase({ kind: 'build-instances', instances: 999, built: 0 }, false)).toBeUndefined();
+    expect(describePhase({ kind: 'build-instances', instances: 1000, built: 0 }, false)).toBe('building 1000 instances');
+    expect(describePhase({ kind: 'build-instances', instances: 2, built: 0 }, true)).toBe('building 2 instances');
     expect(describePhase({ kind: 'generate', clients: 3, requests: undefined }, true)).toBe('generating requests from 3 clients');
     expect(describePhase({ kind: 'read-trace', path: join(tmp, 'missing.csv') }, false)).toBeUndefined();
   });

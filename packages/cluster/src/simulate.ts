@@ -173,7 +173,8 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
   }
   const opened = runtime.source !== undefined ? { source: runtime.source, requests: requestsOfSource(config) } : openSizedWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, onPhase: runtime.onPhase });
   checkMemory(runtime.memoryLimit, groups, opened.requests, config);
-  if (config.numInstances > 1) runtime.onPhase?.({ kind: 'build-instances', instances: config.numInstances });
+  const onPhase = runtime.onPhase;
+  onPhase?.({ kind: 'build-instances', instances: config.numInstances, built: 0 });
 
   const buildInstance = (i: number, pool: ReturnType<ResolvedPdSetup['instance']> | undefined): InstanceConfig => ({
     index: i,
@@ -194,7 +195,11 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     checkInvariants: config.checkInvariants,
   });
   const instances: InstanceConfig[] = [];
-  for (let i = 0; i < config.numInstances; i++) instances.push(buildInstance(i, pd?.instance(i)));
+  for (let i = 0; i < config.numInstances; i++) {
+    instances.push(buildInstance(i, pd?.instance(i)));
+    // Each instance allocates its KV cache: a large cluster takes seconds to build.
+    onPhase?.({ kind: 'build-instances', instances: config.numInstances, built: i + 1 });
+  }
   const lifecycle = resolveLifecycle({
     config,
     rng,

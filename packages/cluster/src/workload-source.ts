@@ -15,7 +15,8 @@ export type PreparePhase =
   | { kind: 'read-spec'; path: string }
   | { kind: 'read-trace'; path: string }
   | { kind: 'generate'; clients: number; requests: number | undefined }
-  | { kind: 'build-instances'; instances: number };
+  /** Told before the first instance (`built` 0) and after each one. */
+  | { kind: 'build-instances'; instances: number; built: number };
 
 export interface OpenWorkloadOptions {
   seed: number;

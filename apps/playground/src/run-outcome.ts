@@ -1,7 +1,7 @@
-import type { SimulationConfigInput } from '@blis/cluster';
+import { RunLimitError, type SimulationConfigInput } from '@blis/cluster';
 import { TraceReadError, WorkloadSpecError } from '@blis/workload';
 import { ZodError } from 'zod';
-import { configIssues } from './config-issues.js';
+import { configIssues, fieldLabel } from './config-issues.js';
 import { type PageIssue, PageInputError, fromInputIssue } from './page-issue.js';
 
 /**
@@ -12,6 +12,9 @@ export function failureIssues(e: unknown, config: SimulationConfigInput): PageIs
   if (e instanceof PageInputError) return e.issues;
   if (e instanceof ZodError) return configIssues(e, config);
   if (e instanceof WorkloadSpecError || e instanceof TraceReadError) return e.issues.map(fromInputIssue);
+  // A run too large for a browser tab as well: name the form's field and the limit.
+  if (e instanceof RunLimitError)
+    return e.issues.map((i) => ({ where: i.file !== undefined ? `${i.file} ${i.path.join('.')}` : i.path.length === 0 ? 'memory estimate' : fieldLabel(i.path), expected: i.expected, found: i.found }));
   return [{ where: 'simulation', expected: 'a configuration the simulator accepts', found: e instanceof Error ? e.message : String(e) }];
 }
 

@@ -17,6 +17,7 @@ export const CONFIG_REFUSALS: ReadonlySet<string> = new Set([
   'ModelConfigError',
   'KVTierConfigError',
   'PdConfigError',
+  'RunLimitError',
 ]);
 
 /** Whether `e` is one of {@link CONFIG_REFUSALS}. */

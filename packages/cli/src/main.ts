@@ -46,8 +46,11 @@ const GENERATION_FLAGS: readonly string[] = [
   'workload-spec',
 ];
 
-/** `blis run` flags `blis compare` lacks: the routing policy it varies, and outputs written per run. */
-const COMPARE_EXCLUDED: readonly string[] = ['log', 'check-policies', 'policy-budget-ms', 'routing-policy', 'results-path', 'report', 'timeseries-interval', 'trace-level', 'trace-output', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
+/**
+ * `blis run` flags `blis compare` lacks: the routing policy it varies, outputs written per run,
+ * and the memory comparison (its runs are on worker threads; see docs/limits.md).
+ */
+const COMPARE_EXCLUDED: readonly string[] = ['log', 'ignore-memory-limit', 'check-policies', 'policy-budget-ms', 'routing-policy', 'results-path', 'report', 'timeseries-interval', 'trace-level', 'trace-output', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
 
 /** Builds the `blis` program; exported for tests that drive the CLI in-process. */
 export function buildProgram(): Command {

@@ -4,6 +4,7 @@ import { camel } from './flag-name.js';
 import { requireReadable } from './input-files.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { lengthFlagValues } from './length-flags.js';
+import { requireSpecFileSize } from './spec-file-limit.js';
 
 /** The workload `blis observe` sends, and what its header says about it. */
 export interface ObserveWorkload {
@@ -36,6 +37,7 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
     if (conflicting.length > 0) issues.push({ where: '--workload-spec', expected: 'no flag-driven workload flags beside it (closed-loop clients go in the spec)', found: conflicting.map((n) => `--${n}`).join(', ') });
     if (issues.length > 0) throw new UsageError(issues);
     requireReadable('--workload-spec', f.workloadSpec, 'workload spec file');
+    requireSpecFileSize('--workload-spec', f.workloadSpec);
     const loaded = loadWorkloadSpec(f.workloadSpec);
     const spec: LoadedSpec = { ...loaded, ...(horizon !== undefined ? { horizon } : {}) };
     const seed = (f.seed as number | undefined) ?? spec.seed;

@@ -1,6 +1,8 @@
 import { CONFIG_REFUSALS } from '@blis/adapters';
 import { describeFound, describeZodExpected, formatParamPath } from '@blis/policies';
 import type { core } from 'zod';
+import type { RunLimitError } from '@blis/cluster';
+import { runLimitUsageIssues } from './run-limit-issues.js';
 import { pdUsageIssues } from './pd-flags.js';
 import { UsageError, formatIssue } from './usage-error.js';
 
@@ -33,7 +35,10 @@ export function reportError(e: unknown): number {
     return outcome;
   }
   if (err !== null && typeof err === 'object' && INPUT_ERRORS.has(err.name)) {
-    if (err.name === 'ZodError') {
+    if (err.name === 'RunLimitError') {
+      // A limit names a config field: say the flag (or the spec's field) it came from.
+      for (const i of runLimitUsageIssues((err as RunLimitError).issues)) process.stderr.write(`blis: ${formatIssue(i)}\n`);
+    } else if (err.name === 'ZodError') {
       const issues = (err as unknown as { issues: (core.$ZodIssue & { input?: unknown })[] }).issues;
       // The P/D block is set by flags only: name the flag (buildConfig checks it first, so this is a fallback).
       for (const i of issues)

@@ -117,6 +117,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
     defaultText: 'warn',
     description: "BLIS's log level for stderr: info (debug, trace) also lists the run's policies; warn: progress and the summary; error (fatal, panic): errors only, as --quiet",
   },
+  { name: 'ignore-memory-limit', kind: 'bool', group: CLUSTER, description: 'run even when the memory estimate exceeds this machine\'s memory (see docs/limits.md)' },
 ];
 
 /** Flags only `blis replay` has. */

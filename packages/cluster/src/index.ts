@@ -26,8 +26,8 @@ export { jainIndex, coefficientOfVariation, maxMinRatio } from './fairness.js';
 export { GatewayQueue } from './gateway-queue.js';
 export { LiveSnapshot } from './instance-snapshot.js';
 export { ClusterRouterState } from './router-state.js';
-export { openWorkload } from './workload-source.js';
-export type { OpenWorkloadOptions } from './workload-source.js';
+export { openWorkload, openSizedWorkload } from './workload-source.js';
+export type { OpenWorkloadOptions, OpenedWorkload, PreparePhase } from './workload-source.js';
 export { KVOffloadSchema, KVOffloadTierSchema, offloadBlockSizeIssue } from './kv-offload-schema.js';
 export type { KVOffloadInput, KVOffloadSettings, KVOffloadTierSettings } from './kv-offload-schema.js';
 export { resolveKVTiers, resolveOffloadChain, offloadPerBlockBytes } from './kv-tiers-config.js';
@@ -87,3 +87,4 @@ export type { TimeSeriesHost, InstanceColumns, ClusterColumns } from './timeseri
 export { SampleColumn } from './timeseries/sample-column.js';
 export { timeseriesResult } from './timeseries/timeseries-result.js';
 export type { TimeSeriesResult, InstanceSeries, ClusterSeries } from './timeseries/timeseries-result.js';
+export * from './limits/index.js';

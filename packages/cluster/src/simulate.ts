@@ -19,7 +19,7 @@ import { ClusterSimulator } from './cluster-simulator.js';
 import { type SimulationConfig, type SimulationConfigInput, SimulationConfigSchema } from './config-schema.js';
 import type { FitnessMetric } from './fitness.js';
 import { type SimulationResult, buildResult } from './results.js';
-import { openWorkload } from './workload-source.js';
+import { type PreparePhase, openSizedWorkload } from './workload-source.js';
 import { routingReadsPrefixCache } from './cache-signal.js';
 import { resolveKVTiers } from './kv-tiers-config.js';
 import { resolveInstanceModel } from './resolve-instance-model.js';
@@ -28,6 +28,10 @@ import { type ResolvedPdSetup, resolvePdSetup } from './pd/pd-setup.js';
 import { poolLayout } from './pd/pool-layout.js';
 import { resolveLifecycle } from './autoscale/lifecycle-setup.js';
 import { withPolicyChecks } from './policy-checks.js';
+import { RunLimitError } from './limits/run-limit-error.js';
+import { type KVDerivation, configLimitIssues, kvBlockIssues } from './limits/config-limits.js';
+import { kvDerivationOf } from './limits/kv-derivation.js';
+import { type InstanceGroup, estimateMemory, formatBytes, timeseriesSamplesOf } from './limits/memory-estimate.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -60,6 +64,13 @@ export interface SimulationRuntime {
   policyBudgetMs?: number;
   /** Where each kind's policy object came from (a module path), named in its errors. */
   policySources?: Partial<Record<PolicyKind, string>>;
+  /**
+   * Refuse (a {@link RunLimitError}) a run whose memory estimate exceeds `bytes`; `what` says
+   * whose memory that is, in the message. The CLI passes the machine's; unset = no check.
+   */
+  memoryLimit?: { bytes: number; what: string };
+  /** Told before each step of preparing the run that may take long on a large input (reading a spec, building instances). */
+  onPhase?: (phase: PreparePhase) => void;
 }
 
 /** What a prepared run knows besides its result: the resolved pieces, for reporting. */
@@ -80,6 +91,10 @@ export interface PreparedRun {
  */
 export function prepareSimulation(input: SimulationConfigInput, given: SimulationRuntime = {}): PreparedRun {
   const config = SimulationConfigSchema.parse(input);
+  // Sizes first: nothing below allocates before the run is known to fit.
+  const sizeIssues = configLimitIssues(config);
+  // A block too large is reported with what the GPU would hold, once the model is resolved.
+  if (sizeIssues.some((i) => i.path[0] !== 'blockSizeTokens')) throw new RunLimitError(sizeIssues);
   const { runtime, registry } = withPolicyChecks(given, given.registry ?? defaultPolicyRegistry);
   const rng = new PartitionedRng(config.seed);
 
@@ -91,6 +106,7 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
   let modelConfig: ModelArchitecture | undefined;
   let tp = config.tp ?? modelDefault(config.model)?.tp ?? 1;
   let modelResolved = false;
+  let derivation: KVDerivation | undefined;
   if (latency === undefined || kvBlocks === undefined) {
     const { resolved, kv } = resolveInstanceModel(config);
     if (latency === undefined) {
@@ -102,7 +118,11 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     modelConfig = resolved.modelConfig;
     tp = resolved.tp;
     modelResolved = true;
+    if (kv.source === 'derived') derivation = kvDerivationOf(config, resolved);
   }
+  const blockIssues = kvBlockIssues(kvBlocks, kvSource, config, derivation);
+  if (blockIssues.length > 0 || sizeIssues.length > 0)
+    throw new RunLimitError(blockIssues.some((i) => i.path[0] === 'blockSizeTokens') ? blockIssues : [...sizeIssues, ...blockIssues]);
   if (config.kvOffload !== undefined && config.kvOffload.perBlockBytes === undefined && !modelResolved) modelConfig = modelArchitecture(config);
   const kvTiers = resolveKVTiers(config, modelConfig, tp, config.blockSizeTokens);
 
@@ -138,6 +158,24 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     });
   }
 
+  const groups: InstanceGroup[] = [{ count: config.numInstances, kvBlocks }];
+  if (pd !== undefined) {
+    // Pools may run other GPUs or TPs, so their caches differ: check and count each.
+    groups.length = 0;
+    for (let i = 0; i < config.numInstances; i++) {
+      const blocks = pd.instance(i).totalKVBlocks;
+      const g = groups.find((x) => x.kvBlocks === blocks);
+      if (g !== undefined) g.count++;
+      else groups.push({ count: 1, kvBlocks: blocks });
+    }
+    const poolIssues = groups.flatMap((g) => (g.kvBlocks === kvBlocks ? [] : kvBlockIssues(g.kvBlocks, 'derived', config, undefined)));
+    if (poolIssues.length > 0) throw new RunLimitError(poolIssues);
+  }
+  const opened = runtime.source !== undefined ? { source: runtime.source, requests: requestsOfSource(config) } : openSizedWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, onPhase: runtime.onPhase });
+  checkMemory(runtime.memoryLimit, groups, opened.requests, config);
+  const onPhase = runtime.onPhase;
+  onPhase?.({ kind: 'build-instances', instances: config.numInstances, built: 0 });
+
   const buildInstance = (i: number, pool: ReturnType<ResolvedPdSetup['instance']> | undefined): InstanceConfig => ({
     index: i,
     id: `instance_${i}`,
@@ -157,7 +195,11 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     checkInvariants: config.checkInvariants,
   });
   const instances: InstanceConfig[] = [];
-  for (let i = 0; i < config.numInstances; i++) instances.push(buildInstance(i, pd?.instance(i)));
+  for (let i = 0; i < config.numInstances; i++) {
+    instances.push(buildInstance(i, pd?.instance(i)));
+    // Each instance allocates its KV cache: a large cluster takes seconds to build.
+    onPhase?.({ kind: 'build-instances', instances: config.numInstances, built: i + 1 });
+  }
   const lifecycle = resolveLifecycle({
     config,
     rng,
@@ -171,7 +213,7 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     autoscaler: runtime.autoscaler,
   });
 
-  const source = runtime.source ?? openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs });
+  const source = opened.source;
   const fc = config.flowControl;
   const cluster = new ClusterSimulator({
     instances,
@@ -202,6 +244,21 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
   const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
   return prepared;
+}
+
+/** Requests a caller's own source will inject are unknown; a config's count is still a fair guess. */
+function requestsOfSource(config: SimulationConfig): number | undefined {
+  return config.workload.kind === 'synthetic' ? config.workload.numRequests : undefined;
+}
+
+/** Refuses a run whose estimated memory exceeds the limit given, before its instances exist. */
+function checkMemory(limit: SimulationRuntime['memoryLimit'], groups: InstanceGroup[], requests: number | undefined, config: SimulationConfig): void {
+  if (limit === undefined) return;
+  const estimate = estimateMemory({ instances: groups, requests, includeRequests: config.includeRequests, timeseriesSamples: timeseriesSamplesOf(config) });
+  if (estimate.totalBytes <= limit.bytes) return;
+  throw new RunLimitError([
+    { path: [], expected: `a run that fits in ${formatBytes(limit.bytes)} (${limit.what})`, found: `an estimated ${formatBytes(estimate.totalBytes)}: ${estimate.summary}` },
+  ]);
 }
 
 /** The model's config.json as latency resolution would read it: `modelConfigPath`, else the catalogue's. */

@@ -7,25 +7,63 @@ import {
   specFromFlags,
 } from '@blis/workload';
 import type { WorkloadSource } from './config-schema.js';
+import { RUN_LIMITS } from './limits/run-limits.js';
+import { RunLimitError } from './limits/run-limit-error.js';
+
+/** A step of preparing a run that may take long on a large input, announced so progress can show it. */
+export type PreparePhase =
+  | { kind: 'read-spec'; path: string }
+  | { kind: 'read-trace'; path: string }
+  | { kind: 'generate'; clients: number; requests: number | undefined }
+  /** Told before the first instance (`built` 0) and after each one. */
+  | { kind: 'build-instances'; instances: number; built: number };
 
 export interface OpenWorkloadOptions {
   seed: number;
   blockSizeTokens: number;
   horizonUs?: number;
+  /** Told before each step that reads or sets up a large input. */
+  onPhase?: (phase: PreparePhase) => void;
+}
+
+/** A request stream and, when the workload says, how many requests it will inject. */
+export interface OpenedWorkload {
+  source: RequestSource;
+  requests: number | undefined;
 }
 
 /** Turns the `workload` section of a config into a lazy request stream. */
 export function openWorkload(w: WorkloadSource, opts: OpenWorkloadOptions): RequestSource {
+  return openSizedWorkload(w, opts).source;
+}
+
+/**
+ * {@link openWorkload} with the number of requests the workload will inject, known once a spec
+ * is read: the memory estimate counts them before anything else is allocated.
+ */
+export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions): OpenedWorkload {
   switch (w.kind) {
     case 'synthetic': {
       const spec = specFromFlags({ ...w, seed: opts.seed, horizonUs: opts.horizonUs });
-      return createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens });
+      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens }), requests: w.numRequests };
     }
     case 'spec': {
+      if (w.path !== undefined) opts.onPhase?.({ kind: 'read-spec', path: w.path });
       const spec = w.path !== undefined ? loadWorkloadSpec(w.path) : parseWorkloadSpec(w.spec);
-      return createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs });
+      // Each client is a generator with its own streams: refuse a mix of more than a real study has.
+      if (spec.clients.length > RUN_LIMITS.maxSpecClients)
+        throw new RunLimitError([{ path: ['clients'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxSpecClients} clients`, found: String(spec.clients.length) }]);
+      const requests = w.numRequests ?? spec.num_requests;
+      if (w.numRequests === undefined && requests !== undefined && requests > RUN_LIMITS.maxRequests)
+        throw new RunLimitError([{ path: ['num_requests'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxRequests} requests`, found: String(requests) }]);
+      opts.onPhase?.({ kind: 'generate', clients: spec.clients.length, requests });
+      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
     }
     case 'trace':
-      return openTrace(w.path, { format: w.dataPath !== undefined ? 'tracev2' : w.format, dataPath: w.dataPath, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens });
+      opts.onPhase?.({ kind: 'read-trace', path: w.path });
+      return {
+        source: openTrace(w.path, { format: w.dataPath !== undefined ? 'tracev2' : w.format, dataPath: w.dataPath, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens }),
+        requests: w.maxRequests,
+      };
   }
 }

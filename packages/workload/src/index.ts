@@ -29,3 +29,4 @@ export { TextLines } from './traces/text-lines.js';
 export type { Lines } from './traces/text-lines.js';
 export type { TraceOptions } from './traces/trace-source.js';
 export { describeExpected, customFound } from './describe-issue.js';
+export { MAX_TOKENS_PER_REQUEST } from './request-limits.js';

@@ -2,6 +2,8 @@ import { PartitionedRng, RandomStream, type RequestOutcome, type RequestSource, 
 import { type GapSampler, gapSampler } from './arrivals.js';
 import { requestBlockHashes } from './block-hashes.js';
 import { type LengthSampler, lengthSampler } from './distributions.js';
+import { WorkloadSpecError } from './errors.js';
+import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 import type { LoadedSpec } from './spec-load.js';
 import { type ClientSpec, type WindowSpec, type WorkloadSpec, hasWindowOverrides } from './spec-schema.js';
 
@@ -14,6 +16,8 @@ export interface RequestSourceOptions {
   seed?: number;
   /** Overrides every client's `timeout` (µs after arrival; 0 = no deadline), as BLIS's explicit `--timeout` does. */
   timeoutUs?: number;
+  /** The spec's file, named when a request it generates is refused (default: "workload spec"). */
+  file?: string;
 }
 
 /** BLIS's deadline for session rounds whose client sets no timeout: 300 s. */
@@ -99,6 +103,7 @@ export class SpecRequestSource implements RequestSource {
   private readonly heap: Pending[] = [];
   private readonly sessions = new Map<number, SessionState>();
   private readonly blockSize: number;
+  private readonly file: string;
   private readonly limit: number;
   private readonly horizon: number;
   private readonly timeoutOverride: number | undefined;
@@ -111,6 +116,7 @@ export class SpecRequestSource implements RequestSource {
 
   constructor(spec: LoadedSpec, opts: RequestSourceOptions = {}) {
     this.blockSize = opts.blockSizeTokens ?? 16;
+    this.file = opts.file ?? 'workload spec';
     this.limit = opts.maxRequests ?? spec.num_requests ?? Number.POSITIVE_INFINITY;
     this.horizon = spec.horizon ?? Number.POSITIVE_INFINITY;
     this.timeoutOverride = opts.timeoutUs;
@@ -282,6 +288,10 @@ export class SpecRequestSource implements RequestSource {
     const inputTokens = (roundIndex === 0 || multiTurn?.context_growth === 'none' ? prefixLength : 0) + context + fresh;
     const outputTokens = lengths.output(c.rng);
     const id = String(index);
+    if (inputTokens > MAX_TOKENS_PER_REQUEST || outputTokens > MAX_TOKENS_PER_REQUEST) {
+      const [field, n] = inputTokens > MAX_TOKENS_PER_REQUEST ? ['input_distribution', inputTokens] : ['output_distribution', outputTokens];
+      throw new WorkloadSpecError([{ file: this.file, field: `clients.${c.index}.${field}`, expected: `lengths of at most ${MAX_TOKENS_PER_REQUEST} tokens per request`, found: `${n} tokens (request ${id})` }]);
+    }
     const spec: RequestSpec = {
       index,
       id,

@@ -7,6 +7,8 @@ import { type FlagDef, parseFlags } from '../flags.js';
 import { policyCheckRuntime } from '../policy-check-flags.js';
 import { stringifyResult } from '../json-output.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
+import { memoryLimit } from '../machine-memory.js';
+import { requireSpecFileSize } from '../spec-file-limit.js';
 
 /**
  * `blis capacity`: validate the flags, build the base config as `blis run` does, search, print
@@ -26,7 +28,10 @@ export async function runCapacityCommand(
   const seeds = parseSeeds(flags, issues);
   if (issues.length > 0) throw new UsageError(issues);
   const setup = await preparePolicies(flags);
-  const input = buildConfig(flags, workloadFrom(flags), setup);
+  const workload = workloadFrom(flags);
+  if (workload?.kind === 'spec' && workload.path !== undefined) requireSpecFileSize('--workload-spec', workload.path);
+  const input = buildConfig(flags, workload, setup);
+  const memory = memoryLimit(flags.ignoreMemoryLimit === true);
   const quiet = flags.quiet === true;
   const search = (flags.search as 'rate' | 'instances' | undefined) ?? 'rate';
   const withModules = Object.keys(setup.sources).length > 0;
@@ -50,6 +55,7 @@ export async function runCapacityCommand(
         runtime: (c) => ({
           ...(withModules ? customRuntime(setup, { seed: c.seed ?? 42, numInstances: c.numInstances ?? 1, blockSizeTokens }) : {}),
           ...policyCheckRuntime(flags),
+          memoryLimit: memory,
         }),
         onProbe: quiet ? undefined : (p, unit) => process.stderr.write(`blis: probe ${p.index}: ${describeProbe(p, unit)}\n`),
       },

@@ -8,6 +8,7 @@ import { sizeOffloadChain } from '../kv-tier-flags.js';
 import { DEFAULT_MODEL } from '../model-architecture.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from '../timeout-flag.js';
 import { UsageError } from '../usage-error.js';
+import { requireSpecFileSize } from '../spec-file-limit.js';
 
 const CONVERT_FLAGS: readonly FlagDef[] = [
   { name: 'workload-spec', kind: 'string', group: '', description: '' },
@@ -53,7 +54,10 @@ export async function runConvertCommand(raw: Record<string, unknown>): Promise<v
   if (f.workloadSpec !== undefined && f.trace !== undefined)
     throw new UsageError([{ where: '--workload-spec', expected: 'either --workload-spec or --trace', found: 'both' }]);
   if (typeof f.trace === 'string') requireReadable('--trace', f.trace, 'trace file');
-  if (typeof f.workloadSpec === 'string') requireReadable('--workload-spec', f.workloadSpec, 'workload spec file');
+  if (typeof f.workloadSpec === 'string') {
+    requireReadable('--workload-spec', f.workloadSpec, 'workload spec file');
+    requireSpecFileSize('--workload-spec', f.workloadSpec);
+  }
   const blockSizeTokens = (f.blockSizeInTokens as number | undefined) ?? 16;
   const extraHeader = kvOffloadHeader(f, blockSizeTokens);
   let source: RequestSource;

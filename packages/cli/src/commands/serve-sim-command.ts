@@ -4,6 +4,7 @@ import { type FlagDef, parseFlags } from '../flags.js';
 import { customRuntime, preparePolicies } from '../policy-modules/index.js';
 import { policyCheckRuntime } from '../policy-check-flags.js';
 import { UsageError } from '../usage-error.js';
+import { memoryLimit } from '../machine-memory.js';
 
 /**
  * `blis serve-sim`: the simulator as an OpenAI-compatible server. Prints `{"url": ...}` on stdout
@@ -22,6 +23,7 @@ export async function runServeSimCommand(defs: readonly FlagDef[], rawOpts: Reco
       blockSizeTokens: (flags.blockSizeInTokens as number | undefined) ?? 16,
     }),
     ...policyCheckRuntime(flags),
+    memoryLimit: memoryLimit(flags.ignoreMemoryLimit === true),
   };
   const port = (flags.port as number | undefined) ?? 8000;
   let served = 0;

@@ -10,6 +10,9 @@ import { stringifyResult } from '../json-output.js';
 import { describePolicies, logsErrorsOnly, logsPolicies } from '../log-level.js';
 import { overloadNote } from '../overload-note.js';
 import { ProgressBar } from '../progress-bar.js';
+import { PhaseProgress } from '../phase-progress.js';
+import { memoryLimit } from '../machine-memory.js';
+import { requireSpecFileSize } from '../spec-file-limit.js';
 import { createTracing } from '../tracing.js';
 import { UsageError } from '../usage-error.js';
 import { writeRunReport } from '../run-report.js';
@@ -26,6 +29,7 @@ export async function runSimulationCommand(
 ): Promise<void> {
   const flags = parseFlags(defs, rawOpts);
   const workload = workloadFrom(flags);
+  if (workload?.kind === 'spec' && workload.path !== undefined) requireSpecFileSize('--workload-spec', workload.path);
   const setup = await preparePolicies(flags);
   const input = buildConfig(flags, workload, setup);
   const resultsPath = flags.resultsPath as string | undefined;
@@ -43,7 +47,14 @@ export async function runSimulationCommand(
   const bar = new ProgressBar(total, !quiet);
   // The recorder must exist before the cluster is built: it is the cluster's observer.
   const tracing = createTracing(input, custom.decider?.name, customAutoscalerName(custom));
-  const runtime: SimulationRuntime = { ...custom, ...policyCheckRuntime(flags), onProgress: (done, now) => bar.update(done, now) };
+  const phases = new PhaseProgress(!quiet);
+  const runtime: SimulationRuntime = {
+    ...custom,
+    ...policyCheckRuntime(flags),
+    onProgress: (done, now) => bar.update(done, now),
+    onPhase: (p) => phases.phase(p),
+    memoryLimit: memoryLimit(flags.ignoreMemoryLimit === true),
+  };
   if (tracing !== undefined) runtime.observer = tracing.observer;
   const prepared = prepareSimulation(input, runtime);
   if (!quiet && logsPolicies(logLevel))

@@ -1,0 +1,33 @@
+import type { RunLimitIssue } from '@blis/cluster';
+import type { UsageIssue } from './usage-error.js';
+
+/**
+ * The flag each config field a limit checks comes from. Without one (a field only a library
+ * caller sets) the issue names the config field.
+ */
+const FLAG_OF: Readonly<Record<string, string>> = {
+  numInstances: '--num-instances',
+  totalKVBlocks: '--total-kv-blocks',
+  blockSizeTokens: '--block-size-in-tokens',
+  'workload.numRequests': '--num-requests',
+  'workload.maxRequests': '--max-requests',
+  'workload.promptTokens': '--prompt-tokens',
+  'workload.promptTokensMin': '--prompt-tokens-min',
+  'workload.promptTokensMax': '--prompt-tokens-max',
+  'workload.outputTokens': '--output-tokens',
+  'workload.outputTokensMin': '--output-tokens-min',
+  'workload.outputTokensMax': '--output-tokens-max',
+  'workload.prefixTokens': '--prefix-tokens',
+};
+
+/** A run-limit refusal as the CLI says it: the flag, or the file and its field. */
+export function runLimitUsageIssues(issues: readonly RunLimitIssue[]): UsageIssue[] {
+  return issues.map((i) => {
+    const field = i.path.join('.');
+    let where: string;
+    if (i.file !== undefined) where = `${i.file}${field === '' ? '' : ` ${field}`}`;
+    else if (field === '') where = 'memory estimate';
+    else where = FLAG_OF[field] ?? `config ${field}`;
+    return { where, expected: i.expected, found: i.found };
+  });
+}

@@ -1,0 +1,108 @@
+import type { SimulationConfig } from '../config-schema.js';
+
+/**
+ * Bytes per item behind the estimate. The KV arrays are computed exactly from their layout
+ * (@blis/kvcache's BlockStore and HashIndex); the rest was measured as resident memory over
+ * runs of different sizes (docs/limits.md): 2,000 instances of 100 blocks cost 66 KB each
+ * beyond 10; 200,000 requests cost 380 bytes each beyond 20,000, and 1.75 KB with per-request
+ * records (`--results-path`); the smallest run's process holds 130 MB.
+ */
+export const MEMORY_COSTS = {
+  /** The Node process, modules and catalogue, before any instance. */
+  baselineBytes: 128 * 2 ** 20,
+  /** An instance's simulator, scheduler, queues and metrics, its KV arrays aside. */
+  perInstanceBytes: 64 * 2 ** 10,
+  /** What a finished request leaves in the result's columns. */
+  perRequestBytes: 400,
+  /** The same with per-request records kept (`includeRequests`). */
+  perRequestWithRecordBytes: 2048,
+  /** Signals a time series samples per instance (queue, running, KV use, hits, lookups, completions). */
+  timeseriesSignalsPerInstance: 6,
+} as const;
+
+/** A group of instances with the same KV capacity (P/D pools differ). */
+export interface InstanceGroup {
+  count: number;
+  kvBlocks: number;
+}
+
+export interface MemoryEstimateInput {
+  instances: readonly InstanceGroup[];
+  /** Requests the run will inject; undefined when only the workload file knows (a trace without a cap). */
+  requests: number | undefined;
+  includeRequests: boolean;
+  /** Samples per signal the time series may hold; undefined = no time series. */
+  timeseriesSamples: number | undefined;
+}
+
+export interface MemoryEstimate {
+  totalBytes: number;
+  kvCacheBytes: number;
+  instanceBytes: number;
+  requestBytes: number;
+  timeseriesBytes: number;
+  baselineBytes: number;
+  /** One line on what the figure is made of, for a refusal message. */
+  summary: string;
+}
+
+/** Bytes one instance's KV cache allocates up front for `blocks` blocks. */
+export function kvCacheBytes(blocks: number): number {
+  // BlockStore: 16-byte records, plus a free ring (int32 id + float64 hash) of the power of two
+  // ≥ 2 × blocks; HashIndex: an int32 pair per slot, the power of two ≥ blocks.
+  return 16 * blocks + 12 * powerOfTwoAtLeast(2 * blocks) + 8 * powerOfTwoAtLeast(blocks);
+}
+
+function powerOfTwoAtLeast(n: number): number {
+  let size = 16;
+  while (size < n) size *= 2;
+  return size;
+}
+
+/** The memory a run will need, from its size. Deterministic: the same input, the same bytes. */
+export function estimateMemory(input: MemoryEstimateInput): MemoryEstimate {
+  const c = MEMORY_COSTS;
+  let instances = 0;
+  let kv = 0;
+  for (const g of input.instances) {
+    instances += g.count;
+    kv += g.count * kvCacheBytes(g.kvBlocks);
+  }
+  const instanceBytes = instances * c.perInstanceBytes;
+  const requestBytes = (input.requests ?? 0) * (input.includeRequests ? c.perRequestWithRecordBytes : c.perRequestBytes);
+  // A column grows by doubling up to its cap: a power of two of float64s per signal and instance.
+  const timeseriesBytes = input.timeseriesSamples === undefined ? 0 : instances * c.timeseriesSignalsPerInstance * 8 * powerOfTwoAtLeast(input.timeseriesSamples);
+  const totalBytes = c.baselineBytes + kv + instanceBytes + requestBytes + timeseriesBytes;
+  const parts = [`KV cache ${formatBytes(kv)} (${input.instances.map((g) => `${g.count} × ${g.kvBlocks} blocks`).join(' + ')})`, `instances ${formatBytes(instanceBytes)}`];
+  parts.push(input.requests === undefined ? 'requests not counted (unknown before the workload is read)' : `${input.requests} requests ${formatBytes(requestBytes)}`);
+  if (timeseriesBytes > 0) parts.push(`time series ${formatBytes(timeseriesBytes)}`);
+  parts.push(`process ${formatBytes(c.baselineBytes)}`);
+  return { totalBytes, kvCacheBytes: kv, instanceBytes, requestBytes, timeseriesBytes, baselineBytes: c.baselineBytes, summary: parts.join(', ') };
+}
+
+/** The samples a time series of `config` may hold per signal: its cap, or fewer when the horizon says so. */
+export function timeseriesSamplesOf(config: SimulationConfig): number | undefined {
+  if (config.timeseriesIntervalUs === undefined) return undefined;
+  const byHorizon = config.horizonUs === undefined ? Number.POSITIVE_INFINITY : Math.ceil(config.horizonUs / config.timeseriesIntervalUs) + 1;
+  return Math.min(config.timeseriesMaxSamples, byHorizon);
+}
+
+/** Requests a config's workload will inject, when the config says (a spec file may say later). */
+export function requestsOf(config: SimulationConfig): number | undefined {
+  const w = config.workload;
+  if (w.kind === 'synthetic') return w.numRequests;
+  if (w.kind === 'trace') return w.maxRequests;
+  return w.numRequests;
+}
+
+/** Bytes in binary units with one decimal: "1.5 GiB". */
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${n} bytes` : `${v.toFixed(1)} ${units[u]}`;
+}

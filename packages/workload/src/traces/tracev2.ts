@@ -1,9 +1,11 @@
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from '#host-files';
+import { closeSync, existsSync, openSync, writeSync } from '#host-files';
 import type { RequestSource, RequestSpec } from '@blis/engine';
-import { LineCounter, parseDocument, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import * as z from 'zod';
 import { requestBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
+import { textExcerpt, valueExcerpt } from '../text-excerpt.js';
+import { parseYamlInput, readYamlText } from '../yaml-input.js';
 import { TraceReadError } from '../errors.js';
 import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
 import { TraceKVOffloadSchema, TraceObservedKVMetricsSchema } from './tracev2-kv-offload.js';
@@ -42,22 +44,18 @@ export function traceV2Pair(path: string): { header: string; csv: string } {
 
 /** Reads and validates a TraceV2 header YAML; problems name the file, the line and the field. */
 export function readTraceV2Header(path: string): TraceV2Header {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new TraceReadError({ file: path, expected: 'a readable TraceV2 YAML header', found: (e as NodeJS.ErrnoException).code ?? String(e) });
-  }
-  return parseTraceV2Header(text, path);
+  const read = readYamlText(path, 'TraceV2 YAML header');
+  if (!read.ok) throw new TraceReadError(read.issues[0]);
+  return parseTraceV2Header(read.text, path);
 }
 
 /** Parses and validates a TraceV2 header from YAML text; problems name `file`, the line and the field. */
 export function parseTraceV2Header(text: string, file: string): TraceV2Header {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
-  if (doc.errors.length > 0)
-    throw new TraceReadError({ file, line: lc.linePos(doc.errors[0].pos[0]).line, expected: 'a readable TraceV2 YAML header', found: doc.errors[0].message.split('\n')[0] });
-  const raw = doc.toJS() as unknown;
+  const parsed = parseYamlInput(text, file);
+  if (!parsed.ok) throw new TraceReadError(parsed.issues[0]);
+  const doc = parsed.yaml.doc;
+  const lc = parsed.yaml.lineCounter;
+  const raw = parsed.yaml.value;
   const r = TraceV2HeaderSchema.safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0];
@@ -71,7 +69,7 @@ export function parseTraceV2Header(text: string, file: string): TraceV2Header {
       line: at !== undefined ? lc.linePos(at[0]).line : undefined,
       field: fieldPath(path_),
       expected: i.code === 'unrecognized_keys' ? 'a key BLIS\'s TraceV2 header defines' : describeExpected(i),
-      found: i.code === 'unrecognized_keys' ? `unknown key ${JSON.stringify(i.keys[0])}` : JSON.stringify(doc.getIn(path_ as (string | number)[])),
+      found: i.code === 'unrecognized_keys' ? `unknown key ${textExcerpt(i.keys[0])}` : valueExcerpt(doc.getIn(path_ as (string | number)[])),
     });
   }
   return r.data;

@@ -73,6 +73,15 @@ function lineExcerpt(text: string, pos: number): string {
   return line.trim() === '' && at >= text.trimEnd().length ? 'the end of the file' : textExcerpt(line);
 }
 
+/**
+ * The `yaml` package's own sentence for an error (` (Missing , or : between flow sequence
+ * items)`) when it is short and quotes nothing of the input; else nothing.
+ */
+function libraryWords(message: string): string {
+  const first = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  return first.length <= 80 && !/["'`\\]/.test(first) && /^[\x20-\x7e]+$/.test(first) ? ` (${first})` : '';
+}
+
 /** Deepest nesting of collections in `doc`, counted without recursion (the input may be deep). */
 function depthOf(doc: Document.Parsed): number {
   let max = 0;
@@ -111,7 +120,7 @@ export function parseYamlInput(text: string, file: string): { ok: true; yaml: Ya
       file,
       line: lc.linePos(e.pos[0]).line,
       expected: EXPECTED[e.code] ?? 'valid YAML',
-      found: lineExcerpt(text, e.pos[0]),
+      found: `${lineExcerpt(text, e.pos[0])}${libraryWords(e.message)}`,
     }));
     if (doc.errors.length > MAX_SYNTAX_ISSUES) issues.push({ file, expected: 'valid YAML', found: `${doc.errors.length - MAX_SYNTAX_ISSUES} more problem(s), not shown` });
     return { ok: false, issues };

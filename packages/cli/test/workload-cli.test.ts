@@ -247,7 +247,7 @@ clients:
 `;
 
   it.each([
-    ['malformed YAML', 'malformed.yaml', 'version: "2"\nclients: [a, b\n  x: 1\n', /malformed\.yaml:2: expected valid YAML, found /],
+    ['malformed YAML', 'malformed.yaml', 'version: "2"\nclients: [a, b\n  x: 1\n', /malformed\.yaml:2: expected valid YAML \(.*\), found "clients: \[a, b"/],
     ['unknown field', 'unknown.yaml', SPEC.replace('    rate_fraction: 1\n', '    rate_fraction: 1\n    colour: red\n'), /unknown\.yaml:7 clients\.0\.colour: expected a known field, found unknown field "colour"/],
     ['wrong type', 'type.yaml', SPEC.replace('aggregate_rate: 10', 'aggregate_rate: lots'), /type\.yaml:2 aggregate_rate: expected a number, found "lots"/],
     ['negative rate', 'neg.yaml', SPEC.replace('aggregate_rate: 10', 'aggregate_rate: -1'), /neg\.yaml:2 aggregate_rate: expected a number >= 0, found -1/],

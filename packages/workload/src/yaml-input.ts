@@ -44,7 +44,7 @@ const MAX_SYNTAX_ISSUES = 5;
 
 // The `yaml` package's error codes in the words of someone writing the file.
 const EXPECTED: Partial<Record<string, string>> = {
-  BAD_INDENT: 'valid YAML (the entries of a mapping or list indented alike)',
+  BAD_INDENT: 'valid YAML (entries indented alike, every bracket closed)',
   TAB_AS_INDENT: 'valid YAML (indentation with spaces, not tabs)',
   MISSING_CHAR: 'valid YAML (a `- ` before each list item, `: ` after each key, every quote and bracket closed)',
   BAD_DQ_ESCAPE: 'valid YAML (only known escapes in a double-quoted string: \\n, \\t, \\", \\\\, \\uXXXX)',

@@ -156,6 +156,24 @@ export const WorkloadSpecSchema = z
             });
         });
     }
+    // Windows that all open at or after the horizon leave nothing to send: a spec whose every
+    // sending client is like that would run 0 requests and report it as a result.
+    const horizon = s.horizon;
+    if (horizon !== undefined) {
+      const sends = (c: ClientSpec) => s.aggregate_rate === 0 || c.rate_fraction > 0;
+      const late = (c: ClientSpec) => c.lifecycle !== undefined && c.lifecycle.windows.every((w) => w.start_us >= horizon);
+      if (s.clients.some(sends) && s.clients.filter(sends).every(late))
+        s.clients.forEach((c, i) => {
+          if (!sends(c) || c.lifecycle === undefined) return;
+          const first = c.lifecycle.windows.reduce((a, w, j) => (w.start_us < c.lifecycle!.windows[a].start_us ? j : a), 0);
+          ctx.addIssue({
+            code: 'custom',
+            path: ['clients', i, 'lifecycle', 'windows', first, 'start_us'],
+            message: `a window starting before the horizon (${horizon} µs); with every window after it the workload has no request`,
+            params: { found: String(c.lifecycle.windows[first].start_us) },
+          });
+        });
+    }
     const ids = new Set<string>();
     s.clients.forEach((c, i) => {
       if (ids.has(c.id)) ctx.addIssue({ code: 'custom', path: ['clients', i, 'id'], message: 'a unique client id', params: { found: `"${c.id}" twice` } });

@@ -3,7 +3,7 @@ import type { ZodError } from 'zod';
 import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
-import { valueExcerpt } from './text-excerpt.js';
+import { fieldPathText, textExcerpt, valueExcerpt } from './text-excerpt.js';
 import { parseYamlInput, readYamlText, yamlLineOf } from './yaml-input.js';
 
 /** A validated spec plus the directory relative paths in it (empirical CSVs) resolve against. */
@@ -17,12 +17,13 @@ function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyK
     const path = i.path as (string | number)[];
     if (i.code === 'unrecognized_keys') {
       const keys = i.keys;
-      return { file, line: lineOf([...path, keys[0]]), field: [...path, keys[0]].join('.'), expected: 'a known field', found: `unknown field "${keys.join('", "')}"` };
+      const shown = keys.slice(0, 5).map((k) => textExcerpt(k, 40)).join(', ');
+      return { file, line: lineOf([...path, keys[0]]), field: fieldPathText([...path, keys[0]]), expected: 'a known field', found: `unknown field ${shown}${keys.length > 5 ? ` and ${keys.length - 5} more` : ''}` };
     }
     let value: unknown = raw;
     for (const k of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string | number, unknown>)[k];
     const found = customFound(i) ?? (value === undefined ? 'nothing (the field is missing)' : valueExcerpt(value));
-    return { file, line: lineOf(path), field: path.join('.') || '(root)', expected: describeExpected(i), found };
+    return { file, line: lineOf(path), field: fieldPathText(path) || '(root)', expected: describeExpected(i), found };
   });
   const more = err.issues.length - shown.length;
   if (more > 0) shown.push({ file, expected: 'a valid workload spec', found: `${more} more problem(s), not shown` });

@@ -46,6 +46,23 @@ export function valueExcerpt(v: unknown, max = EXCERPT_CHARS): string {
   return json.length > max ? `${textExcerpt(json, max).slice(1, -1)} (cut)` : textExcerpt(json, max).slice(1, -1);
 }
 
+/** Longest key a field path shows whole. */
+const KEY_CHARS = 40;
+
+/**
+ * A key of an input as a field path shows it: as written when it is a short plain name, else as
+ * a quoted excerpt (a key can be a megabyte, or hold control characters).
+ */
+export function keyText(key: PropertyKey): string {
+  const k = String(key);
+  return k.length <= KEY_CHARS && /^[\x21-\x7e]+$/.test(k) ? k : textExcerpt(k, KEY_CHARS);
+}
+
+/** `clients.0.input_distribution`, every key through {@link keyText}. */
+export function fieldPathText(path: readonly PropertyKey[]): string {
+  return path.map(keyText).join('.');
+}
+
 /** Characters looked at to tell text from binary data. */
 const SNIFF_CHARS = 4096;
 

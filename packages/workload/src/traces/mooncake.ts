@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { mooncakeBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';
-import { textExcerpt, valueExcerpt } from '../text-excerpt.js';
+import { fieldPathText, textExcerpt, valueExcerpt } from '../text-excerpt.js';
 import { LineReader } from './line-reader.js';
 import { TRACE_LIMITS } from './trace-limits.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
@@ -47,7 +47,7 @@ export function openMooncakeTrace(path: string, opts: TraceOptions = {}): TraceR
     const r = RowSchema.safeParse(obj);
     if (!r.success) {
       const i = r.error.issues[0];
-      const field = i.path.join('.');
+      const field = fieldPathText(i.path);
       const value = fieldValue(obj, i.path);
       throw new TraceReadError({ file: path, line: ln, field: field === '' ? undefined : field, expected: describeExpected(i), found: value === undefined ? 'nothing (the field is missing)' : valueExcerpt(value) });
     }

@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import * as z from 'zod';
 import { requestBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
-import { textExcerpt, valueExcerpt } from '../text-excerpt.js';
+import { keyText, textExcerpt, valueExcerpt } from '../text-excerpt.js';
 import { parseYamlInput, readYamlText } from '../yaml-input.js';
 import { TraceReadError } from '../errors.js';
 import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
@@ -88,7 +88,7 @@ export function parseTraceV2Header(text: string, file: string): TraceV2Header {
 
 /** `kv_offload.secondary_tiers[0].type`, as the CLI names keys. */
 function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${keyText(p)}`)).join('');
 }
 
 /**

@@ -31,4 +31,4 @@ export type { TraceOptions } from './traces/trace-source.js';
 export { describeExpected, customFound } from './describe-issue.js';
 export { parseYamlInput, readYamlText, yamlLineOf, YAML_LIMITS } from './yaml-input.js';
 export type { YamlInput } from './yaml-input.js';
-export { textExcerpt, valueExcerpt, keyText, fieldPathText, looksBinary, formatBytes, EXCERPT_CHARS } from './text-excerpt.js';
+export { textExcerpt, messageText, valueExcerpt, keyText, fieldPathText, looksBinary, formatBytes, EXCERPT_CHARS } from './text-excerpt.js';

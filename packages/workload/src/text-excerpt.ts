@@ -14,20 +14,33 @@ function printable(c: number): boolean {
   return true;
 }
 
-const NAMED: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escaped(s: string, max: number, quoted: boolean): string {
+  const cut = s.length > max;
+  let out = '';
+  for (const ch of cut ? s.slice(0, max) : s) {
+    const c = ch.codePointAt(0) ?? 0;
+    if (quoted && (ch === '"' || ch === '\\')) out += `\\${ch}`;
+    else out += NAMED[ch] ?? (printable(c) || c > 0xffff ? ch : `\\u${c.toString(16).padStart(4, '0')}`);
+  }
+  return `${out}${cut ? '…' : ''}`;
+}
 
 /**
  * `s` as a double-quoted excerpt of at most `max` characters (then `…`), non-printable
  * characters written as `\uXXXX`.
  */
 export function textExcerpt(s: string, max = EXCERPT_CHARS): string {
-  const cut = s.length > max;
-  let out = '';
-  for (const ch of cut ? s.slice(0, max) : s) {
-    const c = ch.codePointAt(0) ?? 0;
-    out += NAMED[ch] ?? (printable(c) ? ch : c > 0xffff ? ch : `\\u${c.toString(16).padStart(4, '0')}`);
-  }
-  return `"${out}${cut ? '…' : ''}"`;
+  return `"${escaped(s, max, true)}"`;
+}
+
+/**
+ * A sentence of a message (not a quote of the input) that may hold pieces of the input: cut to
+ * `max` characters, non-printable characters written as `\uXXXX`, quotes left as they are.
+ */
+export function messageText(s: string, max = 200): string {
+  return escaped(s, max, false);
 }
 
 /**

@@ -104,3 +104,12 @@ export function applyMutation(text: string, m: Mutation): string {
 export function mutate(text: string, ms: readonly Mutation[]): string {
   return ms.reduce(applyMutation, text);
 }
+
+/** Whether `s` holds a character that should never reach a terminal raw (controls, U+FFFD). */
+export function hasRawControl(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f || c === 0xfffd) return true;
+  }
+  return false;
+}

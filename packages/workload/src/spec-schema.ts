@@ -161,7 +161,7 @@ export const WorkloadSpecSchema = z
     const horizon = s.horizon;
     if (horizon !== undefined) {
       const sends = (c: ClientSpec) => s.aggregate_rate === 0 || c.rate_fraction > 0;
-      const late = (c: ClientSpec) => c.lifecycle !== undefined && c.lifecycle.windows.every((w) => w.start_us >= horizon);
+      const late = (c: ClientSpec) => c.lifecycle?.windows.every((w) => w.start_us >= horizon) === true;
       if (s.clients.some(sends) && s.clients.filter(sends).every(late))
         s.clients.forEach((c, i) => {
           if (!sends(c) || c.lifecycle === undefined) return;

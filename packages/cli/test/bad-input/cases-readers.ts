@@ -89,7 +89,7 @@ export const cases: readonly BadInputCase[] = [
     name: 'a list item without its dash, located with an excerpt',
     args: [...RUN, '--workload-spec', '$DIR/indent.yaml'],
     files: { 'indent.yaml': 'version: "2"\nclients:\n - id: a\n  rate: 1\n' },
-    stderr: [/^blis: \S+indent\.yaml:4: expected valid YAML \(.+\), found "  rate: 1"/],
+    stderr: [/^blis: \S+indent\.yaml:4: expected valid YAML \(.+\), found " {2}rate: 1"/],
     exactLines: true,
   },
   {

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { hasRawControl } from '../../../../tools/test-support/input-mutations.js';
 import { type InputIssue, TraceReadError, WorkloadSpecError } from '../../src/index.js';
 
 /** Longest message line a refusal may print: a located sentence with a 60-character excerpt. */
@@ -23,7 +24,7 @@ export function acceptedOrLocated(run: () => unknown, files: readonly string[]):
     expect(lines.length, e.message.slice(0, 2000)).toBeLessThanOrEqual(MAX_LINES);
     for (const l of lines) expect(l.length, l.slice(0, 2000)).toBeLessThanOrEqual(MAX_LINE_CHARS);
     // A message quotes excerpts, escaped: no raw control characters reach a terminal.
-    expect(e.message, e.message).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\ufffd]/);
+    expect(hasRawControl(e.message), e.message).toBe(false);
     return 'refused';
   }
 }

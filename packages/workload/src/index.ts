@@ -32,3 +32,4 @@ export { describeExpected, customFound } from './describe-issue.js';
 export { parseYamlInput, readYamlText, yamlLineOf, YAML_LIMITS } from './yaml-input.js';
 export type { YamlInput } from './yaml-input.js';
 export { textExcerpt, messageText, valueExcerpt, keyText, fieldPathText, looksBinary, formatBytes, EXCERPT_CHARS } from './text-excerpt.js';
+export { TRACE_LIMITS } from './traces/trace-limits.js';

@@ -33,3 +33,4 @@ export { parseYamlInput, readYamlText, yamlLineOf, YAML_LIMITS } from './yaml-in
 export type { YamlInput } from './yaml-input.js';
 export { textExcerpt, messageText, valueExcerpt, keyText, fieldPathText, looksBinary, formatBytes, EXCERPT_CHARS } from './text-excerpt.js';
 export { TRACE_LIMITS } from './traces/trace-limits.js';
+export { MAX_REQUEST_TOKENS } from './request-limits.js';

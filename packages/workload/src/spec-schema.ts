@@ -1,23 +1,26 @@
 import * as z from 'zod';
+import { MAX_REQUEST_TOKENS } from './request-limits.js';
 
 const pos = z.number().positive();
 const nonNeg = z.number().nonnegative();
 const posInt = z.number().int().positive();
 
-const bounded = { min: nonNeg.optional(), max: pos.optional() };
+/** A length a spec states outright (a constant, a mean, a lower bound): at most MAX_REQUEST_TOKENS. */
+const tokens = pos.max(MAX_REQUEST_TOKENS);
+const bounded = { min: nonNeg.max(MAX_REQUEST_TOKENS).optional(), max: pos.optional() };
 export const DistributionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: pos, std_dev: nonNeg, min: nonNeg, max: pos }) }),
-  z.strictObject({ type: z.literal('exponential'), params: z.strictObject({ mean: pos, ...bounded }) }),
+  z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: tokens, std_dev: nonNeg, min: nonNeg.max(MAX_REQUEST_TOKENS), max: pos }) }),
+  z.strictObject({ type: z.literal('exponential'), params: z.strictObject({ mean: tokens, ...bounded }) }),
   z.strictObject({ type: z.literal('lognormal'), params: z.strictObject({ mu: z.number(), sigma: nonNeg, ...bounded }) }),
   z.strictObject({
     type: z.literal('pareto_lognormal'),
     params: z.strictObject({ alpha: pos, xm: pos, mu: z.number(), sigma: nonNeg, mix_weight: z.number().min(0).max(1), ...bounded }),
   }),
-  z.strictObject({ type: z.literal('constant'), params: z.strictObject({ value: pos }) }),
+  z.strictObject({ type: z.literal('constant'), params: z.strictObject({ value: tokens }) }),
   z.strictObject({
     type: z.literal('empirical'),
     params: z
-      .strictObject({ file: z.string().min(1).optional(), column: z.string().optional(), values: z.array(pos).min(1).optional() })
+      .strictObject({ file: z.string().min(1).optional(), column: z.string().optional(), values: z.array(tokens).min(1).optional() })
       .refine((p) => (p.file === undefined) !== (p.values === undefined), { message: 'exactly one of file or values' }),
   }),
 ]);
@@ -66,7 +69,7 @@ export const ClientSchema = z
     input_distribution: DistributionSchema,
     output_distribution: DistributionSchema,
     prefix_group: z.string().min(1).optional(),
-    prefix_length: z.number().int().nonnegative().default(50),
+    prefix_length: z.number().int().nonnegative().max(MAX_REQUEST_TOKENS).default(50),
     network: z.strictObject({ rtt_ms: nonNeg.default(0), bandwidth_mbps: pos.optional() }).optional(),
     slo_target_us: z.number().int().nonnegative().default(0),
     /**

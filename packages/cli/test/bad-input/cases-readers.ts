@@ -121,6 +121,23 @@ export const cases: readonly BadInputCase[] = [
     stderr: [/^blis: \S+late\.yaml:11 clients\.0\.lifecycle\.windows\.0\.start_us: expected a window starting before the horizon \(10000000 µs\).*, found 20000000$/],
     exactLines: true,
   },
+  {
+    name: 'a constant prompt length of 10^15 tokens in a spec',
+    args: [...RUN, '--workload-spec', '$DIR/huge.yaml'],
+    files: { 'huge.yaml': SPEC.replace('{value: 100}', '{value: 1000000000000000}') },
+    stderr: [/^blis: \S+huge\.yaml:7 clients\.0\.input_distribution\.params\.value: expected a number <= 10000000, found 1000000000000000$/],
+    exactLines: true,
+  },
+  {
+    name: 'an empirical lengths CSV with a value past the token limit',
+    args: [...RUN, '--workload-spec', '$DIR/emp.yaml'],
+    files: {
+      'emp.yaml': SPEC.replace('{type: constant, params: {value: 100}}', '{type: empirical, params: {file: lengths.csv}}'),
+      'lengths.csv': 'num_prefill_tokens\n120\n99999999999\n',
+    },
+    stderr: [/^blis: \S+lengths\.csv:3 num_prefill_tokens: expected a positive number of tokens, at most 10000000, found "99999999999"$/],
+    exactLines: true,
+  },
   // Traces.
   {
     name: 'a PNG as a trace',

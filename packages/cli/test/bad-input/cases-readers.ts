@@ -182,6 +182,13 @@ export const cases: readonly BadInputCase[] = [
     exactLines: true,
   },
   {
+    name: 'TraceV2 arrival_time_us past 2^53',
+    args: [...REPLAY, '--trace', '$DIR/t.csv'],
+    files: { 't.yaml': 'trace_version: 2\n', 't.csv': `${V2_HEADER}\n${v2Row('r0', '100').replace(/^((?:[^,]*,){19})0,/, '$19007199254740993,')}\n` },
+    stderr: [/^blis: \S+t\.csv:2 arrival_time_us: expected a non-negative integer \(at most 9007199254740991\), found "9007199254740993"$/],
+    exactLines: true,
+  },
+  {
     name: 'TraceV2 with a header row and no request',
     args: [...REPLAY, '--trace', '$DIR/t.yaml'],
     files: { 't.yaml': 'trace_version: 2\n', 't.csv': `${V2_HEADER}\n` },

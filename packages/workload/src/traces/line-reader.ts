@@ -118,7 +118,8 @@ export function intField(raw: string, file: string, line: number, field: string,
   const v = /^[+-]?\d+(\.0*)?$/.test(t) ? Number(t) : Number.NaN;
   if (!Number.isSafeInteger(v) || v < min || v > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? (min > 0 ? `an integer >= ${min}` : 'a non-negative integer') : `an integer from ${min} to ${max}`;
-    const limit = max === Number.MAX_SAFE_INTEGER ? ` (at most ${max})` : '';
+    // The 2^53 bound is stated when it is what failed (a long run of digits).
+    const limit = max === Number.MAX_SAFE_INTEGER && /^\+?\d+(\.0*)?$/.test(t) && v > max ? ` (at most ${max})` : '';
     throw new TraceReadError({ file, line, field, expected: `${range}${limit}`, found: textExcerpt(raw) });
   }
   return v;

@@ -31,8 +31,8 @@ describe('parseDecisionTree', () => {
   it('reports YAML syntax errors with their line', () => {
     const got = issuesOf('kind: routing\ntree:\n  route: least\n  by: [instance.load\n');
     expect(got.length).toBeGreaterThan(0);
-    expect(got[0]).toMatch(/^\d+ \(document\): expected valid YAML, found /);
-    expect(issuesOf('kind: routing\nkind: admission\ntree: {admit: true}\n')[0]).toMatch(/^2 \(document\): expected valid YAML, found .*[Uu]nique/);
+    expect(got[0]).toMatch(/^\d+ \(document\): expected valid YAML( \(.*\))?, found /);
+    expect(issuesOf('kind: routing\nkind: admission\ntree: {admit: true}\n')[0]).toMatch(/^2 \(document\): expected valid YAML \(each key once in a mapping\), found .*[Uu]nique/);
   });
 
   it('reports every problem at once, each with its path and line', () => {

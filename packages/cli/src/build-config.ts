@@ -10,11 +10,18 @@ import type { BundleModules } from './policy-modules/bundle-modules.js';
 import { type ParamFlag, builtinParamIssues, withFlagParams } from './policy-modules/builtin-params.js';
 import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
+import { keyText, messageText } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
 
 /** Flag values after validation, camelCase. */
 export type FlagValues = Record<string, unknown>;
+
+/** `routing.scorers[0].name`, each key as the file's field paths show keys (an excerpt when odd). */
+function keyPath(path: readonly (string | number)[]): string {
+  if (path.length === 0) return '(root)';
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${keyText(p)}`)).join('');
+}
 
 /**
  * Validates a `--policy-config` file (its module references already taken out and loaded, see
@@ -28,9 +35,11 @@ export function checkPolicyBundle(b: BundleModules, registry: PolicyRegistry): {
       r.issues.map((i) => {
         // A section that wrote `type:` is named as written.
         const path = i.path.length >= 2 && i.path[1] === 'policy' && b.typeSections.has(String(i.path[0])) ? [i.path[0], 'type', ...i.path.slice(2)] : i.path;
-        const pathText = path === i.path ? i.pathText : i.pathText.replace(/\.policy\b/, '.type');
+        const pathText = keyPath(path);
         const line = file.lineOf(path);
-        return { where: `${file.path}${line !== undefined ? `:${line}` : ''} ${pathText}`, ...splitPolicyMessage(i.message, i.path) };
+        const { expected, found } = splitPolicyMessage(i.message, i.path);
+        // A key or value of the file can be long or hold control characters: quoted as excerpts.
+        return { where: `${file.path}${line !== undefined ? `:${line}` : ''} ${pathText}`, expected: messageText(expected, 300), found: messageText(found, 100) };
       }),
     );
   }

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { DecisionTreeError, type DecisionTreeKind, decisionTreePolicyFactory, parseDecisionTree } from '@blis/adapters';
 import type { PolicyFactoryContext } from '@blis/policies';
+import { readYamlText } from '@blis/workload';
 import { UsageError } from './usage-error.js';
 
 /** Policy flags given a `.yaml`/`.yml` path load a decision tree rather than an ES module. */
@@ -18,14 +18,11 @@ const TREE_KINDS: readonly string[] = ['admission', 'priority', 'routing', 'auto
 export function loadDecisionTreeFactory(kind: string, path: string, where: string): (ctx: PolicyFactoryContext) => unknown {
   if (!TREE_KINDS.includes(kind))
     throw new UsageError([{ where, expected: 'an ES module (decision trees are admission, priority, routing or autoscaler policies)', found: 'a YAML file' }]);
-  let text: string;
+  // Within the YAML size limit, checked before reading.
+  const read = readYamlText(path, 'decision-tree file');
+  if (!read.ok) throw new UsageError(read.issues.map((i) => ({ where: i.expected.startsWith('a readable') ? where : i.file, expected: i.expected, found: i.found })));
   try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError([{ where, expected: 'a readable decision-tree file', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
-  }
-  try {
-    return decisionTreePolicyFactory(parseDecisionTree(text, { file: path, kind: kind as DecisionTreeKind }));
+    return decisionTreePolicyFactory(parseDecisionTree(read.text, { file: path, kind: kind as DecisionTreeKind }));
   } catch (e) {
     if (!(e instanceof DecisionTreeError)) throw e;
     throw new UsageError(

@@ -259,7 +259,7 @@ clients:
 `;
 
   it.each([
-    ['malformed YAML', 'malformed.yaml', 'version: "2"\nclients: [a, b\n  x: 1\n', /malformed\.yaml:2: expected valid YAML, found /],
+    ['malformed YAML', 'malformed.yaml', 'version: "2"\nclients: [a, b\n  x: 1\n', /malformed\.yaml:2: expected valid YAML \(.*\), found "clients: \[a, b"/],
     ['unknown field', 'unknown.yaml', SPEC.replace('    rate_fraction: 1\n', '    rate_fraction: 1\n    colour: red\n'), /unknown\.yaml:7 clients\.0\.colour: expected a known field, found unknown field "colour"/],
     ['wrong type', 'type.yaml', SPEC.replace('aggregate_rate: 10', 'aggregate_rate: lots'), /type\.yaml:2 aggregate_rate: expected a number, found "lots"/],
     ['negative rate', 'neg.yaml', SPEC.replace('aggregate_rate: 10', 'aggregate_rate: -1'), /neg\.yaml:2 aggregate_rate: expected a number >= 0, found -1/],
@@ -278,8 +278,8 @@ clients:
   });
 
   it.each([
-    ['truncated Mooncake line', 'trunc.jsonl', '{"timestamp": 0, "input_length": 100, "output_length": 5}\n{"timestamp": 4, "input_le', /trunc\.jsonl:2: expected a JSON object per line, found /],
-    ['unreadable Azure field', 'field.csv', 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.97,12,x\n', /field\.csv:2 GeneratedTokens: expected a non-negative integer, found "x"/],
+    ['truncated Mooncake line', 'trunc.jsonl', '{"timestamp": 0, "input_length": 100, "output_length": 5}\n{"timestamp": 4, "input_le', /trunc\.jsonl:2: expected a Mooncake trace, one JSON object per line, found /],
+    ['unreadable Azure field', 'field.csv', 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.97,12,x\n', /field\.csv:2 GeneratedTokens: expected an integer from 0 to 10000000, found "x"/],
     [
       'non-monotone Azure timestamps',
       'back.csv',

@@ -29,4 +29,8 @@ export { TextLines } from './traces/text-lines.js';
 export type { Lines } from './traces/text-lines.js';
 export type { TraceOptions } from './traces/trace-source.js';
 export { describeExpected, customFound } from './describe-issue.js';
+export { parseYamlInput, readYamlText, yamlLineOf, YAML_LIMITS } from './yaml-input.js';
+export type { YamlInput } from './yaml-input.js';
+export { textExcerpt, messageText, valueExcerpt, keyText, fieldPathText, looksBinary, formatBytes, EXCERPT_CHARS } from './text-excerpt.js';
+export { TRACE_LIMITS } from './traces/trace-limits.js';
 export { MAX_TOKENS_PER_REQUEST } from './request-limits.js';

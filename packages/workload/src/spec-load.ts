@@ -1,15 +1,36 @@
-import { dirname, readFileSync } from '#host-files';
-import { LineCounter, parseDocument } from 'yaml';
+import { dirname } from '#host-files';
 import type { ZodError } from 'zod';
-import { zodIssueTexts } from '@blis/policies';
+import { describeFound } from '@blis/policies';
+import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
+import { fieldPathText, textExcerpt, valueExcerpt } from './text-excerpt.js';
+import { parseYamlInput, readYamlText, yamlLineOf } from './yaml-input.js';
 
 /** A validated spec plus the directory relative paths in it (empirical CSVs) resolve against. */
 export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string };
 
+/** Problems of a spec shown at most (a generated spec can repeat one mistake 300,000 times). */
+const MAX_SPEC_ISSUES = 20;
+
 function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined, raw: unknown): InputIssue[] {
-  return zodIssueTexts(err.issues, raw).map((t) => ({ file, line: lineOf(t.path), field: t.path.join('.') || '(root)', expected: t.expected, found: t.found }));
+  const shown = err.issues.slice(0, MAX_SPEC_ISSUES).map((i): InputIssue => {
+    const path = i.path as (string | number)[];
+    if (i.code === 'unrecognized_keys') {
+      const keys = i.keys;
+      const shown = keys.slice(0, 5).map((k) => textExcerpt(k, 40)).join(', ');
+      return { file, line: lineOf([...path, keys[0]]), field: fieldPathText([...path, keys[0]]), expected: 'a known field', found: `unknown field ${shown}${keys.length > 5 ? ` and ${keys.length - 5} more` : ''}` };
+    }
+    let value: unknown = raw;
+    for (const k of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string | number, unknown>)[k];
+    // Non-finite numbers as YAML wrote them (.nan, .inf), not as JSON would (null).
+    const shownValue = typeof value === 'number' && !Number.isFinite(value) ? describeFound(value) : valueExcerpt(value);
+    const found = customFound(i) ?? (value === undefined ? 'nothing (the field is missing)' : shownValue);
+    return { file, line: lineOf(path), field: fieldPathText(path) || '(root)', expected: describeExpected(i, value), found };
+  });
+  const more = err.issues.length - shown.length;
+  if (more > 0) shown.push({ file, expected: 'a valid workload spec', found: `${more} more problem(s), not shown` });
+  return shown;
 }
 
 /** Validates an already-parsed spec object (library use). */
@@ -21,13 +42,9 @@ export function parseWorkloadSpec(raw: unknown, file = '<spec>'): LoadedSpec {
 
 /** Reads, parses and validates a WorkloadSpec v2 YAML file; every error names its line. */
 export function loadWorkloadSpec(path: string): LoadedSpec {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new WorkloadSpecError([{ file: path, expected: 'a readable workload spec', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
-  }
-  return { ...parseWorkloadSpecText(text, path), baseDir: dirname(path) };
+  const read = readYamlText(path, 'workload spec');
+  if (!read.ok) throw new WorkloadSpecError(read.issues);
+  return { ...parseWorkloadSpecText(read.text, path), baseDir: dirname(path) };
 }
 
 /**
@@ -35,24 +52,10 @@ export function loadWorkloadSpec(path: string): LoadedSpec {
  * names `file` and its line. Relative paths in it (empirical CSVs) have no directory to resolve in.
  */
 export function parseWorkloadSpecText(text: string, file: string): LoadedSpec {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc });
-  if (doc.errors.length > 0)
-    throw new WorkloadSpecError(doc.errors.map((e) => ({ file, line: lc.linePos(e.pos[0]).line, expected: 'valid YAML', found: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') })));
-  const raw = doc.toJS();
-  const lineOf = (p: readonly PropertyKey[]): number | undefined => {
-    for (let n = p.length; n >= 0; n--) {
-      const node = doc.getIn(p.slice(0, n) as (string | number)[], true) as { range?: [number, number, number] } | undefined;
-      if (node?.range !== undefined) return lc.linePos(node.range[0]).line;
-      // A pair's key node carries the line when the value is a scalar.
-      if (n > 0) {
-        const parent = doc.getIn(p.slice(0, n - 1) as (string | number)[], true) as { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] } | undefined;
-        const pair = parent?.items?.find((it) => it.key?.value === p[n - 1]);
-        if (pair?.key?.range !== undefined) return lc.linePos(pair.key.range[0]).line;
-      }
-    }
-    return undefined;
-  };
+  const parsed = parseYamlInput(text, file);
+  if (!parsed.ok) throw new WorkloadSpecError(parsed.issues);
+  const raw = parsed.yaml.value;
+  const lineOf = (p: readonly PropertyKey[]): number | undefined => yamlLineOf(parsed.yaml, p);
   const r = WorkloadSpecSchema.safeParse(raw);
   if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, lineOf, raw));
   return r.data;

@@ -1,23 +1,26 @@
 import * as z from 'zod';
+import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 
 const pos = z.number().positive();
 const nonNeg = z.number().nonnegative();
 const posInt = z.number().int().positive();
 
-const bounded = { min: nonNeg.optional(), max: pos.optional() };
+/** A length a spec states outright (a constant, a mean, a lower bound): at most MAX_TOKENS_PER_REQUEST. */
+const tokens = pos.max(MAX_TOKENS_PER_REQUEST);
+const bounded = { min: nonNeg.max(MAX_TOKENS_PER_REQUEST).optional(), max: pos.optional() };
 export const DistributionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: pos, std_dev: nonNeg, min: nonNeg, max: pos }) }),
-  z.strictObject({ type: z.literal('exponential'), params: z.strictObject({ mean: pos, ...bounded }) }),
+  z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: tokens, std_dev: nonNeg, min: nonNeg.max(MAX_TOKENS_PER_REQUEST), max: pos }) }),
+  z.strictObject({ type: z.literal('exponential'), params: z.strictObject({ mean: tokens, ...bounded }) }),
   z.strictObject({ type: z.literal('lognormal'), params: z.strictObject({ mu: z.number(), sigma: nonNeg, ...bounded }) }),
   z.strictObject({
     type: z.literal('pareto_lognormal'),
     params: z.strictObject({ alpha: pos, xm: pos, mu: z.number(), sigma: nonNeg, mix_weight: z.number().min(0).max(1), ...bounded }),
   }),
-  z.strictObject({ type: z.literal('constant'), params: z.strictObject({ value: pos }) }),
+  z.strictObject({ type: z.literal('constant'), params: z.strictObject({ value: tokens }) }),
   z.strictObject({
     type: z.literal('empirical'),
     params: z
-      .strictObject({ file: z.string().min(1).optional(), column: z.string().optional(), values: z.array(pos).min(1).optional() })
+      .strictObject({ file: z.string().min(1).optional(), column: z.string().optional(), values: z.array(tokens).min(1).optional() })
       .refine((p) => (p.file === undefined) !== (p.values === undefined), { message: 'exactly one of file or values' }),
   }),
 ]);
@@ -66,7 +69,7 @@ export const ClientSchema = z
     input_distribution: DistributionSchema,
     output_distribution: DistributionSchema,
     prefix_group: z.string().min(1).optional(),
-    prefix_length: z.number().int().nonnegative().default(50),
+    prefix_length: z.number().int().nonnegative().max(MAX_TOKENS_PER_REQUEST).default(50),
     network: z.strictObject({ rtt_ms: nonNeg.default(0), bandwidth_mbps: pos.optional() }).optional(),
     slo_target_us: z.number().int().nonnegative().default(0),
     /**
@@ -154,6 +157,24 @@ export const WorkloadSpecSchema = z
               message: `lifecycle windows (client "${owner.id}" has per-window overrides, and then a client without windows sends nothing)`,
               params: { found: 'nothing (the field is missing)' },
             });
+        });
+    }
+    // Windows that all open at or after the horizon leave nothing to send: a spec whose every
+    // sending client is like that would run 0 requests and report it as a result.
+    const horizon = s.horizon;
+    if (horizon !== undefined) {
+      const sends = (c: ClientSpec) => s.aggregate_rate === 0 || c.rate_fraction > 0;
+      const late = (c: ClientSpec) => c.lifecycle?.windows.every((w) => w.start_us >= horizon) === true;
+      if (s.clients.some(sends) && s.clients.filter(sends).every(late))
+        s.clients.forEach((c, i) => {
+          if (!sends(c) || c.lifecycle === undefined) return;
+          const first = c.lifecycle.windows.reduce((a, w, j) => (w.start_us < c.lifecycle!.windows[a].start_us ? j : a), 0);
+          ctx.addIssue({
+            code: 'custom',
+            path: ['clients', i, 'lifecycle', 'windows', first, 'start_us'],
+            message: `a window starting before the horizon (${horizon} µs); with every window after it the workload has no request`,
+            params: { found: String(c.lifecycle.windows[first].start_us) },
+          });
         });
     }
     const ids = new Set<string>();

@@ -218,7 +218,7 @@ clients:
     writeFileSync(csv, 'num_prefill_tokens,num_decode_tokens\n10,20\n30,abc\n');
     const bad = (params: { file: string; column?: string }) => () => lengthSampler({ type: 'empirical', params });
     expect(bad({ file: csv, column: 'num_decode_tokens' })).toThrow(WorkloadSpecError);
-    expect(bad({ file: csv, column: 'num_decode_tokens' })).toThrow(`${csv}:3 num_decode_tokens: expected a positive number, found "abc"`);
+    expect(bad({ file: csv, column: 'num_decode_tokens' })).toThrow(`${csv}:3 num_decode_tokens: expected a positive number of tokens, at most 16777216, found "abc"`);
     expect(bad({ file: csv, column: 'nope' })).toThrow(`${csv}:1 column: expected one of the columns num_prefill_tokens, num_decode_tokens, found "nope"`);
     expect(bad({ file: join(dir, 'missing.csv') })).toThrow(/missing\.csv: expected a readable CSV of lengths \(empirical distribution\), found ENOENT/);
   });

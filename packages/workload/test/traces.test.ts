@@ -82,7 +82,7 @@ describe('Azure LLM inference trace', () => {
     const truncated = write('az-trunc.csv', `${header}${good}2023-11-16 18:17:04.03,31`);
     expect(traceIssue(() => drain(openAzureTrace(truncated)))).toEqual({ file: truncated, line: 3, expected: '3 columns', found: '2' });
     const badNum = write('az-num.csv', `${header}${good}2023-11-16 18:17:04.0319600,lots,8\r\n`);
-    expect(traceIssue(() => drain(openAzureTrace(badNum)))).toEqual({ file: badNum, line: 3, field: 'ContextTokens', expected: 'an integer >= 1', found: '"lots"' });
+    expect(traceIssue(() => drain(openAzureTrace(badNum)))).toEqual({ file: badNum, line: 3, field: 'ContextTokens', expected: 'an integer from 1 to 16777216', found: '"lots"' });
     const badTs = write('az-ts.csv', `${header}${good}16/11/2023 18:17,5,8\r\n`);
     expect(traceIssue(() => drain(openAzureTrace(badTs)))).toMatchObject({ file: badTs, line: 3, field: 'TIMESTAMP', found: '"16/11/2023 18:17"' });
     const backwards = write('az-back.csv', `${header}${good}2023-11-16 18:17:05.0000000,5,8\r\n2023-11-16 18:17:04.5000000,5,8\r\n`);
@@ -94,7 +94,7 @@ describe('Azure LLM inference trace', () => {
       found: '520040 µs (timestamps must not decrease)',
     });
     const noHeader = write('az-nohdr.csv', good);
-    expect(traceIssue(() => openAzureTrace(noHeader))).toMatchObject({ file: noHeader, line: 1, expected: 'the header TIMESTAMP,ContextTokens,GeneratedTokens' });
+    expect(traceIssue(() => openAzureTrace(noHeader))).toMatchObject({ file: noHeader, line: 1, expected: 'an Azure trace CSV, whose header is TIMESTAMP,ContextTokens,GeneratedTokens' });
   });
 });
 
@@ -154,7 +154,7 @@ describe('Mooncake JSONL trace', () => {
   it('truncated line, wrong field, time going backwards', () => {
     const good = '{"timestamp": 0, "input_length": 100, "output_length": 5, "hash_ids": [1]}\n';
     const truncated = write('mc-trunc.jsonl', `${good}{"timestamp": 5, "input_len`);
-    expect(traceIssue(() => drain(openMooncakeTrace(truncated)))).toEqual({ file: truncated, line: 2, expected: 'a JSON object per line', found: '"{\\"timestamp\\": 5, \\"input_len"' });
+    expect(traceIssue(() => drain(openMooncakeTrace(truncated)))).toEqual({ file: truncated, line: 2, expected: 'a Mooncake trace, one JSON object per line', found: '"{\\"timestamp\\": 5, \\"input_len"' });
     const wrong = write('mc-wrong.jsonl', `${good}{"timestamp": 5, "input_length": "many", "output_length": 5}\n`);
     expect(traceIssue(() => drain(openMooncakeTrace(wrong)))).toEqual({ file: wrong, line: 2, field: 'input_length', expected: 'a number', found: '"many"' });
     const negative = write('mc-neg.jsonl', `${good}{"timestamp": 5, "input_length": 0, "output_length": 5}\n`);
@@ -260,7 +260,7 @@ describe('TraceV2', () => {
     writeFileSync(csv, `${hdr}${cols({})}\n${cols({}).slice(0, 20)}\n`);
     expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 3, expected: '27 columns (as in the header row)', found: '10' });
     writeFileSync(csv, `${hdr}${cols({ 9: 'x' })}\n`);
-    expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 2, field: 'input_tokens', expected: 'a non-negative integer', found: '"x"' });
+    expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 2, field: 'input_tokens', expected: 'an integer from 0 to 16777216', found: '"x"' });
     writeFileSync(csv, `${hdr}${cols({ 8: 'yes' })}\n`);
     expect(traceIssue(() => drain(openTraceV2(csv)))).toEqual({ file: csv, line: 2, field: 'streaming', expected: 'true or false', found: '"yes"' });
     writeFileSync(csv, `${hdr}${cols({ 19: 50, 20: 60, 17: 40 })}\n`);

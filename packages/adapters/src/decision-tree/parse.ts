@@ -1,4 +1,5 @@
-import { type Document, isNode, LineCounter, parseDocument } from 'yaml';
+import { parseYamlInput } from '@blis/workload';
+import { type Document, isNode, type LineCounter } from 'yaml';
 import { type At, formatAt } from './check-shape.js';
 import { checkDocument } from './check-tree.js';
 import { DecisionTreeError, type DecisionTreeIssue } from './errors.js';
@@ -18,13 +19,14 @@ export interface ParseDecisionTreeOptions {
  * {@link DecisionTreeError} holding every problem, each with its path and line.
  */
 export function parseDecisionTree(text: string, options: ParseDecisionTreeOptions = {}): DecisionTree {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const issues = doc.errors.map((e) => ({ path: '(document)', line: lc.linePos(e.pos[0]).line, expected: 'valid YAML', found: e.message.split('\n')[0] }));
+  // Keys are unique (the `yaml` default), so a repeated key is an error, not a silent override.
+  const parsed = parseYamlInput(text, options.file ?? '(tree)');
+  if (!parsed.ok) {
+    const issues = parsed.issues.map((i) => ({ path: '(document)', ...(i.line !== undefined ? { line: i.line } : {}), expected: i.expected, found: i.found }));
     throw new DecisionTreeError(issues, options.file);
   }
-  const { tree, issues } = checkDocument(doc.toJS(), options.kind);
+  const { doc, lineCounter: lc } = parsed.yaml;
+  const { tree, issues } = checkDocument(parsed.yaml.value, options.kind);
   if (tree === undefined || issues.length > 0) {
     const located: DecisionTreeIssue[] = issues.map((i) => {
       const line = lineOf(doc, lc, i.at);

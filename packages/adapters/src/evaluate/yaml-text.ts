@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { parseYamlInput } from '@blis/workload';
 import type { EvalIssue } from './protocol.js';
 
 /** A YAML text parsed once, able to say on which line a path of keys lives. */
@@ -9,17 +9,13 @@ export interface YamlText {
 
 /** Parses `text`; syntax errors come back as issues located at `name:line`. */
 export function parseYamlText(text: string, name: string): { ok: true; yaml: YamlText } | { ok: false; issues: EvalIssue[] } {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
-  if (doc.errors.length > 0)
-    return {
-      ok: false,
-      issues: doc.errors.map((e) => ({ where: `${name}:${lc.linePos(e.pos[0]).line}`, expected: 'valid YAML', found: e.message.split('\n')[0] })),
-    };
+  const parsed = parseYamlInput(text, name);
+  if (!parsed.ok) return { ok: false, issues: parsed.issues.map((i) => ({ where: `${i.file}${i.line !== undefined ? `:${i.line}` : ''}`, expected: i.expected, found: i.found })) };
+  const { doc, lineCounter: lc } = parsed.yaml;
   return {
     ok: true,
     yaml: {
-      value: doc.toJS(),
+      value: parsed.yaml.value,
       lineOf(p) {
         // The node itself, else its nearest parent that exists.
         for (let i = p.length; i > 0; i--) {

@@ -1,7 +1,6 @@
 import { zodIssueTexts } from '@blis/policies';
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { type InputIssue, parseYamlInput, readYamlText, valueExcerpt } from '@blis/workload';
 import type { ZodError } from 'zod';
 import { SweepSpecError, type SweepIssue } from './sweep-spec-error.js';
 import { type SweepSpec, SweepSpecSchema } from './sweep-spec-schema.js';
@@ -18,21 +17,21 @@ export interface LoadedSweepSpec {
   where(path: readonly (string | number)[]): string;
 }
 
+/** A YAML input problem as a sweep issue (`file:line`). */
+function sweepIssue(i: InputIssue): SweepIssue {
+  return { where: `${i.file}${i.line !== undefined ? `:${i.line}` : ''}`, expected: i.expected, found: i.found };
+}
+
 /** Fields of a `SimulationConfigInput` that hold file paths, resolved against the sweep file's folder. */
 const PATH_FIELDS: readonly (readonly string[])[] = [['workload', 'path'], ['workload', 'dataPath'], ['modelConfigPath'], ['hardwareConfigPath']];
 
 /** Reads, parses and validates a sweep YAML file; every error names the file, the line and the field. */
 export function loadSweepSpec(file: string): LoadedSweepSpec {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new SweepSpecError([{ where: file, expected: 'a readable sweep spec file', found: (e as NodeJS.ErrnoException).code ?? String(e) }]);
-  }
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
-  if (doc.errors.length > 0)
-    throw new SweepSpecError(doc.errors.map((e) => ({ where: `${file}:${lc.linePos(e.pos[0]).line}`, expected: 'valid YAML', found: e.message.split('\n')[0] })));
+  const read = readYamlText(file, 'sweep spec file');
+  if (!read.ok) throw new SweepSpecError(read.issues.map(sweepIssue));
+  const parsed = parseYamlInput(read.text, file);
+  if (!parsed.ok) throw new SweepSpecError(parsed.issues.map(sweepIssue));
+  const { doc, lineCounter: lc } = parsed.yaml;
   const lineOf = (p: readonly (string | number)[]): number | undefined => {
     for (let n = p.length; n >= 0; n--) {
       const node = doc.getIn(p.slice(0, n), true) as { range?: [number, number, number] } | undefined;
@@ -50,9 +49,9 @@ export function loadSweepSpec(file: string): LoadedSweepSpec {
     const line = lineOf(p);
     return `${file}${line !== undefined ? `:${line}` : ''}${p.length > 0 ? ` ${p.join('.')}` : ''}`;
   };
-  const raw = doc.toJS() as unknown;
+  const raw = parsed.yaml.value;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new SweepSpecError([{ where: `${file}:1`, expected: 'a mapping with base, seeds, search, parameters, metrics', found: raw === null ? 'an empty document' : JSON.stringify(raw) }]);
+    throw new SweepSpecError([{ where: `${file}:1`, expected: 'a mapping with base, seeds, search, parameters, metrics', found: raw === null ? 'an empty document' : valueExcerpt(raw) }]);
   const r = SweepSpecSchema.safeParse(raw);
   if (!r.success) throw new SweepSpecError(zodIssues(r.error, raw, where));
   const spec = r.data;

@@ -32,6 +32,7 @@ export const dirname = unavailable('take the folder of') as typeof NodeFiles.dir
 export const isAbsolute = unavailable('resolve the path') as typeof NodeFiles.isAbsolute;
 export const join = unavailable('resolve a path under') as typeof NodeFiles.join;
 export const allocBytes = unavailable('allocate a read buffer of') as typeof NodeFiles.allocBytes;
+export const fileSize = unavailable('read') as typeof NodeFiles.fileSize;
 export const StringDecoder = class {
   constructor(encoding?: unknown) {
     throw new FileAccessUnavailable('decode file bytes as', encoding);

@@ -1,9 +1,12 @@
 import { allocBytes, closeSync, openSync, readSync, StringDecoder } from '#host-files';
 import { TraceReadError } from '../errors.js';
+import { looksBinary, textExcerpt } from '../text-excerpt.js';
+import { TRACE_LIMITS } from './trace-limits.js';
 
 /**
  * Reads a text file line by line, synchronously, 64 KiB at a time: a pull-based request stream
- * can take the next request without holding the whole trace in memory.
+ * can take the next request without holding the whole trace in memory. Binary data (checked in
+ * the first 64 KiB) and lines over {@link TRACE_LIMITS}.maxLineChars are refused.
  */
 export class LineReader {
   readonly path: string;
@@ -17,6 +20,7 @@ export class LineReader {
   private lines: string[] = [];
   private li = 0;
   private eof = false;
+  private started = false;
 
   constructor(path: string) {
     this.path = path;
@@ -44,9 +48,16 @@ export class LineReader {
         this.pending = '';
       } else {
         const text = this.pending + this.decoder.write(this.buf.subarray(0, n));
+        if (!this.started) {
+          this.started = true;
+          if (looksBinary(text)) this.fail({ file: this.path, expected: 'a text file (CSV or JSON Lines)', found: 'binary data' });
+        }
         const parts = text.split('\n');
         this.pending = parts.pop()!;
         this.lines = parts;
+        // Lines before this chunk have all been returned: part i is line lineNumber + i + 1.
+        const long = [...parts, this.pending].findIndex((p) => p.length > TRACE_LIMITS.maxLineChars);
+        if (long >= 0) this.fail({ file: this.path, line: this.lineNumber + long + 1, expected: `lines of at most ${TRACE_LIMITS.maxLineChars} characters`, found: 'a longer line' });
       }
       this.li = 0;
     }
@@ -59,6 +70,11 @@ export class LineReader {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
     this.eof = true;
+  }
+
+  private fail(issue: ConstructorParameters<typeof TraceReadError>[0]): never {
+    this.close();
+    throw new TraceReadError(issue);
   }
 }
 
@@ -92,10 +108,19 @@ export function csvField(v: string | number | boolean): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** Parses an integer field, or throws a TraceReadError naming file, line and column. */
-export function intField(raw: string, file: string, line: number, field: string, min = 0): number {
-  const v = raw.trim() === '' ? Number.NaN : Number(raw);
-  if (!Number.isInteger(v) || v < min)
-    throw new TraceReadError({ file, line, field, expected: min > 0 ? `an integer >= ${min}` : 'a non-negative integer', found: JSON.stringify(raw) });
+/**
+ * Parses a decimal integer field, `min` to `max` (at most 2^53 - 1, where doubles stop being
+ * exact), or throws a TraceReadError naming file, line and column.
+ */
+export function intField(raw: string, file: string, line: number, field: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const t = raw.trim();
+  // Decimal digits only ("12.0" too): Number() would also read 0x10, 1e3 and Infinity.
+  const v = /^[+-]?\d+(\.0*)?$/.test(t) ? Number(t) : Number.NaN;
+  if (!Number.isSafeInteger(v) || v < min || v > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? (min > 0 ? `an integer >= ${min}` : 'a non-negative integer') : `an integer from ${min} to ${max}`;
+    // The 2^53 bound is stated when it is what failed (a long run of digits).
+    const limit = max === Number.MAX_SAFE_INTEGER && /^\+?\d+(\.0*)?$/.test(t) && v > max ? ` (at most ${max})` : '';
+    throw new TraceReadError({ file, line, field, expected: `${range}${limit}`, found: textExcerpt(raw) });
+  }
   return v;
 }

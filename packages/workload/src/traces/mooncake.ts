@@ -3,17 +3,27 @@ import * as z from 'zod';
 import { mooncakeBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';
+import { fieldPathText, textExcerpt, valueExcerpt } from '../text-excerpt.js';
 import { LineReader } from './line-reader.js';
+import { TRACE_LIMITS } from './trace-limits.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
 
 const RowSchema = z
   .object({
-    timestamp: z.number().nonnegative(),
-    input_length: z.number().int().positive(),
-    output_length: z.number().int().nonnegative(),
+    // In ms: arrivals in µs stay exact integers.
+    timestamp: z.number().nonnegative().max(Math.floor(Number.MAX_SAFE_INTEGER / 1000)),
+    input_length: z.number().int().positive().max(TRACE_LIMITS.maxRequestTokens),
+    output_length: z.number().int().nonnegative().max(TRACE_LIMITS.maxRequestTokens),
     hash_ids: z.array(z.number().int().nonnegative()).default([]),
   })
   .loose();
+
+/** The value at `path` in a parsed row. */
+function fieldValue(obj: unknown, path: readonly PropertyKey[]): unknown {
+  let v = obj;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
 
 /**
  * Streams a Mooncake JSONL trace: `timestamp` in ms, lengths, and `hash_ids` of 512-token blocks,
@@ -32,13 +42,14 @@ export function openMooncakeTrace(path: string, opts: TraceOptions = {}): TraceR
     try {
       obj = JSON.parse(line);
     } catch {
-      throw new TraceReadError({ file: path, line: ln, expected: 'a JSON object per line', found: JSON.stringify(line.slice(0, 40)) });
+      throw new TraceReadError({ file: path, line: ln, expected: 'a Mooncake trace, one JSON object per line', found: textExcerpt(line) });
     }
     const r = RowSchema.safeParse(obj);
     if (!r.success) {
       const i = r.error.issues[0];
-      const field = i.path.join('.');
-      throw new TraceReadError({ file: path, line: ln, field, expected: describeExpected(i), found: JSON.stringify((obj as Record<string, unknown>)?.[String(i.path[0])] ?? null) });
+      const field = fieldPathText(i.path);
+      const value = fieldValue(obj, i.path);
+      throw new TraceReadError({ file: path, line: ln, field: field === '' ? undefined : field, expected: describeExpected(i), found: value === undefined ? 'nothing (the field is missing)' : valueExcerpt(value) });
     }
     const id = String(row++);
     return {

@@ -40,6 +40,9 @@ export class TraceRequestSource implements RequestSource {
     this.scale = opts.timeScale ?? 1;
     this.limit = opts.maxRequests ?? Number.POSITIVE_INFINITY;
     this.ahead = this.pull();
+    // A trace of no request would "run" and report nothing: a wrong or truncated file.
+    if (this.ahead === undefined && this.limit > 0)
+      throw new TraceReadError({ file, expected: 'at least one request row', found: 'none' });
   }
 
   peekArrivalUs(): number {

@@ -1,9 +1,11 @@
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from '#host-files';
+import { closeSync, existsSync, openSync, writeSync } from '#host-files';
 import type { RequestSource, RequestSpec } from '@blis/engine';
-import { LineCounter, parseDocument, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import * as z from 'zod';
 import { requestBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
+import { keyText, textExcerpt, valueExcerpt } from '../text-excerpt.js';
+import { parseYamlInput, readYamlText } from '../yaml-input.js';
 import { TraceReadError } from '../errors.js';
 import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
 import { TraceKVOffloadSchema, TraceObservedKVMetricsSchema } from './tracev2-kv-offload.js';
@@ -12,8 +14,11 @@ import { scanSendTimes } from './tracev2-send-times.js';
 import { type Lines, TextLines } from './text-lines.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
 import { TRACEV2_COLUMNS } from './tracev2-columns.js';
+import { TRACE_LIMITS } from './trace-limits.js';
 
 export { TRACEV2_COLUMNS };
+
+const MAX_TOKENS = TRACE_LIMITS.maxRequestTokens;
 
 const UNIT_US: Record<string, number> = { microseconds: 1, us: 1, milliseconds: 1000, ms: 1000, seconds: 1_000_000, s: 1_000_000 };
 
@@ -33,8 +38,16 @@ export const TraceV2HeaderSchema = z
   .loose();
 export type TraceV2Header = z.output<typeof TraceV2HeaderSchema>;
 
-/** The header (.yaml) and data (.csv) paths of a TraceV2 pair, given either one. */
+/**
+ * The header (.yaml) and data (.csv) paths of a TraceV2 pair, given either one. A path with
+ * another extension is the data itself (its header, if any, beside it as `<stem>.yaml`): the
+ * user named that file, and a message must name it.
+ */
 export function traceV2Pair(path: string): { header: string; csv: string } {
+  if (!/\.(ya?ml|csv)$/i.test(path)) {
+    const stem = path.replace(/\.[^./\\]*$/, '');
+    return { header: existsSync(`${stem}.yaml`) ? `${stem}.yaml` : `${stem}.yml`, csv: path };
+  }
   const stem = path.replace(/\.(ya?ml|csv)$/i, '');
   const header = existsSync(`${stem}.yaml`) ? `${stem}.yaml` : `${stem}.yml`;
   return { header, csv: `${stem}.csv` };
@@ -42,22 +55,18 @@ export function traceV2Pair(path: string): { header: string; csv: string } {
 
 /** Reads and validates a TraceV2 header YAML; problems name the file, the line and the field. */
 export function readTraceV2Header(path: string): TraceV2Header {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new TraceReadError({ file: path, expected: 'a readable TraceV2 YAML header', found: (e as NodeJS.ErrnoException).code ?? String(e) });
-  }
-  return parseTraceV2Header(text, path);
+  const read = readYamlText(path, 'TraceV2 YAML header');
+  if (!read.ok) throw new TraceReadError(read.issues[0]);
+  return parseTraceV2Header(read.text, path);
 }
 
 /** Parses and validates a TraceV2 header from YAML text; problems name `file`, the line and the field. */
 export function parseTraceV2Header(text: string, file: string): TraceV2Header {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
-  if (doc.errors.length > 0)
-    throw new TraceReadError({ file, line: lc.linePos(doc.errors[0].pos[0]).line, expected: 'a readable TraceV2 YAML header', found: doc.errors[0].message.split('\n')[0] });
-  const raw = doc.toJS() as unknown;
+  const parsed = parseYamlInput(text, file);
+  if (!parsed.ok) throw new TraceReadError(parsed.issues[0]);
+  const doc = parsed.yaml.doc;
+  const lc = parsed.yaml.lineCounter;
+  const raw = parsed.yaml.value;
   const r = TraceV2HeaderSchema.safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0];
@@ -71,7 +80,7 @@ export function parseTraceV2Header(text: string, file: string): TraceV2Header {
       line: at !== undefined ? lc.linePos(at[0]).line : undefined,
       field: fieldPath(path_),
       expected: i.code === 'unrecognized_keys' ? 'a key BLIS\'s TraceV2 header defines' : describeExpected(i),
-      found: i.code === 'unrecognized_keys' ? `unknown key ${JSON.stringify(i.keys[0])}` : JSON.stringify(doc.getIn(path_ as (string | number)[])),
+      found: i.code === 'unrecognized_keys' ? `unknown key ${textExcerpt(i.keys[0])}` : valueExcerpt(doc.getIn(path_ as (string | number)[])),
     });
   }
   return r.data;
@@ -79,7 +88,7 @@ export function parseTraceV2Header(text: string, file: string): TraceV2Header {
 
 /** `kv_offload.secondary_tiers[0].type`, as the CLI names keys. */
 function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${keyText(p)}`)).join('');
 }
 
 /**
@@ -113,8 +122,8 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
     throw new TraceReadError({
       file: csv,
       line: 1,
-      expected: `a header row starting with request_id and naming all ${TRACEV2_COLUMNS.length} TraceV2 columns`,
-      found: names[0] === 'request_id' ? `no ${missing} column` : JSON.stringify(first?.slice(0, 60) ?? 'an empty file'),
+      expected: `a TraceV2 data CSV, whose header row starts with request_id and names all ${TRACEV2_COLUMNS.length} TraceV2 columns`,
+      found: names[0] === 'request_id' ? `no ${missing} column` : first === undefined ? 'an empty file' : textExcerpt(first),
     });
   // BLIS inserts optional columns (vllm_priority, slo_target_us, ...) when it has values for
   // them, so columns are found by name.
@@ -130,8 +139,8 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
     const c = splitCsv(line);
     if (c.length !== names.length) throw new TraceReadError({ file: csv, line: ln, expected: `${names.length} columns (as in the header row)`, found: `${c.length}` });
     const opt = (name: (typeof TRACEV2_COLUMNS)[number]) => (c[col[name]].trim() === '' ? 0 : intField(c[col[name]], csv, ln, name));
-    const ownTokens = intField(c[col.input_tokens], csv, ln, 'input_tokens');
-    const outputTokens = intField(c[col.output_tokens], csv, ln, 'output_tokens');
+    const ownTokens = intField(c[col.input_tokens], csv, ln, 'input_tokens', 0, MAX_TOKENS);
+    const outputTokens = intField(c[col.output_tokens], csv, ln, 'output_tokens', 0, MAX_TOKENS);
     const arrivalRaw = intField(c[col.arrival_time_us], csv, ln, 'arrival_time_us');
     const send = opt('send_time_us');
     const deadlineRaw = opt('deadline_us');
@@ -142,10 +151,10 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
     const deadline = deadlineRaw > 0 ? arrival + (deadlineRaw - arrivalRaw) * unit : 0;
     opt('prefix_length'); // validated; the group's length is what counts
     const roundIndex = opt('round_index');
-    const serverInput = opt('server_input_tokens');
+    const serverInput = c[col.server_input_tokens].trim() === '' ? 0 : intField(c[col.server_input_tokens], csv, ln, 'server_input_tokens', 0, MAX_TOKENS);
     const streaming = c[col.streaming];
     if (streaming !== 'true' && streaming !== 'false' && streaming !== '')
-      throw new TraceReadError({ file: csv, line: ln, field: 'streaming', expected: 'true or false', found: JSON.stringify(streaming) });
+      throw new TraceReadError({ file: csv, line: ln, field: 'streaming', expected: 'true or false', found: textExcerpt(streaming) });
     const id = c[col.request_id];
     const prefixGroup = c[col.prefix_group];
     const sessionId = c[col.session_id];
@@ -153,6 +162,8 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
     // A server-reported count includes the chat template, so BLIS trusts it, except in a
     // group, where it would count the prefix twice.
     const inputTokens = prefixLength + (prefixGroup === '' && serverInput > 0 ? serverInput : ownTokens);
+    if (inputTokens > MAX_TOKENS)
+      throw new TraceReadError({ file: csv, line: ln, field: 'input_tokens', expected: `a prompt of at most ${MAX_TOKENS} tokens (input_tokens plus the group prefix)`, found: `${inputTokens}` });
     if (inputTokens < 1) throw new TraceReadError({ file: csv, line: ln, field: 'input_tokens', expected: 'a prompt of at least 1 token (input_tokens plus the group prefix)', found: String(ownTokens) });
     const slo = sloCol >= 0 && c[sloCol].trim() !== '' ? intField(c[sloCol], csv, ln, 'slo_target_us') : 0;
     return {
@@ -176,17 +187,29 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
       networkDelayUs: 0,
     };
   };
-  return new TraceRequestSource(csv, sends.ordered ? read : sortedByArrival(read), () => lines.lineNumber, opts, 'send_time_us');
+  return new TraceRequestSource(csv, sends.ordered ? read : sortedByArrival(read, csv, () => lines.lineNumber), () => lines.lineNumber, opts, 'send_time_us');
 }
 
-/** Reads every row first and hands them out by injection time (stable), for out-of-order sends. */
-function sortedByArrival(read: () => RequestSpec | undefined): () => RequestSpec | undefined {
+/**
+ * Reads every row first and hands them out by injection time (stable), for out-of-order sends;
+ * at most {@link TRACE_LIMITS}.maxSortedRows rows, all held in memory.
+ */
+function sortedByArrival(read: () => RequestSpec | undefined, csv: string, lineOf: () => number): () => RequestSpec | undefined {
   let rows: RequestSpec[] | undefined;
   let i = 0;
   return () => {
     if (rows === undefined) {
       rows = [];
-      for (let r = read(); r !== undefined; r = read()) rows.push(r);
+      for (let r = read(); r !== undefined; r = read()) {
+        if (rows.length === TRACE_LIMITS.maxSortedRows)
+          throw new TraceReadError({
+            file: csv,
+            line: lineOf(),
+            expected: `at most ${TRACE_LIMITS.maxSortedRows} rows when send times are out of order (they are sorted in memory)`,
+            found: 'more rows',
+          });
+        rows.push(r);
+      }
       rows.sort((a, b) => a.arrivalUs - b.arrivalUs);
     }
     return rows[i++];

@@ -1,13 +1,6 @@
 import { runInstance, ArrayRequestSource } from '@blis/engine';
 import { describe, expect, it } from 'vitest';
-import { buildResult } from '../src/results.js';
-import { LLAMA8B, buildCluster, hashesFor, spec } from './helpers.js';
-
-const resultOf = (sim: ReturnType<typeof buildCluster>) => {
-  sim.run();
-  sim.checkConservation();
-  return buildResult(sim, { sloTtftUs: 0, sloE2eUs: 0, includeRequests: true });
-};
+import { LLAMA8B, buildCluster, hashesFor, resultOf, spec } from './helpers.js';
 
 describe('cluster scenarios (seed 001 section 10)', () => {
   it('routes a request to the replica that holds its cached prefix', () => {

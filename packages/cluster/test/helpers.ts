@@ -10,6 +10,7 @@ import {
 } from '@blis/policies';
 import { ClusterSimulator } from '../src/cluster-simulator.js';
 import type { ClusterSetup } from '../src/cluster-setup.js';
+import { type SimulationResult, buildResult } from '../src/results.js';
 
 /** BLIS's blackbox model with explicit coefficients (what the catalogue would resolve to). */
 export function blackbox(alpha: readonly number[], beta: readonly number[]): LatencyModel {
@@ -98,4 +99,11 @@ export function buildCluster(specs: RequestSpec[], o: BuildOptions = {}): Cluste
     recordRequestIds: true,
     ...o.setup,
   });
+}
+
+/** Runs a cluster to its end, checks conservation, and builds its result with per-request records. */
+export function resultOf(sim: ClusterSimulator): SimulationResult {
+  sim.run();
+  sim.checkConservation();
+  return buildResult(sim, { sloTtftUs: 0, sloE2eUs: 0, includeRequests: true });
 }

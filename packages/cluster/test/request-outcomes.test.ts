@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildResult } from '../src/results.js';
-import { buildCluster, spec } from './helpers.js';
-
-const resultOf = (sim: ReturnType<typeof buildCluster>) => {
-  sim.run();
-  sim.checkConservation();
-  return buildResult(sim, { sloTtftUs: 0, sloE2eUs: 0, includeRequests: true });
-};
+import { buildCluster, resultOf, spec } from './helpers.js';
 
 describe('per-request records account for every injected request', () => {
   it('gives each way of leaving its outcome, and what was left when the run stopped', () => {

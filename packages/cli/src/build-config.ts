@@ -106,6 +106,9 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   }
 
   checkCoefficientFlags(f.latencyModel as string | undefined, f.alphaCoeffs as number[] | undefined, f.betaCoeffs as number[] | undefined, issues);
+  // A vLLM version picks a row of blackbox coefficients: beside another model it would do nothing.
+  if (f.vllmVersion !== undefined && (f.latencyModel === 'roofline' || f.latencyModel === 'trained-physics'))
+    issues.push({ where: '--vllm-version', expected: `no --vllm-version with --latency-model ${f.latencyModel} (a vLLM version picks blackbox coefficients)`, found: describeFound(f.vllmVersion) });
 
   let fitnessWeights: Record<string, number> | undefined;
   if (typeof f.fitnessWeights === 'string') {

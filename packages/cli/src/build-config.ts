@@ -4,13 +4,13 @@ import { latencyKnownModels } from './catalogue.js';
 import { kvTierFields } from './kv-tier-flags.js';
 import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import { checkReadableFile } from './input-files.js';
-import { MAX_EXACT_INTEGER, type PolicyBundle, type PolicyOverrides, type PolicyRegistry, defaultPolicyRegistry, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitListMessage, splitPolicyMessage, describeFound } from '@blis/policies';
+import { MAX_EXACT_INTEGER, type PolicyBundle, type PolicyOverrides, type PolicyRegistry, defaultPolicyRegistry, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitListMessage, splitPolicyMessage, describeFound, messageText } from '@blis/policies';
 import { type PolicySetup, isModulePath, withRegisteredScorerNames } from './policy-modules/index.js';
 import type { BundleModules } from './policy-modules/bundle-modules.js';
 import { type ParamFlag, builtinParamIssues, withFlagParams } from './policy-modules/builtin-params.js';
 import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
-import { keyText, messageText } from '@blis/workload';
+import { keyText } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
 

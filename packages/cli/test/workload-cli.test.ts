@@ -279,7 +279,7 @@ clients:
 
   it.each([
     ['truncated Mooncake line', 'trunc.jsonl', '{"timestamp": 0, "input_length": 100, "output_length": 5}\n{"timestamp": 4, "input_le', /trunc\.jsonl:2: expected a Mooncake trace, one JSON object per line, found /],
-    ['unreadable Azure field', 'field.csv', 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.97,12,x\n', /field\.csv:2 GeneratedTokens: expected an integer from 0 to 10000000, found "x"/],
+    ['unreadable Azure field', 'field.csv', 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.97,12,x\n', /field\.csv:2 GeneratedTokens: expected an integer from 0 to 16777216, found "x"/],
     [
       'non-monotone Azure timestamps',
       'back.csv',

@@ -12,7 +12,7 @@ const lower = (s: string) => s.toLowerCase();
  * `quoteExcerpt` of @blis/policies, which this leaf package cannot import).
  */
 function quoted(text: string): string {
-  return text.length <= 60 ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, 60))}... (${text.length} characters)`;
+  return text.length <= 60 ? JSON.stringify(text) : `${JSON.stringify(`${text.slice(0, 60)}…`)} (${text.length} characters)`;
 }
 
 /** `vllm/vllm-openai:v0.8.4` as a user types it for `--vllm-version`: `0.8.4`. */

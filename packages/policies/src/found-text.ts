@@ -4,10 +4,63 @@
 /** Longest part of a user's text quoted back in a message. */
 export const EXCERPT_CHARS = 60;
 
-/** `text` JSON-quoted, cut to its first {@link EXCERPT_CHARS} characters (and its length stated) when longer. */
-export function quoteExcerpt(text: string): string {
-  if (text.length <= EXCERPT_CHARS) return JSON.stringify(text);
-  return `${JSON.stringify(text.slice(0, EXCERPT_CHARS))}... (${text.length} characters)`;
+// Printable: ASCII from space to `~`, and from U+00A0 up, except what hides or reorders text
+// (line/paragraph separators, bidi controls, zero-width marks) and the replacement character
+// U+FFFD, which is what undecodable bytes became, and a surrogate left alone by a cut.
+function printable(c: number): boolean {
+  if (c >= 0x20 && c < 0x7f) return true;
+  if (c < 0xa0) return false;
+  if ((c >= 0xd800 && c <= 0xdfff) || c === 0xfffd || c === 0xfeff || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return false;
+  return true;
+}
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** The first `max` characters of `s`, every one that could garble a terminal escaped, and whether `s` was cut. */
+function escaped(s: string, max: number, quoted: boolean): { text: string; cut: boolean } {
+  const cut = s.length > max;
+  let out = '';
+  for (const ch of cut ? s.slice(0, max) : s) {
+    const c = ch.codePointAt(0) ?? 0;
+    if (quoted && (ch === '"' || ch === '\\')) out += `\\${ch}`;
+    else out += NAMED[ch] ?? (printable(c) || c > 0xffff ? ch : `\\u${c.toString(16).padStart(4, '0')}`);
+  }
+  return { text: out, cut };
+}
+
+/**
+ * `s` as a double-quoted excerpt: at most `max` characters, non-printable ones written as
+ * `\uXXXX`; when cut, `…` inside the quotes and the whole length after them.
+ */
+export function quoteExcerpt(s: string, max = EXCERPT_CHARS): string {
+  const e = escaped(s, max, true);
+  return e.cut ? `"${e.text}…" (${s.length} characters)` : `"${e.text}"`;
+}
+
+/**
+ * A sentence of a message (not a quote of the input) that may hold pieces of the input: cut to
+ * `max` characters, non-printable characters written as `\uXXXX`, quotes left as they are.
+ */
+export function messageText(s: string, max = 200): string {
+  const e = escaped(s, max, false);
+  return e.cut ? `${e.text}…` : e.text;
+}
+
+/**
+ * A value found in an input, for a message: a string quoted as an excerpt, anything else as JSON
+ * cut to `max` characters (a whole list or mapping can be megabytes).
+ */
+export function valueExcerpt(v: unknown, max = EXCERPT_CHARS): string {
+  if (typeof v === 'string') return quoteExcerpt(v, max);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(v);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined) return String(v);
+  const e = escaped(json, max, false);
+  return e.cut ? `${e.text}… (cut)` : e.text;
 }
 
 /**

@@ -36,7 +36,7 @@ describe('parseDecimalInteger', () => {
 describe('found text', () => {
   it('quotes short text whole and long text as an excerpt with its length', () => {
     expect(quoteExcerpt('abc')).toBe('"abc"');
-    expect(quoteExcerpt('x'.repeat(10_000))).toBe(`"${'x'.repeat(60)}"... (10000 characters)`);
+    expect(quoteExcerpt('x'.repeat(10_000))).toBe(`"${'x'.repeat(60)}…" (10000 characters)`);
   });
   it('shows NaN and infinities as YAML writes them, not as null', () => {
     expect([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, null].map(describeFound)).toEqual(['.nan', '.inf', '-.inf', 'null']);

@@ -2,7 +2,7 @@ import { isAbsolute, join, readFileSync } from '#host-files';
 import type { RandomStream } from '@blis/engine';
 import { WorkloadSpecError } from './errors.js';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
-import { keyText, looksBinary, textExcerpt } from './text-excerpt.js';
+import { keyText, looksBinary, quoteExcerpt } from './text-excerpt.js';
 
 /** Draws one positive integer length. */
 export type LengthSampler = (rng: RandomStream) => number;
@@ -35,14 +35,14 @@ export function empiricalValues(params: { file?: string; column?: string; values
   const lines = text.split(/\r?\n/);
   const header = lines[0].split(',').map((h) => h.trim());
   const col = params.column !== undefined ? header.indexOf(params.column) : 0;
-  if (col < 0) throw new WorkloadSpecError([{ file: path, line: 1, field: 'column', expected: `one of the columns ${header.slice(0, 10).map(keyText).join(', ')}${header.length > 10 ? ', ...' : ''}`, found: textExcerpt(params.column ?? '') }]);
+  if (col < 0) throw new WorkloadSpecError([{ file: path, line: 1, field: 'column', expected: `one of the columns ${header.slice(0, 10).map(keyText).join(', ')}${header.length > 10 ? ', ...' : ''}`, found: quoteExcerpt(params.column ?? '') }]);
   const out: number[] = [];
   for (let i = 1; i < lines.length; i++) {
     if (lines[i].trim() === '') continue;
     const raw = lines[i].split(',')[col] ?? '';
     const v = raw.trim() === '' ? Number.NaN : Number(raw);
     if (!Number.isFinite(v) || v <= 0 || v > MAX_TOKENS_PER_REQUEST)
-      throw new WorkloadSpecError([{ file: path, line: i + 1, field: keyText(header[col]), expected: `a positive number of tokens, at most ${MAX_TOKENS_PER_REQUEST}`, found: textExcerpt(raw) }]);
+      throw new WorkloadSpecError([{ file: path, line: i + 1, field: keyText(header[col]), expected: `a positive number of tokens, at most ${MAX_TOKENS_PER_REQUEST}`, found: quoteExcerpt(raw) }]);
     out.push(v);
   }
   if (out.length === 0) throw new WorkloadSpecError([{ file: path, field: keyText(header[col]), expected: 'at least one value', found: 'no data rows' }]);

@@ -31,6 +31,6 @@ export type { TraceOptions } from './traces/trace-source.js';
 export { describeExpected, customFound } from './describe-issue.js';
 export { parseYamlInput, readYamlText, yamlLineOf, YAML_LIMITS } from './yaml-input.js';
 export type { YamlInput } from './yaml-input.js';
-export { textExcerpt, messageText, valueExcerpt, keyText, fieldPathText, looksBinary, formatBytes, EXCERPT_CHARS } from './text-excerpt.js';
+export { keyText, fieldPathText, looksBinary, formatBytes } from './text-excerpt.js';
 export { TRACE_LIMITS } from './traces/trace-limits.js';
 export { MAX_TOKENS_PER_REQUEST } from './request-limits.js';

@@ -4,7 +4,7 @@ import { describeFound } from '@blis/policies';
 import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
-import { fieldPathText, textExcerpt, valueExcerpt } from './text-excerpt.js';
+import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
 import { parseYamlInput, readYamlText, yamlLineOf } from './yaml-input.js';
 
 /** A validated spec plus the directory relative paths in it (empirical CSVs) resolve against. */
@@ -18,7 +18,7 @@ function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyK
     const path = i.path as (string | number)[];
     if (i.code === 'unrecognized_keys') {
       const keys = i.keys;
-      const shown = keys.slice(0, 5).map((k) => textExcerpt(k, 40)).join(', ');
+      const shown = keys.slice(0, 5).map((k) => quoteExcerpt(k, 40)).join(', ');
       return { file, line: lineOf([...path, keys[0]]), field: fieldPathText([...path, keys[0]]), expected: 'a known field', found: `unknown field ${shown}${keys.length > 5 ? ` and ${keys.length - 5} more` : ''}` };
     }
     let value: unknown = raw;

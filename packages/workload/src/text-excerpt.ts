@@ -1,63 +1,9 @@
 // What a message may quote of an input: a short excerpt, never the input itself (a 50 MB file
-// once produced 50 MB of stderr), with every byte that could garble a terminal escaped.
+// once produced 50 MB of stderr). The excerpts themselves are @blis/policies' (one wording for
+// flags and files); what is here is about inputs: keys, field paths, binary data, sizes.
+import { quoteExcerpt } from '@blis/policies';
 
-/** Characters of an input a message quotes at most. */
-export const EXCERPT_CHARS = 60;
-
-// Printable: ASCII from space to `~`, and from U+00A0 up, except what hides or reorders text
-// (line/paragraph separators, bidi controls, zero-width marks) and the replacement character
-// U+FFFD, which is what undecodable bytes became, and a surrogate left alone by a cut.
-function printable(c: number): boolean {
-  if (c >= 0x20 && c < 0x7f) return true;
-  if (c < 0xa0) return false;
-  if ((c >= 0xd800 && c <= 0xdfff) || c === 0xfffd || c === 0xfeff || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return false;
-  return true;
-}
-
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-function escaped(s: string, max: number, quoted: boolean): string {
-  const cut = s.length > max;
-  let out = '';
-  for (const ch of cut ? s.slice(0, max) : s) {
-    const c = ch.codePointAt(0) ?? 0;
-    if (quoted && (ch === '"' || ch === '\\')) out += `\\${ch}`;
-    else out += NAMED[ch] ?? (printable(c) || c > 0xffff ? ch : `\\u${c.toString(16).padStart(4, '0')}`);
-  }
-  return `${out}${cut ? '…' : ''}`;
-}
-
-/**
- * `s` as a double-quoted excerpt of at most `max` characters (then `…`), non-printable
- * characters written as `\uXXXX`.
- */
-export function textExcerpt(s: string, max = EXCERPT_CHARS): string {
-  return `"${escaped(s, max, true)}"`;
-}
-
-/**
- * A sentence of a message (not a quote of the input) that may hold pieces of the input: cut to
- * `max` characters, non-printable characters written as `\uXXXX`, quotes left as they are.
- */
-export function messageText(s: string, max = 200): string {
-  return escaped(s, max, false);
-}
-
-/**
- * A value found in an input, for a message: JSON, cut to `max` characters (a whole list or
- * mapping can be megabytes).
- */
-export function valueExcerpt(v: unknown, max = EXCERPT_CHARS): string {
-  if (typeof v === 'string') return textExcerpt(v, max);
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(v);
-  } catch {
-    json = undefined;
-  }
-  if (json === undefined) return String(v);
-  return json.length > max ? `${textExcerpt(json, max).slice(1, -1)} (cut)` : textExcerpt(json, max).slice(1, -1);
-}
+export { EXCERPT_CHARS, messageText, quoteExcerpt, valueExcerpt } from '@blis/policies';
 
 /** Longest key a field path shows whole. */
 const KEY_CHARS = 40;
@@ -68,7 +14,7 @@ const KEY_CHARS = 40;
  */
 export function keyText(key: PropertyKey): string {
   const k = String(key);
-  return k.length <= KEY_CHARS && /^[\x21-\x7e]+$/.test(k) ? k : textExcerpt(k, KEY_CHARS);
+  return k.length <= KEY_CHARS && /^[\x21-\x7e]+$/.test(k) ? k : quoteExcerpt(k, KEY_CHARS);
 }
 
 /** `clients.0.input_distribution`, every key through {@link keyText}. */

@@ -1,7 +1,7 @@
 import { fileSize, readFileSync } from '#host-files';
 import { type Document, isAlias, isCollection, isPair, LineCounter, parseDocument } from 'yaml';
 import type { InputIssue } from './errors.js';
-import { formatBytes, looksBinary, textExcerpt } from './text-excerpt.js';
+import { formatBytes, looksBinary, quoteExcerpt } from './text-excerpt.js';
 
 /**
  * What a YAML input (workload spec, policy file, TraceV2 header, ...) may hold, checked before it
@@ -70,7 +70,7 @@ function lineExcerpt(text: string, pos: number): string {
   let end = text.indexOf('\n', at);
   if (end < 0) end = text.length;
   const line = text.slice(start, end).replace(/\r$/, '');
-  return line.trim() === '' && at >= text.trimEnd().length ? 'the end of the file' : textExcerpt(line);
+  return line.trim() === '' && at >= text.trimEnd().length ? 'the end of the file' : quoteExcerpt(line);
 }
 
 /**

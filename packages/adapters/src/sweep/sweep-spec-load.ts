@@ -1,6 +1,6 @@
-import { zodIssueTexts } from '@blis/policies';
+import { valueExcerpt, zodIssueTexts } from '@blis/policies';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { type InputIssue, parseYamlInput, readYamlText, valueExcerpt } from '@blis/workload';
+import { type InputIssue, parseYamlInput, readYamlText } from '@blis/workload';
 import type { ZodError } from 'zod';
 import { SweepSpecError, type SweepIssue } from './sweep-spec-error.js';
 import { type SweepSpec, SweepSpecSchema } from './sweep-spec-schema.js';

@@ -20,7 +20,7 @@ export const cases: readonly BadInputCase[] = [
   { name: '--max-num-seqs beyond 2^53', args: [...RUN, '--max-num-seqs', '9007199254740993'], stderr: ['--max-num-seqs: expected a positive integer up to 9007199254740991, found "9007199254740993"'], exactLines: true },
   { name: '--seed beyond 2^53 as an exponent', args: [...RUN, '--seed', '1e300'], stderr: ['--seed: expected an integer up to 9007199254740991, found "1e300"'], exactLines: true },
   { name: '--beta-coeffs with a hex entry', args: [...RUN, '--latency-model', 'blackbox', '--beta-coeffs', '0x10,1,1'], stderr: [/^blis: --beta-coeffs: expected comma-separated numbers.*found "0x10,1,1"$/], exactLines: true },
-  { name: 'a 10 KB flag value is quoted as an excerpt', args: [...RUN, '--rate', 'x'.repeat(10_000)], stderr: [/^blis: --rate: expected a positive number, found "x{60}"\.\.\. \(10000 characters\)$/], exactLines: true, maxStderrBytes: 400 },
+  { name: 'a 10 KB flag value is quoted as an excerpt', args: [...RUN, '--rate', 'x'.repeat(10_000)], stderr: [/^blis: --rate: expected a positive number, found "x{60}…" \(10000 characters\)$/], exactLines: true, maxStderrBytes: 400 },
   // List flags: an empty or repeated entry is a typo whose intent is unknown.
   { name: '--fitness-weights with an empty entry', args: [...RUN, '--fitness-weights', 'p99_ttft:1,,mean_e2e:2'], stderr: ['--fitness-weights: expected "metric:weight", found an empty entry (entry 2)'], exactLines: true },
   { name: '--fitness-weights with an unknown and an empty entry', args: [...RUN, '--fitness-weights', 'ttft_p99:1,,p99_ttft:2'], stderr: [/^blis: --fitness-weights: expected metric:weight pairs over throughput, .*found unknown fitness metric "ttft_p99"$/], exactLines: true },
@@ -40,7 +40,7 @@ export const cases: readonly BadInputCase[] = [
   { name: '--token-bucket-refill-rate for another admission policy', args: [...RUN, '--token-bucket-refill-rate', '5'], stderr: ['--token-bucket-refill-rate: expected no --token-bucket-refill-rate for admission policy "always-admit" (it is for --admission-policy token-bucket), found "5"'], exactLines: true },
   { name: '--token-bucket-refill-rate zero', args: [...RUN, '--admission-policy', 'token-bucket', '--token-bucket-refill-rate', '0'], stderr: ['--token-bucket-refill-rate: expected a finite number > 0, found "0"'], exactLines: true },
   { name: '--timeseries-interval beyond 2^53 µs', args: [...RUN, '--timeseries-interval', '1e15'], stderr: ['--timeseries-interval: expected an interval of at most 9007199254740991 µs, found "1000000000000000" ms'], exactLines: true },
-  { name: 'a 10 KB --vllm-version is quoted as an excerpt', args: [...RUN, '--vllm-version', 'v'.repeat(10_000)], stderr: [/^blis: --vllm-version: expected .*found "v{60}"\.\.\. \(10000 characters\)$/], exactLines: true, maxStderrBytes: 400 },
-  { name: 'a 10 KB --routing-policy is quoted as an excerpt', args: [...RUN, '--routing-policy', 'w'.repeat(10_000)], stderr: [/^blis: --routing-policy: expected one of .*found "w{60}"\.\.\. \(10000 characters\)$/], exactLines: true, maxStderrBytes: 400 },
+  { name: 'a 10 KB --vllm-version is quoted as an excerpt', args: [...RUN, '--vllm-version', 'v'.repeat(10_000)], stderr: [/^blis: --vllm-version: expected .*found "v{60}…" \(10000 characters\)$/], exactLines: true, maxStderrBytes: 400 },
+  { name: 'a 10 KB --routing-policy is quoted as an excerpt', args: [...RUN, '--routing-policy', 'w'.repeat(10_000)], stderr: [/^blis: --routing-policy: expected one of .*found "w{60}…" \(10000 characters\)$/], exactLines: true, maxStderrBytes: 400 },
   { name: '--num-instances zero', args: [...RUN, '--num-instances', '0'], stderr: [/^blis: --num-instances: expected a positive integer/], exactLines: true },
 ];

@@ -1,7 +1,7 @@
 import type { RequestSpec } from '@blis/engine';
 import { promptBlockHashes } from '../block-hashes.js';
 import { TraceReadError } from '../errors.js';
-import { textExcerpt } from '../text-excerpt.js';
+import { quoteExcerpt } from '../text-excerpt.js';
 import { LineReader, intField } from './line-reader.js';
 import { TRACE_LIMITS } from './trace-limits.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
@@ -42,7 +42,7 @@ export function openAzureTrace(path: string, opts: TraceOptions = {}): TraceRequ
   const lines = new LineReader(path);
   const header = lines.next();
   if (header === undefined || !/^TIMESTAMP,ContextTokens,GeneratedTokens/i.test(header.trim()))
-    throw new TraceReadError({ file: path, line: 1, expected: 'an Azure trace CSV, whose header is TIMESTAMP,ContextTokens,GeneratedTokens', found: header === undefined ? 'an empty file' : textExcerpt(header) });
+    throw new TraceReadError({ file: path, line: 1, expected: 'an Azure trace CSV, whose header is TIMESTAMP,ContextTokens,GeneratedTokens', found: header === undefined ? 'an empty file' : quoteExcerpt(header) });
   const bs = opts.blockSizeTokens ?? 16;
   let origin: number | undefined;
   let row = 0;
@@ -54,7 +54,7 @@ export function openAzureTrace(path: string, opts: TraceOptions = {}): TraceRequ
     const c = line.split(',');
     if (c.length !== 3) throw new TraceReadError({ file: path, line: ln, expected: '3 columns', found: `${c.length}` });
     const t = azureTimestampUs(c[0]);
-    if (t === undefined) throw new TraceReadError({ file: path, line: ln, field: 'TIMESTAMP', expected: 'a real date and time, YYYY-MM-DD HH:MM:SS[.fffffff]', found: textExcerpt(c[0]) });
+    if (t === undefined) throw new TraceReadError({ file: path, line: ln, field: 'TIMESTAMP', expected: 'a real date and time, YYYY-MM-DD HH:MM:SS[.fffffff]', found: quoteExcerpt(c[0]) });
     origin ??= t;
     const inputTokens = intField(c[1], path, ln, 'ContextTokens', 1, TRACE_LIMITS.maxRequestTokens);
     const outputTokens = intField(c[2], path, ln, 'GeneratedTokens', 0, TRACE_LIMITS.maxRequestTokens);

@@ -1,6 +1,6 @@
 import { allocBytes, closeSync, openSync, readSync, StringDecoder } from '#host-files';
 import { TraceReadError } from '../errors.js';
-import { looksBinary, textExcerpt } from '../text-excerpt.js';
+import { looksBinary, quoteExcerpt } from '../text-excerpt.js';
 import { TRACE_LIMITS } from './trace-limits.js';
 
 /**
@@ -120,7 +120,7 @@ export function intField(raw: string, file: string, line: number, field: string,
     const range = max === Number.MAX_SAFE_INTEGER ? (min > 0 ? `an integer >= ${min}` : 'a non-negative integer') : `an integer from ${min} to ${max}`;
     // The 2^53 bound is stated when it is what failed (a long run of digits).
     const limit = max === Number.MAX_SAFE_INTEGER && /^\+?\d+(\.0*)?$/.test(t) && v > max ? ` (at most ${max})` : '';
-    throw new TraceReadError({ file, line, field, expected: `${range}${limit}`, found: textExcerpt(raw) });
+    throw new TraceReadError({ file, line, field, expected: `${range}${limit}`, found: quoteExcerpt(raw) });
   }
   return v;
 }

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { mooncakeBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';
-import { fieldPathText, textExcerpt, valueExcerpt } from '../text-excerpt.js';
+import { fieldPathText, quoteExcerpt, valueExcerpt } from '../text-excerpt.js';
 import { LineReader } from './line-reader.js';
 import { TRACE_LIMITS } from './trace-limits.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
@@ -42,7 +42,7 @@ export function openMooncakeTrace(path: string, opts: TraceOptions = {}): TraceR
     try {
       obj = JSON.parse(line);
     } catch {
-      throw new TraceReadError({ file: path, line: ln, expected: 'a Mooncake trace, one JSON object per line', found: textExcerpt(line) });
+      throw new TraceReadError({ file: path, line: ln, expected: 'a Mooncake trace, one JSON object per line', found: quoteExcerpt(line) });
     }
     const r = RowSchema.safeParse(obj);
     if (!r.success) {

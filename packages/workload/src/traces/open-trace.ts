@@ -1,6 +1,6 @@
 import { allocBytes, closeSync, openSync, readSync } from '#host-files';
 import { TraceReadError } from '../errors.js';
-import { looksBinary, textExcerpt } from '../text-excerpt.js';
+import { looksBinary, quoteExcerpt } from '../text-excerpt.js';
 import { openAzureTrace } from './azure.js';
 import { openMooncakeTrace } from './mooncake.js';
 import type { TraceOptions, TraceRequestSource } from './trace-source.js';
@@ -40,7 +40,7 @@ export function detectTraceFormat(path: string): TraceFormat {
   const first = firstLine(path);
   const format = formatOfLine(first);
   if (format !== undefined) return format;
-  throw new TraceReadError({ file: path, line: 1, expected: 'a TraceV2 CSV/YAML, a Mooncake JSONL or an Azure CSV (or --trace-format)', found: first.trim() === '' ? 'an empty first line' : textExcerpt(first) });
+  throw new TraceReadError({ file: path, line: 1, expected: 'a TraceV2 CSV/YAML, a Mooncake JSONL or an Azure CSV (or --trace-format)', found: first.trim() === '' ? 'an empty first line' : quoteExcerpt(first) });
 }
 
 export interface OpenTraceOptions extends TraceOptions {
@@ -55,7 +55,7 @@ export function openTrace(path: string, opts: OpenTraceOptions = {}): TraceReque
     const first = firstLine(path);
     const seen = formatOfLine(first);
     if (seen !== undefined && seen !== format)
-      throw new TraceReadError({ file: path, line: 1, expected: `${FORMAT_NAME[format]} (--trace-format ${format})`, found: `${FORMAT_NAME[seen]}: ${textExcerpt(first)}` });
+      throw new TraceReadError({ file: path, line: 1, expected: `${FORMAT_NAME[format]} (--trace-format ${format})`, found: `${FORMAT_NAME[seen]}: ${quoteExcerpt(first)}` });
   }
   switch (format) {
     case 'tracev2':

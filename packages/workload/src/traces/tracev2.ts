@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import * as z from 'zod';
 import { requestBlockHashes } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
-import { keyText, textExcerpt, valueExcerpt } from '../text-excerpt.js';
+import { keyText, quoteExcerpt, valueExcerpt } from '../text-excerpt.js';
 import { parseYamlInput, readYamlText } from '../yaml-input.js';
 import { TraceReadError } from '../errors.js';
 import { LineReader, csvField, intField, splitCsv } from './line-reader.js';
@@ -80,7 +80,7 @@ export function parseTraceV2Header(text: string, file: string): TraceV2Header {
       line: at !== undefined ? lc.linePos(at[0]).line : undefined,
       field: fieldPath(path_),
       expected: i.code === 'unrecognized_keys' ? 'a key BLIS\'s TraceV2 header defines' : describeExpected(i),
-      found: i.code === 'unrecognized_keys' ? `unknown key ${textExcerpt(i.keys[0])}` : valueExcerpt(doc.getIn(path_ as (string | number)[])),
+      found: i.code === 'unrecognized_keys' ? `unknown key ${quoteExcerpt(i.keys[0])}` : valueExcerpt(doc.getIn(path_ as (string | number)[])),
     });
   }
   return r.data;
@@ -123,7 +123,7 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
       file: csv,
       line: 1,
       expected: `a TraceV2 data CSV, whose header row starts with request_id and names all ${TRACEV2_COLUMNS.length} TraceV2 columns`,
-      found: names[0] === 'request_id' ? `no ${missing} column` : first === undefined ? 'an empty file' : textExcerpt(first),
+      found: names[0] === 'request_id' ? `no ${missing} column` : first === undefined ? 'an empty file' : quoteExcerpt(first),
     });
   // BLIS inserts optional columns (vllm_priority, slo_target_us, ...) when it has values for
   // them, so columns are found by name.
@@ -154,7 +154,7 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
     const serverInput = c[col.server_input_tokens].trim() === '' ? 0 : intField(c[col.server_input_tokens], csv, ln, 'server_input_tokens', 0, MAX_TOKENS);
     const streaming = c[col.streaming];
     if (streaming !== 'true' && streaming !== 'false' && streaming !== '')
-      throw new TraceReadError({ file: csv, line: ln, field: 'streaming', expected: 'true or false', found: textExcerpt(streaming) });
+      throw new TraceReadError({ file: csv, line: ln, field: 'streaming', expected: 'true or false', found: quoteExcerpt(streaming) });
     const id = c[col.request_id];
     const prefixGroup = c[col.prefix_group];
     const sessionId = c[col.session_id];

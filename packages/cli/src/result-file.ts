@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { SimulationResult } from '@blis/cluster';
+import { messageText } from '@blis/policies';
+import { looksBinary } from '@blis/workload';
 import * as z from 'zod';
 import { describeErrno, requireReadable } from './input-files.js';
 import { UsageError } from './usage-error.js';
@@ -100,6 +102,7 @@ export function readJsonObject(path: string, flag: string, what: string, hint: s
   } catch (e) {
     throw new UsageError([{ where: path, expected: `a readable ${hint}`, found: describeErrno(e) }]);
   }
+  if (looksBinary(text)) throw new UsageError([{ where: path, expected: `a JSON text file (${what})`, found: 'binary data' }]);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -107,7 +110,7 @@ export function readJsonObject(path: string, flag: string, what: string, hint: s
     const msg = (e as Error).message;
     const at = /at position (\d+)/.exec(msg);
     const where = at !== null ? `${path}:${lineCol(text, Number(at[1]))}` : `${path}:${lineCol(text, text.length)}`;
-    throw new UsageError([{ where, expected: `JSON (${what})`, found: msg.replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the end of the file') }]);
+    throw new UsageError([{ where, expected: `JSON (${what})`, found: messageText(msg.replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the end of the file')) }]);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError([{ where: path, expected: `${what} (a JSON object)`, found: shown(value) }]);
   return value as Record<string, unknown>;

@@ -1,6 +1,9 @@
 import type { BadInputCase } from './bad-input-case.js';
 
-/** Output flags of `blis run`: what they accept. */
+/** Random-looking bytes, as an image or archive given by mistake would be. */
+const BINARY = Uint8Array.from({ length: 2048 }, (_, i) => (i * 7919) % 256);
+
+/** Output flags of `blis run`, and the result files `blis report` reads: what they accept. */
 export const cases: readonly BadInputCase[] = [
   {
     name: '--log with a level BLIS does not have',
@@ -9,4 +12,18 @@ export const cases: readonly BadInputCase[] = [
     exactLines: true,
   },
   { name: '--log on blis compare, which has no such flag', args: ['compare', '--num-requests', '3', '--log', 'info'], stderr: [/^blis: --log: expected an option of `blis compare`/], exactLines: true },
+  {
+    name: 'blis report given a binary file',
+    args: ['report', '$DIR/bin.json', '-o', '$DIR/out.html'],
+    files: { 'bin.json': BINARY },
+    stderr: [/^blis: \S+bin\.json: expected a JSON text file \(a blis run result\), found binary data$/],
+    exactLines: true,
+  },
+  {
+    name: 'blis report given JSON broken by a control character: the parser message is escaped',
+    args: ['report', '$DIR/bad.json', '-o', '$DIR/out.html'],
+    files: { 'bad.json': '{"completed_requests": \u0007\u001b[31mred}' },
+    stderr: [/^blis: \S+bad\.json:1:\d+: expected JSON \(a blis run result\), found [^\u0000-\u001f]*\\u0007[^\u0000-\u001f]*$/],
+    exactLines: true,
+  },
 ];

@@ -184,6 +184,20 @@ describe('the request stream', () => {
     expect((src as unknown as { heap: unknown[] }).heap.length).toBe(1);
   });
 
+  it('refuses, naming its file, a request whose group prefix and prompt together pass the per-request token limit', () => {
+    // Each length within the limit (the spec reader caps what a spec states), their sum past it:
+    // CI's spec fuzz (seed 1446303672) found such a request refused without its file.
+    const s = spec({ clients: [{ id: 'a', rate_fraction: 1, prefix_group: 'g', prefix_length: 50, input_distribution: constant(16_777_216), output_distribution: constant(2) }] });
+    let caught: unknown;
+    try {
+      drain(createRequestSource(s, { file: 'spec.yaml' }));
+    } catch (e) {
+      caught = e;
+    }
+    expect((caught as Error).name).toBe('WorkloadSpecError');
+    expect((caught as Error).message).toBe('spec.yaml clients.0.input_distribution: expected lengths of at most 16777216 tokens per request, found 16777266 tokens (request 0)');
+  });
+
   it('each client draws from its own stream: adding a client does not change the others', () => {
     const a = { id: 'a', rate_fraction: 1, input_distribution: { type: 'exponential' as const, params: { mean: 300 } }, output_distribution: constant(2) };
     const b = { id: 'b', rate_fraction: 1, input_distribution: { type: 'exponential' as const, params: { mean: 50 } }, output_distribution: constant(2) };

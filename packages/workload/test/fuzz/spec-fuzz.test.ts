@@ -31,7 +31,8 @@ describe('workload spec reader under fuzzing', () => {
       fc.property(fc.constantFrom(...EXAMPLES), mutationsArb(false), (spec, ms) => {
         const text = mutate(spec, ms);
         acceptedOrLocated(() => {
-          const src = createRequestSource(parseWorkloadSpecText(text, 'spec.yaml'), { maxRequests: 20 });
+          // The source names the file its errors come from only when told (a spec may be built in memory).
+          const src = createRequestSource(parseWorkloadSpecText(text, 'spec.yaml'), { maxRequests: 20, file: 'spec.yaml' });
           for (let i = 0; i < 20 && src.next() !== undefined; i++);
         }, ['spec.yaml']);
       }),

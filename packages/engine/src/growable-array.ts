@@ -1,6 +1,6 @@
 /** An append-only Float64Array that doubles when full: compact storage for per-request metrics. */
 export class GrowableFloat64 {
-  private buf: Float64Array;
+  protected buf: Float64Array;
   length = 0;
 
   constructor(capacity = 256) {

@@ -1,27 +1,13 @@
+import { GrowableFloat64 } from '@blis/engine';
+
 /**
- * One signal's samples, in a typed array that grows by doubling up to the recorder's cap. The
+ * One signal's samples: the engine's doubling Float64Array, grown up to the recorder's cap. The
  * recorder keeps memory bounded by halving (every other sample) rather than by stopping, so a
  * long run still covers its whole timeline, at a coarser interval.
  */
-export class SampleColumn {
-  private buf: Float64Array;
-  length = 0;
-
+export class SampleColumn extends GrowableFloat64 {
   constructor(capacity = 64) {
-    this.buf = new Float64Array(capacity);
-  }
-
-  push(v: number): void {
-    if (this.length === this.buf.length) {
-      const next = new Float64Array(this.buf.length * 2);
-      next.set(this.buf);
-      this.buf = next;
-    }
-    this.buf[this.length++] = v;
-  }
-
-  get(i: number): number {
-    return this.buf[i];
+    super(capacity);
   }
 
   /** Keeps the samples at positions `first`, `first + 2`, ... (the grid points of the doubled interval). */
@@ -37,6 +23,6 @@ export class SampleColumn {
   }
 
   toArray(): number[] {
-    return Array.from(this.buf.subarray(0, this.length));
+    return Array.from(this.view());
   }
 }

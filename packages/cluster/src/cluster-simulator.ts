@@ -356,7 +356,7 @@ export class ClusterSimulator {
     else this.admit(req, now);
   }
 
-  /** Runs a cluster event; false when it changed nothing (an autoscaler tick). */
+  /** Runs a cluster event; false when it changed nothing (an autoscaler tick, a void decision). */
   private onClusterEvent(kind: number, arg: number, now: number): boolean {
     switch (kind) {
       case ADMISSION:
@@ -393,8 +393,8 @@ export class ClusterSimulator {
         this.autoscaler!.tick(now);
         return false;
       case FLEET_ACTUATE:
-        this.autoscaler!.actuate(arg, now);
-        break;
+        // A decision the bounds reduced to nothing is not activity: it must not stretch the run.
+        return this.autoscaler!.actuate(arg, now);
       case FLEET_LOADED:
       case FLEET_NODE_READY:
       case FLEET_WARMUP_END:

@@ -290,7 +290,7 @@ export class SpecRequestSource implements RequestSource {
     const id = String(index);
     if (inputTokens > MAX_TOKENS_PER_REQUEST || outputTokens > MAX_TOKENS_PER_REQUEST) {
       const [field, n] = inputTokens > MAX_TOKENS_PER_REQUEST ? ['input_distribution', inputTokens] : ['output_distribution', outputTokens];
-      throw new WorkloadSpecError([{ file: this.file, field: `clients.${c.index}.${field}`, expected: `lengths of at most ${MAX_TOKENS_PER_REQUEST} tokens per request`, found: `${n} tokens (request ${id})` }]);
+      throw new WorkloadSpecError([{ file: this.file, field: `clients[${c.index}].${field}`, expected: `lengths of at most ${MAX_TOKENS_PER_REQUEST} tokens per request`, found: `${n} tokens (request ${id})` }]);
     }
     const spec: RequestSpec = {
       index,

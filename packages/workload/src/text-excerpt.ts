@@ -17,9 +17,11 @@ export function keyText(key: PropertyKey): string {
   return k.length <= KEY_CHARS && /^[\x21-\x7e]+$/.test(k) ? k : quoteExcerpt(k, KEY_CHARS);
 }
 
-/** `clients.0.input_distribution`, every key through {@link keyText}. */
+/** `clients[0].input_distribution`: list positions in brackets, every key through {@link keyText}. */
 export function fieldPathText(path: readonly PropertyKey[]): string {
-  return path.map(keyText).join('.');
+  let out = '';
+  for (const k of path) out += typeof k === 'number' ? `[${k}]` : out === '' ? keyText(k) : `.${keyText(k)}`;
+  return out;
 }
 
 /** Characters looked at to tell text from binary data. */

@@ -195,7 +195,7 @@ describe('the request stream', () => {
       caught = e;
     }
     expect((caught as Error).name).toBe('WorkloadSpecError');
-    expect((caught as Error).message).toBe('spec.yaml clients.0.input_distribution: expected lengths of at most 16777216 tokens per request, found 16777266 tokens (request 0)');
+    expect((caught as Error).message).toBe('spec.yaml clients[0].input_distribution: expected lengths of at most 16777216 tokens per request, found 16777266 tokens (request 0)');
   });
 
   it('each client draws from its own stream: adding a client does not change the others', () => {

@@ -65,12 +65,12 @@ describe('loadWorkloadSpec', () => {
 
   it('unknown field: names its line and the field path', () => {
     const path = write('unknown.yaml', BASE.replace('    rate_fraction: 1\n', '    rate_fraction: 1\n    colour: blue\n'));
-    expect(issuesOf(path)).toEqual([{ file: path, line: 8, field: 'clients.0.colour', expected: 'a known field', found: 'unknown field "colour"' }]);
+    expect(issuesOf(path)).toEqual([{ file: path, line: 8, field: 'clients[0].colour', expected: 'a known field', found: 'unknown field "colour"' }]);
   });
 
   it('unknown field nested in a distribution: its own line', () => {
     const path = write('unknown2.yaml', BASE.replace('        value: 20\n', '        value: 20\n        skew: 3\n'));
-    expect(issuesOf(path)).toEqual([{ file: path, line: 17, field: 'clients.0.output_distribution.params.skew', expected: 'a known field', found: 'unknown field "skew"' }]);
+    expect(issuesOf(path)).toEqual([{ file: path, line: 17, field: 'clients[0].output_distribution.params.skew', expected: 'a known field', found: 'unknown field "skew"' }]);
   });
 
   it('wrong type', () => {
@@ -85,7 +85,7 @@ describe('loadWorkloadSpec', () => {
 
   it('negative rate_fraction', () => {
     const path = write('negfrac.yaml', BASE.replace('rate_fraction: 1', 'rate_fraction: -0.5'));
-    expect(issuesOf(path)).toEqual([{ file: path, line: 7, field: 'clients.0.rate_fraction', expected: 'a number >= 0', found: '-0.5' }]);
+    expect(issuesOf(path)).toEqual([{ file: path, line: 7, field: 'clients[0].rate_fraction', expected: 'a number >= 0', found: '-0.5' }]);
   });
 
   it('all rate_fractions zero', () => {
@@ -95,19 +95,19 @@ describe('loadWorkloadSpec', () => {
 
   it('min > max', () => {
     const path = write('minmax.yaml', BASE.replace('min: 10, max: 200', 'min: 300, max: 200'));
-    expect(issuesOf(path)).toEqual([{ file: path, line: 12, field: 'clients.0.input_distribution.params.min', expected: 'min <= max (200)', found: '300' }]);
+    expect(issuesOf(path)).toEqual([{ file: path, line: 12, field: 'clients[0].input_distribution.params.min', expected: 'min <= max (200)', found: '300' }]);
   });
 
   it('unknown arrival process lists the known ones', () => {
     const path = write('proc.yaml', BASE.replace('process: poisson', 'process: gama'));
     expect(issuesOf(path)).toEqual([
-      { file: path, line: 9, field: 'clients.0.arrival.process', expected: 'one of "poisson", "gamma", "weibull", "constant", "bursty", "periodic"', found: '"gama"' },
+      { file: path, line: 9, field: 'clients[0].arrival.process', expected: 'one of "poisson", "gamma", "weibull", "constant", "bursty", "periodic"', found: '"gama"' },
     ]);
   });
 
   it('missing required field', () => {
     const path = write('missing-field.yaml', BASE.replace(/ {4}output_distribution:\n(.*\n){3}/, ''));
-    expect(issuesOf(path)).toEqual([{ file: path, line: 6, field: 'clients.0.output_distribution', expected: 'a mapping', found: 'nothing (the field is missing)' }]);
+    expect(issuesOf(path)).toEqual([{ file: path, line: 6, field: 'clients[0].output_distribution', expected: 'a mapping', found: 'nothing (the field is missing)' }]);
   });
 
   it('an unbounded spec (no num_requests, no horizon)', () => {
@@ -118,13 +118,13 @@ describe('loadWorkloadSpec', () => {
   it('duplicate client ids', () => {
     const second = BASE.slice(BASE.indexOf('  - id: a'));
     const path = write('dup.yaml', BASE + second);
-    expect(issuesOf(path)).toEqual([{ file: path, line: 17, field: 'clients.1.id', expected: 'a unique client id', found: '"a" twice' }]);
+    expect(issuesOf(path)).toEqual([{ file: path, line: 17, field: 'clients[1].id', expected: 'a unique client id', found: '"a" twice' }]);
   });
 
   it('several problems are reported together', () => {
     const path = write('many.yaml', BASE.replace('aggregate_rate: 10', 'aggregate_rate: -1').replace('process: poisson', 'process: poisson\n      cv: 2'));
     const fields = issuesOf(path).map((i) => i.field);
-    expect(fields).toEqual(expect.arrayContaining(['aggregate_rate', 'clients.0.arrival.cv']));
+    expect(fields).toEqual(expect.arrayContaining(['aggregate_rate', 'clients[0].arrival.cv']));
   });
 
   it('an unreadable file', () => {
@@ -162,7 +162,7 @@ describe('parseWorkloadSpecText', () => {
   it('names the given file name and the line, for YAML and schema errors alike', () => {
     expect(textIssues('version: "2"\nclients: [a, b\n  seed: 3\n')[0]).toMatchObject({ file: 'upload.yaml', line: 2, expected: expect.stringMatching(/^valid YAML/) });
     expect(textIssues(BASE.replace('rate_fraction: 1', 'rate_fraction: -0.5'))).toEqual([
-      { file: 'upload.yaml', line: 7, field: 'clients.0.rate_fraction', expected: 'a number >= 0', found: '-0.5' },
+      { file: 'upload.yaml', line: 7, field: 'clients[0].rate_fraction', expected: 'a number >= 0', found: '-0.5' },
     ]);
   });
 });

@@ -288,13 +288,13 @@ clients:
 
   it('negative trace_rate', () => {
     const [path, issues] = issuesOf('negative.yaml', BASE.replace('trace_rate: 40', 'trace_rate: -40'));
-    expect(issues).toEqual([{ file: path, line: 14, field: 'clients.0.lifecycle.windows.1.trace_rate', expected: 'a number >= 0', found: '-40' }]);
+    expect(issues).toEqual([{ file: path, line: 14, field: 'clients[0].lifecycle.windows[1].trace_rate', expected: 'a number >= 0', found: '-40' }]);
   });
 
   it('aggregate_rate 0 and a window without trace_rate (BLIS refuses it too)', () => {
     const [path, issues] = issuesOf('no-rate.yaml', BASE.replace('          trace_rate: 40\n', ''));
     expect(issues).toEqual([
-      { file: path, line: 12, field: 'clients.0.lifecycle.windows.1.trace_rate', expected: 'a trace_rate in requests/s (aggregate_rate is 0: absolute rate mode)', found: 'nothing (the field is missing)' },
+      { file: path, line: 12, field: 'clients[0].lifecycle.windows[1].trace_rate', expected: 'a trace_rate in requests/s (aggregate_rate is 0: absolute rate mode)', found: 'nothing (the field is missing)' },
     ]);
   });
 
@@ -302,13 +302,13 @@ clients:
     const extra = '  - id: b\n    rate_fraction: 1\n    input_distribution: {type: constant, params: {value: 10}}\n    output_distribution: {type: constant, params: {value: 5}}\n';
     const [path, issues] = issuesOf('no-lifecycle.yaml', BASE + extra);
     expect(issues).toEqual([
-      { file: path, line: 15, field: 'clients.1.lifecycle', expected: 'lifecycle windows, each with a trace_rate (aggregate_rate is 0: absolute rate mode)', found: 'nothing (the field is missing)' },
+      { file: path, line: 15, field: 'clients[1].lifecycle', expected: 'lifecycle windows, each with a trace_rate (aggregate_rate is 0: absolute rate mode)', found: 'nothing (the field is missing)' },
     ]);
   });
 
   it('a per-window key on a client (outside lifecycle windows) is an unknown field', () => {
     const [path, issues] = issuesOf('client-rate.yaml', BASE.replace('    rate_fraction: 1\n', '    rate_fraction: 1\n    trace_rate: 5\n'));
-    expect(issues).toEqual([{ file: path, line: 7, field: 'clients.0.trace_rate', expected: 'a known field', found: 'unknown field "trace_rate"' }]);
+    expect(issues).toEqual([{ file: path, line: 7, field: 'clients[0].trace_rate', expected: 'a known field', found: 'unknown field "trace_rate"' }]);
   });
 
   it('proportional mode: overrides on one client and another client without windows (it would send nothing)', () => {
@@ -318,7 +318,7 @@ clients:
       {
         file: path,
         line: 15,
-        field: 'clients.1.lifecycle',
+        field: 'clients[1].lifecycle',
         expected: 'lifecycle windows (client "a" has per-window overrides, and then a client without windows sends nothing)',
         found: 'nothing (the field is missing)',
       },
@@ -327,7 +327,7 @@ clients:
 
   it('a window that ends at or before its start', () => {
     const [path, issues] = issuesOf('empty-window.yaml', BASE.replace('end_us: 20000000', 'end_us: 10000000'));
-    expect(issues).toEqual([{ file: path, line: 13, field: 'clients.0.lifecycle.windows.1.end_us', expected: 'a number > start_us (10000000)', found: '10000000' }]);
+    expect(issues).toEqual([{ file: path, line: 13, field: 'clients[0].lifecycle.windows[1].end_us', expected: 'a number > start_us (10000000)', found: '10000000' }]);
   });
 
   it('a window distribution with min > max, and an unknown window arrival process', () => {
@@ -338,12 +338,12 @@ clients:
         '          trace_rate: 40\n          arrival: {process: uniform}\n          input_distribution: {type: exponential, params: {mean: 50, min: 90, max: 80}}\n',
       ),
     );
-    expect(issues.map((i) => [i.line, i.field])).toEqual([[15, 'clients.0.lifecycle.windows.1.arrival.process']]);
+    expect(issues.map((i) => [i.line, i.field])).toEqual([[15, 'clients[0].lifecycle.windows[1].arrival.process']]);
     const [path2, issues2] = issuesOf(
       'window-minmax.yaml',
       BASE.replace('          trace_rate: 40\n', '          trace_rate: 40\n          input_distribution: {type: exponential, params: {mean: 50, min: 90, max: 80}}\n'),
     );
-    expect(issues2).toEqual([{ file: path2, line: 15, field: 'clients.0.lifecycle.windows.1.input_distribution.params.min', expected: 'min <= max (80)', found: '90' }]);
+    expect(issues2).toEqual([{ file: path2, line: 15, field: 'clients[0].lifecycle.windows[1].input_distribution.params.min', expected: 'min <= max (80)', found: '90' }]);
     expect(path).not.toBe(path2);
   });
 

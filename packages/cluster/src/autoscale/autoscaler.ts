@@ -17,6 +17,8 @@ export interface AutoscalerHost {
   waiting(pool: string): number;
   /** Anything left to do: requests in the system or arrivals to come. */
   busy(): boolean;
+  /** Arrivals are still to come. */
+  arrivalsLeft(): boolean;
   /**
    * Only the autoscaler can change anything: no arrivals to come, and every request left is
    * waiting for a replica that nobody is starting.
@@ -60,6 +62,14 @@ export class Autoscaler {
   private readonly normal: () => number;
   private readonly pending = new Map<number, { group: number; delta: number }>();
   private nextActuation = 0;
+  /** Evaluations in a row that found the run stalled and the fleet as the previous one left it. */
+  private idleTicks = 0;
+  private lastFleetVersion = -1;
+  private lastTickUs = 0;
+  /** The ticks stopped while nothing could happen; a decision that changes the fleet resumes them. */
+  private paused = false;
+  /** How many such evaluations end the ticks: a decision still on its way has had time to pass. */
+  readonly idleTickLimit: number;
   private readonly maxReplicas: number;
   /** Reversals within this long of the previous action count as oscillations. */
   readonly oscillationWindowUs: number;
@@ -71,6 +81,8 @@ export class Autoscaler {
     this.normal = normal;
     this.maxReplicas = config.maxReplicas ?? Number.POSITIVE_INFINITY;
     this.oscillationWindowUs = Math.max(config.scaleUpStabilizationWindowUs, config.scaleDownStabilizationWindowUs, config.intervalUs, config.cooldownUs);
+    const gates = Math.max(config.scaleUpStabilizationWindowUs, config.scaleDownStabilizationWindowUs, config.cooldownUs);
+    this.idleTickLimit = Math.ceil(gates / config.intervalUs) + HISTORY + 1;
     this.groups = policies.map((policy) => ({
       policy,
       upSince: undefined,
@@ -106,25 +118,49 @@ export class Autoscaler {
     if (met) s.met++;
   }
 
-  /** An evaluation tick. Returns false when nothing was left to scale for (the ticks stop). */
+  /** An evaluation tick; the next one is scheduled unless nothing is left to scale for. */
   tick(now: number): void {
     this.host.state.prepare(now);
+    this.lastTickUs = now;
+    // Quiet: no arrivals to come and no event due but this autoscaler's own decisions, so only
+    // the fleet can change anything. A policy may keep deciding without effect (scaling down a
+    // pool whose last replica no scale-down takes, while the requests left wait for another
+    // pool): once the fleet has stood still past every gate and a full history, the ticks pause.
+    const quiet = this.host.events.size === this.pending.size && !this.host.arrivalsLeft();
+    const version = this.fleet.version;
+    this.idleTicks = quiet && version === this.lastFleetVersion ? this.idleTicks + 1 : 0;
+    this.lastFleetVersion = version;
     let acting = false;
     for (let g = 0; g < this.groups.length; g++) if (this.evaluate(g, now) !== 'hold') acting = true;
     // BLIS stops ticking once the run has nothing left to do; so do we, so that ticks never
     // stretch the run past its last request. Requests held for a replica that the policy will
-    // not start (it held with nothing else able to change) stay unfinished instead of ticking forever.
-    const stuck = !acting && this.pending.size === 0 && this.host.stalled();
+    // not start stay unfinished instead of ticking forever.
+    const stuck = (!acting && this.pending.size === 0 && this.host.stalled()) || this.idleTicks >= this.idleTickLimit;
+    this.paused = stuck;
     if (this.host.busy() && !stuck) this.host.events.push(now + this.config.intervalUs, FLEET_TICK, FLEET_TICK, -1);
   }
 
-  actuate(id: number, now: number): void {
+  /** Carries out decision `id`; true when the fleet changed. */
+  actuate(id: number, now: number): boolean {
+    const changed = this.apply(id, now);
+    // A decision still on its way when the ticks paused did change the fleet: they resume on
+    // their grid, so the run is evaluated as if they had never stopped.
+    if (changed && this.paused && this.host.busy()) {
+      this.paused = false;
+      this.idleTicks = 0;
+      const every = this.config.intervalUs;
+      this.host.events.push(this.lastTickUs + (Math.floor((now - this.lastTickUs) / every) + 1) * every, FLEET_TICK, FLEET_TICK, -1);
+    }
+    return changed;
+  }
+
+  private apply(id: number, now: number): boolean {
     const a = this.pending.get(id)!;
     this.pending.delete(id);
     const g = a.group;
     const before = this.current(g);
     const delta = this.clamp(before, a.delta) - before;
-    if (delta === 0) return;
+    if (delta === 0) return false;
     const s = this.groups[g];
     const pool = this.fleet.settings.groups[g].pool;
     let ids: string[];
@@ -135,7 +171,7 @@ export class Autoscaler {
       this.stats.replicasAdded += ids.length;
     } else {
       ids = this.fleet.scaleDown(g, -delta, now);
-      if (ids.length === 0) return;
+      if (ids.length === 0) return false;
       this.stats.scaleDownEvents++;
       this.stats.replicasDrained += ids.length;
     }
@@ -144,6 +180,7 @@ export class Autoscaler {
     s.lastDirection = dir;
     s.lastActionUs = now;
     this.host.observer?.onScaleAction?.({ pool, before, after: this.current(g), instances: ids, unplaced }, now);
+    return true;
   }
 
   /** Routable plus pending replicas of group `g`: what a decision changes. */

@@ -77,6 +77,7 @@ export class ClusterLifecycle {
           observer: host.observer,
           waiting: (pool) => this.waitingFor(pool),
           busy: () => host.liveRequests() > 0 || host.arrivalsLeft() || (pd?.awaitingStart ?? 0) > 0,
+          arrivalsLeft: () => host.arrivalsLeft(),
           stalled: () => this.held.length > 0 && this.held.length === host.liveRequests() && !host.arrivalsLeft() && !fleet.starting(),
         },
         as.normal,

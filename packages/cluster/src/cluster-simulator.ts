@@ -69,6 +69,8 @@ export class ClusterSimulator {
   private clock = 0;
   /** Tick of the last event that did something (see `run`). */
   private lastActiveUs = 0;
+  /** When a request last did anything: the autoscaler pauses when none has for a while. */
+  private requestActivityUs = 0;
   private readonly clsAdmission = clusterClass(ADMISSION);
   private readonly clsDispatch = clusterClass(DISPATCH);
   private readonly clsInject = INJECT;
@@ -114,6 +116,7 @@ export class ClusterSimulator {
         redirect: (req, now) => this.redirect(req, now),
         liveRequests: () => this.table.size,
         arrivalsLeft: () => setup.source.peekArrivalUs() !== Number.POSITIVE_INFINITY,
+        requestActivityUs: () => this.requestActivityUs,
         gatewayLength: () => this.gateway?.length ?? 0,
       });
       this.fleet = this.lifecycle.fleet;
@@ -251,6 +254,7 @@ export class ClusterSimulator {
       if (nextArrival <= nextEvent) {
         this.onArrival(source.next()!, t);
         this.lastActiveUs = t;
+        this.requestActivityUs = t;
       } else {
         ev.pop();
         const cls = ev.poppedClass;
@@ -296,7 +300,10 @@ export class ClusterSimulator {
       this.onTerminatedEvent(ev.poppedKind, ev.poppedArg, t);
       return;
     }
-    if (this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t)) this.lastActiveUs = t;
+    if (this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t)) {
+      this.lastActiveUs = t;
+      this.requestActivityUs = t;
+    }
     // Requests complete inside a step, before it retires them: only now is the replica idle.
     if (fleet.isDraining(inst)) fleet.onLeft(inst, t);
   }
@@ -358,6 +365,8 @@ export class ClusterSimulator {
 
   /** Runs a cluster event; false when it changed nothing (an autoscaler tick, a void decision). */
   private onClusterEvent(kind: number, arg: number, now: number): boolean {
+    // Kinds below the fleet's are request work: admission, routing, dispatch, P/D, injection.
+    if (kind < FLEET_TICK) this.requestActivityUs = now;
     switch (kind) {
       case ADMISSION:
         this.admit(this.table.get(arg), now);
@@ -460,6 +469,7 @@ export class ClusterSimulator {
     this.admittedAt.delete(req);
     if (status === 'shed') this.counters.shed++;
     else this.counters.rejected++;
+    this.autoscaler?.requestLeft(now);
     req.state = RequestState.Rejected;
     as.state = RequestState.Rejected;
     this.left?.push({ req: as, outcome: status, atUs: now });
@@ -575,6 +585,7 @@ export class ClusterSimulator {
         ttft *= f;
       }
       fleet.onCompleted(req.instance, now);
+      this.autoscaler?.requestLeft(now);
       this.autoscaler?.onCompleted(fleet.replicas[req.instance].group, this.setup.lifecycle!.metTargets(req.spec.sloTargetUs, ttft, e2e));
     }
     log.instance.push(req.instance);
@@ -622,6 +633,7 @@ export class ClusterSimulator {
     if (outcome === 'dropped') this.counters.dropped++;
     else if (outcome === 'timed_out') this.counters.timedOut++;
     else this.counters.drainedDropped++;
+    this.autoscaler?.requestLeft(now);
     this.left?.push({ req, outcome: outcome === 'dropped' ? 'dropped_unservable' : outcome, atUs: now });
     this.setup.observer?.onDropped?.(req, now, outcome === 'dropped' ? 'unservable' : outcome);
   }

@@ -19,6 +19,8 @@ export interface AutoscalerHost {
   busy(): boolean;
   /** Arrivals are still to come. */
   arrivalsLeft(): boolean;
+  /** When a request last did anything (arrived, was admitted or routed, stepped, moved its KV). */
+  requestActivityUs(): number;
   /**
    * Only the autoscaler can change anything: no arrivals to come, and every request left is
    * waiting for a replica that nobody is starting.
@@ -62,11 +64,11 @@ export class Autoscaler {
   private readonly normal: () => number;
   private readonly pending = new Map<number, { group: number; delta: number }>();
   private nextActuation = 0;
-  /** Evaluations in a row that found the run stalled and the fleet as the previous one left it. */
+  /** Evaluations in a row, past the last arrival, with no request activity since the previous one. */
   private idleTicks = 0;
-  private lastFleetVersion = -1;
+  private lastActivityUs = Number.NaN;
   private lastTickUs = 0;
-  /** The ticks stopped while nothing could happen; a decision that changes the fleet resumes them. */
+  /** The evaluations stopped while nothing was happening to any request; one leaving resumes them. */
   private paused = false;
   /** How many such evaluations end the ticks: a decision still on its way has had time to pass. */
   readonly idleTickLimit: number;
@@ -122,14 +124,14 @@ export class Autoscaler {
   tick(now: number): void {
     this.host.state.prepare(now);
     this.lastTickUs = now;
-    // Quiet: no arrivals to come and no event due but this autoscaler's own decisions, so only
-    // the fleet can change anything. A policy may keep deciding without effect (scaling down a
-    // pool whose last replica no scale-down takes, while the requests left wait for another
-    // pool): once the fleet has stood still past every gate and a full history, the ticks pause.
-    const quiet = this.host.events.size === this.pending.size && !this.host.arrivalsLeft();
-    const version = this.fleet.version;
-    this.idleTicks = quiet && version === this.lastFleetVersion ? this.idleTicks + 1 : 0;
-    this.lastFleetVersion = version;
+    // Idle: past the last arrival, and no request did anything since the previous evaluation:
+    // every request left waits for a replica. A policy may keep deciding without ever making
+    // one routable (asking to scale down a pool whose only replica is still warming up, or
+    // cancelling its own scale-ups before they load). Once that has lasted past every gate and
+    // a full history, the evaluations pause; the replicas already on their way still come.
+    const activity = this.host.requestActivityUs();
+    this.idleTicks = activity === this.lastActivityUs && !this.host.arrivalsLeft() ? this.idleTicks + 1 : 0;
+    this.lastActivityUs = activity;
     let acting = false;
     for (let g = 0; g < this.groups.length; g++) if (this.evaluate(g, now) !== 'hold') acting = true;
     // BLIS stops ticking once the run has nothing left to do; so do we, so that ticks never
@@ -140,21 +142,21 @@ export class Autoscaler {
     if (this.host.busy() && !stuck) this.host.events.push(now + this.config.intervalUs, FLEET_TICK, FLEET_TICK, -1);
   }
 
-  /** Carries out decision `id`; true when the fleet changed. */
-  actuate(id: number, now: number): boolean {
-    const changed = this.apply(id, now);
-    // A decision still on its way when the ticks paused did change the fleet: they resume on
-    // their grid, so the run is evaluated as if they had never stopped.
-    if (changed && this.paused && this.host.busy()) {
-      this.paused = false;
-      this.idleTicks = 0;
-      const every = this.config.intervalUs;
-      this.host.events.push(this.lastTickUs + (Math.floor((now - this.lastTickUs) / every) + 1) * every, FLEET_TICK, FLEET_TICK, -1);
-    }
-    return changed;
+  /**
+   * A request left the system (completed, dropped, rejected). Paused evaluations resume on their
+   * grid: a request finishing is progress, so pauses and resumptions cannot alternate forever.
+   */
+  requestLeft(now: number): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.idleTicks = 0;
+    if (!this.host.busy()) return;
+    const every = this.config.intervalUs;
+    this.host.events.push(this.lastTickUs + (Math.floor((now - this.lastTickUs) / every) + 1) * every, FLEET_TICK, FLEET_TICK, -1);
   }
 
-  private apply(id: number, now: number): boolean {
+  /** Carries out decision `id`; true when the fleet changed. */
+  actuate(id: number, now: number): boolean {
     const a = this.pending.get(id)!;
     this.pending.delete(id);
     const g = a.group;

@@ -29,6 +29,8 @@ export interface ClusterLifecycleHost {
   /** Requests in the system, and whether arrivals are still to come. */
   liveRequests(): number;
   arrivalsLeft(): boolean;
+  /** When a request last did anything (the autoscaler pauses when none has for a while). */
+  requestActivityUs(): number;
   gatewayLength(): number;
 }
 
@@ -78,6 +80,7 @@ export class ClusterLifecycle {
           waiting: (pool) => this.waitingFor(pool),
           busy: () => host.liveRequests() > 0 || host.arrivalsLeft() || (pd?.awaitingStart ?? 0) > 0,
           arrivalsLeft: () => host.arrivalsLeft(),
+          requestActivityUs: () => host.requestActivityUs(),
           stalled: () => this.held.length > 0 && this.held.length === host.liveRequests() && !host.arrivalsLeft() && !fleet.starting(),
         },
         as.normal,

@@ -81,8 +81,6 @@ export class Fleet {
   peakReplicas = 0;
   unplacedReplicas = 0;
   private holding = 0;
-  /** State changes so far: the autoscaler's measure of whether its actions did anything. */
-  private transitions = 0;
   private readonly host: FleetHost;
   private readonly waitingForNode: FleetReplica[] = [];
   private readonly warm = new Set<number>();
@@ -130,11 +128,6 @@ export class Fleet {
     let usd = this.costUsd;
     for (const r of this.replicas) if (holdsGpus(r.state)) usd += ((now - r.since) / 1e6 / 3600) * r.costPerHour;
     return usd;
-  }
-
-  /** Changes whenever a replica is added or changes state. */
-  get version(): number {
-    return this.transitions + this.replicas.length;
   }
 
   /** Some replica is on its way to serving (waiting for a node, or loading). */
@@ -337,7 +330,6 @@ export class Fleet {
     this.account(r, now);
     const held = holdsGpus(r.state);
     r.state = to;
-    this.transitions++;
     if (holdsGpus(to) && !held) {
       this.holding++;
       if (this.holding > this.peakReplicas) this.peakReplicas = this.holding;

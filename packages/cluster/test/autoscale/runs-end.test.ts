@@ -61,11 +61,11 @@ describe('a fleet that cannot serve what is left ends the run', () => {
   });
 });
 
-describe('paused evaluations resume when a late decision changes the fleet', () => {
-  it('a scale-up still on its way (scrape delay 100 s) when the ticks pause brings them back on their grid', () => {
+describe('paused evaluations resume when a request leaves', () => {
+  it('a scale-up still on its way (scrape delay 100 s) when the ticks pause serves the held requests; the ticks resume on their grid', () => {
     // 1 replica, drained by the decision of t = 0 (carried out at 100 s); arrivals end at 150 s and
-    // wait at the router. The scale-up decided at 101 s is carried out at 201 s: by then the run
-    // has been quiet for more than 17 evaluations, so the ticks had paused.
+    // wait at the router. The scale-up decided at 101 s is carried out at 201 s: by then no request
+    // had done anything for more than 17 evaluations, so the ticks had paused.
     const config: SimulationConfigInput = {
       numInstances: 1,
       workload: steadyLoad(150),
@@ -78,11 +78,29 @@ describe('paused evaluations resume when a late decision changes the fleet', () 
       [201, 0, 1],
     ]);
     const times = log.evaluations.map((e) => e.now / S);
-    // Paused: no evaluation between the 17 quiet ones after the last arrival and the scale-up.
+    // Paused: no evaluation between the 17 idle ones after the last arrival and the scale-up.
     expect(times.filter((t) => t > 170 && t < 201)).toEqual([]);
     // Resumed on the 1 s grid while the held requests are served (within a second).
     expect(times.find((t) => t > 201)).toBe(202);
     expect(r.completed_requests + r.autoscaling!.drained_dropped).toBe(150);
     expect(r.completed_requests).toBeGreaterThan(0);
+  });
+
+  it('a policy that cancels its own scale-ups before they load (CI seed 279421483 ran forever): paused, the replica on its way serves', () => {
+    // The only replica is drained at t = 0; then the policy asks for one replica and cancels it
+    // a second later, for ever, and loading takes 5 s: no replica ever became routable.
+    const config: SimulationConfigInput = {
+      numInstances: 1,
+      workload: steadyLoad(10),
+      autoscaling: { intervalUs: 1 * S, minReplicas: 0, scaleUpStabilizationWindowUs: 0, scaleDownStabilizationWindowUs: 0, cooldownUs: 0 },
+      lifecycle: { drainPolicy: 'immediate', loadingDelay: { meanUs: 5 * S, stddevUs: 0 } },
+    };
+    const { r, log } = run(config, (_pool, now) => (now === 0 ? -1 : (now / S) % 2 === 1 ? 1 : -1));
+    const last = log.evaluations.at(-1)!.now;
+    expect(last).toBeLessThan(200 * S);
+    // Every request left: completed on a replica that loaded while the evaluations were paused.
+    expect(r.completed_requests).toBeGreaterThan(0);
+    expect(r.completed_requests + r.autoscaling!.drained_dropped).toBe(10);
+    expect(r.unfinished_requests ?? []).toEqual([]);
   });
 });

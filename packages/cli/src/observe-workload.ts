@@ -1,5 +1,6 @@
-import type { RequestSource } from '@blis/engine';
-import { type LoadedSpec, createRequestSource, loadWorkloadSpec, specFromFlags } from '@blis/workload';
+import { RandomStream, type RequestSource, deriveSeed } from '@blis/engine';
+import type { ClosedLoop } from '@blis/observe';
+import { type LoadedSpec, type ThinkTimeDist, ThinkTimeDistError, createRequestSource, loadWorkloadSpec, parseThinkTimeDist, sampleThinkTimeUs, specFromFlags } from '@blis/workload';
 import { camel } from './flag-name.js';
 import { requireReadable } from './input-files.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
@@ -12,7 +13,7 @@ export interface ObserveWorkload {
   seed: number;
   /** The spec's path, or `preset:<name>`; undefined for plain flags. */
   label?: string;
-  closedLoop?: { users: number; thinkTimeUs: number; horizonUs?: number };
+  closedLoop?: ClosedLoop;
   /** Requests the run will send, when known (for the progress bar). */
   expected?: number;
 }
@@ -31,7 +32,10 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
   const concurrency = f.concurrency as number | undefined;
   const horizon = f.horizon as number | undefined;
   const numRequests = f.numRequests as number | undefined;
-  if (concurrency === undefined && f.thinkTimeMs !== undefined) issues.push({ where: '--think-time-ms', expected: '--concurrency beside it (think time belongs to the closed loop)', found: 'no --concurrency' });
+  for (const name of ['think-time-ms', 'think-time-dist'] as const)
+    if (concurrency === undefined && f[camel(name)] !== undefined) issues.push({ where: `--${name}`, expected: '--concurrency beside it (think time belongs to the closed loop)', found: 'no --concurrency' });
+  if (f.thinkTimeMs !== undefined && f.thinkTimeDist !== undefined) issues.push({ where: '--think-time-dist', expected: 'one of --think-time-ms and --think-time-dist', found: 'both' });
+  const thinkDist = thinkTimeDistFlag(f.thinkTimeDist as string | undefined, issues);
   if (typeof f.workloadSpec === 'string') {
     const conflicting = given(f, [...FLAG_DRIVEN, 'concurrency']);
     if (conflicting.length > 0) issues.push({ where: '--workload-spec', expected: 'no flag-driven workload flags beside it (closed-loop clients go in the spec)', found: conflicting.map((n) => `--${n}`).join(', ') });
@@ -67,7 +71,7 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
     source: withoutSloClass(createRequestSource(bounded)),
     seed,
     label: f.workload !== undefined ? `preset:${f.workload as string}` : undefined,
-    closedLoop: concurrency !== undefined ? { users: concurrency, thinkTimeUs: ((f.thinkTimeMs as number | undefined) ?? 0) * 1000, horizonUs: horizon } : undefined,
+    closedLoop: concurrency !== undefined ? closedLoop(concurrency, f.thinkTimeMs as number | undefined, thinkDist, seed, horizon) : undefined,
     expected: numRequests,
   };
 }
@@ -85,4 +89,24 @@ function withoutSloClass(source: RequestSource): RequestSource {
     },
     onRequestDone: (spec, timeUs, outcome) => source.onRequestDone?.(spec, timeUs, outcome),
   };
+}
+
+/** `--think-time-dist` read, or its problem added to `issues`. */
+function thinkTimeDistFlag(text: string | undefined, issues: UsageIssue[]): ThinkTimeDist | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseThinkTimeDist(text);
+  } catch (e) {
+    if (!(e instanceof ThinkTimeDistError)) throw e;
+    issues.push({ where: `--think-time-dist ${e.part}`, expected: e.expected, found: e.found });
+    return undefined;
+  }
+}
+
+/** The users' loop; a distribution draws from its own stream of the workload seed, so runs repeat their pauses. */
+function closedLoop(users: number, thinkTimeMs: number | undefined, dist: ThinkTimeDist | undefined, seed: number, horizonUs: number | undefined): ClosedLoop {
+  const loop: ClosedLoop = { users, thinkTimeUs: (thinkTimeMs ?? 0) * 1000, horizonUs };
+  if (dist === undefined) return loop;
+  const rng = new RandomStream('think-time', deriveSeed(seed, 'think-time'));
+  return { ...loop, thinkTime: () => sampleThinkTimeUs(dist, () => rng.normal()) };
 }

@@ -72,6 +72,18 @@ describe('blis observe', () => {
     expect(readFileSync(join(tmp, 'run.itl.csv'), 'utf8').trim().split('\n')).toHaveLength(1 + 4 * 4);
   });
 
+  it('closed loop with --think-time-dist: each user pauses the drawn time between an answer and its next request', async () => {
+    const h = join(tmp, 'think.yaml');
+    const d = join(tmp, 'think.csv');
+    const r = await blis(['observe', '--server-url', url, '--model', 'm', '--concurrency', '1', '--num-requests', '3', ...lengths, '--think-time-dist', 'constant:value=150ms', '--trace-header', h, '--trace-data', d]);
+    expect(r.code, r.stderr).toBe(0);
+    const [head, ...rows] = readFileSync(d, 'utf8').trim().split('\n').map((l) => l.split(','));
+    const send = head.indexOf('send_time_us');
+    const last = head.indexOf('last_chunk_time_us');
+    expect(rows).toHaveLength(3);
+    for (let i = 1; i < 3; i++) expect(Number(rows[i][send]) - Number(rows[i - 1][last])).toBeGreaterThanOrEqual(150_000);
+  });
+
   it('exits 2 with nothing on stdout when the server is unreachable', async () => {
     await rejects(expect, ['observe', '--server-url', 'http://127.0.0.1:1', '--model', 'm', '--rate', '1', '--num-requests', '1', '--trace-header', join(tmp, 'x.yaml'), '--trace-data', join(tmp, 'x.csv')], /^blis: --server-url: expected a server that answers HTTP, found http:\/\/127\.0\.0\.1:1 unreachable \(.*ECONNREFUSED/);
   });
@@ -82,6 +94,10 @@ describe('blis observe', () => {
     await rejects(expect, ['observe', ...out, '--rate', '1', '--num-requests', '1', '--record-itl', '--no-streaming'], '--record-itl: expected streaming (ITL needs chunks), so not --no-streaming, found --no-streaming');
     await rejects(expect, ['observe', ...out, '--rate', '1', '--num-requests', '1', '--slo-ttft', 'critical=fast'], /^blis: --slo-ttft: expected class=duration pairs/);
     await rejects(expect, ['observe', ...out, '--concurrency', '2', '--rate', '1', '--num-requests', '1'], '--concurrency: expected a closed loop without an arrival rate or preset, found --rate');
+    await rejects(expect, ['observe', ...out, '--rate', '1', '--num-requests', '1', '--think-time-dist', 'constant:value=1s'], '--think-time-dist: expected --concurrency beside it (think time belongs to the closed loop), found no --concurrency');
+    await rejects(expect, ['observe', ...out, '--concurrency', '1', '--num-requests', '1', '--think-time-ms', '5', '--think-time-dist', 'constant:value=1s'], '--think-time-dist: expected one of --think-time-ms and --think-time-dist, found both');
+    await rejects(expect, ['observe', ...out, '--concurrency', '1', '--num-requests', '1', '--think-time-dist', 'lognormal:mu=2'], '--think-time-dist sigma: expected a value ("sigma=..."), found nothing (the parameter is missing)');
+    await rejects(expect, ['observe', ...out, '--concurrency', '1', '--num-requests', '1', '--think-time-dist', 'gamma:k=2'], '--think-time-dist type: expected one of "constant", "lognormal", found "gamma"');
     await rejects(expect, ['observe', ...out, '--rate', '1'], '--num-requests: expected a bound on the requests: --num-requests or --horizon, found neither');
     await rejects(expect, ['observe', ...out, '--num-requests', '1'], 'workload: expected one of --workload-spec, --rate (with --workload or the length flags) or --concurrency, found no --rate');
     await rejects(expect, ['observe', ...out, '--rate', '1', '--num-requests', '1', '--api-format', 'grpc'], '--api-format: expected one of completions, chat, found "grpc"');

@@ -38,7 +38,7 @@ export { requestBody, requestHeaders, vllmPriority, endpointPath, DEFAULT_MAX_TO
 export type { ApiFormat, OutgoingRequest } from './recorder/request-body.js';
 export { PromptText, tokensPerWord, wordsFor, CALIBRATION_PROMPT, CALIBRATION_WORDS } from './recorder/prompt-text.js';
 export { dispatch } from './recorder/dispatch.js';
-export type { DispatchPlan, DispatchResult } from './recorder/dispatch.js';
+export type { ClosedLoop, DispatchPlan, DispatchResult } from './recorder/dispatch.js';
 export { parsePrometheusText } from './recorder/prometheus-text.js';
 export { scrapeMetrics, observedHitRate } from './recorder/kv-metrics-scrape.js';
 export type { HitRateOutcome } from './recorder/kv-metrics-scrape.js';

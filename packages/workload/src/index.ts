@@ -7,6 +7,8 @@ export type { LoadedSpec } from './spec-load.js';
 export { createRequestSource, SpecRequestSource, networkDelay, windowRate, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
 export type { RequestSourceOptions } from './request-source.js';
 export { specFromFlags } from './from-flags.js';
+export { parseThinkTimeDist, sampleThinkTimeUs, ThinkTimeDistError } from './think-time/think-time-dist.js';
+export type { ThinkTimeDist } from './think-time/think-time-dist.js';
 export type { FlagWorkload } from './from-flags.js';
 export { lengthSampler, empiricalValues } from './distributions.js';
 export type { LengthSampler, DistributionSpec } from './distributions.js';

@@ -1,6 +1,17 @@
 import type { RequestSource, RequestSpec } from '@blis/engine';
 import type { ObservedRecord } from './observed-record.js';
 
+/** BLIS's closed loop (`--concurrency`): virtual users that think between an answer and the next request. */
+export interface ClosedLoop {
+  users: number;
+  /** A user's pause, µs, when {@link thinkTime} is not given (`--think-time-ms`). */
+  thinkTimeUs: number;
+  /** One pause per call, µs (`--think-time-dist`): drawn afresh after every answer. */
+  thinkTime?: () => number;
+  /** Send nothing after this long, µs. */
+  horizonUs?: number;
+}
+
 /** How requests leave the client. */
 export interface DispatchPlan {
   source: RequestSource;
@@ -12,7 +23,7 @@ export interface DispatchPlan {
    * Closed loop: this many virtual users each send a request, wait for its answer, think, and
    * send the next; the source gives lengths in order, its arrival times are not used.
    */
-  closedLoop?: { users: number; thinkTimeUs: number; horizonUs?: number };
+  closedLoop?: ClosedLoop;
   signal?: AbortSignal;
   /** Sends one request; `arrivalUs` is its workload-relative arrival, `index` its request_id. */
   send: (spec: RequestSpec, index: number, arrivalUs: number) => Promise<ObservedRecord>;
@@ -93,14 +104,16 @@ export async function dispatch(plan: DispatchPlan): Promise<DispatchResult> {
 
   try {
     if (plan.closedLoop !== undefined) {
-      const { users, thinkTimeUs, horizonUs } = plan.closedLoop;
+      const { users, thinkTimeUs, thinkTime, horizonUs } = plan.closedLoop;
+      const pause = thinkTime ?? (() => thinkTimeUs);
       const user = async (): Promise<void> => {
         for (;;) {
           if (stopped() || (horizonUs !== undefined && sinceStartUs() > horizonUs) || !(await slot())) return;
           const spec = plan.source.next();
           if (spec === undefined) return;
           await launch(spec, sinceStartUs());
-          if (thinkTimeUs > 0 && !stopped()) await sleep(thinkTimeUs / 1000, plan.signal);
+          const us = pause();
+          if (us > 0 && !stopped()) await sleep(us / 1000, plan.signal);
         }
       };
       await Promise.all(Array.from({ length: users }, user));

@@ -1,7 +1,7 @@
 import type { RequestSource, RequestSpec } from '@blis/engine';
 import type { TraceObservedKVMetrics } from '@blis/workload';
 import { Agent } from 'undici';
-import { dispatch, sleep } from './dispatch.js';
+import { type ClosedLoop, dispatch, sleep } from './dispatch.js';
 import { observedHitRate, scrapeMetrics } from './kv-metrics-scrape.js';
 import type { ObservedRecord } from './observed-record.js';
 import { CALIBRATION_PROMPT, CALIBRATION_WORDS, PromptText, tokensPerWord } from './prompt-text.js';
@@ -32,7 +32,7 @@ export interface ObserveOptions {
   /** Per-request limit, ms (300000). */
   timeoutMs?: number;
   /** Closed loop instead of the source's arrival times. */
-  closedLoop?: { users: number; thinkTimeUs: number; horizonUs?: number };
+  closedLoop?: ClosedLoop;
   /** Before the measured window: small fixed requests at concurrency 4 for this long, ms (0 = none). */
   prewarmMs?: number;
   /** Scrape Prometheus metrics at the window's start and end for the observed KV hit rate. */

@@ -64,6 +64,11 @@ describe('blis calibrate', () => {
     return rejects(expect, ['report', '--calibration', bad, '-o', join(dir, 'x.html')], `${bad} trace_info.matched_pairs: expected a number (a blis calibrate report), found nothing`);
   });
 
+  it('blis report refuses a --calibration file whose breakdowns are malformed, naming the field', () => {
+    const bad = file('bad-breakdown.json', JSON.stringify({ trace_info: { num_requests: 4, warm_up_excluded: 0, matched_pairs: 4 }, metrics: {}, breakdowns: { slo_class: { critical: { count: 2, ttft_mape: 'high', e2e_mape: 0, ttft_real_mean: 1, ttft_sim_mean: 1, e2e_real_mean: 1, e2e_sim_mean: 1 } } } }));
+    return rejects(expect, ['report', '--calibration', bad, '-o', join(dir, 'x.html')], `${bad} breakdowns.slo_class.critical.ttft_mape: expected a number (a blis calibrate report), found "high"`);
+  });
+
   it('writes the report, prints the table, and is deterministic', async () => {
     const report = join(dir, 'r1.json');
     const r = await blis([...base(report), '--sim-metrics', ours]);

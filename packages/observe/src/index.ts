@@ -19,6 +19,7 @@ export { pairRequests, simById, transferDelayUs } from './calibrate/pairing.js';
 export type { BreakdownPairs, CalibrationPairs, LatencyPair, PairingOptions } from './calibrate/pairing.js';
 export { KNOWN_LIMITATIONS, buildReport, stringifyReport } from './calibrate/report.js';
 export type { CalibrationMetrics, CalibrationReport, CalibrationTraceInfo, ReportExtras } from './calibrate/report.js';
+export type { BreakdownSummary, CalibrationBreakdowns } from './calibrate/breakdowns.js';
 export { formatReportTable } from './calibrate/report-table.js';
 export { numericRequestId } from './calibrate/request-id.js';
 export { parseSimResults, readSimResults } from './calibrate/sim-results.js';

@@ -44,6 +44,10 @@ describe('simulator results', () => {
     expect(a.map((s) => [s.requestId, s.ttftUs, s.e2eUs, s.inputTokens, s.itlMeanUs])).toEqual(b.map((s) => [s.requestId, s.ttftUs, s.e2eUs, s.inputTokens, s.itlMeanUs]));
     expect(a[0].requestId).toBe(0);
   });
+  it("reads the SLO class of our rows (blis run/replay records carry it), for the per-class breakdown", () => {
+    const rows = parseSimResults(oursResultsJson([{ ...sims[0], sloClass: 'critical' }, { ...sims[1], sloClass: '' }]), 'b.json');
+    expect(rows.map((r) => r.sloClass)).toEqual(['critical', '']);
+  });
   it('errors name the file and the field', () => {
     expect(() => parseSimResults('[{"request_id":"request_1","ttft_us":"x","e2e_us":1,"input_tokens":1,"output_tokens":1}]', 's.json')).toThrow(/^s\.json \[0\]\.ttft_us: expected number, received string, found "x"$/);
     expect(() => parseSimResults('{"requests":[{"request_id":"abc","input_tokens":1,"output_tokens":1,"ttft_ms":1,"itl_ms":0,"e2e_ms":2}]}', 's.json')).toThrow(/s\.json requests\[0\]\.request_id: expected a numeric request id/);

@@ -54,7 +54,7 @@ export function oursResultsJson(sims: readonly SimRequestResult[]): string {
   return JSON.stringify({
     completed_requests: sims.length,
     cache_hit_rate: 0.5,
-    requests: sims.map((s) => ({ request_id: String(s.requestId), arrival_ms: 0, input_tokens: s.inputTokens, output_tokens: s.outputTokens, handled_by: 'instance_0', ttft_ms: s.ttftUs / 1000, itl_ms: s.itlMeanUs / 1000, e2e_ms: s.e2eUs / 1000, scheduling_delay_ms: 0, cache_hit_blocks: 0, preemptions: 0 })),
+    requests: sims.map((s) => ({ request_id: String(s.requestId), arrival_ms: 0, input_tokens: s.inputTokens, output_tokens: s.outputTokens, handled_by: 'instance_0', ttft_ms: s.ttftUs / 1000, itl_ms: s.itlMeanUs / 1000, e2e_ms: s.e2eUs / 1000, scheduling_delay_ms: 0, cache_hit_blocks: 0, preemptions: 0, ...(s.sloClass !== '' ? { slo_class: s.sloClass } : {}) })),
   });
 }
 

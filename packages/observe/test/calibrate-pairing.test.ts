@@ -4,6 +4,7 @@ import { CalibrationInputError } from '../src/calibrate/errors.js';
 import { compareHitRate, ttftTolerance } from '../src/calibrate/kv-hit-rate.js';
 import type { ObservedTraceHeader } from '../src/calibrate/observed-trace.js';
 import { pairRequests, transferDelayUs } from '../src/calibrate/pairing.js';
+import { formatReportTable } from '../src/calibrate/report-table.js';
 import { mergeSloTargets, parseSloFlag } from '../src/calibrate/slo-targets.js';
 import { rec, sim } from './calibrate-fixtures.js';
 
@@ -81,6 +82,23 @@ describe('pairing', () => {
     const p = pairRequests([rec(0, 100, 200), rec(1, 100, 200), rec(2, 100, 200)], [sim(0, 90, 190, { sloClass: 'critical', model: 'a' }), sim(1, 90, 190, { sloClass: 'batch' }), sim(2, 90, 190)], opts);
     expect([...p.bySlo.keys()].sort()).toEqual(['batch', 'critical']);
     expect([...p.byModel.keys()]).toEqual(['a']);
+  });
+  it('keeps the breakdowns in the report, sorted by key, and prints them in the table', () => {
+    // critical: TTFT real 100, 200 vs sim 110, 180 -> errors 0.10, 0.10; E2E 1000, 2000 vs 1500, 2000 -> 0.5, 0.
+    // batch: TTFT 400 vs 300 -> 0.25; E2E 800 vs 800 -> 0.
+    const out = calibrate({
+      trace: { header: header(), records: [rec(0, 100, 1000), rec(1, 200, 2000), rec(2, 400, 800), rec(3, 50, 60)] },
+      simResults: [sim(0, 110, 1500, { sloClass: 'critical' }), sim(1, 180, 2000, { sloClass: 'critical' }), sim(2, 300, 800, { sloClass: 'batch' }), sim(3, 50, 60)],
+    });
+    const b = out.report.breakdowns!;
+    expect(Object.keys(b.slo_class!)).toEqual(['batch', 'critical']);
+    expect(b.model).toBeUndefined();
+    expect(b.slo_class!.critical).toEqual({ count: 2, ttft_mape: expect.closeTo(0.1, 12), e2e_mape: 0.25, ttft_real_mean: 150, ttft_sim_mean: 145, e2e_real_mean: 1500, e2e_sim_mean: 1750 });
+    expect(b.slo_class!.batch).toEqual({ count: 1, ttft_mape: 0.25, e2e_mape: 0, ttft_real_mean: 400, ttft_sim_mean: 300, e2e_real_mean: 800, e2e_sim_mean: 800 });
+    const table = formatReportTable(out);
+    expect(table).toMatch(/SLO class +n +TTFT MAPE +E2E MAPE\nbatch +1 +25\.0% +0\.0%\ncritical +2 +10\.0% +25\.0%/);
+    // Without labels, no breakdowns.
+    expect(calibrate({ trace: { header: header(), records: [rec(0, 100, 200)] }, simResults: [sim(0, 90, 190)] }).report.breakdowns).toBeUndefined();
   });
 });
 

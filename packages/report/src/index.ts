@@ -3,6 +3,8 @@
 export type { ReportCell, ReportChart, ReportRun, ReportSection, ReportTable, TopLevelSpec } from './types.js';
 export { reportSections } from './report-sections.js';
 export { calibrationSection } from './sections/calibration.js';
+export { calibrationBreakdownSection } from './sections/calibration-breakdown.js';
+export type { CalibrationBreakdownView } from './sections/calibration-breakdown.js';
 export type { CalibrationAggregates, CalibrationMetricView, CalibrationView, ReportCalibration } from './sections/calibration.js';
 export { renderChartSvg, scopeSvgIds } from './render-svg.js';
 export { renderReportHtml, reportData } from './render-html.js';

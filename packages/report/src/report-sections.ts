@@ -1,5 +1,6 @@
 import { autoscalingSection } from './sections/autoscaling.js';
 import { type ReportCalibration, calibrationSection } from './sections/calibration.js';
+import { calibrationBreakdownSection } from './sections/calibration-breakdown.js';
 import { comparisonSection } from './sections/comparison.js';
 import { dropsSection } from './sections/drops.js';
 import { kvTiersSection } from './sections/kv-tiers.js';
@@ -17,6 +18,6 @@ import type { ReportRun, ReportSection } from './types.js';
 export function reportSections(runs: readonly ReportRun[], calibrations: readonly ReportCalibration[] = []): ReportSection[] {
   const builders = [comparisonSection, latencySection, timeseriesSection, routingSection, dropsSection, pdSection, kvTiersSection, autoscalingSection];
   const sections = builders.map((b) => b(runs)).filter((s): s is ReportSection => s !== undefined);
-  const calibration = calibrationSection(calibrations);
-  return calibration === undefined ? sections : [calibration, ...sections];
+  const calibration = [calibrationSection(calibrations), calibrationBreakdownSection(calibrations)].filter((s): s is ReportSection => s !== undefined);
+  return [...calibration, ...sections];
 }

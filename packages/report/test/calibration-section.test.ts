@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CalibrationView, calibrationSection, reportSections } from '../src/index.js';
+import { type CalibrationView, calibrationBreakdownSection, calibrationSection, reportSections } from '../src/index.js';
 
 // A calibrate report in µs, as `blis calibrate --report` writes it (BLIS's CAL-1 TTFTs: real
 // 100..400 µs, simulated 90, 210, 330, 380).
@@ -38,5 +38,18 @@ describe('calibration section', () => {
     expect([...bars]).toEqual(['a: real', 'a: sim', 'b: real', 'b: sim']);
     expect(calibrationSection([])).toBeUndefined();
     expect(reportSections([], [{ name: 'a', report: view }]).map((x) => x.id)).toEqual(['calibration']);
+  });
+
+  it('draws the per-class and per-model MAPE of a report with breakdowns, after the grades', () => {
+    const critical = { count: 2, ttft_mape: 0.1, e2e_mape: 0.25, ttft_real_mean: 150, ttft_sim_mean: 145, e2e_real_mean: 1500, e2e_sim_mean: 1750 };
+    const withClasses: CalibrationView = { ...view, breakdowns: { slo_class: { critical } } };
+    const s = calibrationBreakdownSection([{ name: 'cal', report: withClasses }])!;
+    expect((s.charts[0].spec as { data: { values: unknown[] } }).data.values).toEqual([
+      { panel: 'TTFT', group: 'SLO class: critical', bar: 'MAPE', value: 0.1 },
+      { panel: 'E2E', group: 'SLO class: critical', bar: 'MAPE', value: 0.25 },
+    ]);
+    expect(s.table!.rows).toEqual([['cal', 'SLO class', 'critical', 2, 0.1, 0.25, 0.15, 0.145, 1.5, 1.75]]);
+    expect(calibrationBreakdownSection([{ name: 'cal', report: view }])).toBeUndefined();
+    expect(reportSections([], [{ name: 'cal', report: withClasses }]).map((x) => x.id)).toEqual(['calibration', 'calibration-breakdown']);
   });
 });

@@ -19,7 +19,8 @@ const TICKING = new Set<LogEvent['kind']>(['admission', 'routing', 'queued', 'sc
  * enqueue <= schedule <= completion) over the log. A P/D part (`<id>_prefill`, `<id>_decode`)
  * moves queued <-> running on its own (a queued decode part may give its KV back: a
  * preemption in place); its parent ends once. Under autoscaling, a `redirect` drain sends a
- * queued request back through admission (and a split parent's prefill through routing).
+ * queued request back through admission (and a split parent's prefill through routing), and a
+ * request whose replica was drained away while it travelled to it is routed again.
  */
 export function checkLifecycle(log: RunLog, out: ViolationList): void {
   const state = new Map<string, State>();
@@ -61,8 +62,10 @@ export function checkLifecycle(log: RunLog, out: ViolationList): void {
         const at = admittedAt.get(e.request);
         if (at === undefined || e.now < at) out.add('INV-5', `request ${e.request} routed at ${e.now} µs, admitted at ${at ?? 'never'}`, { request: e.request, atUs: e.now });
         routedAt.set(e.request, e.now);
-        // A redirect drain of a prefill part routes its parent's prefill again.
-        move(e, e.request, redirects && e.stage === 'prefill-routing' ? ['admitted', 'split'] : ['admitted'], e.stage === 'prefill-routing' ? 'split' : 'routed');
+        // A redirect drain of a prefill part routes its parent's prefill again; a request whose
+        // replica was drained away while it travelled to it (routing latency) is routed again.
+        const again = e.stage === 'prefill-routing' ? 'split' : 'routed';
+        move(e, e.request, redirects ? ['admitted', again] : ['admitted'], again);
         break;
       }
       case 'queued': {

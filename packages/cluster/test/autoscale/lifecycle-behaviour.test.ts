@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type SimulationConfigInput, prepareSimulation, runPrepared, simulate } from '../../src/index.js';
 import { sampleDelay } from '../../src/autoscale/autoscale-schema.js';
+import { simulateChecked } from '../../src/testing/index.js';
 import { ScaleLog, scripted, steadyLoad } from './helpers.js';
 
 const S = 1_000_000;
@@ -247,5 +248,28 @@ describe('sampled delays are whole microseconds', () => {
     // event queue, and the NVMe tier refused it ("submit tick must be an integer").
     const config = {seed:  1893038498, numInstances:  2, totalKVBlocks:  296, maxNumSeqs:  2, maxNumBatchedTokens:  756, maxModelLen:  0, routing:  {policy:  'weighted', params:  {}, scorers:  [{name:  'prefix-affinity', weight:  0.8213787368567412}]}, admission:  {policy:  'tenant-quota', params:  {maxInFlight:  11, allowBorrowing:  false}}, scheduler:  {policy:  'fcfs', params:  {}}, priority:  {policy:  'inverted-slo', params:  {}}, preemptionPolicy:  'fcfs', snapshotRefreshIntervalUs:  50000, cacheSignalDelayUs:  50000, admissionLatencyUs:  500, routingLatencyUs:  2000, flowControl:  {enabled:  false, maxGatewayQueueDepth:  5, queueDepthThreshold:  1, kvUtilizationThreshold:  1, saturationLimit:  1}, workload:  {kind:  'spec', spec:  {version:  '2', seed:  14, aggregate_rate:  50, num_requests:  3, clients:  [{id:  'client-0', slo_class:  'background', tenant_id:  'a', rate_fraction:  1, arrival:  {process:  'gamma', cv:  2}, input_distribution:  {type:  'gaussian', params:  {mean:  795, std_dev:  1, min:  1, max:  900}}, output_distribution:  {type:  'gaussian', params:  {mean:  2, std_dev:  5, min:  1, max:  40}}, prefix_group:  'g1', prefix_length:  163, timeout:  0}]}}, checkInvariants:  true, includeRequests:  true, autoscaling:  {intervalUs:  848733, policy:  'target-utilization', minReplicas:  1, maxReplicas:  5, scaleUpStabilizationWindowUs:  0, scaleDownStabilizationWindowUs:  5000000, cooldownUs:  4000000, scrapeDelay:  {meanUs:  1095630, stddevUs:  1000000}}, lifecycle:  {loadingDelay:  {meanUs:  5525446, stddevUs:  1000000}, warmUpRequestCount:  3, warmUpDurationUs:  0, warmUpTtftFactor:  1.5, drainPolicy:  'wait', warmStartInitialInstances:  false}, nodePools:  [{name:  'p', gpuType:  'H100', gpusPerNode:  2, gpuMemoryGib:  80, initialNodes:  1, maxNodes:  3, provisioningDelay:  {meanUs:  19999990, stddevUs:  0}}], kvOffload:  {cpuBytesToUse:  8388608, secondaryTiers:  [{type:  'fs', rootDir:  '/mnt/nvme', directIo:  true, deviceClass:  'nvme_gen4', latencyJitterStddev:  0}]}} as SimulationConfigInput;
     expect(simulate(config).completed_requests).toBe(3);
+  });
+});
+
+describe('a replica drained while a request travels to it', () => {
+  it('the request is routed again on arrival, and the cluster kit accepts the second routing (CI seed 101460823)', () => {
+    // Round-robin sends the only request (arriving at 1 s) to instance_0; it lands 2 ms later
+    // (routing latency). 1 ms after it left, the scripted policy drains instance_0, idle, so it
+    // terminates at once.
+    const config: SimulationConfigInput = {
+      numInstances: 2,
+      routing: { policy: 'round-robin' },
+      routingLatencyUs: 2000,
+      workload: steadyLoad(1),
+      autoscaling: { intervalUs: 1000, minReplicas: 1, scaleDownStabilizationWindowUs: 0, cooldownUs: 0 },
+      lifecycle: { drainPolicy: 'immediate' },
+      includeRequests: true,
+    };
+    const checked = simulateChecked(config, { autoscaler: () => scripted((ctx) => (ctx.nowUs === 1_001_000 ? -1 : 0)) });
+    expect(checked.violations).toEqual([]);
+    const routings = checked.log.events.filter((e) => e.kind === 'routing').map((e) => (e as { instance: number }).instance);
+    expect(routings).toEqual([0, 1]);
+    expect(checked.result!.completed_requests).toBe(1);
+    expect(checked.result!.requests![0].handled_by).toBe('instance_1');
   });
 });

@@ -1,6 +1,5 @@
 import type { CalibrationOutcome } from './calibrate.js';
-import type { BreakdownPairs } from './pairing.js';
-import { breakdownMape } from './statistics.js';
+import type { BreakdownSummary } from './breakdowns.js';
 
 function pad(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
@@ -14,13 +13,10 @@ function table(rows: readonly (readonly string[])[]): string[] {
 const us = (v: number) => v.toFixed(0);
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
 
-function breakdownLines(title: string, by: ReadonlyMap<string, BreakdownPairs>): string[] {
-  if (by.size === 0) return [];
+function breakdownLines(title: string, by: Readonly<Record<string, BreakdownSummary>> | undefined): string[] {
+  if (by === undefined) return [];
   const rows = [[title, 'n', 'TTFT MAPE', 'E2E MAPE']];
-  for (const key of [...by.keys()].sort()) {
-    const b = by.get(key)!;
-    rows.push([key, String(b.ttft.real.length), pct(breakdownMape(b.ttft.real, b.ttft.sim)), pct(breakdownMape(b.e2e.real, b.e2e.sim))]);
-  }
+  for (const [key, b] of Object.entries(by)) rows.push([key, String(b.count), pct(b.ttft_mape), pct(b.e2e_mape)]);
   return ['', ...table(rows)];
 }
 
@@ -67,6 +63,6 @@ export function formatReportTable(outcome: CalibrationOutcome): string {
       g.push([cls, String(c.count), c.real_slo_attainment.toFixed(3), c.sim_slo_attainment.toFixed(3), c.real_goodput_rps.toFixed(3), c.sim_goodput_rps.toFixed(3)]);
     lines.push('', ...table(g));
   }
-  lines.push(...breakdownLines('SLO class', pairs.bySlo), ...breakdownLines('model', pairs.byModel));
+  lines.push(...breakdownLines('SLO class', report.breakdowns?.slo_class), ...breakdownLines('model', report.breakdowns?.model));
   return `${lines.join('\n')}\n`;
 }

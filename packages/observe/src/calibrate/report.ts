@@ -1,3 +1,4 @@
+import { type CalibrationBreakdowns, calibrationBreakdowns } from './breakdowns.js';
 import type { GoodputComparison } from './goodput.js';
 import { type HitRateComparison, type ToleranceVerdict, ttftTolerance } from './kv-hit-rate.js';
 import { type MetricComparison, compareMetric } from './metric-comparison.js';
@@ -32,6 +33,8 @@ export interface CalibrationReport {
   goodput?: GoodputComparison;
   hit_rate?: HitRateComparison;
   ttft_tolerance?: ToleranceVerdict;
+  /** Ours: per SLO class and per model (BLIS logs these to stderr and leaves them out). */
+  breakdowns?: CalibrationBreakdowns;
 }
 
 /** What the report says it cannot see; our wording of BLIS's four caveats. */
@@ -67,6 +70,8 @@ export function buildReport(pairs: CalibrationPairs, extras: ReportExtras): Cali
   if (extras.goodput !== undefined) report.goodput = extras.goodput;
   if (extras.hitRate !== undefined) report.hit_rate = extras.hitRate;
   if (metrics.ttft !== undefined) report.ttft_tolerance = ttftTolerance(metrics.ttft.request_level.mape, extras.ttftMapeThreshold);
+  const breakdowns = calibrationBreakdowns(pairs);
+  if (breakdowns !== undefined) report.breakdowns = breakdowns;
   return report;
 }
 

@@ -39,6 +39,7 @@ const OursRowSchema = z.object({
   ttft_ms: latency,
   itl_ms: latency,
   e2e_ms: latency,
+  slo_class: z.string().optional(),
 });
 const OursSchema = z.object({ requests: z.array(OursRowSchema) });
 
@@ -81,7 +82,7 @@ export function parseSimResults(text: string, file: string): SimRequestResult[] 
         e2eUs: row.e2e_ms * 1000,
         inputTokens: row.input_tokens,
         outputTokens: row.output_tokens,
-        sloClass: '',
+        sloClass: row.slo_class ?? '',
         model: '',
         itlMeanUs: row.itl_ms * 1000,
       });

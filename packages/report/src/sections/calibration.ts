@@ -1,5 +1,6 @@
 import { type Row, groupedBarChart } from '../chart-specs.js';
 import type { ReportCell, ReportSection } from '../types.js';
+import type { CalibrationBreakdownView } from './calibration-breakdown.js';
 
 /** The part of one metric's comparison in a `blis calibrate` report that the section draws (times in µs, as BLIS writes them). */
 export interface CalibrationMetricView {
@@ -28,6 +29,8 @@ export interface CalibrationView {
   trace_info: { matched_pairs: number; warm_up_excluded: number; num_requests: number };
   metrics: { ttft?: CalibrationMetricView; e2e?: CalibrationMetricView; itl?: CalibrationMetricView };
   hit_rate?: { real_hit_rate: number; sim_hit_rate: number; within: boolean };
+  /** Per SLO class and per model, when the report has them (ours; BLIS writes none). */
+  breakdowns?: { slo_class?: Record<string, CalibrationBreakdownView>; model?: Record<string, CalibrationBreakdownView> };
 }
 
 /** One calibration to report on, under the name its chart and table use. */

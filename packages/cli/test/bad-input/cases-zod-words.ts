@@ -17,6 +17,16 @@ const KV_OFFLOAD = `kv_offload:
       read_bandwidth: "${'f'.repeat(3000)}"
 `;
 
+const metrics = (id: string) => ({ instance_id: id, completed_requests: 1, injected_requests: 1, preemption_count: 0, dropped_unservable: 0, timed_out_requests: 0, rejected_requests: 0, cache_hit_rate: 0 });
+/** A `blis run --results-path` file whose first request's ttft_ms is a list and itl_ms a long string. */
+const RESULT = JSON.stringify({
+  ...metrics('cluster'),
+  vllm_estimated_duration_s: 1,
+  instances: [metrics('i0')],
+  target_distribution: { i0: 1 },
+  requests: [{ request_id: '0', arrival_ms: 0, handled_by: 'i0', ttft_ms: [1, 2], itl_ms: 'n'.repeat(1000), e2e_ms: 2 }],
+});
+
 export const cases: readonly BadInputCase[] = [
   {
     name: 'a --kv-offload-config with a list and a long string where numbers belong',
@@ -28,5 +38,36 @@ export const cases: readonly BadInputCase[] = [
     ],
     exactLines: true,
     maxStderrBytes: 400,
+  },
+  {
+    name: 'a result file with a list and a long string where numbers belong',
+    args: ['report', '$DIR/r.json', '--output', '$DIR/out.html'],
+    files: { 'r.json': RESULT },
+    stderr: [
+      /^blis: \S+r\.json requests\[0\]\.ttft_ms: expected a number \(a blis run result\), found a list of 2 item\(s\)$/,
+      /^blis: \S+r\.json requests\[0\]\.itl_ms: expected a number \(a blis run result\), found "n{60}…" \(1000 characters\)$/,
+    ],
+    exactLines: true,
+    maxStderrBytes: 400,
+  },
+  {
+    name: 'an empty blis calibrate file flag is worded by the translator, not zod',
+    args: ['calibrate', '--trace-header', '', '--trace-data', '$DIR/d.csv', '--sim-results', '$DIR/s.json', '--report', '$DIR/r.json', '--warmup-requests', 'x'],
+    stderr: ['--trace-header: expected a string with >= 1 character(s), found ""', '--warmup-requests: expected -1 (the header\'s) or a non-negative integer, found "x"'],
+    exactLines: true,
+  },
+  {
+    name: 'a --model-config config.json with a text where a number belongs',
+    args: [...RUN, '--latency-model', 'roofline', '--hardware', 'H100', '--model-config', '$DIR/config.json'],
+    files: { 'config.json': JSON.stringify({ num_hidden_layers: 'many', hidden_size: 4096, num_attention_heads: 32 }) },
+    stderr: [/^blis: \S+config\.json num_hidden_layers: expected a number, found "many"$/],
+    exactLines: true,
+  },
+  {
+    name: 'a --hardware-config with a bad GPU field',
+    args: [...RUN, '--latency-model', 'roofline', '--hardware', 'H100', '--hardware-config', '$DIR/hw.json'],
+    files: { 'hw.json': JSON.stringify({ H100: { TFlopsPeak: 989, BwPeakTBs: 3.35, mfuPrefill: 0.5, mfuDecode: [0.3], MemoryGiB: 80 } }) },
+    stderr: [/^blis: \S+hw\.json H100\.mfuDecode: expected a number, found a list of 1 item\(s\)$/],
+    exactLines: true,
   },
 ];

@@ -27,6 +27,22 @@ const RESULT = JSON.stringify({
   requests: [{ request_id: '0', arrival_ms: 0, handled_by: 'i0', ttft_ms: [1, 2], itl_ms: 'n'.repeat(1000), e2e_ms: 2 }],
 });
 
+const TWO_CLIENTS = `version: "2"
+aggregate_rate: 10
+num_requests: 20
+clients:
+${['a', 'b'].map((id) => `  - id: ${id}\n    rate_fraction: 1\n    input_distribution: {type: constant, params: {value: 100}}\n    output_distribution: {type: constant, params: {value: 8}}\n`).join('')}`;
+
+/** A sweep whose parameters name list positions both ways; the second sets a negative rate fraction. */
+const SWEEP = `base:
+  model: meta-llama/llama-3.1-8b-instruct
+  workload: {kind: spec, path: w.yaml}
+parameters:
+  workload.spec.clients[0].rate_fraction: [1]
+  workload.spec.clients.1.rate_fraction: [-1]
+metrics: [responses_per_sec, ttft_p99]
+`;
+
 export const cases: readonly BadInputCase[] = [
   {
     name: 'a --kv-offload-config with a list and a long string where numbers belong',
@@ -68,6 +84,22 @@ export const cases: readonly BadInputCase[] = [
     args: [...RUN, '--latency-model', 'roofline', '--hardware', 'H100', '--hardware-config', '$DIR/hw.json'],
     files: { 'hw.json': JSON.stringify({ H100: { TFlopsPeak: 989, BwPeakTBs: 3.35, mfuPrefill: 0.5, mfuDecode: [0.3], MemoryGiB: 80 } }) },
     stderr: [/^blis: \S+hw\.json H100\.mfuDecode: expected a number, found a list of 1 item\(s\)$/],
+    exactLines: true,
+  },
+  {
+    name: 'a sweep metric and a spec field a parameter sets are named at their lines, list positions in brackets',
+    args: ['sweep', '$DIR/s.yaml', '--output', '$DIR/out.csv'],
+    files: { 's.yaml': SWEEP, 'w.yaml': TWO_CLIENTS },
+    stderr: [/^blis: \S+s\.yaml:7 metrics\[1\]: expected one of ttft_p99_ms, .*, found "ttft_p99"$/],
+    exactLines: true,
+  },
+  {
+    name: 'a spec field set by a sweep parameter names the parameter and its line',
+    args: ['sweep', '$DIR/s.yaml', '--output', '$DIR/out.csv'],
+    files: { 's.yaml': SWEEP.replace(', ttft_p99]', ']'), 'w.yaml': TWO_CLIENTS },
+    stderr: [
+      /^blis: \S+s\.yaml:6 parameters\.workload\.spec\.clients\.1\.rate_fraction, candidate 0 \(workload\.spec\.clients\[0\]\.rate_fraction=1, workload\.spec\.clients\.1\.rate_fraction=-1\): expected a number >= 0, found -1$/,
+    ],
     exactLines: true,
   },
 ];

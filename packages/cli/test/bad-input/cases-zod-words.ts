@@ -102,4 +102,20 @@ export const cases: readonly BadInputCase[] = [
     ],
     exactLines: true,
   },
+  {
+    name: '--policy-param refuses hex and infinite numbers, naming the flag, the key and the list item',
+    args: [...RUN, '--policy-param', 'routing.alpha=0x10', '--policy-param', 'routing.tiers=[1, .inf]'],
+    stderr: [
+      "--policy-param routing.alpha: expected a decimal number (16, 0.5, 1e3; quote the value, '0x10', for a string), found \"0x10\"",
+      "--policy-param routing.tiers[1]: expected a decimal number (16, 0.5, 1e3; quote the value, '0x10', for a string), found \".inf\"",
+    ],
+    exactLines: true,
+  },
+  {
+    name: '--policy-param quotes a long bad value as an excerpt',
+    args: [...RUN, '--policy-param', `routing.alpha=0x${'f'.repeat(5000)}`],
+    stderr: [`--policy-param routing.alpha: expected a decimal number (16, 0.5, 1e3; quote the value, '0x10', for a string), found "0x${'f'.repeat(58)}…" (5002 characters)`],
+    exactLines: true,
+    maxStderrBytes: 300,
+  },
 ];

@@ -71,7 +71,7 @@ export function parsePolicyParamValue(text: string, issues: ParamValueIssue[]): 
     return r.value;
   }
   // The failsafe schema keeps every scalar as its text; plainScalar then reads it.
-  const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: true, maxAliasCount: 0 });
+  const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: true });
   if (doc.errors.length > 0) {
     const what = first === '[' ? 'a YAML flow list, [a, b]' : first === '{' ? 'a YAML flow map, {k: v}' : 'a quoted string';
     issues.push({ at: [], expected: what, found: messageText(doc.errors[0].message.split('\n')[0].replace(/:$/, '')) });

@@ -67,27 +67,27 @@ tree:
   });
 
   it('checks the document: kind, tree, stray keys, and the kind the caller wants', () => {
-    expect(issuesOf('- a\n- b\n')).toEqual(['1 (document): expected a map with kind and tree, found the list ["a","b"]']);
+    expect(issuesOf('- a\n- b\n')).toEqual(['1 (document): expected a map with kind and tree, found a list of 2 item(s)']);
     expect(issuesOf('kind: scheduler\ntree: {admit: true}\nextra: 1\n')).toEqual([
       '3 extra: expected one of the keys kind, tree, description, found the key "extra"',
       '1 kind: expected one of admission, priority, routing, autoscaler, found "scheduler"',
     ]);
     expect(issuesOf('kind: admission\ndescription: [x]\ntree: {admit: false}\n')).toEqual([
-      '2 description: expected a string, found the list ["x"]',
+      '2 description: expected a string, found a list of 1 item(s)',
       '3 tree.admit: expected true (to refuse, write {reject: "<reason>"}), found false',
     ]);
-    expect(issuesOf('kind: admission\n')).toEqual(['1 tree: expected a branch {if, then, else} or an admission leaf {admit: true} or {reject: "<reason>"}, found nothing']);
+    expect(issuesOf('kind: admission\n')).toEqual(['1 tree: expected a branch {if, then, else} or an admission leaf {admit: true} or {reject: "<reason>"}, found nothing (the field is missing)']);
     expect(issuesOf('kind: admission\ntree: {admit: true}\n', 'routing')).toEqual(['1 kind: expected routing (a routing tree is wanted here), found "admission"']);
   });
 
   it('checks branches and conditions', () => {
     expect(issuesOf('kind: admission\ntree:\n  if: {signal: request.input_tokens, op: "~", value: 1}\n  then: {admit: true}\n')).toEqual([
       '3 tree.if.op: expected an operator: < <= > >= == != in, found "~"',
-      '3 tree.else: expected a branch {if, then, else} or an admission leaf {admit: true} or {reject: "<reason>"}, found nothing',
+      '3 tree.else: expected a branch {if, then, else} or an admission leaf {admit: true} or {reject: "<reason>"}, found nothing (the field is missing)',
     ]);
     expect(issuesOf('kind: admission\ntree:\n  if: {all: []}\n  then: {admit: true}\n  else: {admit: true}\n  when: 1\n')).toEqual([
       '6 tree.when: expected one of the keys if, then, else, found the key "when"',
-      '3 tree.if.all: expected a non-empty list of conditions, found the list []',
+      '3 tree.if.all: expected a non-empty list of conditions, found an empty list',
     ]);
     expect(issuesOf('kind: admission\ntree:\n  if: {signal: request.input_tokens, any: []}\n  then: {admit: true}\n  else: {admit: true}\n')[0]).toBe(
       '3 tree.if: expected a condition {signal, op, value}, {all: [...]}, {any: [...]} or {not: ...} (exactly one of signal, all, any, not), found the keys signal, any',
@@ -96,13 +96,13 @@ tree:
       '3 tree.if.not.value: expected a non-empty list of number values (op "in"), found 3',
     ]);
     expect(issuesOf('kind: admission\ntree:\n  if: {signal: request.input_tokens, op: "<"}\n  then: {admit: true}\n  else: {admit: true}\n')).toEqual([
-      '3 tree.if.value: expected a finite number (request.input_tokens is a number), found nothing',
+      '3 tree.if.value: expected a finite number (request.input_tokens is a number), found nothing (the field is missing)',
     ]);
     expect(issuesOf('kind: admission\ntree:\n  if: {signal: request.tenant_id, op: "==", value: 7}\n  then: {admit: true}\n  else: {admit: true}\n')).toEqual([
       '3 tree.if.value: expected a string (request.tenant_id is a string; quote numbers), found 7',
     ]);
     expect(issuesOf('kind: admission\ntree:\n  if: {signal: request.input_tokens, op: ">", value: .inf}\n  then: {admit: true}\n  else: {admit: true}\n')).toEqual([
-      '3 tree.if.value: expected a finite number (request.input_tokens is a number), found Infinity',
+      '3 tree.if.value: expected a finite number (request.input_tokens is a number), found .inf',
     ]);
   });
 
@@ -119,7 +119,7 @@ tree:
     expect(issuesOf('kind: priority\ntree: {priority: {signal: request.slo_class}}\n')[0]).toMatch(/^2 tree\.priority\.signal: expected a number priority signal: request\.input_tokens, .*, found "request\.slo_class"$/);
     expect(issuesOf('kind: priority\ntree: {priority: {signal: global.in_flight}}\n')[0]).toMatch(/found "global\.in_flight"$/);
     expect(issuesOf('kind: routing\ntree: {route: random}\n')).toEqual(['2 tree.route: expected one of least, most, weighted, found "random"']);
-    expect(issuesOf('kind: routing\ntree: {route: least}\n')).toEqual(['2 tree.by: expected an instance signal name, found nothing']);
+    expect(issuesOf('kind: routing\ntree: {route: least}\n')).toEqual(['2 tree.by: expected an instance signal name, found nothing (the field is missing)']);
     expect(issuesOf('kind: routing\ntree: {route: weighted, scorers: {}}\n')[0]).toMatch(/^2 tree\.scorers: expected a non-empty map of scorer weights/);
     expect(issuesOf('kind: autoscaler\ntree: {scale: 1.5}\n')).toEqual(['2 tree.scale: expected an integer replica delta, found 1.5']);
     expect(issuesOf('kind: autoscaler\ntree: {target: -1}\n')).toEqual(['2 tree.target: expected a whole number of replicas (>= 0), found -1']);
@@ -127,7 +127,7 @@ tree:
       '2 tree: expected an autoscaler leaf {scale: <integer delta>} or {target: <replicas>} (this is an autoscaler tree), found a routing leaf (route)',
     ]);
     expect(issuesOf('kind: autoscaler\ntree: {hold: true}\n')[0]).toBe(
-      '2 tree: expected a branch {if, then, else} or an autoscaler leaf {scale: <integer delta>} or {target: <replicas>}, found a map with hold',
+      '2 tree: expected a branch {if, then, else} or an autoscaler leaf {scale: <integer delta>} or {target: <replicas>}, found a mapping with "hold"',
     );
   });
 

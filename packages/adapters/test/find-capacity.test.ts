@@ -1,6 +1,6 @@
 import type { SimulationConfigInput, SimulationResult } from '@blis/cluster';
 import { describe, expect, it } from 'vitest';
-import { CapacityInputError, type CapacityReport, type CapacityTarget, findCapacity } from '../src/index.js';
+import { CapacityInputError, type CapacityReport, type CapacityTarget, findCapacity, parseCapacitySettings } from '../src/index.js';
 
 // The known-by-construction case. One instance serving one request at a time (maxNumSeqs 1),
 // blackbox latency with alpha = 0 and beta = (10, 990, 0) µs, every prompt 100 tokens and every
@@ -158,5 +158,18 @@ describe('findCapacity search logic (fake simulations)', () => {
     const err = await findCapacity({ config: known(8), search: 'rate', targets: E2E_150, tolerance: 2, minInstances: 5, maxInstances: 2 }).catch((e) => e);
     expect(err).toBeInstanceOf(CapacityInputError);
     expect((err as CapacityInputError).issues.map((i) => i.where)).toEqual(['options.tolerance', 'options.minInstances']);
+  });
+
+  it('words bad settings through the zod translator, list positions in brackets', () => {
+    const raw = { search: 'x', targets: [{ metric: 'itl', stat: 'p50', limitMs: -1, sloClass: 'a' }], seeds: [1, 1], bogus: 1 };
+    expect(() => parseCapacitySettings(raw as never)).toThrow(
+      [
+        'options.search: expected one of "rate", "instances", found "x"',
+        'options.targets[0].limitMs: expected a number > 0, found -1',
+        'options.targets[0].stat: expected a metric an SLO class reports (ttft or e2e; per-class results have no itl), found itl_p50',
+        'options.seeds: expected distinct seeds, found a list of 2 item(s)',
+        'options.bogus: expected a known field, found unknown field "bogus"',
+      ].join('\n'),
+    );
   });
 });

@@ -97,6 +97,15 @@ describe('parameters applied to a config', () => {
     expect(applyParameter(s, 'routing.scorers.5.weight', 1)).toBeDefined();
   });
 
+  it('takes a list position as .0 or [0], and names paths in messages with [n]', () => {
+    const c: Record<string, unknown> = { nodePools: [{ name: 'a', maxNodes: 1 }, { name: 'b', maxNodes: 1 }] };
+    expect(applyParameter(c, 'nodePools[1].maxNodes', 3)).toBeUndefined();
+    expect(applyParameter(c, 'nodePools.0.maxNodes', 2)).toBeUndefined();
+    expect((c.nodePools as { maxNodes: number }[]).map((p) => p.maxNodes)).toEqual([2, 3]);
+    expect(applyParameter(c, 'nodePools[5].maxNodes', 1)).toBe('an existing element 5 of nodePools (the list has 2)');
+    expect(applyParameter(c, 'nodePools[0].name.x', 1)).toBe('nodePools[0].name to be a section, found "a"');
+  });
+
   it('overrides a spec workload\'s aggregate_rate inline, its empirical files re-anchored', () => {
     const dir = mkdtempSync(join(tmp, 'wl-'));
     writeFileSync(join(dir, 'lens.csv'), 'len\n100\n200\n');

@@ -1,5 +1,5 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { type AutoscalingInput, type LifecycleInput, type PolicyBundle, autoscaleConfigFromBundle, listPolicies, describeFound } from '@blis/policies';
+import { type AutoscalingInput, type LifecycleInput, type PolicyBundle, autoscaleConfigFromBundle, describeFound, formatParamPath, listPolicies } from '@blis/policies';
 import type { UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
 
@@ -38,9 +38,9 @@ export interface AutoscaleFields {
 
 /** The policy file's location of `path`, as problems in it are named: `policy.yaml:12 autoscaler.max_replicas`. */
 function fileWhere(file: YamlFile | undefined, path: readonly (string | number)[]): string {
-  if (file === undefined) return `--policy-config ${path.join('.')}`;
+  if (file === undefined) return `--policy-config ${formatParamPath(path, '')}`;
   const line = file.lineOf(path);
-  return `${file.path}${line !== undefined ? `:${line}` : ''} ${path.join('.')}`;
+  return `${file.path}${line !== undefined ? `:${line}` : ''} ${formatParamPath(path, '')}`;
 }
 
 /**

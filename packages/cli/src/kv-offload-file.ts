@@ -50,7 +50,8 @@ export function validateKVOffloadBlock(src: KVOffloadSource, blockSizeTokens: nu
 export function validateKVOffloadInput(src: KVOffloadSource, input: KVOffloadInput, blockSizeTokens: number, issues: UsageIssue[] = []): LoadedKVOffload {
   const r = KVOffloadSchema.safeParse(input);
   if (!r.success) issues.push(...zodIssuesIn(src, r.error.issues));
-  const bs = offloadBlockSizeIssue(input.blockSize, blockSizeTokens);
+  // A block_size that is not a number already has its issue; the multiple-of check would only repeat it.
+  const bs = typeof input.blockSize === 'number' ? offloadBlockSizeIssue(input.blockSize, blockSizeTokens) : undefined;
   if (bs !== undefined) issues.push(...zodIssuesIn(src, [{ code: 'custom', path: ['blockSize'], message: bs, input: input.blockSize }]));
   if (issues.length > 0 || !r.success) throw new UsageError(issues);
   return { ...src, input, settings: r.data };
@@ -66,6 +67,6 @@ export function loadKVOffloadFile(path: string, blockSizeTokens: number): Loaded
     throw new UsageError([{ where: `${path}:1`, expected: 'a top-level kv_offload: block (BLIS\'s --kv-offload-config format)', found: 'none' }]);
   const others = Object.keys(top).filter((k) => k !== 'kv_offload');
   if (others.length > 0)
-    throw new UsageError(others.map((k) => ({ where: whereIn(file, [k]), expected: 'only a top-level kv_offload: block', found: `unknown key ${JSON.stringify(k)}` })));
+    throw new UsageError(others.map((k) => ({ where: whereIn(file, [k]), expected: 'only a top-level kv_offload: block', found: `unknown key ${describeFound(k)}` })));
   return validateKVOffloadBlock(src, blockSizeTokens);
 }

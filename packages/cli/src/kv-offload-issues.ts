@@ -1,4 +1,5 @@
 import { KVOffloadSchema, KVOffloadTierSchema, type KVTierConfigError } from '@blis/cluster';
+import { describeFound, describeZodExpected, formatParamPath, valueAtPath } from '@blis/policies';
 import type { core } from 'zod';
 import type { UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
@@ -32,7 +33,7 @@ export const TIER_KEYS: readonly string[] = userKeys(KVOffloadTierSchema.shape);
 
 /** `kv_offload.secondary_tiers[0].type` */
 export function keyPathText(path: readonly (string | number)[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${p}`)).join('');
+  return formatParamPath(path, '');
 }
 
 /** `file.yaml:7 kv_offload.block_size`: the file, the key's line (or its nearest parent's) and the key. */
@@ -41,42 +42,22 @@ export function whereIn(file: YamlFile, path: readonly (string | number)[]): str
   return `${file.path}${line !== undefined ? `:${line}` : ''} ${keyPathText(path)}`;
 }
 
-function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
-  let v = value;
-  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[p] : undefined;
-  return v;
-}
-
-const shown = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
-
-const NOUN: Record<string, string> = { number: 'a number', int: 'an integer', string: 'a string', boolean: 'true or false', object: 'a mapping', array: 'a list' };
-
 /** An unknown key, with the keys its mapping does accept. */
 export function unknownKeyIssue(src: KVOffloadSource, path: readonly (string | number)[]): UsageIssue {
   const key = String(path[path.length - 1]);
   const inTier = path.includes('secondary_tiers');
   const known = inTier ? TIER_KEYS : BLOCK_KEYS;
-  return { where: whereIn(src.file, path), expected: `a key of BLIS's kv_offload ${inTier ? 'secondary tier' : 'block'} (${known.join(', ')})`, found: `unknown key ${JSON.stringify(key)}` };
+  return { where: whereIn(src.file, path), expected: `a key of BLIS's kv_offload ${inTier ? 'secondary tier' : 'block'} (${known.join(', ')})`, found: `unknown key ${describeFound(key)}` };
 }
 
-/** What a zod issue about a value expected and found, in the file's words. */
+/**
+ * What a zod issue about a value expected and found, in the file's words: the schema's own
+ * "expected ..., found ..." as it is, anything else through the zod translator.
+ */
 function explain(i: core.$ZodIssue, value: unknown): { expected: string; found: string } {
   const m = /^expected (.+), found (.+)$/s.exec(i.message);
   if (m !== null) return { expected: snakeWords(m[1]), found: snakeWords(m[2]) };
-  switch (i.code) {
-    case 'invalid_type':
-      return { expected: NOUN[i.expected] ?? `a ${i.expected}`, found: shown(value) };
-    case 'too_small':
-    case 'too_big': {
-      const op = i.code === 'too_small' ? (i.inclusive ? '>=' : '>') : i.inclusive ? '<=' : '<';
-      const bound = String(i.code === 'too_small' ? i.minimum : i.maximum);
-      return { expected: i.origin === 'string' ? `a string with ${op} ${bound} character(s)` : `a number ${op} ${bound}`, found: shown(value) };
-    }
-    case 'invalid_value':
-      return { expected: `one of ${i.values.map((v) => JSON.stringify(v)).join(', ')}`, found: shown(value) };
-    default:
-      return { expected: i.message.replace(/^Invalid input: /, ''), found: shown(value) };
-  }
+  return { expected: snakeWords(describeZodExpected(i, value)), found: describeFound(value) };
 }
 
 /** UsageIssues for `KVOffloadSchema` issues about the block at `src.root` (issue paths relative to the block). */
@@ -86,7 +67,7 @@ export function zodIssuesIn(src: KVOffloadSource, issues: readonly core.$ZodIssu
     const rel = i.path.map((p) => (typeof p === 'string' ? snakeCase(p) : (p as number)));
     const path = [...src.root, ...rel];
     if (i.code === 'unrecognized_keys') for (const k of i.keys) out.push(unknownKeyIssue(src, [...path, snakeCase(k)]));
-    else out.push({ where: whereIn(src.file, path), ...explain(i, valueAt(src.file.value, path)) });
+    else out.push({ where: whereIn(src.file, path), ...explain(i, valueAtPath(src.file.value, path)) });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { type SimulationConfigInput, SimulationConfigSchema } from '@blis/cluster';
-import { listPolicies, parseScorerList, splitListMessage, describeFound } from '@blis/policies';
+import { describeFound, describeZodExpected, formatParamPath, listPolicies, parseScorerList, splitListMessage, valueAtPath } from '@blis/policies';
+import type { core } from 'zod';
 import { withRegisteredScorerNames } from './policy-modules/scorer-list.js';
 import type { UsageIssue } from './usage-error.js';
 
@@ -9,7 +10,6 @@ import type { UsageIssue } from './usage-error.js';
 
 type PdInput = NonNullable<SimulationConfigInput['pd']>;
 type PoolInput = NonNullable<PdInput['prefill']>;
-type ZodIssueLike = { readonly path: readonly PropertyKey[]; readonly message: string };
 
 /** The built-in and registered decider names. */
 function deciderNames(): readonly string[] {
@@ -49,33 +49,29 @@ export function pdFlagOf(path: readonly PropertyKey[]): string | undefined {
   return typeof key === 'string' ? FLAG_OF_FIELD[key] : undefined;
 }
 
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  let v = value;
-  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
-  return v;
-}
-
 /**
  * The config's issues about its `pd` block (paths starting with `pd`; others are skipped) as
  * UsageIssues naming the flag. With the block (`pd`), an issue about a whole pool's overrides is
  * reported against each of that pool's flags that was given.
  */
-export function pdUsageIssues(issues: readonly ZodIssueLike[], pd?: PdInput): UsageIssue[] {
+export function pdUsageIssues(issues: readonly core.$ZodIssue[], pd?: PdInput): UsageIssue[] {
   const out: UsageIssue[] = [];
   for (const i of issues) {
     if (i.path[0] !== 'pd') continue;
     const rel = i.path.slice(1);
+    // The config's own rules word their messages as "expected ..., found ..."; the rest go through the zod translator.
     const m = /^(?:expected )?(.+), found (.+)$/s.exec(i.message);
-    let expected = m?.[1] ?? i.message;
-    const found = m?.[2] ?? JSON.stringify(valueAt(pd, rel)) ?? 'nothing';
+    const value = valueAtPath(pd, rel);
+    let expected = m?.[1] ?? describeZodExpected(i, value);
+    const found = m?.[2] ?? describeFound(value);
     // "... for transferContention": the flag is already named in front of the message.
-    const tail = ` for ${rel.map(String).join('.')}`;
+    const tail = ` for ${formatParamPath(rel.filter((p) => typeof p !== 'symbol'), '')}`;
     if (expected.endsWith(tail)) expected = expected.slice(0, -tail.length);
     const text = { expected: flagWords(expected), found: flagWords(found) };
     const pool = rel.length === 1 && (rel[0] === 'prefill' || rel[0] === 'decode') ? rel[0] : undefined;
     const given = pool !== undefined ? POOL_FIELDS.filter(([k]) => pd?.[pool]?.[k] !== undefined) : [];
     if (given.length > 0) for (const [, flag] of given) out.push({ where: `--${pool}-${flag}`, ...text });
-    else out.push({ where: pdFlagOf(rel) ?? `config pd.${rel.map(String).join('.')}`, ...text });
+    else out.push({ where: pdFlagOf(rel) ?? `config ${formatParamPath(i.path.filter((p) => typeof p !== 'symbol'), '')}`, ...text });
   }
   return out;
 }

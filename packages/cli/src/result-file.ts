@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { SimulationResult } from '@blis/cluster';
-import { messageText } from '@blis/policies';
+import { describeFound, formatParamPath, messageText, zodIssueTexts } from '@blis/policies';
 import { looksBinary } from '@blis/workload';
 import * as z from 'zod';
 import { describeErrno, requireReadable } from './input-files.js';
@@ -70,25 +70,6 @@ function lineCol(text: string, offset: number): string {
   return `${line}:${offset - before.lastIndexOf('\n')}`;
 }
 
-function shown(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'an object';
-  const s = JSON.stringify(v);
-  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
-}
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let v = root;
-  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
-  return v;
-}
-
 /**
  * Reads one JSON object file: a UsageIssue names the file and, for bad JSON, the line:column.
  * `flag` says where the path came from, `what` names the file's kind ("a blis run result") and
@@ -112,7 +93,7 @@ export function readJsonObject(path: string, flag: string, what: string, hint: s
     const where = at !== null ? `${path}:${lineCol(text, Number(at[1]))}` : `${path}:${lineCol(text, text.length)}`;
     throw new UsageError([{ where, expected: `JSON (${what})`, found: messageText(msg.replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the end of the file')) }]);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError([{ where: path, expected: `${what} (a JSON object)`, found: shown(value) }]);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError([{ where: path, expected: `${what} (a JSON object)`, found: describeFound(value) }]);
   return value as Record<string, unknown>;
 }
 
@@ -120,13 +101,9 @@ export function readJsonObject(path: string, flag: string, what: string, hint: s
 export function checkSchema<T>(schema: z.ZodType<T>, value: unknown, path: string, what: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new UsageError(
-    parsed.error.issues.slice(0, 5).map((i) => ({
-      where: `${path} ${fieldPath(i.path) || '(top level)'}`,
-      expected: i.code === 'invalid_type' ? `${i.expected === 'int' ? 'an integer' : `a ${i.expected}`} (${what})` : i.message.replace(/^Invalid input: /, ''),
-      found: shown(valueAt(value, i.path)),
-    })),
-  );
+  // A wrong type names what the whole file should be: a field of a result, not of something else.
+  const texts = parsed.error.issues.flatMap((i) => zodIssueTexts([i], value).map((t) => (i.code === 'invalid_type' ? { ...t, expected: `${t.expected} (${what})` } : t)));
+  throw new UsageError(texts.slice(0, 5).map((t) => ({ where: `${path} ${formatParamPath(t.path, '') || '(top level)'}`, expected: t.expected, found: t.found })));
 }
 
 /**

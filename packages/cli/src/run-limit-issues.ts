@@ -1,3 +1,4 @@
+import { formatParamPath } from '@blis/policies';
 import type { RunLimitIssue } from '@blis/cluster';
 import type { UsageIssue } from './usage-error.js';
 
@@ -23,7 +24,7 @@ const FLAG_OF: Readonly<Record<string, string>> = {
 /** A run-limit refusal as the CLI says it: the flag, or the file and its field. */
 export function runLimitUsageIssues(issues: readonly RunLimitIssue[]): UsageIssue[] {
   return issues.map((i) => {
-    const field = i.path.join('.');
+    const field = formatParamPath(i.path, '');
     let where: string;
     if (i.file !== undefined) where = `${i.file}${field === '' ? '' : ` ${field}`}`;
     else if (field === '') where = 'memory estimate';

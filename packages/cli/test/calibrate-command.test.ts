@@ -61,7 +61,7 @@ describe('blis calibrate', () => {
 
   it('blis report refuses a --calibration file that is not a calibrate report, naming the field', () => {
     const bad = file('not-cal.json', JSON.stringify({ trace_info: { num_requests: 4, warm_up_excluded: 0 }, metrics: {} }));
-    return rejects(expect, ['report', '--calibration', bad, '-o', join(dir, 'x.html')], `${bad} trace_info.matched_pairs: expected a number (a blis calibrate report), found nothing`);
+    return rejects(expect, ['report', '--calibration', bad, '-o', join(dir, 'x.html')], `${bad} trace_info.matched_pairs: expected a number (a blis calibrate report), found nothing (the field is missing)`);
   });
 
   it('blis report refuses a --calibration file whose breakdowns are malformed, naming the field', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { describe, expect, it } from 'vitest';
+import type { core } from 'zod';
 import { buildConfig } from '../src/build-config.js';
 import { customRuntime, preparePolicies } from '../src/policy-modules/index.js';
 import { parseFlags } from '../src/flags.js';
@@ -110,13 +111,17 @@ describe('P/D flags build config.pd', () => {
   });
 
   it('a config issue that reaches the error reporter still names the flag', () => {
-    expect(pdUsageIssues([{ path: ['pd', 'transferContention'], message: 'P/D instances (prefillInstances and decodeInstances, or prefillDecodeInstances) for transferContention, found none' }])).toEqual([
+    const issue = (i: object) => i as core.$ZodIssue;
+    expect(pdUsageIssues([issue({ code: 'custom', path: ['pd', 'transferContention'], message: 'P/D instances (prefillInstances and decodeInstances, or prefillDecodeInstances) for transferContention, found none' })])).toEqual([
       { where: '--pd-transfer-contention', expected: 'P/D instances (--prefill-instances and --decode-instances, or --prefill-decode-instances)', found: 'none' },
     ]);
-    expect(pdUsageIssues([{ path: ['pd', 'decode', 'tp'], message: 'Too small: expected number to be >0' }], { decode: { tp: 0 } })).toEqual([
-      { where: '--decode-tp', expected: 'Too small: expected number to be >0', found: '0' },
+    // zod's own wording never reaches the user: the translator says what was expected.
+    const tooSmall = { code: 'too_small', origin: 'number', minimum: 0, inclusive: false, message: 'Too small: expected number to be >0' };
+    expect(pdUsageIssues([issue({ ...tooSmall, path: ['pd', 'decode', 'tp'] })], { decode: { tp: 0 } })).toEqual([{ where: '--decode-tp', expected: 'a number > 0', found: '0' }]);
+    expect(pdUsageIssues([issue({ ...tooSmall, path: ['pd', 'decode', 'weights', 1] })], { decode: { weights: [1, 0] } } as never)).toEqual([
+      { where: 'config pd.decode.weights[1]', expected: 'a number > 0', found: '0' },
     ]);
-    expect(pdUsageIssues([{ path: ['routing'], message: 'x' }])).toEqual([]);
+    expect(pdUsageIssues([issue({ code: 'custom', path: ['routing'], message: 'x' })])).toEqual([]);
   });
 });
 

@@ -93,7 +93,7 @@ describe.concurrent('blis report: bad input (exit 2, nothing on stdout)', () => 
       expect,
       ['report', file('almost.json', JSON.stringify({ ...minimalResult(), instances: [{ instance_id: 'i0' }] })), ...OUT],
       ...['completed_requests', 'injected_requests', 'preemption_count', 'dropped_unservable', 'timed_out_requests'].map(
-        (f) => `${at('almost.json')} instances[0].${f}: expected a number (a blis run result), found nothing`,
+        (f) => `${at('almost.json')} instances[0].${f}: expected a number (a blis run result), found nothing (the field is missing)`,
       ),
     ));
 

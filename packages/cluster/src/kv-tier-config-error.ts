@@ -1,3 +1,5 @@
+import { formatParamPath } from '@blis/policies';
+
 /**
  * A KV tier configuration that validates field by field but cannot be resolved: no model config
  * to size offload blocks, a CPU budget below one block, a model whose KV size is undefined.
@@ -9,7 +11,7 @@ export class KVTierConfigError extends Error {
   readonly expected: string;
   readonly found: string;
   constructor(path: readonly (string | number)[], expected: string, found: string) {
-    super(`${path.join('.')}: expected ${expected}, found ${found}`);
+    super(`${formatParamPath(path, '')}: expected ${expected}, found ${found}`);
     this.name = 'KVTierConfigError';
     this.path = path;
     this.expected = expected;

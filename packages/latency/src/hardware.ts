@@ -1,4 +1,5 @@
 import { readFileSync } from '#host-files';
+import { formatParamPath, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 import catalogue from './data/hardware.json';
 import { LatencyConfigError } from './errors.js';
@@ -32,8 +33,8 @@ const file = z.record(z.string(), entry);
 function toSpecs(raw: unknown, where: string): Map<string, GpuSpec> {
   const r = file.safeParse(raw);
   if (!r.success) {
-    const i = r.error.issues[0];
-    throw new LatencyConfigError(`${where}: field ${i.path.join('.')}: ${i.message}`);
+    const [t] = zodIssueTexts(r.error.issues, raw);
+    throw new LatencyConfigError(`${where}${t.path.length > 0 ? ` ${formatParamPath(t.path, '')}` : ''}: expected ${t.expected}, found ${t.found}`);
   }
   const out = new Map<string, GpuSpec>();
   for (const [name, e] of Object.entries(r.data)) {

@@ -1,4 +1,5 @@
 import { join, readFileSync, statSync } from '#host-files';
+import { formatParamPath, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 import { LatencyConfigError } from './errors.js';
 import { type KVShape, parseKVShape } from './kv-bytes-per-token.js';
@@ -53,8 +54,10 @@ export function parseModelConfig(raw: unknown, where = 'config.json'): ModelArch
   const body = obj.num_hidden_layers === undefined && typeof obj.text_config === 'object' ? { ...(obj.text_config as object), quantization_config: obj.quantization_config } : obj;
   const r = hfConfig.safeParse(body);
   if (!r.success) {
-    const i = r.error.issues[0];
-    throw new LatencyConfigError(`${where}: field ${i.path.join('.') || '(root)'}: ${i.message}`);
+    const [t] = zodIssueTexts(r.error.issues, body);
+    // A multimodal config's fields sit under text_config: say so, or the field would not be found.
+    const path = body === obj || t.path[0] === 'quantization_config' ? t.path : ['text_config', ...t.path];
+    throw new LatencyConfigError(`${where}${path.length > 0 ? ` ${formatParamPath(path, '')}` : ''}: expected ${t.expected}, found ${t.found}`);
   }
   const c = r.data;
   const heads = c.num_attention_heads;

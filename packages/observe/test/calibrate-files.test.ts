@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { calibrate, readCalibrationInputs } from '../src/calibrate/calibrate.js';
 import { readItlRows } from '../src/calibrate/itl-data.js';
-import { readSimCacheHitRate } from '../src/calibrate/kv-hit-rate.js';
+import { parseSimCacheHitRate, readSimCacheHitRate } from '../src/calibrate/kv-hit-rate.js';
 import { readObservedHeader, readObservedRecords } from '../src/calibrate/observed-trace.js';
 import { formatReportTable } from '../src/calibrate/report-table.js';
 import { stringifyReport } from '../src/calibrate/report.js';
@@ -33,7 +33,7 @@ describe('recorded TraceV2', () => {
     const f = writeFiles({ 'a.csv': 'request_id,input_tokens\n1,2\n', 'b.csv': `${csvOf(records).trimEnd()}\n4,5\n`, 'h.yaml': headerYaml('network:\n  measured_rtt_ms: fast\n') });
     expect(() => readObservedRecords(f['a.csv'])).toThrow(/a\.csv:1: expected a TraceV2 header row naming the columns .*, found no slo_class column/);
     expect(() => readObservedRecords(f['b.csv'])).toThrow(/b\.csv:5: expected 28 columns \(as in the header row\), found 2/);
-    expect(() => readObservedHeader(f['h.yaml'])).toThrow(/h\.yaml network\.measured_rtt_ms: expected number.*found "fast"/);
+    expect(() => readObservedHeader(f['h.yaml'])).toThrow(`${f['h.yaml']} network.measured_rtt_ms: expected a number, found "fast"`);
   });
 });
 
@@ -49,7 +49,7 @@ describe('simulator results', () => {
     expect(rows.map((r) => r.sloClass)).toEqual(['critical', '']);
   });
   it('errors name the file and the field', () => {
-    expect(() => parseSimResults('[{"request_id":"request_1","ttft_us":"x","e2e_us":1,"input_tokens":1,"output_tokens":1}]', 's.json')).toThrow(/^s\.json \[0\]\.ttft_us: expected number, received string, found "x"$/);
+    expect(() => parseSimResults('[{"request_id":"request_1","ttft_us":"x","e2e_us":1,"input_tokens":1,"output_tokens":1}]', 's.json')).toThrow(/^s\.json \[0\]\.ttft_us: expected a number, found "x"$/);
     expect(() => parseSimResults('{"requests":[{"request_id":"abc","input_tokens":1,"output_tokens":1,"ttft_ms":1,"itl_ms":0,"e2e_ms":2}]}', 's.json')).toThrow(/s\.json requests\[0\]\.request_id: expected a numeric request id/);
     expect(() => parseSimResults('{"ttft_mean_ms":3}', 's.json')).toThrow(/found an object without `requests`/);
     expect(() => parseSimResults('[]', 's.json')).toThrow(/at least one simulated request, found none/);
@@ -65,6 +65,11 @@ describe('ITL CSV and simulator metrics', () => {
     expect(() => readItlRows(f['bad.csv'])).toThrow(/bad\.csv:2 chunk_index: expected a non-negative integer, found "-1"/);
     expect(readSimCacheHitRate(f['m.json'])).toBe(0.25);
     expect(readSimCacheHitRate(f['n.json'])).toBeUndefined();
+  });
+  it('a bad cache_hit_rate or metrics file is worded through the zod translator', () => {
+    expect(() => parseSimCacheHitRate('{"cache_hit_rate":1.5}', 'm.json')).toThrow(/^m\.json cache_hit_rate: expected a number in \[0, 1\], found 1\.5$/);
+    expect(() => parseSimCacheHitRate('{"cache_hit_rate":"high"}', 'm.json')).toThrow(/^m\.json cache_hit_rate: expected a number in \[0, 1\], found "high"$/);
+    expect(() => parseSimCacheHitRate('[1,2]', 'm.json')).toThrow(/^m\.json: expected a metrics JSON object with cache_hit_rate, found a list of 2 item\(s\)$/);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { SimulationConfigInput, SimulationResult, SimulationRuntime } from '@blis/cluster';
+import { formatParamPath, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 import { CapacityInputError } from './capacity-input-error.js';
 import { CapacityTargetSchema } from './capacity-target.js';
@@ -7,23 +8,24 @@ import type { CapacityProbe } from './capacity-report.js';
 /** What a capacity search varies: the arrival rate at fixed instances, or instances at fixed rate. */
 export type CapacitySearch = 'rate' | 'instances';
 
-const finitePositive = z.number().positive('a positive number').refine(Number.isFinite, 'a finite number');
-const posInt = z.number().int('a positive integer').positive('a positive integer');
+// Messages start with `expected`: the zod translator then uses them as they are.
+const finitePositive = z.number().positive('expected a positive number').refine(Number.isFinite, 'expected a finite number');
+const posInt = z.number().int('expected a positive integer').positive('expected a positive integer');
 
 /** The search settings (everything but the base configuration and the hooks). */
 export const CapacitySettingsSchema = z
   .object({
     search: z.enum(['rate', 'instances']),
     /** Every target must be met (at every seed) for a probe to pass. */
-    targets: z.array(CapacityTargetSchema).min(1, 'at least one target'),
+    targets: z.array(CapacityTargetSchema).min(1, 'expected at least one target'),
     /** Seeds each probe runs; default: the configuration's seed (42 when unset). */
     seeds: z
       .array(z.number().int())
-      .min(1, 'at least one seed')
-      .refine((s) => new Set(s).size === s.length, 'distinct seeds')
+      .min(1, 'expected at least one seed')
+      .refine((s) => new Set(s).size === s.length, 'expected distinct seeds')
       .optional(),
     /** Rate search: stop when (failing − passing) ≤ tolerance × failing. Instances are exact. */
-    tolerance: z.number().gt(0, 'a number in (0, 1)').lt(1, 'a number in (0, 1)').default(0.05),
+    tolerance: z.number().gt(0, 'expected a number in (0, 1)').lt(1, 'expected a number in (0, 1)').default(0.05),
     /** Rate bounds in the search's unit; default: the configured rate ÷ 1024 and × 1024. */
     minRate: finitePositive.optional(),
     maxRate: finitePositive.optional(),
@@ -34,13 +36,13 @@ export const CapacitySettingsSchema = z
      * Latency percentiles cover completed requests only, so without it a run that drops, rejects
      * or times out its slowest requests could look fast.
      */
-    minCompletion: z.number().min(0, 'a number in [0, 1]').max(1, 'a number in [0, 1]').default(1),
+    minCompletion: z.number().min(0, 'expected a number in [0, 1]').max(1, 'expected a number in [0, 1]').default(1),
   })
   .strict()
   .superRefine((s, ctx) => {
     if (s.minRate !== undefined && s.maxRate !== undefined && s.minRate > s.maxRate)
-      ctx.addIssue({ code: 'custom', path: ['minRate'], message: `at most the maximum rate (${s.maxRate}), found ${s.minRate}` });
-    if (s.minInstances > s.maxInstances) ctx.addIssue({ code: 'custom', path: ['minInstances'], message: `at most the maximum instances (${s.maxInstances}), found ${s.minInstances}` });
+      ctx.addIssue({ code: 'custom', path: ['minRate'], message: `expected at most the maximum rate (${s.maxRate})` });
+    if (s.minInstances > s.maxInstances) ctx.addIssue({ code: 'custom', path: ['minInstances'], message: `expected at most the maximum instances (${s.maxInstances})` });
   });
 
 export type CapacitySettingsInput = z.input<typeof CapacitySettingsSchema>;
@@ -71,12 +73,5 @@ export interface CapacityHooks {
 export function parseCapacitySettings(raw: CapacitySettingsInput): CapacitySettings {
   const r = CapacitySettingsSchema.safeParse(raw);
   if (r.success) return r.data;
-  throw new CapacityInputError(
-    r.error.issues.map((i) => {
-      const m = /^(.*), found (.*)$/.exec(i.message);
-      let value: unknown = raw;
-      for (const k of i.path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<PropertyKey, unknown>)[k];
-      return { where: `options.${i.path.join('.') || '(root)'}`, expected: m?.[1] ?? i.message, found: m?.[2] ?? (value === undefined ? 'nothing' : JSON.stringify(value)) };
-    }),
-  );
+  throw new CapacityInputError(zodIssueTexts(r.error.issues, raw).map((t) => ({ where: formatParamPath(t.path, 'options'), expected: t.expected, found: t.found })));
 }

@@ -25,14 +25,14 @@ export const CapacityTargetSchema = z
     metric: z.enum(CAPACITY_METRICS),
     stat: z.enum(CAPACITY_STATS),
     /** The statistic must be at most this, in ms. */
-    limitMs: z.number().positive().refine(Number.isFinite, 'a finite number'),
+    limitMs: z.number().positive().refine(Number.isFinite, 'expected a finite number'),
     /** Only the requests of this SLO class (`per_slo_class` key); unset = every request. */
     sloClass: z.string().min(1).optional(),
   })
   .strict()
   .superRefine((t, ctx) => {
     const bad = unavailableStat(t);
-    if (bad !== undefined) ctx.addIssue({ code: 'custom', path: ['stat'], message: `${bad.expected}, found ${bad.found}` });
+    if (bad !== undefined) ctx.addIssue({ code: 'custom', path: ['stat'], message: `expected ${bad.expected}`, params: { found: bad.found } });
   });
 
 /** Why the result could never report `t`'s statistic, or undefined when it does. */

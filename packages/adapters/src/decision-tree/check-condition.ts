@@ -13,8 +13,8 @@ const CONDITION_HINT = 'a condition {signal, op, value}, {all: [...]}, {any: [..
 const FORMS = ['signal', 'all', 'any', 'not'] as const;
 
 const comparisonSchema = z.object({
-  signal: z.string({ error: 'a signal name' }),
-  op: z.enum(DECISION_TREE_OPS as [DecisionTreeOp, ...DecisionTreeOp[]], { error: `an operator: ${DECISION_TREE_OPS.join(' ')}` }),
+  signal: z.string({ error: 'expected a signal name' }),
+  op: z.enum(DECISION_TREE_OPS as [DecisionTreeOp, ...DecisionTreeOp[]], { error: `expected an operator: ${DECISION_TREE_OPS.join(' ')}` }),
   value: z.unknown().optional(),
 });
 

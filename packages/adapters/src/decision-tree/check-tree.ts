@@ -16,10 +16,10 @@ export const LEAF_HINT: Record<DecisionTreeKind, string> = {
 /** The key that marks a leaf, and the kind whose leaf it is. */
 const LEAF_KEYS: Record<string, DecisionTreeKind> = { admit: 'admission', reject: 'admission', priority: 'priority', route: 'routing', scale: 'autoscaler', target: 'autoscaler' };
 
-const finite = (what = 'a finite number') => z.number({ error: what });
+const finite = (what = 'a finite number') => z.number({ error: `expected ${what}` });
 
-const kindSchema = z.enum(DECISION_TREE_KINDS as [DecisionTreeKind, ...DecisionTreeKind[]], { error: `one of ${DECISION_TREE_KINDS.join(', ')}` });
-const descriptionSchema = z.string({ error: 'a string' }).optional();
+const kindSchema = z.enum(DECISION_TREE_KINDS as [DecisionTreeKind, ...DecisionTreeKind[]], { error: `expected one of ${DECISION_TREE_KINDS.join(', ')}` });
+const descriptionSchema = z.string({ error: 'expected a string' }).optional();
 
 /**
  * Validates a parsed document as a decision tree (of `expectKind` when given). Every problem is
@@ -77,21 +77,21 @@ function checkNode(kind: DecisionTreeKind, v: unknown, at: At, issues: RawIssue[
 
 type LeafCheck = (v: Record<string, unknown>, at: At, issues: RawIssue[]) => DecisionTreeLeaf | undefined;
 
-const admitSchema = z.object({ admit: z.literal(true, { error: 'true (to refuse, write {reject: "<reason>"})' }) });
-const rejectSchema = z.object({ reject: z.string({ error: 'a reason string' }).min(1, { error: 'a non-empty reason string' }) });
+const admitSchema = z.object({ admit: z.literal(true, { error: 'expected true (to refuse, write {reject: "<reason>"})' }) });
+const rejectSchema = z.object({ reject: z.string({ error: 'expected a reason string' }).min(1, { error: 'expected a non-empty reason string' }) });
 const linearSchema = z.object({
-  signal: z.string({ error: 'a signal name' }),
+  signal: z.string({ error: 'expected a signal name' }),
   scale: finite().default(1),
   offset: finite().default(0),
 });
 const autoscalerSchema = z.object({
-  scale: z.number({ error: 'an integer replica delta' }).int({ error: 'an integer replica delta' }).optional(),
-  target: z.number({ error: 'a whole number of replicas' }).int({ error: 'a whole number of replicas' }).min(0, { error: 'a whole number of replicas (>= 0)' }).optional(),
+  scale: z.number({ error: 'expected an integer replica delta' }).int({ error: 'expected an integer replica delta' }).optional(),
+  target: z.number({ error: 'expected a whole number of replicas' }).int({ error: 'expected a whole number of replicas' }).min(0, { error: 'expected a whole number of replicas (>= 0)' }).optional(),
 });
 const routeSchema = z.object({
-  route: z.enum(['least', 'most', 'weighted'], { error: 'one of least, most, weighted' }),
+  route: z.enum(['least', 'most', 'weighted'], { error: 'expected one of least, most, weighted' }),
 });
-const byWhereSchema = z.object({ by: z.string({ error: 'an instance signal name' }) });
+const byWhereSchema = z.object({ by: z.string({ error: 'expected an instance signal name' }) });
 
 const LEAF_CHECKS: Record<DecisionTreeKind, LeafCheck> = {
   admission(v, at, issues) {

@@ -1,4 +1,4 @@
-import { DEFAULT_SCORER_CONFIGS, listPolicies } from '@blis/policies';
+import { DEFAULT_SCORER_CONFIGS, formatParamPath, listPolicies, valueExcerpt } from '@blis/policies';
 import type { ParameterValue } from './sweep-spec-schema.js';
 
 type Json = Record<string, unknown>;
@@ -8,6 +8,19 @@ const SPEC_PREFIX = 'workload.spec.';
 
 /** The spec-workload fields a parameter reaches through `workload.<field>` (sugar for `workload.spec.<field>`). */
 const SPEC_SUGAR = new Set(['aggregate_rate', 'num_requests', 'horizon']);
+
+/**
+ * A parameter path with list positions as dot segments: `clients[0].rate_fraction` (the form
+ * messages show) and `clients.0.rate_fraction` (the older form) name the same field.
+ */
+export function dottedPath(path: string): string {
+  return path.replace(/\[(\d+)\]/g, '.$1');
+}
+
+/** Keys of a parameter path as a message shows them: `clients[0].rate_fraction`. */
+function keysText(keys: readonly string[]): string {
+  return formatParamPath(keys.map((k) => (/^\d+$/.test(k) ? Number(k) : k)), '');
+}
 
 /** Whether a parameter path edits the workload spec itself (it must then be inlined in the config). */
 export function editsWorkloadSpec(path: string): boolean {
@@ -20,9 +33,10 @@ export function editsWorkloadSpec(path: string): boolean {
  * (added to the scorer list, or to BLIS's default profile when the base has none);
  * `workload.aggregate_rate` (also `num_requests`, `horizon`) and `workload.spec.<path>` edit a
  * spec workload's spec, which the plan has inlined. Other paths are dot paths, a number segment
- * indexing an array. Unknown fields are left for `SimulationConfigSchema` (strict) to refuse.
+ * (`.0` or `[0]`) indexing an array. Unknown fields are left for `SimulationConfigSchema` (strict) to refuse.
  */
-export function applyParameter(config: Record<string, unknown>, path: string, value: ParameterValue): string | undefined {
+export function applyParameter(config: Record<string, unknown>, written: string, value: ParameterValue): string | undefined {
+  const path = dottedPath(written);
   if (path === 'seed') return 'no `seed` parameter (list the seeds under `seeds:`)';
   if (path.startsWith(SCORERS_PREFIX)) return setScorerWeight(config, path.slice(SCORERS_PREFIX.length), value);
   if (editsWorkloadSpec(path)) {
@@ -38,7 +52,7 @@ export function applyParameter(config: Record<string, unknown>, path: string, va
 function setScorerWeight(config: Json, name: string, value: ParameterValue): string | undefined {
   const known = listPolicies().scorer;
   if (!known.includes(name)) return `a scorer name after routing.scorers. (one of ${known.join(', ')})`;
-  if (typeof value !== 'number' || !(value >= 0)) return `a weight >= 0 for scorer ${name}, found ${JSON.stringify(value)}`;
+  if (typeof value !== 'number' || !(value >= 0)) return `a weight >= 0 for scorer ${name}, found ${valueExcerpt(value)}`;
   const routing = (config.routing ??= {}) as Json;
   if (routing.scorers === undefined) routing.scorers = DEFAULT_SCORER_CONFIGS.map((s) => ({ name: s.name, weight: s.weight }));
   if (!Array.isArray(routing.scorers)) return 'routing.scorers to be a list in the base';
@@ -57,7 +71,7 @@ function setPath(root: Json, keys: readonly string[], value: ParameterValue): st
     let next: unknown;
     if (Array.isArray(obj)) {
       next = obj[Number(k)];
-      if (next === undefined) return `an existing element ${k} of ${keys.slice(0, i).join('.')} (the list has ${obj.length})`;
+      if (next === undefined) return `an existing element ${k} of ${keysText(keys.slice(0, i))} (the list has ${obj.length})`;
     } else {
       const holder = obj as Json;
       next = holder[k];
@@ -66,13 +80,13 @@ function setPath(root: Json, keys: readonly string[], value: ParameterValue): st
         holder[k] = next;
       }
     }
-    if (next === null || typeof next !== 'object') return `${keys.slice(0, i + 1).join('.')} to be a section, found ${JSON.stringify(next)}`;
+    if (next === null || typeof next !== 'object') return `${keysText(keys.slice(0, i + 1))} to be a section, found ${valueExcerpt(next)}`;
     obj = next;
   }
   const last = keys[keys.length - 1];
   if (Array.isArray(obj)) {
     const i = Number(last);
-    if (!Number.isInteger(i) || i < 0 || i >= obj.length) return `an existing element ${last} of ${keys.slice(0, -1).join('.')} (the list has ${obj.length})`;
+    if (!Number.isInteger(i) || i < 0 || i >= obj.length) return `an existing element ${last} of ${keysText(keys.slice(0, -1))} (the list has ${obj.length})`;
     obj[i] = value;
   } else (obj as Json)[last] = value;
   return undefined;

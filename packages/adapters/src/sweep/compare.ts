@@ -1,4 +1,5 @@
 import type { SimulationConfigInput } from '@blis/cluster';
+import { formatParamPath } from '@blis/policies';
 import type { Candidate } from './candidates.js';
 import { buildTasks } from './sweep-plan.js';
 import { runTasks } from './sweep-runner.js';
@@ -39,7 +40,7 @@ export function planCompare(base: SimulationConfigInput, policies: readonly Comp
     candidates,
     opts.seeds,
     opts.metrics,
-    { parameterWhere: () => '--policies', baseWhere: (p) => `config ${p.join('.')}`, describe: (c) => `policy ${policies[c.index].label}` },
+    { parameterWhere: () => '--policies', baseWhere: (p) => `config ${formatParamPath(p, '')}`, describe: (c) => `policy ${policies[c.index].label}` },
     (c) => (policies[c.index].module !== undefined ? { routingModule: policies[c.index].module } : {}),
     opts.keepWorkloadSeed === true,
   );

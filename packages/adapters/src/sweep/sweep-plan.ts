@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type SimulationConfigInput, SimulationConfigSchema, prepareSimulation } from '@blis/cluster';
 import { WorkloadSpecError, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
-import { describeFound, describeZodExpected, valueAtPath } from '@blis/policies';
+import { describeFound, describeZodExpected, formatParamPath, valueAtPath, valueExcerpt } from '@blis/policies';
 import { isConfigRefusal } from '../config-refusal.js';
-import { applyParameter, editsWorkloadSpec } from './apply-parameter.js';
+import { applyParameter, dottedPath, editsWorkloadSpec } from './apply-parameter.js';
 import { type Candidate, expandCandidates } from './candidates.js';
 import { inlineWorkloadSpec } from './inline-workload-spec.js';
 import { DEFAULT_SWEEP_METRICS, metricNameProblem } from './sweep-metrics.js';
@@ -34,19 +34,19 @@ export function planSweep(loaded: LoadedSweepSpec): SweepPlan {
   const metrics = [...(spec.metrics ?? DEFAULT_SWEEP_METRICS)];
   metrics.forEach((m, i) => {
     const p = metricNameProblem(m);
-    if (p !== undefined) issues.push({ where: where(['metrics', i]), expected: p, found: JSON.stringify(m) });
+    if (p !== undefined) issues.push({ where: where(['metrics', i]), expected: p, found: valueExcerpt(m) });
   });
   const base = structuredClone(spec.base) as Json;
   const b = SimulationConfigSchema.safeParse(base);
   if (!b.success)
     for (const i of b.error.issues) {
       const path = i.path as (string | number)[];
-      if (i.code === 'unrecognized_keys') issues.push({ where: where(['base', ...path, i.keys[0]]), expected: `a known field of ${['base', ...path].join('.')} (see SimulationConfigSchema)`, found: `unknown field "${i.keys.join('", "')}"` });
+      if (i.code === 'unrecognized_keys') issues.push({ where: where(['base', ...path, i.keys[0]]), expected: `a known field of ${formatParamPath(['base', ...path], '')} (see SimulationConfigSchema)`, found: unknownFields(i.keys) });
       else issues.push({ where: where(['base', ...path]), expected: describeZodExpected(i, valueAtPath(base, path)), found: describeFound(valueAtPath(base, path)) });
     }
-  if (base.seed !== undefined) issues.push({ where: where(['base', 'seed']), expected: 'no base.seed (list the seeds under `seeds:`)', found: JSON.stringify(base.seed) });
+  if (base.seed !== undefined) issues.push({ where: where(['base', 'seed']), expected: 'no base.seed (list the seeds under `seeds:`)', found: valueExcerpt(base.seed) });
   if ((base.trace as Json | undefined)?.outputPath !== undefined)
-    issues.push({ where: where(['base', 'trace', 'outputPath']), expected: 'no trace output file in a sweep (every run would overwrite it)', found: JSON.stringify((base.trace as Json).outputPath) });
+    issues.push({ where: where(['base', 'trace', 'outputPath']), expected: 'no trace output file in a sweep (every run would overwrite it)', found: valueExcerpt((base.trace as Json).outputPath) });
   if (metrics.includes('fitness.score') && base.fitnessWeights === undefined)
     issues.push({ where: where(['metrics']), expected: 'base.fitnessWeights for the fitness.score metric', found: 'none' });
   if (issues.length > 0) throw new SweepSpecError(issues);
@@ -63,7 +63,7 @@ export function planSweep(loaded: LoadedSweepSpec): SweepPlan {
   }
 
   const candidates = expandCandidates(spec, loaded);
-  const describe = (c: Candidate) => `candidate ${c.index} (${names.map((n) => `${n}=${JSON.stringify(c.values[n])}`).join(', ')})`;
+  const describe = (c: Candidate) => `candidate ${c.index} (${names.map((n) => `${n}=${valueExcerpt(c.values[n])}`).join(', ')})`;
   const tasks = buildTasks(base, candidates, spec.seeds, metrics, {
     parameterWhere: (n) => where(['parameters', n]),
     baseWhere: (p) => where(['base', ...p]),
@@ -101,32 +101,45 @@ export function buildTasks(
     const names = Object.keys(c.values);
     for (const n of names) {
       const problem = applyParameter(config, n, c.values[n]);
-      if (problem !== undefined) issues.push({ where: `${naming.parameterWhere(n)}, ${naming.describe(c)}`, expected: problem, found: JSON.stringify(c.values[n]) });
+      if (problem !== undefined) issues.push({ where: `${naming.parameterWhere(n)}, ${naming.describe(c)}`, expected: problem, found: valueExcerpt(c.values[n]) });
     }
     if (issues.length > 0) continue;
     const parsed = SimulationConfigSchema.safeParse(seeded(config, seeds[0]));
     if (!parsed.success) {
       for (const i of parsed.error.issues) {
         const unknownKey = i.code === 'unrecognized_keys';
-        const path = [...i.path.map(String), ...(unknownKey ? [i.keys[0]] : [])];
+        const path = [...i.path.filter((p): p is string | number => typeof p !== 'symbol'), ...(unknownKey ? [i.keys[0]] : [])];
+        // Parameter names are matched in their dotted form (`clients.0.x`), however the user wrote them.
         const dotted = path.join('.');
-        const param = names.find((n) => dotted === n || dotted.startsWith(`${n}.`) || n.startsWith(`${dotted}.`)) ?? names.find((n) => n.startsWith('routing.scorers.') && dotted.startsWith('routing.scorers'));
+        const param = names.find((written) => {
+          const n = dottedPath(written);
+          return dotted === n || dotted.startsWith(`${n}.`) || n.startsWith(`${dotted}.`);
+        }) ?? names.find((n) => n.startsWith('routing.scorers.') && dotted.startsWith('routing.scorers'));
         const at = param !== undefined ? `${naming.parameterWhere(param)}, ${naming.describe(c)}` : `${naming.baseWhere(path)}, ${naming.describe(c)}`;
-        if (unknownKey) issues.push({ where: at, expected: `a known field of ${i.path.join('.') || 'the config'} (see SimulationConfigSchema)`, found: `unknown field "${i.keys.join('", "')}"` });
+        if (unknownKey) issues.push({ where: at, expected: `a known field of ${formatParamPath(path.slice(0, -1), '') || 'the config'} (see SimulationConfigSchema)`, found: unknownFields(i.keys) });
         else issues.push({ where: at, expected: describeZodExpected(i, valueAtPath(config, i.path)), found: describeFound(valueAtPath(config, i.path)) });
       }
       continue;
     }
     const routing = parsed.data.routing;
     if (routing.scorers !== undefined && routing.policy !== 'weighted' && names.some((n) => n.startsWith('routing.scorers.')))
-      issues.push({ where: `${naming.describe(c)}`, expected: 'routing.policy weighted for routing.scorers.<name> parameters (other policies ignore scorers)', found: JSON.stringify(routing.policy) });
+      issues.push({ where: `${naming.describe(c)}`, expected: 'routing.policy weighted for routing.scorers.<name> parameters (other policies ignore scorers)', found: valueExcerpt(routing.policy) });
     const wl = (config.workload as Json | undefined) ?? {};
     if (wl.kind === 'spec' && wl.spec !== undefined) {
       try {
         parseWorkloadSpec(wl.spec, 'workload.spec');
       } catch (e) {
         if (!(e instanceof WorkloadSpecError)) throw e;
-        for (const i of e.issues) issues.push({ where: `${i.field !== undefined ? `workload.spec.${i.field}` : 'workload.spec'}, ${naming.describe(c)}`, expected: i.expected, found: i.found });
+        for (const i of e.issues) {
+          // A problem in a field a parameter set names that parameter (and so the sweep file and line).
+          const field = dottedPath(i.field !== undefined ? `workload.spec.${i.field}` : 'workload.spec');
+          const param = names.find((n) => {
+            const d = dottedPath(n).replace(/^workload\.(?!spec\.)/, 'workload.spec.');
+            return editsWorkloadSpec(n) && (field === d || field.startsWith(`${d}.`));
+          });
+          const at = param !== undefined ? naming.parameterWhere(param) : i.field !== undefined ? `workload.spec.${i.field}` : 'workload.spec';
+          issues.push({ where: `${at}, ${naming.describe(c)}`, expected: i.expected, found: i.found });
+        }
       }
     }
     const refused = issues.length === 0 && task0Problem(seeded(config, seeds[0]) as SimulationConfigInput, extra?.(c));
@@ -179,4 +192,9 @@ function task0Problem(config: SimulationConfigInput, extra: Partial<SweepTask> |
     if (isConfigRefusal(e)) return e.message.split('\n').join('; ');
     throw e;
   }
+}
+
+/** `unknown field "x"`, `unknown fields "x", "y"`: each key as an excerpt (a key can be a megabyte). */
+function unknownFields(keys: readonly string[]): string {
+  return `unknown field${keys.length === 1 ? '' : 's'} ${keys.map((k) => describeFound(k)).join(', ')}`;
 }

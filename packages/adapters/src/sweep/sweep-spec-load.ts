@@ -1,4 +1,4 @@
-import { valueExcerpt, zodIssueTexts } from '@blis/policies';
+import { describeFound, formatParamPath, valueExcerpt, zodIssueTexts } from '@blis/policies';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { type InputIssue, parseYamlInput, readYamlText } from '@blis/workload';
 import type { ZodError } from 'zod';
@@ -47,7 +47,7 @@ export function loadSweepSpec(file: string): LoadedSweepSpec {
   };
   const where = (p: readonly (string | number)[]) => {
     const line = lineOf(p);
-    return `${file}${line !== undefined ? `:${line}` : ''}${p.length > 0 ? ` ${p.join('.')}` : ''}`;
+    return `${file}${line !== undefined ? `:${line}` : ''}${p.length > 0 ? ` ${formatParamPath(p, '')}` : ''}`;
   };
   const raw = parsed.yaml.value;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
@@ -80,7 +80,7 @@ export function relativeToCwd(absolute: string): string {
 function zodIssues(err: ZodError, raw: unknown, where: (p: readonly (string | number)[]) => string): SweepIssue[] {
   return err.issues.map((i) => {
     const path = i.path as (string | number)[];
-    if (i.code === 'unrecognized_keys') return { where: where([...path, i.keys[0]]), expected: `a known field (${knownFields(path)})`, found: `unknown field "${i.keys.join('", "')}"` };
+    if (i.code === 'unrecognized_keys') return { where: where([...path, i.keys[0]]), expected: `a known field (${knownFields(path)})`, found: `unknown field${i.keys.length === 1 ? '' : 's'} ${i.keys.map((k) => describeFound(k)).join(', ')}` };
     const [t] = zodIssueTexts([i], raw);
     return { where: where(path), expected: t.expected, found: t.found };
   });

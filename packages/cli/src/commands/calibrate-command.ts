@@ -1,4 +1,4 @@
-import { describeFound } from '@blis/policies';
+import { describeFound, describeZodExpected } from '@blis/policies';
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CalibrationView } from '@blis/report';
@@ -14,7 +14,7 @@ const num = (what: string, check: (v: number) => boolean) =>
     .transform((s, ctx) => {
       const v = s === '' ? Number.NaN : Number(s);
       if (!Number.isFinite(v) || !check(v)) {
-        ctx.addIssue({ code: 'custom', message: what });
+        ctx.addIssue({ code: 'custom', message: `expected ${what}` });
         return z.NEVER;
       }
       return v;
@@ -59,7 +59,7 @@ export async function runCalibrateCommand(raw: Record<string, unknown>): Promise
         const v = raw[String(i.path[0])];
         return v === undefined
           ? { where: kebab(String(i.path[0])), expected: 'a value (`blis calibrate` requires it)', found: 'nothing' }
-          : { where: kebab(String(i.path[0])), expected: i.message, found: describeFound(v) };
+          : { where: kebab(String(i.path[0])), expected: describeZodExpected(i, v), found: describeFound(v) };
       }),
     );
   const o = parsed.data;

@@ -1,8 +1,8 @@
-import { describeFound } from '@blis/policies';
+import { describeFound, formatParamPath, messageText } from '@blis/policies';
 import type { PolicyKind } from '@blis/policies';
-import { parse as parseYaml } from 'yaml';
 import type { UsageIssue } from '../usage-error.js';
 import { MODULE_KINDS } from './module-path.js';
+import { type ParamValueIssue, parsePolicyParamValue } from './policy-param-value.js';
 
 /** Params given by `--policy-param`, by policy kind; scorers' by scorer name. */
 export interface FlagParams {
@@ -16,9 +16,10 @@ const FORMAT = `<kind>.<key>=<value> with kind one of ${MODULE_KINDS.join(', ')}
 
 /**
  * Parses repeated `--policy-param kind.key=value` (helm's `--set`, per policy kind). The value is
- * YAML, so `0.5`, `true`, `[1, 2]` and `{a: 1}` are a number, a boolean, a list and a map, and
- * anything else a string; a dotted key nests (`routing.limits.max=3`). A later setting of the same
- * key wins, as with `--set`.
+ * read by {@link parsePolicyParamValue}: `0.5`, `true`, `[1, 2]` and `{a: 1}` are a number, a
+ * boolean, a list and a map, a quoted value or anything else a string, and hex, octal or
+ * infinite numbers are refused; a dotted key nests (`routing.limits.max=3`). A later setting of
+ * the same key wins, as with `--set`.
  */
 export function parsePolicyParamFlags(values: readonly string[], issues: UsageIssue[]): FlagParams {
   const out: FlagParams = { byKind: {}, scorers: {}, origin: new Map() };
@@ -31,11 +32,11 @@ export function parsePolicyParamFlags(values: readonly string[], issues: UsageIs
       issues.push({ where: '--policy-param', expected: FORMAT, found: describeFound(text) });
       continue;
     }
-    let value: unknown;
-    try {
-      value = parseYaml(text.slice(eq + 1));
-    } catch (e) {
-      issues.push({ where: `--policy-param ${text}`, expected: 'a YAML value (a number, true/false, a string, [a, b] or {k: v})', found: (e as Error).message.split('\n')[0] });
+    const valueIssues: ParamValueIssue[] = [];
+    const value = parsePolicyParamValue(text.slice(eq + 1), valueIssues);
+    if (valueIssues.length > 0) {
+      // Named by the key (and the item inside a list or map), never the whole text: a value can be kilobytes.
+      for (const v of valueIssues) issues.push({ where: `--policy-param ${messageText(formatParamPath([...path, ...v.at], ''), 100)}`, expected: v.expected, found: v.found });
       continue;
     }
     let target: Record<string, unknown>;

@@ -89,7 +89,7 @@ export const cases: readonly BadInputCase[] = [
     name: 'workload spec whose prefix and prompt together pass the tokens-per-request limit',
     args: ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--workload-spec', '$DIR/spec.yaml'],
     files: { 'spec.yaml': () => spec(1).replace('rate_fraction: 1\n', 'rate_fraction: 1\n    prefix_group: big\n    prefix_length: 16000000\n').replace('type: exponential\n      params:\n        mean: 64', 'type: constant\n      params:\n        value: 1000000') },
-    stderr: [/^blis: \/.*\/spec\.yaml clients\.0\.input_distribution: expected lengths of at most 16777216 tokens per request, found 17000000 tokens \(request 0\)$/],
+    stderr: [/^blis: \/.*\/spec\.yaml clients\[0\]\.input_distribution: expected lengths of at most 16777216 tokens per request, found 17000000 tokens \(request 0\)$/],
     exactLines: true,
   },
   {
@@ -97,7 +97,7 @@ export const cases: readonly BadInputCase[] = [
     args: ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--workload-spec', '$DIR/spec.yaml'],
     files: { 'spec.yaml': () => spec(1).replace('mean: 64', 'mean: 1000000000000') },
     // The spec's schema states the limit on a length it gives outright, at its line.
-    stderr: [/^blis: \/.*\/spec\.yaml:\d+ clients\.0\.input_distribution\.params\.mean: expected a number <= 16777216, found 1000000000000$/],
+    stderr: [/^blis: \/.*\/spec\.yaml:\d+ clients\[0\]\.input_distribution\.params\.mean: expected a number <= 16777216, found 1000000000000$/],
     exactLines: true,
   },
   {

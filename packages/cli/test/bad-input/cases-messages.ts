@@ -39,7 +39,7 @@ export const cases: readonly BadInputCase[] = [
     name: '.nan and .inf in a workload spec are shown as written, not as null',
     args: [...RUN, '--workload-spec', '$DIR/spec.yaml'],
     files: { 'spec.yaml': SPEC_NAN },
-    stderr: [/^blis: \S+spec\.yaml:2 aggregate_rate: expected a finite number, found \.nan$/, /^blis: \S+spec\.yaml:6 clients\.0\.rate_fraction: expected a finite number, found \.inf$/],
+    stderr: [/^blis: \S+spec\.yaml:2 aggregate_rate: expected a finite number, found \.nan$/, /^blis: \S+spec\.yaml:6 clients\[0\]\.rate_fraction: expected a finite number, found \.inf$/],
     exactLines: true,
   },
   {

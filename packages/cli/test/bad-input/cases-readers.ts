@@ -118,14 +118,14 @@ export const cases: readonly BadInputCase[] = [
     files: {
       'late.yaml': `${SPEC.replace('num_requests: 5', 'horizon: 10000000')}    lifecycle:\n      windows:\n        - {start_us: 20000000, end_us: 30000000}\n`,
     },
-    stderr: [/^blis: \S+late\.yaml:11 clients\.0\.lifecycle\.windows\.0\.start_us: expected a window starting before the horizon \(10000000 µs\).*, found 20000000$/],
+    stderr: [/^blis: \S+late\.yaml:11 clients\[0\]\.lifecycle\.windows\[0\]\.start_us: expected a window starting before the horizon \(10000000 µs\).*, found 20000000$/],
     exactLines: true,
   },
   {
     name: 'a constant prompt length of 10^15 tokens in a spec',
     args: [...RUN, '--workload-spec', '$DIR/huge.yaml'],
     files: { 'huge.yaml': SPEC.replace('{value: 100}', '{value: 1000000000000000}') },
-    stderr: [/^blis: \S+huge\.yaml:7 clients\.0\.input_distribution\.params\.value: expected a number <= 16777216, found 1000000000000000$/],
+    stderr: [/^blis: \S+huge\.yaml:7 clients\[0\]\.input_distribution\.params\.value: expected a number <= 16777216, found 1000000000000000$/],
     exactLines: true,
   },
   {

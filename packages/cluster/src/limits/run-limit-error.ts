@@ -1,3 +1,5 @@
+import { formatParamPath } from '@blis/policies';
+
 /** One limit a config goes beyond: the config path (or file and field) it is at, the bound, the value. */
 export interface RunLimitIssue {
   /** Config path, e.g. `['numInstances']`; `[]` for the run as a whole (the memory estimate). */
@@ -24,7 +26,7 @@ export class RunLimitError extends Error {
 
 /** Where an issue is, for a library caller: the file and field, or the config path. */
 export function describeWhere(i: RunLimitIssue): string {
-  const field = i.path.join('.');
+  const field = formatParamPath(i.path, '');
   if (i.file !== undefined) return `${i.file}${field === '' ? '' : ` ${field}`}`;
   return field === '' ? 'run' : `config ${field}`;
 }

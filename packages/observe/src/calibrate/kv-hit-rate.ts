@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { describeFound, messageText, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 import { CalibrationInputError, fileReadIssue } from './errors.js';
 
@@ -33,7 +34,7 @@ export function ttftTolerance(mape: number, threshold: number): ToleranceVerdict
   return { mape, threshold, within: mape <= threshold };
 }
 
-const MetricsSchema = z.object({ cache_hit_rate: z.number().min(0).max(1).nullable().optional() }).loose();
+const MetricsSchema = z.object({ cache_hit_rate: z.number('expected a number in [0, 1]').min(0, 'expected a number in [0, 1]').max(1, 'expected a number in [0, 1]').nullable().optional() }).loose();
 
 /**
  * `cache_hit_rate` of a metrics JSON object: BLIS's `--metrics-path` file, or the JSON `blis
@@ -44,12 +45,15 @@ export function parseSimCacheHitRate(text: string, file: string): number | undef
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new CalibrationInputError([{ file, expected: 'a metrics JSON object (`blis replay` output)', found: (e as Error).message }]);
+    throw new CalibrationInputError([{ file, expected: 'a metrics JSON object (`blis replay` output)', found: messageText((e as Error).message) }]);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new CalibrationInputError([{ file, expected: 'a metrics JSON object with cache_hit_rate', found: Array.isArray(raw) ? 'an array' : JSON.stringify(raw) }]);
+    throw new CalibrationInputError([{ file, expected: 'a metrics JSON object with cache_hit_rate', found: describeFound(raw) }]);
   const r = MetricsSchema.safeParse(raw);
-  if (!r.success) throw new CalibrationInputError([{ file, field: 'cache_hit_rate', expected: 'a number in [0, 1]', found: JSON.stringify((raw as Record<string, unknown>).cache_hit_rate) }]);
+  if (!r.success) {
+    const [t] = zodIssueTexts(r.error.issues, raw);
+    throw new CalibrationInputError([{ file, field: 'cache_hit_rate', expected: t.expected, found: t.found }]);
+  }
   return r.data.cache_hit_rate ?? undefined;
 }
 

@@ -1,4 +1,5 @@
 import { LineReader, TraceReadError, intField, readTraceV2Header, splitCsv } from '@blis/workload';
+import { formatParamPath, quoteExcerpt, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 import { CalibrationInputError } from './errors.js';
 import { numericRequestId } from './request-id.js';
@@ -61,8 +62,8 @@ export function readObservedHeader(path: string): ObservedTraceHeader {
   const h = readTraceV2Header(path);
   const extra = ExtraHeaderSchema.safeParse(h);
   if (!extra.success) {
-    const i = extra.error.issues[0];
-    throw new CalibrationInputError([{ file: path, field: i.path.map(String).join('.'), expected: i.message.replace(/^Invalid input: expected /, ''), found: JSON.stringify(valueAt(h, i.path)) ?? 'nothing' }]);
+    const [t] = zodIssueTexts(extra.error.issues, h);
+    throw new CalibrationInputError([{ file: path, field: formatParamPath(t.path, ''), expected: t.expected, found: t.found }]);
   }
   const targets: Record<string, SloDimTargets> = {};
   for (const [cls, t] of Object.entries(extra.data.goodput_slo_targets ?? {})) targets[cls] = { ttftMs: t.ttft_ms ?? 0, itlMs: t.itl_ms ?? 0, e2eMs: t.e2e_ms ?? 0 };
@@ -73,12 +74,6 @@ export function readObservedHeader(path: string): ObservedTraceHeader {
     goodputSloTargets: targets,
     observedKvMetrics: kv === undefined ? undefined : { source: kv.source, hitRate: kv.hit_rate },
   };
-}
-
-function valueAt(obj: unknown, path: readonly PropertyKey[]): unknown {
-  let v = obj;
-  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
-  return v;
 }
 
 /** Reads the rows of a TraceV2 data CSV; every problem names the file, the line and the column. */
@@ -101,7 +96,7 @@ export function readObservedRecords(path: string): ObservedTraceRow[] {
       // Generated traces leave these empty or 0; a recorded one fills them.
       const optInt = (name: (typeof OBSERVED_COLUMNS)[number]) => (c[col[name]].trim() === '' ? 0 : int(name));
       const requestId = numericRequestId(c[col.request_id]);
-      if (requestId === undefined) throw new TraceReadError({ file: path, line: ln, field: 'request_id', expected: 'a non-negative integer id (as `blis observe` writes)', found: JSON.stringify(c[col.request_id]) });
+      if (requestId === undefined) throw new TraceReadError({ file: path, line: ln, field: 'request_id', expected: 'a non-negative integer id (as `blis observe` writes)', found: quoteExcerpt(c[col.request_id] ?? '') });
       out.push({
         requestId,
         inputTokens: int('input_tokens'),

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { formatParamPath, valueExcerpt, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 import { CalibrationInputError, fileReadIssue } from './errors.js';
 import { numericRequestId } from './request-id.js';
@@ -105,14 +106,12 @@ export function readSimResults(path: string): SimRequestResult[] {
 
 function idOf(raw: string | number, file: string, field: string): number {
   const id = numericRequestId(raw);
-  if (id === undefined) throw new CalibrationInputError([{ file, field, expected: 'a numeric request id (`17` or `request_17`)', found: JSON.stringify(raw) }]);
+  if (id === undefined) throw new CalibrationInputError([{ file, field, expected: 'a numeric request id (`17` or `request_17`)', found: valueExcerpt(raw) }]);
   return id;
 }
 
 function schemaIssue(file: string, error: z.ZodError, raw: unknown): CalibrationInputError {
-  const i = error.issues[0];
-  const field = i.path.map((p, k) => (typeof p === 'number' ? `[${p}]` : `${k > 0 ? '.' : ''}${String(p)}`)).join('');
-  let v: unknown = raw;
-  for (const k of i.path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
-  return new CalibrationInputError([{ file, field: field === '' ? undefined : field, expected: i.message.replace(/^Invalid input: expected /, ''), found: v === undefined ? 'nothing' : JSON.stringify(v) }]);
+  const [t] = zodIssueTexts(error.issues, raw);
+  const field = formatParamPath(t.path, '');
+  return new CalibrationInputError([{ file, field: field === '' ? undefined : field, expected: t.expected, found: t.found }]);
 }

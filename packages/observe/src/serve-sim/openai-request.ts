@@ -1,3 +1,4 @@
+import { formatParamPath, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 
 const ContentPart = z.object({ type: z.string(), text: z.string().optional() }).loose();
@@ -44,7 +45,7 @@ export class BadRequestError extends Error {}
 export function parseCompletionRequest(api: 'completions' | 'chat', body: unknown): ParsedCompletionRequest {
   if (api === 'completions') {
     const r = CompletionsBodySchema.safeParse(body);
-    if (!r.success) throw new BadRequestError(describe(r.error));
+    if (!r.success) throw new BadRequestError(describe(r.error, body));
     const b = r.data;
     return {
       api,
@@ -57,7 +58,7 @@ export function parseCompletionRequest(api: 'completions' | 'chat', body: unknow
     };
   }
   const r = ChatBodySchema.safeParse(body);
-  if (!r.success) throw new BadRequestError(describe(r.error));
+  if (!r.success) throw new BadRequestError(describe(r.error, body));
   const b = r.data;
   const text = b.messages
     .map((m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join(' ')))
@@ -73,7 +74,8 @@ export function parseCompletionRequest(api: 'completions' | 'chat', body: unknow
   };
 }
 
-function describe(e: z.ZodError): string {
-  const i = e.issues[0];
-  return `${i.path.length > 0 ? i.path.join('.') : 'body'}: ${i.message}`;
+/** The first problem with a body: `messages[0].role: expected a string, found nothing (the field is missing)`. */
+function describe(e: z.ZodError, body: unknown): string {
+  const [t] = zodIssueTexts(e.issues, body);
+  return `${formatParamPath(t.path, '') || 'body'}: expected ${t.expected}, found ${t.found}`;
 }

@@ -10,6 +10,7 @@ export { evaluate, invalidRequestResponse } from './evaluate/entry.js';
 export type { EvaluateOptions } from './evaluate/evaluate.js';
 export {
   EVAL_PROTOCOL,
+  EVAL_REQUEST_MAX_BYTES,
   COMPONENT_NAMES,
   MODULE_POLICY_KINDS,
   CandidateSchema,

@@ -1,8 +1,8 @@
-import { describeFound } from '@blis/policies';
-import { readFileSync } from 'node:fs';
+import { describeFound, messageText } from '@blis/policies';
 import { createInterface } from 'node:readline';
-import { EVAL_PROTOCOL, EvalRequestError, type EvalResponse, evaluate, invalidRequestResponse } from '@blis/adapters';
-import { describeErrno } from '../input-files.js';
+import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, evaluate, invalidRequestResponse } from '@blis/adapters';
+import { formatBytes, looksBinary, readBoundedText } from '@blis/workload';
+import { requireReadable } from '../input-files.js';
 import { UsageError } from '../usage-error.js';
 
 /** One response line: compact JSON (a search parses it; it is not for reading). */
@@ -14,9 +14,11 @@ function parseJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: (e as Error).message }]);
+    throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: messageText((e as Error).message) }]);
   }
 }
+
+const REQUEST_WHAT = `${EVAL_PROTOCOL} request (JSON)`;
 
 /**
  * `blis evaluate`: one request (stdin, or --request FILE) in, exactly one response line out. A
@@ -30,13 +32,8 @@ export async function runEvaluateCommand(opts: { request?: string; serve?: boole
     await serve();
     return;
   }
-  let text: string;
   const where = opts.request ?? 'stdin';
-  try {
-    text = opts.request !== undefined ? readFileSync(opts.request, 'utf8') : await readStdin();
-  } catch (e) {
-    throw new UsageError([{ where: '--request', expected: 'a readable JSON file', found: describeErrno(e) }]);
-  }
+  const text = opts.request !== undefined ? readRequestFile(opts.request) : await readStdin();
   if (text.trim() === '') throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: 'nothing' }]);
   const request = parseJson(text, where);
   let response: EvalResponse;
@@ -49,10 +46,29 @@ export async function runEvaluateCommand(opts: { request?: string; serve?: boole
   process.stdout.write(line(response));
 }
 
+/** The request file, size-checked before it is read (it is parsed whole) and refused when binary. */
+function readRequestFile(path: string): string {
+  requireReadable('--request', path, 'JSON file');
+  const read = readBoundedText(path, { maxBytes: EVAL_REQUEST_MAX_BYTES, what: REQUEST_WHAT });
+  if (!read.ok) throw new UsageError([{ where: path, expected: read.issue.expected, found: read.issue.found }]);
+  return read.text;
+}
+
+/** stdin up to the request limit: reading stops at the first byte past it. */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  let bytes = 0;
+  for await (const chunk of process.stdin) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > EVAL_REQUEST_MAX_BYTES) {
+      process.stdin.destroy();
+      throw new UsageError([{ where: 'stdin', expected: `a ${REQUEST_WHAT} of at most ${formatBytes(EVAL_REQUEST_MAX_BYTES)}`, found: 'more' }]);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (looksBinary(text)) throw new UsageError([{ where: 'stdin', expected: `a ${REQUEST_WHAT} (text)`, found: 'binary data' }]);
+  return text;
 }
 
 /**

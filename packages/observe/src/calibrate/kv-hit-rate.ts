@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import * as z from 'zod';
-import { CalibrationInputError, fileReadIssue } from './errors.js';
+import { CalibrationInputError } from './errors.js';
+import { readResultsText } from './results-text.js';
 
 /** The real server's scraped KV hit rate against the simulator's, in percentage points. */
 export interface HitRateComparison {
@@ -54,11 +54,5 @@ export function parseSimCacheHitRate(text: string, file: string): number | undef
 }
 
 export function readSimCacheHitRate(path: string): number | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw fileReadIssue(path, 'metrics JSON file', e);
-  }
-  return parseSimCacheHitRate(text, path);
+  return parseSimCacheHitRate(readResultsText(path, 'metrics JSON file'), path);
 }

@@ -3,8 +3,8 @@ import { CalibrationInputError } from './errors.js';
 
 /**
  * Largest simulator output calibrate reads (256 MiB): results are parsed whole, at several times
- * their size in memory, and a request's record is about 250 bytes, so this holds a replay of
- * about a million requests.
+ * their size in memory, and a request's record takes about 450 bytes of `--results-path`
+ * output, so this holds a replay of about 600,000 requests.
  */
 export const SIM_RESULTS_MAX_BYTES = 256 * 1024 * 1024;
 

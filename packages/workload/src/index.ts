@@ -17,6 +17,7 @@ export type { RequestBlockHashes } from './block-hashes.js';
 export type { PromptIdentity } from './block-hashes.js';
 export { openTrace, detectTraceFormat } from './traces/open-trace.js';
 export type { TraceFormat, OpenTraceOptions } from './traces/open-trace.js';
+export { estimateTraceRecords, type TraceRecordEstimate } from './traces/trace-size.js';
 export { openTraceV2, openTraceV2Text, writeTraceV2, readTraceV2Header, parseTraceV2Header, traceV2Pair, TRACEV2_COLUMNS, TraceV2HeaderSchema } from './traces/tracev2.js';
 export { TraceKVOffloadSchema, TraceKVOffloadTierSchema, TraceObservedKVMetricsSchema, kvOffloadHeaderBlock } from './traces/tracev2-kv-offload.js';
 export type { TraceKVOffloadBlock, TraceKVOffloadTier, TraceObservedKVMetrics } from './traces/tracev2-kv-offload.js';

@@ -32,7 +32,7 @@ import { RunLimitError } from './limits/run-limit-error.js';
 import { RUN_LIMITS } from './limits/run-limits.js';
 import { type KVDerivation, configLimitIssues, kvBlockIssues } from './limits/config-limits.js';
 import { kvDerivationOf } from './limits/kv-derivation.js';
-import { type CpuTierSize, type InstanceGroup, type MemoryEstimateInput, estimateMemory, formatBytes, timeseriesSamplesOf } from './limits/memory-estimate.js';
+import { type CpuTierSize, type InstanceGroup, type MemoryEstimate, type MemoryEstimateInput, estimateMemory, formatBytes, timeseriesSamplesOf } from './limits/memory-estimate.js';
 import { autoscaleLimitIssues, autoscalePeak } from './limits/autoscale-peak.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
@@ -83,6 +83,8 @@ export interface PreparedRun {
   latencyKind: string;
   totalKVBlocks: number;
   kvBlocksSource: string;
+  /** What the run was estimated to need before anything was allocated (docs/limits.md). */
+  memory: MemoryEstimate;
   /** The CPU tier or offload chain every instance has behind its GPU cache; absent = GPU only. */
   kvTiers?: KVTierConfig;
 }
@@ -184,7 +186,7 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
   if (peak !== undefined) groups.push({ count: peak.instances - config.numInstances, kvBlocks: Math.max(...groups.map((g) => g.kvBlocks)), note: `autoscaled (${peak.bound})` });
   const opened = runtime.source !== undefined ? { source: runtime.source, requests: requestsOfSource(config) } : openSizedWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, onPhase: runtime.onPhase });
   const cpuTier: CpuTierSize | undefined = kvTiers === undefined ? undefined : { kind: kvTiers.kind, blocks: kvTiers.cpuBlocks };
-  checkMemory(runtime.memoryLimit, { instances: groups, requests: opened.requests, requestsFrom: opened.requestsFrom, cpuTier, batchSlots: config.maxNumSeqs }, config);
+  const memory = checkMemory(runtime.memoryLimit, { instances: groups, requests: opened.requests, requestsFrom: opened.requestsFrom, cpuTier, batchSlots: config.maxNumSeqs }, config);
   const onPhase = runtime.onPhase;
   onPhase?.({ kind: 'build-instances', instances: config.numInstances, built: 0 });
 
@@ -253,7 +255,7 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     ...(lifecycle !== undefined ? { lifecycle } : {}),
     ...(config.timeseriesIntervalUs !== undefined ? { timeseries: { intervalUs: config.timeseriesIntervalUs, maxSamples: config.timeseriesMaxSamples } } : {}),
   });
-  const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource };
+  const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, memory };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
   return prepared;
 }
@@ -263,11 +265,10 @@ function requestsOfSource(config: SimulationConfig): number | undefined {
   return config.workload.kind === 'synthetic' ? config.workload.numRequests : undefined;
 }
 
-/** Refuses a run whose estimated memory exceeds the limit given, before its instances exist. */
-function checkMemory(limit: SimulationRuntime['memoryLimit'], size: Pick<MemoryEstimateInput, 'instances' | 'requests' | 'requestsFrom' | 'cpuTier' | 'batchSlots'>, config: SimulationConfig): void {
-  if (limit === undefined) return;
+/** The run's memory estimate; refuses a run that exceeds the limit given, before its instances exist. */
+function checkMemory(limit: SimulationRuntime['memoryLimit'], size: Pick<MemoryEstimateInput, 'instances' | 'requests' | 'requestsFrom' | 'cpuTier' | 'batchSlots'>, config: SimulationConfig): MemoryEstimate {
   const estimate = estimateMemory({ ...size, includeRequests: config.includeRequests, timeseriesSamples: timeseriesSamplesOf(config) });
-  if (estimate.totalBytes <= limit.bytes) return;
+  if (limit === undefined || estimate.totalBytes <= limit.bytes) return estimate;
   throw new RunLimitError([
     { path: [], expected: `a run that fits in ${formatBytes(limit.bytes)} (${limit.what})`, found: `an estimated ${formatBytes(estimate.totalBytes)}: ${estimate.summary}` },
   ]);

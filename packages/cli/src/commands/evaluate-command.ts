@@ -1,8 +1,9 @@
 import { describeFound, messageText } from '@blis/policies';
 import { createInterface } from 'node:readline';
-import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, evaluate, invalidRequestResponse } from '@blis/adapters';
+import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, type EvaluateOptions, evaluate, invalidRequestResponse } from '@blis/adapters';
 import { formatBytes, looksBinary, readBoundedText } from '@blis/workload';
 import { requireReadable } from '../input-files.js';
+import { memoryLimit } from '../machine-memory.js';
 import { UsageError } from '../usage-error.js';
 
 /** One response line: compact JSON (a search parses it; it is not for reading). */
@@ -26,10 +27,11 @@ const REQUEST_WHAT = `${EVAL_PROTOCOL} request (JSON)`;
  * answer (exit 0). With --serve, one request per stdin line and one response per stdout line,
  * in order, until stdin closes, so that a search pays Node's start-up once.
  */
-export async function runEvaluateCommand(opts: { request?: string; serve?: boolean }): Promise<void> {
+export async function runEvaluateCommand(opts: { request?: string; serve?: boolean; ignoreMemoryLimit?: boolean }): Promise<void> {
+  const options = { memoryLimit: memoryLimit(opts.ignoreMemoryLimit === true) };
   if (opts.serve === true) {
     if (opts.request !== undefined) throw new UsageError([{ where: '--request', expected: 'no --request with --serve (requests arrive on stdin, one per line)', found: describeFound(opts.request) }]);
-    await serve();
+    await serve(options);
     return;
   }
   const where = opts.request ?? 'stdin';
@@ -38,7 +40,7 @@ export async function runEvaluateCommand(opts: { request?: string; serve?: boole
   const request = parseJson(text, where);
   let response: EvalResponse;
   try {
-    response = await evaluate(request);
+    response = await evaluate(request, options);
   } catch (e) {
     if (e instanceof EvalRequestError) throw new UsageError(e.issues.map((i) => ({ ...i, where: `${where} ${i.where}` })));
     throw e;
@@ -75,7 +77,7 @@ async function readStdin(): Promise<string> {
  * The persistent mode. A line that is not a valid request gets a response with status
  * `invalid_request` (the stream must stay one answer per line); blank lines are skipped.
  */
-async function serve(): Promise<void> {
+async function serve(options: EvaluateOptions): Promise<void> {
   const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
   for await (const text of rl) {
@@ -83,7 +85,7 @@ async function serve(): Promise<void> {
     if (text.trim() === '') continue;
     let response: EvalResponse;
     try {
-      response = await evaluate(JSON.parse(text));
+      response = await evaluate(JSON.parse(text), options);
     } catch (e) {
       const issues = e instanceof EvalRequestError ? e.issues : [{ where: `stdin:${n}`, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: (e as Error).message }];
       if (!(e instanceof EvalRequestError) && !(e instanceof SyntaxError)) throw e;

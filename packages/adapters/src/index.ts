@@ -10,6 +10,7 @@ export { evaluate, invalidRequestResponse } from './evaluate/entry.js';
 export type { EvaluateOptions } from './evaluate/evaluate.js';
 export {
   EVAL_PROTOCOL,
+  EVAL_REQUEST_MAX_BYTES,
   COMPONENT_NAMES,
   MODULE_POLICY_KINDS,
   CandidateSchema,
@@ -83,6 +84,7 @@ export { applyParameter } from './sweep/apply-parameter.js';
 export { DEFAULT_SWEEP_METRICS, extractMetrics, knownMetricNames, metricNameProblem } from './sweep/sweep-metrics.js';
 export { planSweep, buildTasks, withSeed } from './sweep/sweep-plan.js';
 export type { SweepPlan, PlanNaming } from './sweep/sweep-plan.js';
+export type { WorkerMemory } from './sweep/worker-memory.js';
 export { runSweepTask } from './sweep/sweep-task.js';
 export type { SweepTask, SweepRow } from './sweep/sweep-task.js';
 export { runTasks, defaultWorkers } from './sweep/sweep-runner.js';

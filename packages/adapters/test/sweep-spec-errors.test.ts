@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JournalWriter, readJournal } from '../src/sweep/sweep-journal.js';
+import { JournalWriter, SWEEP_JOURNAL_MAX_BYTES, readJournal } from '../src/sweep/sweep-journal.js';
 import { SweepSpecError } from '../src/sweep/sweep-spec-error.js';
 import { loadSweepSpec } from '../src/sweep/sweep-spec-load.js';
 import { planSweep } from '../src/sweep/sweep-plan.js';
@@ -86,5 +86,25 @@ describe('results journal', () => {
     expect([...readJournal(path, 'aaa', false).keys()]).toEqual(['0/1']);
     expect(() => readJournal(path, 'bbb', false)).toThrow(/--restart/);
     expect(readJournal(path, 'bbb', true).size).toBe(0);
+  });
+
+  it('resumes past NUL bytes a crash left after the last line', () => {
+    const path = join(tmp, 'nul.csv.partial');
+    const w = new JournalWriter(path, 'aaa', []);
+    w.append({ candidate: 0, seed: 1, metrics: { x: 1 } });
+    w.close(false);
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"candidate":1${'\0'.repeat(5000)}`);
+    expect([...readJournal(path, 'aaa', false).keys()]).toEqual(['0/1']);
+  });
+
+  it('refuses binary data and an oversized journal, naming the file, before parsing it', () => {
+    const bin = join(tmp, 'bin.csv.partial');
+    writeFileSync(bin, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0x49, 0x48]));
+    expect(() => readJournal(bin, 'aaa', false)).toThrow(`${bin}: expected a blis-sweep-journal/1 journal (text); rerun with --restart to replace it, found binary data`);
+    const big = join(tmp, 'big.csv.partial');
+    writeFileSync(big, '');
+    truncateSync(big, SWEEP_JOURNAL_MAX_BYTES + 1);
+    expect(() => readJournal(big, 'aaa', false)).toThrow(`${big}: expected a blis-sweep-journal/1 journal of at most 64 MiB; rerun with --restart to replace it, found 64 MiB (67108865 bytes)`);
+    expect(readJournal(big, 'aaa', true).size).toBe(0);
   });
 });

@@ -50,7 +50,7 @@ const GENERATION_FLAGS: readonly string[] = [
  * `blis run` flags `blis compare` lacks: the routing policy it varies, outputs written per run,
  * and the memory comparison (its runs are on worker threads; see docs/limits.md).
  */
-const COMPARE_EXCLUDED: readonly string[] = ['log', 'ignore-memory-limit', 'check-policies', 'policy-budget-ms', 'routing-policy', 'results-path', 'report', 'timeseries-interval', 'trace-level', 'trace-output', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
+const COMPARE_EXCLUDED: readonly string[] = ['log', 'check-policies', 'policy-budget-ms', 'routing-policy', 'results-path', 'report', 'timeseries-interval', 'trace-level', 'trace-output', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
 
 /** Builds the `blis` program; exported for tests that drive the CLI in-process. */
 export function buildProgram(): Command {
@@ -169,7 +169,8 @@ export function buildProgram(): Command {
     .description('answer one blis-eval/1 request (JSON on stdin) with one JSON response line: the evaluator OpenEvolve and GEPA call')
     .option('--request <file>', 'read the request from this file instead of stdin')
     .option('--serve', 'persistent mode: one request per stdin line, one response per stdout line, until stdin closes')
-    .action(async (opts: { request?: string; serve?: boolean }) => {
+    .option('--ignore-memory-limit', "run even when a run's memory estimate exceeds this machine's memory (see docs/limits.md)")
+    .action(async (opts: { request?: string; serve?: boolean; ignoreMemoryLimit?: boolean }) => {
       const { runEvaluateCommand } = await import('./commands/evaluate-command.js');
       await runEvaluateCommand(opts);
     });
@@ -186,6 +187,7 @@ export function buildProgram(): Command {
     .option('--clean', "with --queue: remove this sweep's jobs, results and files from Redis and exit")
     .option('--keep-queue', "with --queue: keep the sweep's keys in Redis after writing the results")
     .option('--quiet', 'no progress bar or log lines on stderr')
+    .option('--ignore-memory-limit', "run even when the largest run's memory estimate times --workers exceeds this machine's memory (see docs/limits.md)")
     .action(async (spec: string, opts: Record<string, unknown>) => {
       const { runSweepCommand } = await import('./commands/sweep-command.js');
       await runSweepCommand(spec, opts);

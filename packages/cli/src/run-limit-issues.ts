@@ -9,6 +9,9 @@ import type { UsageIssue } from './usage-error.js';
 const FLAG_OF: Readonly<Record<string, string>> = {
   numInstances: '--num-instances',
   totalKVBlocks: '--total-kv-blocks',
+  kvCpuBlocks: '--kv-cpu-blocks',
+  maxNumSeqs: '--max-num-seqs',
+  'autoscaling.maxReplicas': '--autoscaler-max',
   blockSizeTokens: '--block-size-in-tokens',
   'workload.numRequests': '--num-requests',
   'workload.maxRequests': '--max-requests',

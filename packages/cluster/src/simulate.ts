@@ -29,9 +29,11 @@ import { poolLayout } from './pd/pool-layout.js';
 import { resolveLifecycle } from './autoscale/lifecycle-setup.js';
 import { withPolicyChecks } from './policy-checks.js';
 import { RunLimitError } from './limits/run-limit-error.js';
+import { RUN_LIMITS } from './limits/run-limits.js';
 import { type KVDerivation, configLimitIssues, kvBlockIssues } from './limits/config-limits.js';
 import { kvDerivationOf } from './limits/kv-derivation.js';
-import { type InstanceGroup, estimateMemory, formatBytes, timeseriesSamplesOf } from './limits/memory-estimate.js';
+import { type CpuTierSize, type InstanceGroup, type MemoryEstimate, type MemoryEstimateInput, estimateMemory, formatBytes, timeseriesSamplesOf } from './limits/memory-estimate.js';
+import { autoscaleLimitIssues, autoscalePeak } from './limits/autoscale-peak.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -81,6 +83,8 @@ export interface PreparedRun {
   latencyKind: string;
   totalKVBlocks: number;
   kvBlocksSource: string;
+  /** What the run was estimated to need before anything was allocated (docs/limits.md). */
+  memory: MemoryEstimate;
   /** The CPU tier or offload chain every instance has behind its GPU cache; absent = GPU only. */
   kvTiers?: KVTierConfig;
 }
@@ -125,6 +129,14 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     throw new RunLimitError(blockIssues.some((i) => i.path[0] === 'blockSizeTokens') ? blockIssues : [...sizeIssues, ...blockIssues]);
   if (config.kvOffload !== undefined && config.kvOffload.perBlockBytes === undefined && !modelResolved) modelConfig = modelArchitecture(config);
   const kvTiers = resolveKVTiers(config, modelConfig, tp, config.blockSizeTokens);
+  if (kvTiers?.kind === 'offload' && kvTiers.cpuBlocks > RUN_LIMITS.maxKVBlocksPerInstance)
+    throw new RunLimitError([
+      { path: ['kvOffload', 'cpuBytesToUse'], expected: `at most ${RUN_LIMITS.maxKVBlocksPerInstance} CPU KV blocks per instance`, found: `${kvTiers.cpuBytesToUse} bytes (${kvTiers.cpuBlocks} blocks of ${kvTiers.perBlockBytes} bytes)` },
+    ]);
+  const pdConfig = resolvePdConfig(config.pd);
+  const peak = autoscalePeak(config, tp, pdConfig !== undefined ? 2 : 1);
+  const scaleIssues = autoscaleLimitIssues(peak);
+  if (scaleIssues.length > 0) throw new RunLimitError(scaleIssues);
 
   const ctx = (name: string, params: Record<string, unknown>): PolicyFactoryContext => ({
     numInstances: config.numInstances,
@@ -137,7 +149,6 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
   const routingParams = config.routing.scorers !== undefined ? { ...config.routing.params, scorers: config.routing.scorers } : config.routing.params;
   const routing = runtime.routing ?? registry.createRoutingPolicy(config.routing.policy, ctx('router', routingParams));
 
-  const pdConfig = resolvePdConfig(config.pd);
   let pd: ResolvedPdSetup | undefined;
   if (pdConfig !== undefined) {
     if (modelConfig === undefined && !modelResolved) modelConfig = modelArchitecture(config);
@@ -171,8 +182,11 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     const poolIssues = groups.flatMap((g) => (g.kvBlocks === kvBlocks ? [] : kvBlockIssues(g.kvBlocks, 'derived', config, undefined)));
     if (poolIssues.length > 0) throw new RunLimitError(poolIssues);
   }
+  // Replicas autoscaling may add hold caches like the largest startup ones.
+  if (peak !== undefined) groups.push({ count: peak.instances - config.numInstances, kvBlocks: Math.max(...groups.map((g) => g.kvBlocks)), note: `autoscaled (${peak.bound})` });
   const opened = runtime.source !== undefined ? { source: runtime.source, requests: requestsOfSource(config) } : openSizedWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, onPhase: runtime.onPhase });
-  checkMemory(runtime.memoryLimit, groups, opened.requests, config);
+  const cpuTier: CpuTierSize | undefined = kvTiers === undefined ? undefined : { kind: kvTiers.kind, blocks: kvTiers.cpuBlocks };
+  const memory = checkMemory(runtime.memoryLimit, { instances: groups, requests: opened.requests, requestsFrom: opened.requestsFrom, cpuTier, batchSlots: config.maxNumSeqs }, config);
   const onPhase = runtime.onPhase;
   onPhase?.({ kind: 'build-instances', instances: config.numInstances, built: 0 });
 
@@ -241,7 +255,7 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     ...(lifecycle !== undefined ? { lifecycle } : {}),
     ...(config.timeseriesIntervalUs !== undefined ? { timeseries: { intervalUs: config.timeseriesIntervalUs, maxSamples: config.timeseriesMaxSamples } } : {}),
   });
-  const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource };
+  const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, memory };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
   return prepared;
 }
@@ -251,11 +265,10 @@ function requestsOfSource(config: SimulationConfig): number | undefined {
   return config.workload.kind === 'synthetic' ? config.workload.numRequests : undefined;
 }
 
-/** Refuses a run whose estimated memory exceeds the limit given, before its instances exist. */
-function checkMemory(limit: SimulationRuntime['memoryLimit'], groups: InstanceGroup[], requests: number | undefined, config: SimulationConfig): void {
-  if (limit === undefined) return;
-  const estimate = estimateMemory({ instances: groups, requests, includeRequests: config.includeRequests, timeseriesSamples: timeseriesSamplesOf(config) });
-  if (estimate.totalBytes <= limit.bytes) return;
+/** The run's memory estimate; refuses a run that exceeds the limit given, before its instances exist. */
+function checkMemory(limit: SimulationRuntime['memoryLimit'], size: Pick<MemoryEstimateInput, 'instances' | 'requests' | 'requestsFrom' | 'cpuTier' | 'batchSlots'>, config: SimulationConfig): MemoryEstimate {
+  const estimate = estimateMemory({ ...size, includeRequests: config.includeRequests, timeseriesSamples: timeseriesSamplesOf(config) });
+  if (limit === undefined || estimate.totalBytes <= limit.bytes) return estimate;
   throw new RunLimitError([
     { path: [], expected: `a run that fits in ${formatBytes(limit.bytes)} (${limit.what})`, found: `an estimated ${formatBytes(estimate.totalBytes)}: ${estimate.summary}` },
   ]);

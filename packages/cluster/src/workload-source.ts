@@ -1,6 +1,9 @@
 import type { RequestSource } from '@blis/engine';
 import {
   createRequestSource,
+  detectTraceFormat,
+  estimateTraceRecords,
+  formatBytes,
   loadWorkloadSpec,
   openTrace,
   parseWorkloadSpec,
@@ -30,6 +33,8 @@ export interface OpenWorkloadOptions {
 export interface OpenedWorkload {
   source: RequestSource;
   requests: number | undefined;
+  /** Where `requests` came from when the workload does not state it (a trace's size). */
+  requestsFrom?: string;
 }
 
 /** Turns the `workload` section of a config into a lazy request stream. */
@@ -59,11 +64,15 @@ export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions):
       opts.onPhase?.({ kind: 'generate', clients: spec.clients.length, requests });
       return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
     }
-    case 'trace':
+    case 'trace': {
       opts.onPhase?.({ kind: 'read-trace', path: w.path });
-      return {
-        source: openTrace(w.path, { format: w.dataPath !== undefined ? 'tracev2' : w.format, dataPath: w.dataPath, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens }),
-        requests: w.maxRequests,
-      };
+      const format = w.dataPath !== undefined ? 'tracev2' : w.format;
+      const source = openTrace(w.path, { format, dataPath: w.dataPath, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens });
+      if (w.maxRequests !== undefined) return { source, requests: w.maxRequests };
+      // Without a cap, the trace's own length: counted, or its size over its first lines' length.
+      const est = estimateTraceRecords(w.path, { format: format ?? detectTraceFormat(w.path), dataPath: w.dataPath });
+      if (est === undefined) return { source, requests: undefined };
+      return { source, requests: est.records, requestsFrom: `${est.exact ? 'the records of' : 'estimated from the size of'} ${est.file}, ${formatBytes(est.bytes)}` };
+    }
   }
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,6 +10,7 @@ import {
   type SimulationConfigInput,
   SimulationConfigSchema,
   configLimitIssues,
+  cpuTierBytes,
   estimateMemory,
   kvBlockIssues,
   kvCacheBytes,
@@ -34,6 +38,8 @@ describe('configLimitIssues', () => {
   const cases: [string, (v: number) => SimulationConfigInput, number, string][] = [
     ['numInstances', (v) => ({ numInstances: v }), RUN_LIMITS.maxInstances, 'instances'],
     ['totalKVBlocks', (v) => ({ totalKVBlocks: v }), RUN_LIMITS.maxKVBlocksPerInstance, 'KV blocks per instance'],
+    ['kvCpuBlocks', (v) => ({ kvCpuBlocks: v }), RUN_LIMITS.maxKVBlocksPerInstance, 'CPU KV blocks per instance'],
+    ['maxNumSeqs', (v) => ({ maxNumSeqs: v }), RUN_LIMITS.maxNumSeqs, 'sequences per batch'],
     ['blockSizeTokens', (v) => ({ blockSizeTokens: v }), RUN_LIMITS.maxBlockSizeTokens, 'tokens per block'],
     ['timeseriesMaxSamples', (v) => ({ timeseriesMaxSamples: v }), RUN_LIMITS.maxTimeseriesSamples, 'samples per signal'],
     ['workload.promptTokensMax', (v) => synthetic({ promptTokensMax: v }), RUN_LIMITS.maxTokensPerRequest, 'tokens per request'],
@@ -158,5 +164,64 @@ describe('estimateMemory', () => {
         return est(lo) <= est(hi);
       }),
     );
+  });
+
+  it('counts the CPU tier behind every instance, legacy mirror or offload staging', () => {
+    // Per block: the mirror's LRU 8 + 4 + 4 + 4 + 8 + 4 bytes, the staging tier 8 + 4 × 4 + 4;
+    // both with a KeyIndex of 2,048 slots of two float64s for 1,000 keys.
+    expect(cpuTierBytes({ kind: 'cpu', blocks: 1000 })).toBe(32 * 1000 + 16 * 2048);
+    expect(cpuTierBytes({ kind: 'offload', blocks: 1000 })).toBe(28 * 1000 + 16 * 2048);
+    const e = estimateMemory({ instances: [{ count: 2, kvBlocks: 1000 }], requests: 0, includeRequests: false, timeseriesSamples: undefined, cpuTier: { kind: 'cpu', blocks: 1000 } });
+    expect(e.cpuTierBytes).toBe(2 * 64_768);
+    expect(e.totalBytes).toBe(134_217_728 + 97_536 + 2 * 64_768 + 131_072);
+  });
+});
+
+describe('the memory estimate of a prepared run', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'blis-run-limits-'));
+  const base: SimulationConfigInput = { model: MODEL, numInstances: 2, totalKVBlocks: 1000, workload: { kind: 'synthetic', numRequests: 100 } };
+  const message = (config: SimulationConfigInput) => refusal(() => prepareSimulation(config, { memoryLimit: { bytes: 1, what: 'a test' } })).message;
+
+  it('counts batch slots past the default 256 per instance, 60 bytes each', () => {
+    // 2 × (64 KiB + 744 × 60 bytes) = 220,352 bytes.
+    expect(message({ ...base, maxNumSeqs: 1000 })).toMatch(/, instances 215\.2 KiB \(1000 batch slots each\), /);
+  });
+
+  it('counts --kv-cpu-blocks per instance', () => {
+    expect(message({ ...base, kvCpuBlocks: 1000 })).toBe(
+      'run: expected a run that fits in 1 bytes (a test), found an estimated 128.4 MiB: KV cache 95.3 KiB (2 × 1000 blocks), CPU tier 126.5 KiB (2 × 1000 blocks), instances 128.0 KiB, 100 requests 39.1 KiB, process 128.0 MiB',
+    );
+  });
+
+  it('counts the records of a trace replayed without a request cap: all of a small one, a large one by its size', () => {
+    const small = join(tmp, 'small.jsonl');
+    writeFileSync(small, '{"timestamp": 0, "input_length": 10, "output_length": 5}\n'.repeat(3));
+    expect(message({ ...base, workload: { kind: 'trace', path: small } })).toMatch(/, 3 requests \(the records of \S+small\.jsonl, 171 bytes\) 1\.2 KiB,/);
+    // 2,000 lines of 60 bytes (120,000 bytes): the first 64 KiB hold 1,092 whole lines of 60 bytes.
+    const big = join(tmp, 'big.jsonl');
+    const line = '{"timestamp": 0, "input_length": 10, "output_length": 5}'.replaceAll(' ', '');
+    writeFileSync(big, `${line.padEnd(59)}\n`.repeat(2000));
+    expect(message({ ...base, workload: { kind: 'trace', path: big } })).toMatch(/, 2000 requests \(estimated from the size of \S+big\.jsonl, 117\.2 KiB\) 781\.3 KiB,/);
+    expect(message({ ...base, workload: { kind: 'trace', path: big, maxRequests: 10 } })).toMatch(/, 10 requests 3\.9 KiB,/);
+  });
+
+  it('counts the replicas autoscaling may add, up to maxReplicas or what the node pools place', () => {
+    const scaled = { ...base, autoscaling: { intervalUs: 1_000_000, maxReplicas: 5 } };
+    // 5 instances: 5 × 48,768 bytes of KV arrays (238.1 KiB), 5 × 64 KiB besides.
+    expect(message(scaled)).toBe(
+      'run: expected a run that fits in 1 bytes (a test), found an estimated 128.6 MiB: KV cache 238.1 KiB (2 × 1000 blocks + 3 × 1000 blocks autoscaled (maxReplicas 5)), instances 320.0 KiB, 100 requests 39.1 KiB, process 128.0 MiB',
+    );
+    const pools = { ...scaled, autoscaling: { intervalUs: 1_000_000 }, nodePools: [{ name: 'a', gpuType: 'H100', gpusPerNode: 8, gpuMemoryGib: 80, maxNodes: 1 }] };
+    expect(message(pools)).toMatch(/\(2 × 1000 blocks \+ 6 × 1000 blocks autoscaled \(node pools: 1 nodes × 8 GPUs at TP 1\)\), instances 512\.0 KiB,/);
+    // Without autoscaling, node pools only place the startup instances.
+    expect(message({ ...pools, autoscaling: undefined })).toMatch(/KV cache 95\.3 KiB \(2 × 1000 blocks\), instances 128\.0 KiB/);
+  });
+
+  it('holds the fleet autoscaling may reach to the instance limit', () => {
+    const e = refusal(() => prepareSimulation({ ...base, autoscaling: { intervalUs: 1_000_000, maxReplicas: 20_000 } }));
+    expect(e.message).toBe('config autoscaling.maxReplicas: expected at most 10000 instances (autoscaling included), found 20000 (maxReplicas 20000)');
+    const pools = refusal(() => prepareSimulation({ ...base, autoscaling: { intervalUs: 1_000_000 }, nodePools: [{ name: 'a', gpuType: 'H100', gpusPerNode: 8, gpuMemoryGib: 80, maxNodes: 2000 }] }));
+    expect(pools.message).toBe('config nodePools: expected at most 10000 instances (autoscaling included), found 16000 (node pools: 2000 nodes × 8 GPUs at TP 1)');
+    expect(() => prepareSimulation({ ...base, autoscaling: { intervalUs: 1_000_000, maxReplicas: 10_000 } })).not.toThrow();
   });
 });

@@ -13,6 +13,11 @@ export interface EvaluateOptions {
   loadTree?: TreeLoader;
   /** Wall clock in ms, for the request's budget only (never reaches a result). */
   now?: () => number;
+  /**
+   * Refuse, before it is built, a run whose memory estimate exceeds this (the CLI passes the
+   * machine's): the request's fault when its base config alone does, else the candidate's.
+   */
+  memoryLimit?: { bytes: number; what: string };
 }
 
 /** Thrown from the progress hook when the request's wall-clock budget is spent. */
@@ -44,7 +49,7 @@ export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {
   try {
     request.scenarios.forEach((scenario, i) => {
       current = i;
-      const r = runScenario(request, scenario, bases[i], candidate, () => {
+      const r = runScenario(request, scenario, bases[i], candidate, options.memoryLimit, () => {
         if (now() > deadline) throw new BudgetSpent();
       });
       results.push(r);
@@ -64,7 +69,7 @@ export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {
       return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message, issues: [{ where: 'candidate decision', expected: 'decisions within the policy contract', found: message }] });
     if (isConfigRefusal(e)) {
       // The configuration was refused: the request's fault when the base alone is refused too.
-      if (baseRefused(bases[current], request.scenarios[current]))
+      if (baseRefused(bases[current], request.scenarios[current], options.memoryLimit))
         throw new EvalRequestError([{ where: `request.scenarios[${current}] (base_config + scenario)`, expected: 'a configuration the simulator accepts', found: message }]);
       return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message, issues: [{ where: 'candidate (applied to the config)', expected: 'a configuration the simulator accepts', found: message }] });
     }
@@ -127,7 +132,7 @@ function scenarioBase(request: ParsedEvalRequest, s: Scenario, i: number): Simul
   return input;
 }
 
-function runScenario(request: ParsedEvalRequest, s: Scenario, base: SimulationConfigInput, candidate: ResolvedCandidate, tick: () => void): ScenarioResult {
+function runScenario(request: ParsedEvalRequest, s: Scenario, base: SimulationConfigInput, candidate: ResolvedCandidate, memoryLimit: EvaluateOptions['memoryLimit'], tick: () => void): ScenarioResult {
   const runs: RunMetrics[] = [];
   let traceSummary: string | undefined;
   let report: Record<string, unknown> = {};
@@ -145,6 +150,7 @@ function runScenario(request: ParsedEvalRequest, s: Scenario, base: SimulationCo
       : undefined;
     if (recorder !== undefined) runtime.observer = recorder;
     runtime.onProgress = tick;
+    if (memoryLimit !== undefined) runtime.memoryLimit = memoryLimit;
     const prepared = prepareSimulation(input, runtime);
     const result: SimulationResult = runPrepared(prepared);
     let violations = 0;
@@ -182,9 +188,9 @@ function runScenario(request: ParsedEvalRequest, s: Scenario, base: SimulationCo
 }
 
 /** Whether the scenario's configuration without the candidate is refused as well. */
-function baseRefused(base: SimulationConfigInput, s: Scenario): boolean {
+function baseRefused(base: SimulationConfigInput, s: Scenario, memoryLimit: EvaluateOptions['memoryLimit']): boolean {
   try {
-    prepareSimulation({ ...base, seed: s.seeds[0] } as SimulationConfigInput);
+    prepareSimulation({ ...base, seed: s.seeds[0] } as SimulationConfigInput, memoryLimit !== undefined ? { memoryLimit } : {});
     return false;
   } catch (e) {
     return isConfigRefusal(e);

@@ -4,6 +4,12 @@ import type { LocatedIssue } from '../located-error.js';
 /** The protocol name every request and response carries; a new major version gets a new name. */
 export const EVAL_PROTOCOL = 'blis-eval/1';
 
+/**
+ * Largest request `blis evaluate` reads (16 MiB, a workload spec's limit): a request is parsed
+ * whole, and what it holds inline (a policy, a spec, a module) is a few kilobytes.
+ */
+export const EVAL_REQUEST_MAX_BYTES = 16 * 1024 * 1024;
+
 /** Policy components a `components` candidate may replace, one text each. */
 export const COMPONENT_NAMES = ['policy', 'admission', 'priority', 'routing', 'scheduler', 'autoscaler'] as const;
 export type ComponentName = (typeof COMPONENT_NAMES)[number];

@@ -2,7 +2,7 @@ import type { SimulationConfigInput } from '@blis/cluster';
 import { formatParamPath } from '@blis/policies';
 import type { Candidate } from './candidates.js';
 import { buildTasks } from './sweep-plan.js';
-import { runTasks } from './sweep-runner.js';
+import { defaultWorkers, runTasks } from './sweep-runner.js';
 import type { SweepTask } from './sweep-task.js';
 
 /** One routing policy `compare` runs: a built-in name, or a module whose default export builds the policy. */
@@ -29,11 +29,13 @@ export interface CompareOptions {
   /** Leave a spec workload's own seed alone (the seeds then vary the simulation, not the workload). */
   keepWorkloadSeed?: boolean;
   workers?: number;
+  /** Refuse, before any worker starts, runs that would not fit this memory `workers` at a time. */
+  memoryLimit?: { bytes: number; what: string };
   onProgress?: (done: number, total: number) => void;
 }
 
 /** The tasks of a comparison: one per policy and seed, on the same base config; validated before any runs. */
-export function planCompare(base: SimulationConfigInput, policies: readonly ComparePolicy[], opts: Pick<CompareOptions, 'seeds' | 'metrics' | 'keepWorkloadSeed'>): SweepTask[] {
+export function planCompare(base: SimulationConfigInput, policies: readonly ComparePolicy[], opts: Pick<CompareOptions, 'seeds' | 'metrics' | 'keepWorkloadSeed' | 'workers' | 'memoryLimit'>): SweepTask[] {
   const candidates = policies.map((p, index): Candidate => ({ index, values: p.name !== undefined ? { 'routing.policy': p.name } : {} }));
   return buildTasks(
     base as Record<string, unknown>,
@@ -43,6 +45,7 @@ export function planCompare(base: SimulationConfigInput, policies: readonly Comp
     { parameterWhere: () => '--policies', baseWhere: (p) => `config ${formatParamPath(p, '')}`, describe: (c) => `policy ${policies[c.index].label}` },
     (c) => (policies[c.index].module !== undefined ? { routingModule: policies[c.index].module } : {}),
     opts.keepWorkloadSeed === true,
+    opts.memoryLimit !== undefined ? { limit: opts.memoryLimit, workers: opts.workers ?? defaultWorkers() } : undefined,
   );
 }
 

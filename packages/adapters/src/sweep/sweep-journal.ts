@@ -1,8 +1,16 @@
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
+import { quoteExcerpt } from '@blis/policies';
+import { readBoundedText } from '@blis/workload';
 import { SweepSpecError } from './sweep-spec-error.js';
 import type { SweepRow } from './sweep-task.js';
 
 const FORMAT = 'blis-sweep-journal/1';
+
+/**
+ * Largest journal read on resume (64 MiB): it is read whole, and a row is a few hundred bytes,
+ * so this holds some hundred thousand finished tasks, more than any sweep runs.
+ */
+export const SWEEP_JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The key of a row: its candidate and seed. */
 export const rowKey = (r: { candidate: number; seed: number }): string => `${r.candidate}/${r.seed}`;
@@ -16,7 +24,10 @@ export const rowKey = (r: { candidate: number; seed: number }): string => `${r.c
 export function readJournal(path: string, hash: string, restart: boolean): Map<string, SweepRow> {
   const rows = new Map<string, SweepRow>();
   if (restart || !existsSync(path)) return rows;
-  const lines = readFileSync(path, 'utf8').split('\n');
+  const read = readBoundedText(path, { maxBytes: SWEEP_JOURNAL_MAX_BYTES, what: `${FORMAT} journal`, trailingNulsAllowed: true });
+  if (!read.ok) throw new SweepSpecError([{ where: path, expected: `${read.issue.expected}; rerun with --restart to replace it`, found: read.issue.found }]);
+  // A crash can leave NUL bytes after the last whole line; they are the cut line's remains.
+  const lines = read.text.replace(/\0+$/, '').split('\n');
   let header: { format?: unknown; hash?: unknown } | undefined;
   try {
     header = JSON.parse(lines[0]) as typeof header;
@@ -24,7 +35,7 @@ export function readJournal(path: string, hash: string, restart: boolean): Map<s
     header = undefined;
   }
   if (header?.format !== FORMAT)
-    throw new SweepSpecError([{ where: path, expected: `a ${FORMAT} journal (a file the sweep wrote); rerun with --restart to replace it`, found: JSON.stringify(lines[0].slice(0, 60)) }]);
+    throw new SweepSpecError([{ where: path, expected: `a ${FORMAT} journal (a file the sweep wrote); rerun with --restart to replace it`, found: quoteExcerpt(lines[0]) }]);
   if (header.hash !== hash)
     throw new SweepSpecError([
       {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { type SimulationConfigInput, SimulationConfigSchema, prepareSimulation } from '@blis/cluster';
+import { type MemoryEstimate, type SimulationConfigInput, SimulationConfigSchema, prepareSimulation } from '@blis/cluster';
 import { WorkloadSpecError, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
 import { describeFound, describeZodExpected, formatParamPath, valueAtPath, valueExcerpt } from '@blis/policies';
 import { isConfigRefusal } from '../config-refusal.js';
@@ -9,6 +9,7 @@ import { type Candidate, expandCandidates } from './candidates.js';
 import { inlineWorkloadSpec } from './inline-workload-spec.js';
 import { DEFAULT_SWEEP_METRICS, metricNameProblem } from './sweep-metrics.js';
 import { SweepSpecError, type SweepIssue } from './sweep-spec-error.js';
+import { type LargestRun, type WorkerMemory, workerMemoryIssue } from './worker-memory.js';
 import type { LoadedSweepSpec } from './sweep-spec-load.js';
 import type { SweepSpec } from './sweep-spec-schema.js';
 import type { SweepTask } from './sweep-task.js';
@@ -28,7 +29,7 @@ export interface SweepPlan {
 }
 
 /** Expands and validates a loaded sweep spec; throws SweepSpecError naming every problem. */
-export function planSweep(loaded: LoadedSweepSpec): SweepPlan {
+export function planSweep(loaded: LoadedSweepSpec, memory?: WorkerMemory): SweepPlan {
   const { spec, where } = loaded;
   const issues: SweepIssue[] = [];
   const metrics = [...(spec.metrics ?? DEFAULT_SWEEP_METRICS)];
@@ -68,7 +69,7 @@ export function planSweep(loaded: LoadedSweepSpec): SweepPlan {
     parameterWhere: (n) => where(['parameters', n]),
     baseWhere: (p) => where(['base', ...p]),
     describe,
-  });
+  }, undefined, false, memory);
   return { spec, parameters: names, metrics, seeds: [...spec.seeds], candidates, tasks, hash: planHash(tasks, files) };
 }
 
@@ -92,10 +93,12 @@ export function buildTasks(
   naming: PlanNaming,
   extra?: (c: Candidate) => Partial<SweepTask>,
   keepWorkloadSeed = false,
+  memory?: WorkerMemory,
 ): SweepTask[] {
   const seeded = (config: Json, seed: number) => withSeed(config, seed, keepWorkloadSeed);
   const issues: SweepIssue[] = [];
   const tasks: SweepTask[] = [];
+  let largest: LargestRun | undefined;
   for (const c of candidates) {
     const config = structuredClone(base);
     const names = Object.keys(c.values);
@@ -142,10 +145,13 @@ export function buildTasks(
         }
       }
     }
-    const refused = issues.length === 0 && task0Problem(seeded(config, seeds[0]) as SimulationConfigInput, extra?.(c));
-    if (refused) issues.push({ where: naming.describe(c), expected: 'a config the simulator accepts', found: refused });
+    const checked = issues.length === 0 ? task0Problem(seeded(config, seeds[0]) as SimulationConfigInput, extra?.(c), memory) : {};
+    if (checked.problem !== undefined) issues.push({ where: naming.describe(c), expected: 'a config the simulator accepts', found: checked.problem });
+    if (checked.memory !== undefined && (largest === undefined || checked.memory.totalBytes > largest.estimate.totalBytes)) largest = { where: naming.describe(c), estimate: checked.memory };
     for (const seed of seeds) tasks.push({ candidate: c.index, seed, config: seeded(config, seed) as SimulationConfigInput, metrics, ...extra?.(c) });
   }
+  const memoryIssue = issues.length === 0 ? workerMemoryIssue(largest, tasks.length, memory) : undefined;
+  if (memoryIssue !== undefined) issues.push(memoryIssue);
   if (issues.length > 0) throw new SweepSpecError(issues);
   return tasks;
 }
@@ -180,16 +186,17 @@ export function planHash(tasks: readonly SweepTask[], files: readonly string[]):
 
 /**
  * Builds the simulation of a task without running it, so that what only the simulator checks
- * (policy parameters, the model's coefficients, KV capacity) fails before the sweep starts.
- * Custom policy modules are loaded by the runner; their built-in stand-in is not checked here.
+ * (policy parameters, the model's coefficients, KV capacity) fails before the sweep starts, and
+ * gives its memory estimate; with `memory`, a run larger than the machine is refused before it
+ * is built. Custom policy modules are loaded by the runner; their built-in stand-in is not
+ * checked here.
  */
-function task0Problem(config: SimulationConfigInput, extra: Partial<SweepTask> | undefined): string | undefined {
-  if (extra?.routingModule !== undefined) return undefined;
+function task0Problem(config: SimulationConfigInput, extra: Partial<SweepTask> | undefined, memory: WorkerMemory | undefined): { problem?: string; memory?: MemoryEstimate } {
+  if (extra?.routingModule !== undefined) return {};
   try {
-    prepareSimulation(config);
-    return undefined;
+    return { memory: prepareSimulation(config, memory !== undefined ? { memoryLimit: memory.limit } : {}).memory };
   } catch (e) {
-    if (isConfigRefusal(e)) return e.message.split('\n').join('; ');
+    if (isConfigRefusal(e)) return { problem: e.message.split('\n').join('; ') };
     throw e;
   }
 }

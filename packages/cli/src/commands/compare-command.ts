@@ -10,6 +10,7 @@ import { TaskProgress } from '../task-progress.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
 import { asUsageErrorsAsync } from './usage-errors.js';
 import { parseWorkers } from './workers-flag.js';
+import { memoryLimit } from '../machine-memory.js';
 
 /**
  * `blis compare --policies a,b,c`: the `blis run` config with each routing policy in turn, on
@@ -46,6 +47,7 @@ export async function runCompareCommand(defs: readonly FlagDef[], rawOpts: Recor
       keepWorkloadSeed: seeds === undefined,
       metrics,
       workers,
+      memoryLimit: memoryLimit(flags.ignoreMemoryLimit === true),
       onProgress: (d, t) => bar.update(d, t),
     }),
   );

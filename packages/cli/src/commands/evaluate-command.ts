@@ -1,8 +1,9 @@
-import { describeFound } from '@blis/policies';
-import { readFileSync } from 'node:fs';
+import { describeFound, messageText } from '@blis/policies';
 import { createInterface } from 'node:readline';
-import { EVAL_PROTOCOL, EvalRequestError, type EvalResponse, evaluate, invalidRequestResponse } from '@blis/adapters';
-import { describeErrno } from '../input-files.js';
+import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, type EvaluateOptions, evaluate, invalidRequestResponse } from '@blis/adapters';
+import { formatBytes, looksBinary, readBoundedText } from '@blis/workload';
+import { requireReadable } from '../input-files.js';
+import { memoryLimit } from '../machine-memory.js';
 import { UsageError } from '../usage-error.js';
 
 /** One response line: compact JSON (a search parses it; it is not for reading). */
@@ -14,9 +15,11 @@ function parseJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: (e as Error).message }]);
+    throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: messageText((e as Error).message) }]);
   }
 }
+
+const REQUEST_WHAT = `${EVAL_PROTOCOL} request (JSON)`;
 
 /**
  * `blis evaluate`: one request (stdin, or --request FILE) in, exactly one response line out. A
@@ -24,24 +27,20 @@ function parseJson(text: string, where: string): unknown {
  * answer (exit 0). With --serve, one request per stdin line and one response per stdout line,
  * in order, until stdin closes, so that a search pays Node's start-up once.
  */
-export async function runEvaluateCommand(opts: { request?: string; serve?: boolean }): Promise<void> {
+export async function runEvaluateCommand(opts: { request?: string; serve?: boolean; ignoreMemoryLimit?: boolean }): Promise<void> {
+  const options = { memoryLimit: memoryLimit(opts.ignoreMemoryLimit === true) };
   if (opts.serve === true) {
     if (opts.request !== undefined) throw new UsageError([{ where: '--request', expected: 'no --request with --serve (requests arrive on stdin, one per line)', found: describeFound(opts.request) }]);
-    await serve();
+    await serve(options);
     return;
   }
-  let text: string;
   const where = opts.request ?? 'stdin';
-  try {
-    text = opts.request !== undefined ? readFileSync(opts.request, 'utf8') : await readStdin();
-  } catch (e) {
-    throw new UsageError([{ where: '--request', expected: 'a readable JSON file', found: describeErrno(e) }]);
-  }
+  const text = opts.request !== undefined ? readRequestFile(opts.request) : await readStdin();
   if (text.trim() === '') throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: 'nothing' }]);
   const request = parseJson(text, where);
   let response: EvalResponse;
   try {
-    response = await evaluate(request);
+    response = await evaluate(request, options);
   } catch (e) {
     if (e instanceof EvalRequestError) throw new UsageError(e.issues.map((i) => ({ ...i, where: `${where} ${i.where}` })));
     throw e;
@@ -49,17 +48,36 @@ export async function runEvaluateCommand(opts: { request?: string; serve?: boole
   process.stdout.write(line(response));
 }
 
+/** The request file, size-checked before it is read (it is parsed whole) and refused when binary. */
+function readRequestFile(path: string): string {
+  requireReadable('--request', path, 'JSON file');
+  const read = readBoundedText(path, { maxBytes: EVAL_REQUEST_MAX_BYTES, what: REQUEST_WHAT });
+  if (!read.ok) throw new UsageError([{ where: path, expected: read.issue.expected, found: read.issue.found }]);
+  return read.text;
+}
+
+/** stdin up to the request limit: reading stops at the first byte past it. */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  let bytes = 0;
+  for await (const chunk of process.stdin) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > EVAL_REQUEST_MAX_BYTES) {
+      process.stdin.destroy();
+      throw new UsageError([{ where: 'stdin', expected: `a ${REQUEST_WHAT} of at most ${formatBytes(EVAL_REQUEST_MAX_BYTES)}`, found: 'more' }]);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (looksBinary(text)) throw new UsageError([{ where: 'stdin', expected: `a ${REQUEST_WHAT} (text)`, found: 'binary data' }]);
+  return text;
 }
 
 /**
  * The persistent mode. A line that is not a valid request gets a response with status
  * `invalid_request` (the stream must stay one answer per line); blank lines are skipped.
  */
-async function serve(): Promise<void> {
+async function serve(options: EvaluateOptions): Promise<void> {
   const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
   for await (const text of rl) {
@@ -67,7 +85,7 @@ async function serve(): Promise<void> {
     if (text.trim() === '') continue;
     let response: EvalResponse;
     try {
-      response = await evaluate(JSON.parse(text));
+      response = await evaluate(JSON.parse(text), options);
     } catch (e) {
       const issues = e instanceof EvalRequestError ? e.issues : [{ where: `stdin:${n}`, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: (e as Error).message }];
       if (!(e instanceof EvalRequestError) && !(e instanceof SyntaxError)) throw e;

@@ -6,6 +6,7 @@ import { requireWritable } from '../writable-output.js';
 import { runQueuedSweepCommand } from './queued-sweep-command.js';
 import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 import { parseWorkers } from './workers-flag.js';
+import { memoryLimit } from '../machine-memory.js';
 
 /**
  * `blis sweep SPEC.yaml --output results.csv`: plans and validates every candidate, runs the
@@ -25,7 +26,8 @@ export async function runSweepCommand(specFile: string, opts: Record<string, unk
   const workers = parseWorkers(opts.workers) ?? defaultWorkers();
   requireWritable('--output', output);
   requireWritable('--output', jsonPathFor(output));
-  const plan = asUsageErrors(() => planSweep(loadSweepSpec(specFile)));
+  const limit = memoryLimit(opts.ignoreMemoryLimit === true);
+  const plan = asUsageErrors(() => planSweep(loadSweepSpec(specFile), limit !== undefined ? { limit, workers } : undefined));
   const quiet = opts.quiet === true;
   const bar = new TaskProgress('runs', !quiet);
   const outcome = await asUsageErrorsAsync(() => runSweep(plan, { output, workers, restart: opts.restart === true, onProgress: (d, t) => bar.update(d, t) }));

@@ -19,6 +19,8 @@ export interface BadInputCase {
   readonly stderr: readonly (string | RegExp)[];
   /** When true, stderr has exactly as many lines as `stderr` has entries. */
   readonly exactLines?: boolean;
+  /** Environment variables set for the run (BLIS_MEMORY_LIMIT), restored after it. */
+  readonly env?: Readonly<Record<string, string>>;
   /** Longest stderr accepted, in bytes (default 4,096): a message quotes an excerpt, never the input. */
   readonly maxStderrBytes?: number;
 }

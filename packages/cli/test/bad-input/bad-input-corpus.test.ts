@@ -28,7 +28,17 @@ async function check(c: BadInputCase): Promise<void> {
     writeFileSync(path, typeof content === 'function' ? content() : content);
   }
   const args = c.args.map((a) => a.replaceAll('$DIR/', `${dir}/`));
-  const r = await runInProcess(args);
+  const saved = Object.keys(c.env ?? {}).map((k) => [k, process.env[k]] as const);
+  Object.assign(process.env, c.env);
+  let r: Awaited<ReturnType<typeof runInProcess>>;
+  try {
+    r = await runInProcess(args);
+  } finally {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
   const shown = `blis ${args.join(' ')}\n--- stderr ---\n${r.stderr.slice(0, 2000)}`;
   expect(r.stderr, shown).not.toMatch(/internal error/);
   expect(r.stderr, shown).not.toMatch(STACK_FRAME);

@@ -13,6 +13,9 @@ export function configLimitIssues(config: SimulationConfig): RunLimitIssue[] {
   };
   atMost(['numInstances'], RUN_LIMITS.maxInstances, 'instances', config.numInstances);
   atMost(['totalKVBlocks'], RUN_LIMITS.maxKVBlocksPerInstance, 'KV blocks per instance', config.totalKVBlocks);
+  // The CPU tier's arrays are sized per block like the GPU cache's, so the same bound holds.
+  atMost(['kvCpuBlocks'], RUN_LIMITS.maxKVBlocksPerInstance, 'CPU KV blocks per instance', config.kvCpuBlocks);
+  atMost(['maxNumSeqs'], RUN_LIMITS.maxNumSeqs, 'sequences per batch', config.maxNumSeqs);
   atMost(['blockSizeTokens'], RUN_LIMITS.maxBlockSizeTokens, 'tokens per block', config.blockSizeTokens);
   atMost(['timeseriesMaxSamples'], RUN_LIMITS.maxTimeseriesSamples, 'samples per signal', config.timeseriesMaxSamples);
   const w = config.workload;

@@ -16,6 +16,10 @@ export const MEMORY_COSTS = {
   perRequestBytes: 400,
   /** The same with per-request records kept (`includeRequests`). */
   perRequestWithRecordBytes: 2048,
+  /** A batch slot of an instance (its running batch and step batch arrays), allocated up front. */
+  perBatchSlotBytes: 60,
+  /** Batch slots the measured per-instance figure already holds (the default max_num_seqs). */
+  batchSlotsMeasured: 256,
   /** Signals a time series samples per instance (queue, running, KV use, hits, lookups, completions). */
   timeseriesSignalsPerInstance: 6,
 } as const;
@@ -24,12 +28,26 @@ export const MEMORY_COSTS = {
 export interface InstanceGroup {
   count: number;
   kvBlocks: number;
+  /** Why the group is there when it is not a startup instance: `autoscaled`. */
+  note?: string;
+}
+
+/** The CPU tier behind every instance's GPU cache: the legacy mirror (`cpu`) or the offload chain's staging tier. */
+export interface CpuTierSize {
+  kind: 'cpu' | 'offload';
+  blocks: number;
 }
 
 export interface MemoryEstimateInput {
   instances: readonly InstanceGroup[];
-  /** Requests the run will inject; undefined when only the workload file knows (a trace without a cap). */
+  /** Requests the run will inject; undefined when nothing says (a caller's own request source). */
   requests: number | undefined;
+  /** Where `requests` came from when it is an estimate (`estimated from t.csv, 12.0 MiB`). */
+  requestsFrom?: string;
+  /** Batch slots per instance (`maxNumSeqs`); undefined = the default, within the per-instance figure. */
+  batchSlots?: number;
+  /** The CPU tier each instance has; undefined = GPU only. */
+  cpuTier?: CpuTierSize;
   includeRequests: boolean;
   /** Samples per signal the time series may hold; undefined = no time series. */
   timeseriesSamples: number | undefined;
@@ -41,6 +59,7 @@ export interface MemoryEstimate {
   instanceBytes: number;
   requestBytes: number;
   timeseriesBytes: number;
+  cpuTierBytes: number;
   baselineBytes: number;
   /** One line on what the figure is made of, for a refusal message. */
   summary: string;
@@ -51,6 +70,16 @@ export function kvCacheBytes(blocks: number): number {
   // BlockStore: 16-byte records, plus a free ring (int32 id + float64 hash) of the power of two
   // ≥ 2 × blocks; HashIndex: an int32 pair per slot, the power of two ≥ blocks.
   return 16 * blocks + 12 * powerOfTwoAtLeast(2 * blocks) + 8 * powerOfTwoAtLeast(blocks);
+}
+
+/**
+ * Bytes one instance's CPU tier allocates up front for `blocks` blocks: per block, the legacy
+ * mirror's LRU keeps a hash, a time and four int32 links (32 bytes), the offload chain's staging
+ * tier a key and four int32s (28 bytes); both index keys in a KeyIndex of 16 bytes per slot over
+ * the power of two ≥ 2 × blocks (@blis/kvcache's CpuLru and CpuStagingTier).
+ */
+export function cpuTierBytes(tier: CpuTierSize): number {
+  return (tier.kind === 'cpu' ? 32 : 28) * tier.blocks + 16 * powerOfTwoAtLeast(2 * tier.blocks);
 }
 
 function powerOfTwoAtLeast(n: number): number {
@@ -68,16 +97,21 @@ export function estimateMemory(input: MemoryEstimateInput): MemoryEstimate {
     instances += g.count;
     kv += g.count * kvCacheBytes(g.kvBlocks);
   }
-  const instanceBytes = instances * c.perInstanceBytes;
+  const extraSlots = Math.max(0, (input.batchSlots ?? 0) - c.batchSlotsMeasured);
+  const instanceBytes = instances * (c.perInstanceBytes + extraSlots * c.perBatchSlotBytes);
+  const cpuBytes = input.cpuTier === undefined ? 0 : instances * cpuTierBytes(input.cpuTier);
   const requestBytes = (input.requests ?? 0) * (input.includeRequests ? c.perRequestWithRecordBytes : c.perRequestBytes);
   // A column grows by doubling up to its cap: a power of two of float64s per signal and instance.
   const timeseriesBytes = input.timeseriesSamples === undefined ? 0 : instances * c.timeseriesSignalsPerInstance * 8 * powerOfTwoAtLeast(input.timeseriesSamples);
-  const totalBytes = c.baselineBytes + kv + instanceBytes + requestBytes + timeseriesBytes;
-  const parts = [`KV cache ${formatBytes(kv)} (${input.instances.map((g) => `${g.count} × ${g.kvBlocks} blocks`).join(' + ')})`, `instances ${formatBytes(instanceBytes)}`];
-  parts.push(input.requests === undefined ? 'requests not counted (unknown before the workload is read)' : `${input.requests} requests ${formatBytes(requestBytes)}`);
+  const totalBytes = c.baselineBytes + kv + cpuBytes + instanceBytes + requestBytes + timeseriesBytes;
+  const parts = [`KV cache ${formatBytes(kv)} (${input.instances.map((g) => `${g.count} × ${g.kvBlocks} blocks${g.note === undefined ? '' : ` ${g.note}`}`).join(' + ')})`];
+  if (input.cpuTier !== undefined) parts.push(`CPU tier ${formatBytes(cpuBytes)} (${instances} × ${input.cpuTier.blocks} blocks)`);
+  parts.push(`instances ${formatBytes(instanceBytes)}${extraSlots > 0 ? ` (${input.batchSlots} batch slots each)` : ''}`);
+  if (input.requests === undefined) parts.push('requests not counted (the request source does not say how many)');
+  else parts.push(`${input.requests} requests${input.requestsFrom === undefined ? '' : ` (${input.requestsFrom})`} ${formatBytes(requestBytes)}`);
   if (timeseriesBytes > 0) parts.push(`time series ${formatBytes(timeseriesBytes)}`);
   parts.push(`process ${formatBytes(c.baselineBytes)}`);
-  return { totalBytes, kvCacheBytes: kv, instanceBytes, requestBytes, timeseriesBytes, baselineBytes: c.baselineBytes, summary: parts.join(', ') };
+  return { totalBytes, kvCacheBytes: kv, instanceBytes, requestBytes, timeseriesBytes, cpuTierBytes: cpuBytes, baselineBytes: c.baselineBytes, summary: parts.join(', ') };
 }
 
 /** The samples a time series of `config` may hold per signal: its cap, or fewer when the horizon says so. */

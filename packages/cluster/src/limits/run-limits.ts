@@ -17,6 +17,11 @@ export const RUN_LIMITS = {
   maxKVBlocksPerInstance: 67_108_864,
   /** KV blocks over every instance (2^30): about 50 GiB of cache arrays. */
   maxKVBlocksTotal: 1_073_741_824,
+  /**
+   * Sequences an instance batches (2^20): its batch arrays (60 bytes a slot) are allocated up
+   * front; vLLM's max_num_seqs is 256 to a few thousand.
+   */
+  maxNumSeqs: 1_048_576,
   /** Tokens per KV block (2^20): vLLM's block sizes are 16 to a few hundred tokens. */
   maxBlockSizeTokens: 1_048_576,
   /** Tokens of one request, prompt or output (2^24): ten times the longest context window sold today. */

@@ -25,9 +25,3 @@ export class CalibrationInputError extends Error {
     this.issues = issues;
   }
 }
-
-/** The text of `path`, or a CalibrationInputError naming it and what stopped the read. */
-export function fileReadIssue(path: string, what: string, e: unknown): CalibrationInputError {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  return new CalibrationInputError([{ file: path, expected: `a readable ${what}`, found: code ?? String((e as Error)?.message ?? e) }]);
-}

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describeFound, messageText, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
-import { CalibrationInputError, fileReadIssue } from './errors.js';
+import { CalibrationInputError } from './errors.js';
+import { readResultsText } from './results-text.js';
 
 /** The real server's scraped KV hit rate against the simulator's, in percentage points. */
 export interface HitRateComparison {
@@ -58,11 +58,5 @@ export function parseSimCacheHitRate(text: string, file: string): number | undef
 }
 
 export function readSimCacheHitRate(path: string): number | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw fileReadIssue(path, 'metrics JSON file', e);
-  }
-  return parseSimCacheHitRate(text, path);
+  return parseSimCacheHitRate(readResultsText(path, 'metrics JSON file'), path);
 }

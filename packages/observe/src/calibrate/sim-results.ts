@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { formatParamPath, valueExcerpt, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
-import { CalibrationInputError, fileReadIssue } from './errors.js';
+import { CalibrationInputError } from './errors.js';
+import { readResultsText } from './results-text.js';
 import { numericRequestId } from './request-id.js';
 
 /** One simulated request, server-side latencies in µs, keyed by the trace's numeric id. */
@@ -95,13 +95,7 @@ export function parseSimResults(text: string, file: string): SimRequestResult[] 
 
 /** Reads and parses a results file. */
 export function readSimResults(path: string): SimRequestResult[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw fileReadIssue(path, 'results JSON file', e);
-  }
-  return parseSimResults(text, path);
+  return parseSimResults(readResultsText(path, 'results JSON file'), path);
 }
 
 function idOf(raw: string | number, file: string, field: string): number {

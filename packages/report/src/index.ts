@@ -4,7 +4,7 @@ export type { ReportCell, ReportChart, ReportRun, ReportSection, ReportTable, To
 export { reportSections } from './report-sections.js';
 export { calibrationSection } from './sections/calibration.js';
 export { calibrationBreakdownSection } from './sections/calibration-breakdown.js';
-export type { CalibrationBreakdownView } from './sections/calibration-breakdown.js';
+export type { CalibrationBreakdownView } from './sections/calibration.js';
 export type { CalibrationAggregates, CalibrationMetricView, CalibrationView, ReportCalibration } from './sections/calibration.js';
 export { renderChartSvg, scopeSvgIds } from './render-svg.js';
 export { renderReportHtml, reportData } from './render-html.js';

@@ -2,17 +2,6 @@ import { type Row, groupedBarChart } from '../chart-specs.js';
 import type { ReportCell, ReportSection } from '../types.js';
 import type { ReportCalibration } from './calibration.js';
 
-/** One group of a calibrate report's `breakdowns` (times in µs). */
-export interface CalibrationBreakdownView {
-  count: number;
-  ttft_mape: number;
-  e2e_mape: number;
-  ttft_real_mean: number;
-  ttft_sim_mean: number;
-  e2e_real_mean: number;
-  e2e_sim_mean: number;
-}
-
 const KINDS = [
   ['slo_class', 'SLO class'],
   ['model', 'model'],

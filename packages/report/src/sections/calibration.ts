@@ -1,6 +1,5 @@
 import { type Row, groupedBarChart } from '../chart-specs.js';
 import type { ReportCell, ReportSection } from '../types.js';
-import type { CalibrationBreakdownView } from './calibration-breakdown.js';
 
 /** The part of one metric's comparison in a `blis calibrate` report that the section draws (times in µs, as BLIS writes them). */
 export interface CalibrationMetricView {
@@ -31,6 +30,17 @@ export interface CalibrationView {
   hit_rate?: { real_hit_rate: number; sim_hit_rate: number; within: boolean };
   /** Per SLO class and per model, when the report has them (ours; BLIS writes none). */
   breakdowns?: { slo_class?: Record<string, CalibrationBreakdownView>; model?: Record<string, CalibrationBreakdownView> };
+}
+
+/** One group of a calibrate report's `breakdowns` (times in µs). */
+export interface CalibrationBreakdownView {
+  count: number;
+  ttft_mape: number;
+  e2e_mape: number;
+  ttft_real_mean: number;
+  ttft_sim_mean: number;
+  e2e_real_mean: number;
+  e2e_sim_mean: number;
 }
 
 /** One calibration to report on, under the name its chart and table use. */

@@ -260,7 +260,7 @@ clients:
 
   it.each([
     ['malformed YAML', 'malformed.yaml', 'version: "2"\nclients: [a, b\n  x: 1\n', /malformed\.yaml:2: expected valid YAML \(.*\), found "clients: \[a, b"/],
-    ['unknown field', 'unknown.yaml', SPEC.replace('    rate_fraction: 1\n', '    rate_fraction: 1\n    colour: red\n'), /unknown\.yaml:7 clients\.0\.colour: expected a known field, found unknown field "colour"/],
+    ['unknown field', 'unknown.yaml', SPEC.replace('    rate_fraction: 1\n', '    rate_fraction: 1\n    colour: red\n'), /unknown\.yaml:7 clients\[0\]\.colour: expected a known field, found unknown field "colour"/],
     ['wrong type', 'type.yaml', SPEC.replace('aggregate_rate: 10', 'aggregate_rate: lots'), /type\.yaml:2 aggregate_rate: expected a number, found "lots"/],
     ['negative rate', 'neg.yaml', SPEC.replace('aggregate_rate: 10', 'aggregate_rate: -1'), /neg\.yaml:2 aggregate_rate: expected a number >= 0, found -1/],
     ['all-zero rate fractions', 'zero.yaml', SPEC.replace('rate_fraction: 1', 'rate_fraction: 0'), /zero\.yaml:5 clients: expected at least one client with rate_fraction > 0, found every rate_fraction is 0/],
@@ -268,7 +268,7 @@ clients:
       'min > max',
       'minmax.yaml',
       SPEC.replace('{type: constant, params: {value: 100}}', '{type: gaussian, params: {mean: 100, std_dev: 5, min: 90, max: 50}}'),
-      /minmax\.yaml:7 clients\.0\.input_distribution\.params\.min: expected min <= max \(50\), found 90/,
+      /minmax\.yaml:7 clients\[0\]\.input_distribution\.params\.min: expected min <= max \(50\), found 90/,
     ],
   ])('spec with %s', (_what, name, text, message) => {
     const r = blis('run', ...MODEL, '--workload-spec', bad(name, text));

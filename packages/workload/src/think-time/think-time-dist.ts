@@ -56,7 +56,7 @@ export function sampleThinkTimeUs(dist: ThinkTimeDist, normal: () => number): nu
   let us = Math.round(v);
   if (dist.minUs > 0 && us < dist.minUs) us = dist.minUs;
   if (dist.maxUs > 0 && us > dist.maxUs) us = dist.maxUs;
-  return us < 1 ? 1 : us;
+  return Math.max(us, 1);
 }
 
 function readParams(text: string, known: readonly string[]): Map<string, string> {

@@ -1,3 +1,4 @@
+import { quoteExcerpt } from '@blis/policies';
 import { coefficientsFor } from './catalogue.js';
 import { LatencyConfigError } from './errors.js';
 
@@ -6,14 +7,6 @@ import { LatencyConfigError } from './errors.js';
 // model the catalogue knows on other hardware).
 
 const lower = (s: string) => s.toLowerCase();
-
-/**
- * The user's text quoted, cut to 60 characters with its length stated when longer (as
- * `quoteExcerpt` of @blis/policies, which this leaf package cannot import).
- */
-function quoted(text: string): string {
-  return text.length <= 60 ? JSON.stringify(text) : `${JSON.stringify(`${text.slice(0, 60)}…`)} (${text.length} characters)`;
-}
 
 /** `vllm/vllm-openai:v0.8.4` as a user types it for `--vllm-version`: `0.8.4`. */
 function shortVersion(image: string): string {
@@ -35,7 +28,7 @@ function trainedDeployments(modelId: string): string {
 /** `--vllm-version` names a version the catalogue has no coefficients for on this deployment. */
 export function unknownVllmVersion(modelId: string, gpu: string, tp: number, version: string): LatencyConfigError {
   const versions = trainedVersions(modelId, gpu, tp);
-  const found = quoted(version);
+  const found = quoteExcerpt(version);
   if (versions.length > 0) return new LatencyConfigError(`--vllm-version: expected a vLLM version trained for ${modelId} on ${gpu} TP${tp} (${versions.join(', ')}), found ${found}`);
   const elsewhere = trainedDeployments(modelId);
   return new LatencyConfigError(
@@ -54,7 +47,7 @@ export function noCoefficientsHere(modelId: string, gpu: string, tp: number, har
   if (elsewhere === '') return undefined;
   const gpuKnown = coefficientsFor(modelId).some((c) => lower(c.gpu) === lower(gpu));
   const flag = hardwareGiven && !gpuKnown ? '--hardware' : '--tp';
-  const found = flag === '--hardware' ? quoted(gpu) : `${tp} (on ${gpu})`;
+  const found = flag === '--hardware' ? quoteExcerpt(gpu) : `${tp} (on ${gpu})`;
   return new LatencyConfigError(
     `${flag}: expected a deployment with trained coefficients for ${modelId} (${elsewhere}), or --model-config with its Hugging Face config.json for roofline, found ${found}`,
   );

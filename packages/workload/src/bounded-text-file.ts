@@ -8,28 +8,39 @@ export interface BoundedTextOptions {
   readonly maxBytes: number;
   /** What the file is, without an article (messages say `a readable …`): `results JSON file`. */
   readonly what: string;
-  /** Read past NUL bytes at the end (a crash can leave them after the last write). */
+  /** Drop NUL bytes at the end (a crash can leave them after the last write) before judging the text. */
   readonly trailingNulsAllowed?: boolean;
 }
 
 export type BoundedTextResult = { ok: true; text: string } | { ok: false; issue: InputIssue };
 
 /**
- * Reads a text file that is parsed whole (JSON, a journal): its size is checked first, so an
- * oversized file costs a `stat`, not the machine's memory, and binary data is refused rather than
- * handed to a parser whose message would quote it.
+ * The text of the file at `path` when it holds at most `maxBytes`, else its size (checked with a
+ * `stat` first, so an oversized file is never loaded), or the code of the error that stopped
+ * the read. What every whole-file reader (YAML inputs, JSON results, the sweep journal) words.
  */
-export function readBoundedText(path: string, opts: BoundedTextOptions): BoundedTextResult {
-  let text: string;
+export function readTextWithin(path: string, maxBytes: number): { text: string } | { size: number } | { error: string } {
   try {
     const size = fileSize(path);
-    if (size > opts.maxBytes) return { ok: false, issue: { file: path, expected: `a ${opts.what} of at most ${formatBytes(opts.maxBytes)}`, found: sizeText(size) } };
-    text = readFileSync(path, 'utf8');
+    if (size > maxBytes) return { size };
+    return { text: readFileSync(path, 'utf8') };
   } catch (e) {
-    return { ok: false, issue: { file: path, expected: `a readable ${opts.what}`, found: (e as NodeJS.ErrnoException).code ?? String(e) } };
+    return { error: (e as NodeJS.ErrnoException).code ?? String(e) };
   }
-  const sniffed = opts.trailingNulsAllowed === true ? text.replace(/\0+$/, '') : text;
-  if (looksBinary(sniffed)) return { ok: false, issue: { file: path, expected: `a ${opts.what} (text)`, found: 'binary data' } };
+}
+
+/**
+ * Reads a text file that is parsed whole (JSON, a journal): its size is checked first, so an
+ * oversized file costs a `stat`, not the machine's memory, and binary data is refused rather than
+ * handed to a parser whose message would quote it. With `trailingNulsAllowed`, the NUL bytes a
+ * crash left at the end are dropped from the text returned.
+ */
+export function readBoundedText(path: string, opts: BoundedTextOptions): BoundedTextResult {
+  const read = readTextWithin(path, opts.maxBytes);
+  if ('size' in read) return { ok: false, issue: { file: path, expected: `a ${opts.what} of at most ${formatBytes(opts.maxBytes)}`, found: sizeText(read.size) } };
+  if ('error' in read) return { ok: false, issue: { file: path, expected: `a readable ${opts.what}`, found: read.error } };
+  const text = opts.trailingNulsAllowed === true ? read.text.replace(/\0+$/, '') : read.text;
+  if (looksBinary(text)) return { ok: false, issue: { file: path, expected: `a ${opts.what} (text)`, found: 'binary data' } };
   return { ok: true, text };
 }
 

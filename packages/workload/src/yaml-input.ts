@@ -1,5 +1,5 @@
-import { fileSize, readFileSync } from '#host-files';
 import { type Document, isAlias, isCollection, isPair, LineCounter, parseDocument } from 'yaml';
+import { readTextWithin } from './bounded-text-file.js';
 import type { InputIssue } from './errors.js';
 import { formatBytes, looksBinary, quoteExcerpt } from './text-excerpt.js';
 
@@ -30,13 +30,10 @@ export interface YamlInput {
  * size, so an oversized file is refused without being loaded.
  */
 export function readYamlText(path: string, what: string): { ok: true; text: string } | { ok: false; issues: InputIssue[] } {
-  try {
-    const size = fileSize(path);
-    if (size > YAML_LIMITS.maxBytes) return { ok: false, issues: [{ file: path, expected: `a YAML file of at most ${formatBytes(YAML_LIMITS.maxBytes)}`, found: formatBytes(size) }] };
-    return { ok: true, text: readFileSync(path, 'utf8') };
-  } catch (e) {
-    return { ok: false, issues: [{ file: path, expected: `a readable ${what}`, found: (e as NodeJS.ErrnoException).code ?? String(e) }] };
-  }
+  const read = readTextWithin(path, YAML_LIMITS.maxBytes);
+  if ('size' in read) return { ok: false, issues: [{ file: path, expected: `a YAML file of at most ${formatBytes(YAML_LIMITS.maxBytes)}`, found: formatBytes(read.size) }] };
+  if ('error' in read) return { ok: false, issues: [{ file: path, expected: `a readable ${what}`, found: read.error }] };
+  return { ok: true, text: read.text };
 }
 
 /** Problems shown of a file that has many (a mangled file can have hundreds). */

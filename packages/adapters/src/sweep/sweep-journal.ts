@@ -26,8 +26,8 @@ export function readJournal(path: string, hash: string, restart: boolean): Map<s
   if (restart || !existsSync(path)) return rows;
   const read = readBoundedText(path, { maxBytes: SWEEP_JOURNAL_MAX_BYTES, what: `${FORMAT} journal`, trailingNulsAllowed: true });
   if (!read.ok) throw new SweepSpecError([{ where: path, expected: `${read.issue.expected}; rerun with --restart to replace it`, found: read.issue.found }]);
-  // A crash can leave NUL bytes after the last whole line; they are the cut line's remains.
-  const lines = read.text.replace(/\0+$/, '').split('\n');
+  // A crash can leave NUL bytes after the last whole line; the reader has dropped them.
+  const lines = read.text.split('\n');
   let header: { format?: unknown; hash?: unknown } | undefined;
   try {
     header = JSON.parse(lines[0]) as typeof header;

@@ -85,4 +85,14 @@ describe('blis evaluate', () => {
     const single = await evaluateCli([], lines[0]);
     expect(r.stdout.split('\n')[0]).toBe(single.stdout.trimEnd());
   });
+
+  it('--serve answers a line over the 16 MiB request limit as invalid and goes on with the next', async () => {
+    const huge = `{"protocol":"blis-eval/1","pad":"${'x'.repeat(16 * 1024 * 1024)}"}`;
+    const r = await evaluateCli(['--serve'], `${huge}\n${request({ kind: 'baseline' }, 'after')}\n`);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { status: string; error?: { message?: string }; per_scenario?: { id: string }[] });
+    expect(out.map((o) => o.status)).toEqual(['invalid_request', 'ok']);
+    expect(JSON.stringify(out[0])).toContain('stdin:1: expected a blis-eval/1 request (JSON) of at most 16 MiB per line, found a longer line');
+    expect(out[1].per_scenario?.[0].id).toBe('after');
+  });
 });

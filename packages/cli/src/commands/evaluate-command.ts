@@ -1,7 +1,7 @@
 import { describeFound, messageText } from '@blis/policies';
-import { createInterface } from 'node:readline';
 import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, type EvaluateOptions, evaluate, invalidRequestResponse } from '@blis/adapters';
 import { formatBytes, looksBinary, readBoundedText } from '@blis/workload';
+import { boundedLines } from '../bounded-lines.js';
 import { requireReadable } from '../input-files.js';
 import { memoryLimit } from '../machine-memory.js';
 import { UsageError } from '../usage-error.js';
@@ -75,21 +75,25 @@ async function readStdin(): Promise<string> {
 
 /**
  * The persistent mode. A line that is not a valid request gets a response with status
- * `invalid_request` (the stream must stay one answer per line); blank lines are skipped.
+ * `invalid_request` (the stream must stay one answer per line); blank lines are skipped. A line
+ * over the request size limit is answered the same way without being held whole.
  */
 async function serve(options: EvaluateOptions): Promise<void> {
-  const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
-  for await (const text of rl) {
+  for await (const read of boundedLines(process.stdin, EVAL_REQUEST_MAX_BYTES)) {
     n++;
-    if (text.trim() === '') continue;
     let response: EvalResponse;
-    try {
-      response = await evaluate(JSON.parse(text), options);
-    } catch (e) {
-      const issues = e instanceof EvalRequestError ? e.issues : [{ where: `stdin:${n}`, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: (e as Error).message }];
-      if (!(e instanceof EvalRequestError) && !(e instanceof SyntaxError)) throw e;
-      response = invalidRequestResponse(issues);
+    if ('tooLong' in read) {
+      response = invalidRequestResponse([{ where: `stdin:${n}`, expected: `a ${REQUEST_WHAT} of at most ${formatBytes(EVAL_REQUEST_MAX_BYTES)} per line`, found: 'a longer line' }]);
+    } else {
+      if (read.text.trim() === '') continue;
+      try {
+        response = await evaluate(JSON.parse(read.text), options);
+      } catch (e) {
+        const issues = e instanceof EvalRequestError ? e.issues : [{ where: `stdin:${n}`, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: messageText((e as Error).message) }];
+        if (!(e instanceof EvalRequestError) && !(e instanceof SyntaxError)) throw e;
+        response = invalidRequestResponse(issues);
+      }
     }
     process.stdout.write(line(response));
   }

@@ -2,6 +2,7 @@ import type { SimulationConfigInput } from '@blis/cluster';
 import { type AutoscalingInput, type LifecycleInput, type PolicyBundle, autoscaleConfigFromBundle, describeFound, formatParamPath, listPolicies } from '@blis/policies';
 import type { UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
+import { setConfigOrigin } from './config-origins.js';
 
 export { AUTOSCALE_FLAGS } from './autoscale-flag-defs.js';
 
@@ -109,6 +110,7 @@ export function autoscaleFields(
     }
     if (f.autoscalerMin !== undefined) a.minReplicas = f.autoscalerMin as number;
     if (f.autoscalerMax !== undefined) a.maxReplicas = f.autoscalerMax as number;
+    else if (a.maxReplicas !== undefined) setConfigOrigin('autoscaling.maxReplicas', fileWhere(file, ['autoscaler', 'max_replicas']));
     if (f.autoscalerCooldown !== undefined) a.cooldownUs = f.autoscalerCooldown as number;
     if (f.scaleUpWindow !== undefined) a.scaleUpStabilizationWindowUs = f.scaleUpWindow as number;
     if (f.scaleDownWindow !== undefined) a.scaleDownStabilizationWindowUs = f.scaleDownWindow as number;

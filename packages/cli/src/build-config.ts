@@ -13,6 +13,7 @@ import { pdConfigIssues, pdFields } from './pd-flags.js';
 import { keyText } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
+import { resetConfigOrigins } from './config-origins.js';
 
 /** Flag values after validation, camelCase. */
 export type FlagValues = Record<string, unknown>;
@@ -53,6 +54,7 @@ export function checkPolicyBundle(b: BundleModules, registry: PolicyRegistry): {
 export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['workload'], setup: PolicySetup): SimulationConfigInput {
   const issues: UsageIssue[] = [];
   const f = flags as Record<string, never>;
+  resetConfigOrigins();
 
   for (const which of ['prompt', 'output'] as const) {
     const lo = f[`${which}TokensMin`] as number | undefined;

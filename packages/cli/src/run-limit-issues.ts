@@ -1,10 +1,11 @@
 import { formatParamPath } from '@blis/policies';
 import type { RunLimitIssue } from '@blis/cluster';
+import { configOrigin } from './config-origins.js';
 import type { UsageIssue } from './usage-error.js';
 
 /**
- * The flag each config field a limit checks comes from. Without one (a field only a library
- * caller sets) the issue names the config field.
+ * The flag each config field a limit checks comes from, unless a file gave it (config-origins).
+ * Without one (a field only a library caller sets) the issue names the config field.
  */
 const FLAG_OF: Readonly<Record<string, string>> = {
   numInstances: '--num-instances',
@@ -31,7 +32,7 @@ export function runLimitUsageIssues(issues: readonly RunLimitIssue[]): UsageIssu
     let where: string;
     if (i.file !== undefined) where = `${i.file}${field === '' ? '' : ` ${field}`}`;
     else if (field === '') where = 'memory estimate';
-    else where = FLAG_OF[field] ?? `config ${field}`;
+    else where = configOrigin(field) ?? FLAG_OF[field] ?? `config ${field}`;
     return { where, expected: i.expected, found: i.found };
   });
 }

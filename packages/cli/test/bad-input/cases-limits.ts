@@ -58,6 +58,20 @@ export const cases: readonly BadInputCase[] = [
   { name: '--prompt-tokens-max 1e9', args: [...RUN, '--prompt-tokens-max', '1000000000'], stderr: ['--prompt-tokens-max: expected at most 16777216 tokens per request, found 1000000000'], exactLines: true },
   { name: '--output-tokens 1e8', args: [...RUN, '--output-tokens', '100000000', '--output-tokens-max', '100000000'], stderr: ['--output-tokens: expected at most 16777216 tokens per request, found 100000000', '--output-tokens-max: expected at most 16777216 tokens per request, found 100000000'], exactLines: true },
   {
+    name: 'autoscaler max_replicas over the instance limit, from the policy file: the file named, not --autoscaler-max',
+    args: [...RUN, '--policy-config', '$DIR/policy.yaml'],
+    files: { 'policy.yaml': 'autoscaler:\n  interval_us: 1000000\n  max_replicas: 100000000\n' },
+    stderr: [/^blis: \/.*\/policy\.yaml:3 autoscaler\.max_replicas: expected at most 10000 instances \(autoscaling included\), found 100000000 \(maxReplicas 100000000\)$/],
+    exactLines: true,
+  },
+  {
+    name: 'the same with --autoscaler-max given: the flag named',
+    args: [...RUN, '--policy-config', '$DIR/policy.yaml', '--autoscaler-max', '50000'],
+    files: { 'policy.yaml': 'autoscaler:\n  interval_us: 1000000\n  max_replicas: 100000000\n' },
+    stderr: ['--autoscaler-max: expected at most 10000 instances (autoscaling included), found 50000 (maxReplicas 50000)'],
+    exactLines: true,
+  },
+  {
     name: 'several limits at once, all reported',
     args: [...RUN, '--num-instances', '20000', '--total-kv-blocks', '1e9'],
     stderr: ['--num-instances: expected at most 10000 instances, found 20000', '--total-kv-blocks: expected at most 67108864 KV blocks per instance, found 1000000000'],

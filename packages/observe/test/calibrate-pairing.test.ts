@@ -141,6 +141,11 @@ describe('goodput', () => {
     expect(parseSloFlag('critical=100')).toMatch(/duration "100"/);
     expect(parseSloFlag('critical=0s')).toMatch(/non-positive/);
     expect(parseSloFlag('=1s')).toMatch(/empty class/);
+    // A long or binary flag value is quoted as an excerpt, never whole.
+    const long = parseSloFlag(`critical=${'9'.repeat(5000)}x`) as string;
+    expect(long.length).toBeLessThan(300);
+    expect(long).toMatch(/\(5010 characters\)/);
+    expect(parseSloFlag('crit\u0007ical')).toBe('the pair "crit\\u0007ical" (expected class=duration)');
     const t = mergeSloTargets({ ttft: new Map([['critical', 50]]) }, { critical: { ttftMs: 10, itlMs: 0, e2eMs: 900 }, batch: { ttftMs: 0, itlMs: 0, e2eMs: 0 } });
     expect([...t]).toEqual([['critical', { ttftMs: 50, itlMs: 0, e2eMs: 900 }]]);
   });

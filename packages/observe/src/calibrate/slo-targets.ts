@@ -1,3 +1,4 @@
+import { quoteExcerpt } from '@blis/policies';
 import type { SloDimTargets } from './observed-trace.js';
 
 const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -20,7 +21,7 @@ export function durationMs(text: string): number | undefined {
 
 /**
  * `critical=100ms,standard=500ms` as class → ms. Undefined for an empty flag; a string naming the
- * problem when a pair is malformed or not positive.
+ * problem when a pair is malformed or not positive, quoting excerpts of the flag, never all of it.
  */
 export function parseSloFlag(text: string): Map<string, number> | string | undefined {
   const s = text.trim();
@@ -29,12 +30,12 @@ export function parseSloFlag(text: string): Map<string, number> | string | undef
   for (const raw of s.split(',')) {
     const pair = raw.trim();
     const eq = pair.indexOf('=');
-    if (eq < 0) return `the pair ${JSON.stringify(pair)} (expected class=duration)`;
+    if (eq < 0) return `the pair ${quoteExcerpt(pair)} (expected class=duration)`;
     const cls = pair.slice(0, eq).trim();
-    if (cls === '') return `an empty class name in ${JSON.stringify(pair)}`;
+    if (cls === '') return `an empty class name in ${quoteExcerpt(pair)}`;
     const ms = durationMs(pair.slice(eq + 1));
-    if (ms === undefined) return `the duration ${JSON.stringify(pair.slice(eq + 1).trim())} in ${JSON.stringify(pair)} (expected e.g. 100ms, 2s, 1m30s)`;
-    if (ms <= 0) return `the non-positive duration in ${JSON.stringify(pair)}`;
+    if (ms === undefined) return `the duration ${quoteExcerpt(pair.slice(eq + 1).trim())} in ${quoteExcerpt(pair)} (expected e.g. 100ms, 2s, 1m30s)`;
+    if (ms <= 0) return `the non-positive duration in ${quoteExcerpt(pair)}`;
     out.set(cls, ms);
   }
   return out;

@@ -1,17 +1,18 @@
 /**
  * A progress bar on stderr for commands that run many simulations (`blis sweep`, `blis
- * compare`): tasks done of total. Drawn under the rules of ProgressBar: only after a second,
+ * compare`) or many steps (`blis report`'s files and charts): tasks done of total. Drawn under the rules of ProgressBar: only after a second,
  * and only when stderr is a terminal (or BLIS_PROGRESS=1).
  */
 export class TaskProgress {
-  private readonly started = Date.now();
   private drawn = false;
   private lastDraw = 0;
   private readonly enabled: boolean;
 
+  /** `started`: when the command began, so that a second stage's bar keeps the command's one-second rule and wall time. */
   constructor(
     private readonly what: string,
     enabled: boolean,
+    private readonly started = Date.now(),
   ) {
     this.enabled = enabled && (process.stderr.isTTY === true || process.env.BLIS_PROGRESS === '1');
   }

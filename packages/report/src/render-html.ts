@@ -12,6 +12,8 @@ export interface ReportHtmlOptions {
   title?: string;
   /** `blis calibrate` reports to show in a calibration section (first). */
   calibrations?: readonly ReportCalibration[];
+  /** Called after each chart is drawn, with the charts drawn so far and the report's total. */
+  onProgress?: (chartsDone: number, chartsTotal: number) => void;
 }
 
 /** What a report embeds as `<script type="application/json" id="blis-report-data">`. */
@@ -75,11 +77,12 @@ function tableHtml(t: ReportTable): string {
   return `<div class="table-wrap"><table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
-async function sectionHtml(s: ReportSection): Promise<string> {
+async function sectionHtml(s: ReportSection, chartDone: () => void): Promise<string> {
   const figures: string[] = [];
   for (const c of s.charts) {
     const svg = scopeSvgIds(await renderChartSvg(c.spec), `${s.id}-${c.id}`);
     figures.push(`<figure id="${escapeHtml(`${s.id}-${c.id}`)}" aria-label="${escapeHtml(c.title)}">${svg}</figure>`);
+    chartDone();
   }
   return [
     `<section id="${escapeHtml(s.id)}">`,
@@ -112,7 +115,10 @@ export async function renderReportHtml(runs: readonly ReportRun[], opts: ReportH
   const calibrations = opts.calibrations ?? [];
   const sections = reportSections(runs, calibrations);
   const body: string[] = [];
-  for (const s of sections) body.push(await sectionHtml(s));
+  const total = sections.reduce((n, s) => n + s.charts.length, 0);
+  let done = 0;
+  const chartDone = () => opts.onProgress?.(++done, total);
+  for (const s of sections) body.push(await sectionHtml(s, chartDone));
   const nav = sections.map((s) => `<a href="#${escapeHtml(s.id)}">${escapeHtml(s.title)}</a>`).join('\n');
   return [
     '<!DOCTYPE html>',

@@ -67,6 +67,15 @@ describe('a 4-instance run', () => {
     expect(values[values.length - 1].p).toBe(1);
   });
 
+  it('reports its progress once per chart, ending at the total, without changing the page', async () => {
+    const calls: [number, number][] = [];
+    const again = await renderReportHtml([{ name: 'least-loaded', result }], { title: 'Four instances', onProgress: (d, t) => calls.push([d, t]) });
+    const total = reportSections([{ name: 'least-loaded', result }]).reduce((n, s) => n + s.charts.length, 0);
+    expect(total).toBeGreaterThan(1);
+    expect(calls).toEqual(Array.from({ length: total }, (_, i) => [i + 1, total]));
+    expect(again).toBe(html);
+  });
+
   it('is byte-identical when rendered again, whatever was rendered in between', async () => {
     await renderReportHtml([{ name: 'other', result: run({ routing: { policy: 'round-robin' } }, 50) }]);
     expect(await renderReportHtml([{ name: 'least-loaded', result }], { title: 'Four instances' })).toBe(html);

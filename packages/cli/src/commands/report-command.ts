@@ -3,6 +3,7 @@ import { renderReportHtml, reportSections } from '@blis/report';
 import { describeErrno } from '../input-files.js';
 import { readCalibrationFile } from '../calibration-file.js';
 import { readResultFile, runArgument } from '../result-file.js';
+import { TaskProgress } from '../task-progress.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
 import { checkWritableFile } from '../writable-file.js';
 
@@ -19,7 +20,11 @@ export async function runReportCommand(args: readonly string[], opts: { output?:
   const issues: UsageIssue[] = [];
   const runs = [];
   const names = new Map<string, string>();
-  for (const arg of args) {
+  // Results of 100,000 requests take seconds to read and draw: a bar per stage, after a second.
+  const started = Date.now();
+  const reading = new TaskProgress('result files read', true, started);
+  for (const [i, arg] of args.entries()) {
+    reading.update(i, args.length);
     const { name, path } = runArgument(arg);
     const earlier = names.get(name);
     if (earlier !== undefined) {
@@ -43,8 +48,12 @@ export async function runReportCommand(args: readonly string[], opts: { output?:
       issues.push(...e.issues);
     }
   }
+  if (args.length > 0) reading.update(args.length, args.length);
+  reading.finish();
   if (issues.length > 0) throw new UsageError(issues);
-  const html = await renderReportHtml(runs, { calibrations, ...(opts.title !== undefined ? { title: opts.title } : {}) });
+  const drawing = new TaskProgress('charts drawn', true, started);
+  const html = await renderReportHtml(runs, { calibrations, ...(opts.title !== undefined ? { title: opts.title } : {}), onProgress: (done, total) => drawing.update(done, total) });
+  drawing.finish();
   try {
     writeFileSync(output, html);
   } catch (e) {

@@ -82,7 +82,7 @@ export async function runSimulationCommand(
       throw new UsageError([{ where: '--results-path', expected: 'a writable file', found: describeErrno(e) }]);
     }
   }
-  if (reportPath !== undefined) await writeRunReport(reportPath, result);
+  if (reportPath !== undefined) await writeRunReport(reportPath, result, !quiet);
   void requests;
   void unfinished_requests;
   // A time series sampled only for --report stays out of stdout, which --report leaves as it was.

@@ -1,15 +1,26 @@
 import { BLOCK_FIELDS, type BlockStore, REF } from './block-store.js';
 import { KVCacheError } from './errors.js';
 import type { HashIndex } from './hash-index.js';
-import type { KVCacheSnapshot } from './kv-cache.js';
 import type { OwnerTable } from './owner-table.js';
 
 const NONE = -1;
 
 // Whole-cache walks for tests and diagnostics (O(blocks)), kept out of the cache's own module.
 
+/** Where a cache's blocks are: its free order, prefix index and the blocks of the owners asked about. */
+export interface BlockLayout {
+  /** Free block ids in LRU order: the next allocation takes from the front. */
+  freeOrder: number[];
+  /** Prefix index entries as [hash, block], by ascending hash. */
+  index: [number, number][];
+  /** Per owner asked about: its block ids in order, or null when it holds no record. */
+  owners: (number[] | null)[];
+  /** Per owner asked about: the tokens it stores. */
+  tokens: number[];
+}
+
 /** The free order, the prefix index by ascending hash, and the blocks of each of `asked`. */
-export function blockLayout(store: BlockStore, index: HashIndex, owners: OwnerTable, asked: readonly number[]): Pick<KVCacheSnapshot, 'freeOrder' | 'index' | 'owners' | 'tokens'> {
+export function blockLayout(store: BlockStore, index: HashIndex, owners: OwnerTable, asked: readonly number[]): BlockLayout {
   const freeOrder: number[] = [];
   store.forEachFree((id) => {
     freeOrder.push(id);

@@ -1,5 +1,5 @@
 import { BLOCK_FIELDS, BlockStore, REF } from './block-store.js';
-import { blockLayout, checkCacheConsistency } from './cache-inspection.js';
+import { type BlockLayout, blockLayout, checkCacheConsistency } from './cache-inspection.js';
 import { KVCacheError } from './errors.js';
 import { HashIndex } from './hash-index.js';
 import { JournalledPrefixSignal, type PrefixSignal } from './prefix-signal.js';
@@ -26,15 +26,7 @@ export interface KVCacheStats {
 }
 
 /** Everything a caller can observe of a cache's block layout, for tests and diagnostics. */
-export interface KVCacheSnapshot {
-  /** Free block ids in LRU order: the next allocation takes from the front. */
-  freeOrder: number[];
-  /** Prefix index entries as [hash, block], by ascending hash. */
-  index: [number, number][];
-  /** Per owner asked about: its block ids in order, or null when it holds no record. */
-  owners: (number[] | null)[];
-  /** Per owner asked about: the tokens it stores. */
-  tokens: number[];
+export interface KVCacheSnapshot extends BlockLayout {
   usedBlocks: number;
   stats: KVCacheStats;
 }

@@ -154,6 +154,16 @@ export class InstanceSimulator {
     return true;
   }
 
+  /**
+   * Gives back the memory of the KV cache and its tiers, keeping their counters, for an
+   * instance that will never run again (a terminated replica): see `KVCache.retire`. Throws a
+   * `KVCacheError`, changing nothing, while any request holds KV here.
+   */
+  retireKV(): void {
+    this.kv.retire();
+    this.kvTiers?.retire();
+  }
+
   /** Gives back a reservation whose decode part will not run here. */
   releaseReservedKV(req: SimRequest): void {
     if (req.kvOwner >= 0) this.releaseKV(req);

@@ -4,8 +4,13 @@
  * (`hash`) and deletions (`-hash - 1`).
  */
 export class HashJournal {
-  private log = new Float64Array(1024);
+  private log: Float64Array;
   private length = 0;
+
+  /** Room for `capacity` (> 0) changes before the log grows. */
+  constructor(capacity = 1024) {
+    this.log = new Float64Array(capacity);
+  }
 
   added(hash: number): void {
     if (this.length === this.log.length) this.grow();

@@ -1,10 +1,13 @@
 import { BLOCK_FIELDS, BlockStore, REF } from './block-store.js';
+import { type BlockLayout, blockLayout, checkCacheConsistency } from './cache-inspection.js';
 import { KVCacheError } from './errors.js';
 import { HashIndex } from './hash-index.js';
 import { JournalledPrefixSignal, type PrefixSignal } from './prefix-signal.js';
 import { OwnerTable } from './owner-table.js';
 
 const NONE = -1;
+/** Smallest owner pool an {@link OwnerTable} can grow from (a region's minimum size). */
+const MIN_OWNER_POOL = 4;
 
 export interface KVCacheOptions {
   totalBlocks: number;
@@ -23,15 +26,7 @@ export interface KVCacheStats {
 }
 
 /** Everything a caller can observe of a cache's block layout, for tests and diagnostics. */
-export interface KVCacheSnapshot {
-  /** Free block ids in LRU order: the next allocation takes from the front. */
-  freeOrder: number[];
-  /** Prefix index entries as [hash, block], by ascending hash. */
-  index: [number, number][];
-  /** Per owner asked about: its block ids in order, or null when it holds no record. */
-  owners: (number[] | null)[];
-  /** Per owner asked about: the tokens it stores. */
-  tokens: number[];
+export interface KVCacheSnapshot extends BlockLayout {
   usedBlocks: number;
   stats: KVCacheStats;
 }
@@ -57,12 +52,16 @@ export class KVCache {
   readonly totalBlocks: number;
   readonly blockSizeTokens: number;
 
-  private readonly store: BlockStore;
+  // Not readonly: retire() swaps each for an empty one, so that their memory can be collected.
+  private store: BlockStore;
   /** The store's block records (see block-store.ts for the layout). */
-  private readonly rec: Int32Array;
+  private rec: Int32Array;
   private used = 0;
-  private readonly hashToBlock: HashIndex;
-  private readonly owners = new OwnerTable();
+  private hashToBlock: HashIndex;
+  private owners = new OwnerTable();
+  /** The prefix signal opened on this cache, released with it. */
+  private signal: JournalledPrefixSignal | undefined;
+  private isRetired = false;
 
   /** Where preloaded values go, so that the loads are not optimised away. */
   private sink = 0;
@@ -124,8 +123,39 @@ export class KVCache {
    * cache that is watched pays for one; a cache has at most one.
    */
   openPrefixSignal(): PrefixSignal {
+    if (this.isRetired) throw new KVCacheError('cannot open a prefix signal on a retired cache');
     if (this.hashToBlock.journal !== undefined) throw new KVCacheError('this cache already has a prefix signal');
-    return new JournalledPrefixSignal(this.hashToBlock);
+    this.signal = new JournalledPrefixSignal(this.hashToBlock);
+    return this.signal;
+  }
+
+  /** True once {@link retire} has given the cache's memory back. */
+  get retired(): boolean {
+    return this.isRetired;
+  }
+
+  /**
+   * Gives back the memory of an empty cache that will never be used again (a replica that left
+   * the cluster): its block records, free ring, prefix index, owner table and prefix signal are
+   * replaced by empty ones. What results read afterwards stays: `totalBlocks`, `usedBlocks` (0),
+   * `utilization`, `cacheHitRate`, `stats()`. The retired cache answers queries as an empty
+   * cache (nothing cached, no owner); anything that needs a block (allocating, placing a block,
+   * opening a signal) throws a {@link KVCacheError}. Throws, changing nothing, while any owner
+   * holds a record. Retiring twice does nothing.
+   */
+  retire(): void {
+    if (this.isRetired) return;
+    if (this.used !== 0) throw new KVCacheError(`cannot retire a cache that holds ${this.used} blocks`);
+    const owner = this.owners.firstOwner();
+    if (owner !== NONE) throw new KVCacheError(`cannot retire a cache while owner ${owner} holds a record`);
+    this.isRetired = true;
+    this.signal?.release();
+    this.signal = undefined;
+    this.store = new BlockStore(0);
+    this.rec = this.store.rec;
+    this.hashToBlock = new HashIndex(this.store, 0);
+    this.owners = new OwnerTable(1, MIN_OWNER_POOL);
+    this.attached = new Int32Array(1);
   }
 
   /** Number of leading `hashes` whose blocks the cache still holds (in use or revivable). */
@@ -181,6 +211,7 @@ export class KVCache {
    * included.
    */
   allocate(owner: number, numTokens: number, hashes: ArrayLike<number>, cachedBlocks: number, prefill: boolean): boolean {
+    if (this.isRetired) throw new KVCacheError(`cannot allocate for owner ${owner}: the cache was retired`);
     if (!Number.isInteger(numTokens) || numTokens < 0) throw new KVCacheError(`cannot allocate ${numTokens} tokens`);
     if (!Number.isInteger(cachedBlocks) || cachedBlocks < 0) throw new KVCacheError(`cachedBlocks must be >= 0, found ${cachedBlocks}`);
     if (!Number.isInteger(owner) || owner < 0) throw new KVCacheError(`owner must be a non-negative integer, found ${owner}`);
@@ -309,7 +340,7 @@ export class KVCache {
   /** Frees everything `owner` holds, last block first. Cached hashes survive for reuse. */
   release(owner: number): void {
     const owners = this.owners;
-    if (!owners.has(owner)) throw new KVCacheError(`owner ${owner} holds no blocks (double release?)`);
+    if (!owners.has(owner)) throw new KVCacheError(this.isRetired ? `owner ${owner} holds no blocks: the cache was retired` : `owner ${owner} holds no blocks (double release?)`);
     const rec = this.rec;
     for (let i = owners.length(owner) - 1; i >= 0; i--) {
       const id = owners.blockAt(owner, i);
@@ -366,6 +397,7 @@ export class KVCache {
    * Returns false when no block is free. `hash` must not be in the index already.
    */
   placeFreeBlock(hash: number): boolean {
+    if (this.isRetired) throw new KVCacheError('cannot place a block on a retired cache');
     if (this.used === this.totalBlocks) return false;
     const id = this.store.popFront();
     const orig = this.store.poppedHash;
@@ -384,50 +416,19 @@ export class KVCache {
    * owner in `owners`). Costs O(blocks): for tests and diagnostics, not for a simulation loop.
    */
   snapshot(owners: readonly number[] = []): KVCacheSnapshot {
-    const freeOrder: number[] = [];
-    this.store.forEachFree((id) => {
-      freeOrder.push(id);
-    });
-    const index: [number, number][] = [];
-    this.hashToBlock.forEach((hash, id) => {
-      index.push([hash, id]);
-    });
-    index.sort((a, b) => a[0] - b[0]);
-    const held = owners.map((o) => {
-      if (!this.owners.has(o)) return null;
-      const ids: number[] = [];
-      for (let i = 0; i < this.owners.length(o); i++) ids.push(this.owners.blockAt(o, i));
-      return ids;
-    });
-    return { freeOrder, index, owners: held, tokens: owners.map((o) => this.owners.tokens(o)), usedBlocks: this.used, stats: this.stats() };
+    return { ...blockLayout(this.store, this.hashToBlock, this.owners, owners), usedBlocks: this.used, stats: this.stats() };
   }
 
-  /** Checks INV-4, the free ring and the prefix index against the counters; throws on any inconsistency. */
+  /**
+   * Checks INV-4, the free ring and the prefix index against the counters; throws on any
+   * inconsistency. A retired cache holds no block: it checks that it counts none in use.
+   */
   checkConsistency(): void {
-    const rec = this.rec;
-    let free = 0;
-    const seen = new Uint8Array(this.totalBlocks);
-    this.store.forEachFree((id) => {
-      if (seen[id] !== 0) throw new KVCacheError(`block ${id} is free twice`);
-      seen[id] = 1;
-      free++;
-    });
-    const stale = this.store.countStale();
-    if (stale !== this.store.staleEntries) throw new KVCacheError(`free ring holds ${stale} stale entries but counts ${this.store.staleEntries}`);
-    if (free + this.used !== this.totalBlocks)
-      throw new KVCacheError(`INV-4 violated: used ${this.used} + free ${free} != total ${this.totalBlocks}`);
-    let referenced = 0;
-    for (let id = 0; id < this.totalBlocks; id++) {
-      const rc = rec[id * BLOCK_FIELDS + REF];
-      if (rc > 0) referenced++;
-      else if (rc < 0) throw new KVCacheError(`block ${id} has refcount ${rc}`);
-      else if (seen[id] === 0) throw new KVCacheError(`block ${id} has refcount 0 but is not free`);
+    if (this.isRetired) {
+      if (this.used !== 0) throw new KVCacheError(`retired cache counts ${this.used} blocks in use`);
+      return;
     }
-    if (referenced !== this.used) throw new KVCacheError(`used counter ${this.used} != blocks with refcount ${referenced}`);
-    this.hashToBlock.forEach((hash, id) => {
-      if (hash === NONE) throw new KVCacheError(`hash index holds block ${id}, which carries no hash`);
-      if (this.hashToBlock.get(hash) !== id) throw new KVCacheError(`hash index cannot find ${hash} (block ${id})`);
-    });
+    checkCacheConsistency(this.store, this.hashToBlock, this.used);
   }
 
   private register(id: number, k: number, hashes: ArrayLike<number>): void {

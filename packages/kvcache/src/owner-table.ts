@@ -17,12 +17,18 @@ const MIN_CLASS_SIZE = 4;
  * Owners are small non-negative integers; the table grows to the largest one seen.
  */
 export class OwnerTable {
-  private meta: Int32Array = new Int32Array(64 * OWNER_FIELDS);
+  private meta: Int32Array;
   /** Regions of block ids; reallocated on growth, so never hold on to it across a push. */
-  pool: Int32Array = new Int32Array(1024);
+  pool: Int32Array;
   private top = 0;
   /** Head of the free list of regions per size class (size MIN_CLASS_SIZE << class). */
   private readonly freeRegions = new Int32Array(31).fill(NONE);
+
+  /** Room for `owners` owners and `poolSize` block ids before the first growth (both > 0). */
+  constructor(owners = 64, poolSize = 1024) {
+    this.meta = new Int32Array(owners * OWNER_FIELDS);
+    this.pool = new Int32Array(poolSize);
+  }
 
   has(owner: number): boolean {
     return owner * OWNER_FIELDS < this.meta.length && this.meta[owner * OWNER_FIELDS + CAPACITY] > 0;
@@ -36,6 +42,12 @@ export class OwnerTable {
   /** Tokens `owner` stores (0 for an unknown owner). */
   tokens(owner: number): number {
     return owner * OWNER_FIELDS < this.meta.length ? this.meta[owner * OWNER_FIELDS + TOKENS] : 0;
+  }
+
+  /** The lowest owner that holds a record (blocks or not), or -1 when none does. O(owners). */
+  firstOwner(): number {
+    for (let m = 0; m < this.meta.length; m += OWNER_FIELDS) if (this.meta[m + CAPACITY] > 0) return m / OWNER_FIELDS;
+    return NONE;
   }
 
   addTokens(owner: number, n: number): void {

@@ -16,8 +16,8 @@ export interface PrefixSignal {
 
 /** The {@link PrefixSignal} of a cache's hash index: a hash set kept by replaying its journal. */
 export class JournalledPrefixSignal implements PrefixSignal {
-  private readonly hashes = new Set<number>();
-  private readonly journal: HashJournal;
+  private hashes = new Set<number>();
+  private journal: HashJournal;
 
   constructor(index: HashIndex) {
     index.forEach((hash) => {
@@ -38,5 +38,15 @@ export class JournalledPrefixSignal implements PrefixSignal {
     let i = 0;
     while (i < n && this.hashes.has(hashes[i])) i++;
     return i;
+  }
+
+  /**
+   * Drops the hash set and the journal: the cache was retired, holds nothing and will never
+   * change again, so the signal shows an empty cache from now on. Whoever still holds the signal
+   * (a router's snapshot of the replica) no longer keeps the set alive.
+   */
+  release(): void {
+    this.hashes = new Set<number>();
+    this.journal = new HashJournal(1);
   }
 }

@@ -65,6 +65,7 @@ export class ClusterLifecycle {
         // Under P/D, parents still in prefill elsewhere will bring their decode here.
         return inst.queueDepth === 0 && inst.batchSize === 0 && host.snapshots[index].inFlightRequests === 0 && inst.kv.usedBlocks === 0 && (pd?.boundTo(index) ?? 0) === 0;
       },
+      terminated: (index) => retireTerminated(host.instances[index]),
     });
     const as = setup.autoscaling;
     if (as !== undefined) {
@@ -124,4 +125,19 @@ export class ClusterLifecycle {
     for (const h of this.held) if (h.prefill === (pool === 'prefill')) n++;
     return n;
   }
+}
+
+/**
+ * A terminated replica gives its KV memory back, so that a run which scales up and down holds
+ * the caches of the replicas alive, not of every replica it ever had (the memory estimate counts
+ * no more). Its counters stay for the results. Nothing runs on it again: its events are skipped
+ * (`onTerminatedEvent`), routers see routable replicas only, and P/D sends no transfer to it.
+ *
+ * It holds no KV after a `wait` or `redirect` drain (it terminates when idle), nor after an
+ * `immediate` one, which frees what its requests held, except under P/D the KV reserved for
+ * transfers still in flight to a decode pod: their decode parts are discarded on arrival and the
+ * reservation is never given back, so that replica keeps its cache.
+ */
+function retireTerminated(inst: InstanceSimulator): void {
+  if (inst.kv.usedBlocks === 0) inst.retireKV();
 }

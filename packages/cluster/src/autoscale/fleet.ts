@@ -46,6 +46,8 @@ export interface FleetHost {
   evacuate(index: number, policy: DrainPolicy, now: number): void;
   /** The replica has no request queued, running, in flight or holding KV. */
   idle(index: number): boolean;
+  /** The replica terminated: nothing will run on it again. */
+  terminated(index: number): void;
 }
 
 /** One replica as the fleet tracks it. */
@@ -304,6 +306,7 @@ export class Fleet {
     const waiting = this.waitingForNode.indexOf(r);
     if (waiting >= 0) this.waitingForNode.splice(waiting, 1);
     this.setState(r, InstanceState.Terminated, now);
+    this.host.terminated(r.index);
     if (r.node !== undefined) {
       this.inventory.release(r.node, r.spec.tp);
       r.node = undefined;

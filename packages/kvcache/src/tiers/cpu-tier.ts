@@ -1,7 +1,7 @@
 import type { KVCache } from '../kv-cache.js';
 import { KVCacheError } from '../errors.js';
 import { CpuLru } from './cpu-lru.js';
-import type { KVTierListener, KVTierStats, KVTiers, MirrorBatch } from './kv-tiers.js';
+import { type KVTierListener, type KVTierStats, type KVTiers, type MirrorBatch, retiredTierError } from './kv-tiers.js';
 import type { CpuTierConfig } from './tier-config.js';
 import { tierCacheHitRate, tierThrashingRate } from './tier-rates.js';
 
@@ -22,7 +22,7 @@ const NO_SLOTS = new Int32Array(0);
 export class CpuTier implements KVTiers {
   readonly config: CpuTierConfig;
   private readonly gpu: KVCache;
-  private readonly lru: CpuLru;
+  private lru: CpuLru;
   private readonly blockSize: number;
   private readonly perBlockUs: number;
   /**
@@ -55,6 +55,8 @@ export class CpuTier implements KVTiers {
   /** The GPU layout and CPU list versions the last mirror left behind. */
   private mirroredLayout = -1;
   private mirroredMutations = -1;
+  /** What {@link stats} answered when the tier was retired; undefined while it is live. */
+  private final: KVTierStats | undefined;
 
   constructor(config: CpuTierConfig, gpu: KVCache) {
     if (!Number.isInteger(config.cpuBlocks) || config.cpuBlocks <= 0) throw new KVCacheError(`cpuBlocks must be a positive integer, found ${config.cpuBlocks}`);
@@ -80,6 +82,7 @@ export class CpuTier implements KVTiers {
   pollDeferred(_now: number): void {}
 
   admit(_key: number, hashes: ArrayLike<number>, promptBlocks: number, now: number): number {
+    if (this.final !== undefined) throw retiredTierError('admit');
     const gpu = this.gpu;
     const n = Math.min(promptBlocks, hashes.length);
     const cached = gpu.cachedPrefixBlocks(hashes, n);
@@ -133,6 +136,7 @@ export class CpuTier implements KVTiers {
    * whose blocks form a valid segment costs O(1), plus its blocks filled since.
    */
   mirror(batch: MirrorBatch, now: number): void {
+    if (this.final !== undefined) throw retiredTierError('mirror');
     const { count, owners, keys, hashCounts } = batch;
     const gpu = this.gpu;
     const lru = this.lru;
@@ -228,6 +232,7 @@ export class CpuTier implements KVTiers {
   }
 
   stats(): KVTierStats {
+    if (this.final !== undefined) return { ...this.final, secondaryWrites: [] };
     const s = this.gpu.stats();
     return {
       kind: 'cpu',
@@ -245,6 +250,20 @@ export class CpuTier implements KVTiers {
       secondaryWrites: [],
       transferLatencyUs: this.chargedUs,
     };
+  }
+
+  retire(): void {
+    if (this.final !== undefined) return;
+    this.final = this.stats();
+    this.lru = new CpuLru(1);
+    this.ownerSlots = [];
+    this.segKey = new Float64Array(1).fill(NONE);
+    this.segLen = new Int32Array(1);
+    this.segFirst = new Int32Array(1);
+    this.segLast = new Int32Array(1);
+    this.segBackoff = new Int32Array(1);
+    this.segWait = new Int32Array(1);
+    this.verify = new Int32Array(1);
   }
 
   /** CPU hashes from least to most recently used (tests and diagnostics). */

@@ -1,3 +1,4 @@
+import { KVCacheError } from '../errors.js';
 import type { KVTierConfig } from './tier-config.js';
 
 /** Returned by {@link KVTiers.admit} when a new request must wait for a fetch (offload chain only). */
@@ -102,4 +103,16 @@ export interface KVTiers {
   watch(listener: KVTierListener | undefined): void;
   /** Throws on a broken invariant of the tiers (tests and `checkInvariants`). */
   checkConsistency(): void;
+  /**
+   * Gives back the tiers' memory (CPU blocks, key indexes, transfers in flight) for good, with
+   * the GPU cache's `retire()`: `stats()`, `cacheHitRate()` and `thrashingRate()` keep
+   * answering what they did; a later `setClock`, `pollDeferred`, `admit` or `mirror` throws a
+   * `KVCacheError`. Retiring twice does nothing.
+   */
+  retire(): void;
+}
+
+/** The error of a call that would need a retired tier's memory. */
+export function retiredTierError(call: string): KVCacheError {
+  return new KVCacheError(`cannot ${call} on a retired KV tier`);
 }

@@ -2,7 +2,7 @@ import { KVCacheError } from '../errors.js';
 import type { KVCache } from '../kv-cache.js';
 import { CPU_HIT, CPU_HIT_PENDING, CPU_MISS, CpuStagingTier } from './cpu-staging-tier.js';
 import { DeferralBook, type PromotionHost } from './deferral.js';
-import { DEFERRED, type KVTierListener, type KVTierStats, type KVTiers, type MirrorBatch } from './kv-tiers.js';
+import { DEFERRED, type KVTierListener, type KVTierStats, type KVTiers, type MirrorBatch, retiredTierError } from './kv-tiers.js';
 import { SecondaryTier, firstHoldingTier } from './secondary-tier.js';
 import { tierCacheHitRate, tierThrashingRate } from './tier-rates.js';
 import type { OffloadChainConfig } from './tier-config.js';
@@ -33,10 +33,14 @@ export class OffloadChain implements KVTiers {
   readonly config: OffloadChainConfig;
 
   private readonly gpu: KVCache;
-  private readonly cpu: CpuStagingTier;
-  private readonly tiers: SecondaryTier[] = [];
-  private readonly station: TransferStation | null;
-  private readonly deferrals: DeferralBook;
+  // Not readonly: retire() swaps these for empty ones, so that their memory can be collected.
+  private cpu: CpuStagingTier;
+  private tiers: SecondaryTier[] = [];
+  private station: TransferStation | null;
+  private deferrals: DeferralBook;
+  private readonly promotions: PromotionHost;
+  /** What {@link stats} answered when the chain was retired; undefined while it is live. */
+  private final: KVTierStats | undefined;
   /** Keys of each promotion in flight, by station job id. */
   private readonly readRuns = new Map<number, number[]>();
   private readonly perBlockBytes: number;
@@ -74,8 +78,8 @@ export class OffloadChain implements KVTiers {
     for (let t = 0; t < config.secondaryTiers.length; t++) this.tiers.push(new SecondaryTier());
     this.writesLanded = config.secondaryTiers.map(() => 0);
     this.station = config.secondaryTiers.length > 0 ? new TransferStation(config.secondaryTiers, options) : null;
-    const host: PromotionHost = { firePromotion: (keys, from, count, tier) => this.firePromotion(keys, from, count, tier) };
-    this.deferrals = new DeferralBook(this.cpu, host);
+    this.promotions = { firePromotion: (keys, from, count, tier) => this.firePromotion(keys, from, count, tier) };
+    this.deferrals = new DeferralBook(this.cpu, this.promotions);
   }
 
   /** Blocks the last {@link admit} reloaded from the CPU tier. */
@@ -85,6 +89,7 @@ export class OffloadChain implements KVTiers {
 
   /** Applies the station's completions due by `now`: promoted blocks become readable, written ones join their tier and lose a pin. */
   setClock(now: number): void {
+    if (this.final !== undefined) throw retiredTierError('set the clock');
     this.clock = now;
     const station = this.station;
     if (station === null) return;
@@ -108,6 +113,7 @@ export class OffloadChain implements KVTiers {
 
   /** Advances every pending deferral episode by one round (after {@link setClock}, once per step). */
   pollDeferred(now: number): void {
+    if (this.final !== undefined) throw retiredTierError('poll deferrals');
     this.clock = now;
     this.deferrals.poll(now);
   }
@@ -129,6 +135,7 @@ export class OffloadChain implements KVTiers {
    * afterwards.
    */
   admit(key: number, hashes: ArrayLike<number>, promptBlocks: number, now: number): number {
+    if (this.final !== undefined) throw retiredTierError('admit');
     this.clock = now;
     this.reloadedLast = 0;
     const n = Math.min(promptBlocks, hashes.length);
@@ -185,6 +192,7 @@ export class OffloadChain implements KVTiers {
    * A store the full, locked CPU tier refuses is skipped.
    */
   mirror(batch: MirrorBatch, now: number): void {
+    if (this.final !== undefined) throw retiredTierError('mirror');
     const { owners, inputTokens, count } = batch;
     this.clock = now;
     const gpu = this.gpu;
@@ -223,6 +231,7 @@ export class OffloadChain implements KVTiers {
   }
 
   stats(): KVTierStats {
+    if (this.final !== undefined) return { ...this.final, secondaryWrites: this.final.secondaryWrites.slice() };
     const s = this.gpu.stats();
     return {
       kind: 'offload',
@@ -240,6 +249,20 @@ export class OffloadChain implements KVTiers {
       secondaryWrites: this.writesLanded.slice(),
       transferLatencyUs: 0,
     };
+  }
+
+  /**
+   * Transfers still in flight are dropped with the station: their completions would only ever
+   * be applied by a later step, and a retired replica takes none.
+   */
+  retire(): void {
+    if (this.final !== undefined) return;
+    this.final = this.stats();
+    this.cpu = new CpuStagingTier(1);
+    this.tiers = [];
+    this.station = null;
+    this.deferrals = new DeferralBook(this.cpu, this.promotions);
+    this.readRuns.clear();
   }
 
   /** Checks the CPU tier (BC-C8, BC-C4), the station (BC-S1, BC-S2) and the GPU cache; throws on a violation. */

@@ -1,0 +1,72 @@
+import { BLOCK_FIELDS, type BlockStore, REF } from './block-store.js';
+import { KVCacheError } from './errors.js';
+import type { HashIndex } from './hash-index.js';
+import type { OwnerTable } from './owner-table.js';
+
+const NONE = -1;
+
+// Whole-cache walks for tests and diagnostics (O(blocks)), kept out of the cache's own module.
+
+/** Where a cache's blocks are: its free order, prefix index and the blocks of the owners asked about. */
+export interface BlockLayout {
+  /** Free block ids in LRU order: the next allocation takes from the front. */
+  freeOrder: number[];
+  /** Prefix index entries as [hash, block], by ascending hash. */
+  index: [number, number][];
+  /** Per owner asked about: its block ids in order, or null when it holds no record. */
+  owners: (number[] | null)[];
+  /** Per owner asked about: the tokens it stores. */
+  tokens: number[];
+}
+
+/** The free order, the prefix index by ascending hash, and the blocks of each of `asked`. */
+export function blockLayout(store: BlockStore, index: HashIndex, owners: OwnerTable, asked: readonly number[]): BlockLayout {
+  const freeOrder: number[] = [];
+  store.forEachFree((id) => {
+    freeOrder.push(id);
+  });
+  const entries: [number, number][] = [];
+  index.forEach((hash, id) => {
+    entries.push([hash, id]);
+  });
+  entries.sort((a, b) => a[0] - b[0]);
+  const held = asked.map((o) => {
+    if (!owners.has(o)) return null;
+    const ids: number[] = [];
+    for (let i = 0; i < owners.length(o); i++) ids.push(owners.blockAt(o, i));
+    return ids;
+  });
+  return { freeOrder, index: entries, owners: held, tokens: asked.map((o) => owners.tokens(o)) };
+}
+
+/**
+ * Checks a cache's blocks against its `used` counter: INV-4 (used + free = total), the free
+ * ring's stale-entry count, every block's reference count, and that each prefix index entry is
+ * found under its own hash. Throws a {@link KVCacheError} on the first inconsistency.
+ */
+export function checkCacheConsistency(store: BlockStore, index: HashIndex, used: number): void {
+  const total = store.total;
+  const rec = store.rec;
+  let free = 0;
+  const seen = new Uint8Array(total);
+  store.forEachFree((id) => {
+    if (seen[id] !== 0) throw new KVCacheError(`block ${id} is free twice`);
+    seen[id] = 1;
+    free++;
+  });
+  const stale = store.countStale();
+  if (stale !== store.staleEntries) throw new KVCacheError(`free ring holds ${stale} stale entries but counts ${store.staleEntries}`);
+  if (free + used !== total) throw new KVCacheError(`INV-4 violated: used ${used} + free ${free} != total ${total}`);
+  let referenced = 0;
+  for (let id = 0; id < total; id++) {
+    const rc = rec[id * BLOCK_FIELDS + REF];
+    if (rc > 0) referenced++;
+    else if (rc < 0) throw new KVCacheError(`block ${id} has refcount ${rc}`);
+    else if (seen[id] === 0) throw new KVCacheError(`block ${id} has refcount 0 but is not free`);
+  }
+  if (referenced !== used) throw new KVCacheError(`used counter ${used} != blocks with refcount ${referenced}`);
+  index.forEach((hash, id) => {
+    if (hash === NONE) throw new KVCacheError(`hash index holds block ${id}, which carries no hash`);
+    if (index.get(hash) !== id) throw new KVCacheError(`hash index cannot find ${hash} (block ${id})`);
+  });
+}

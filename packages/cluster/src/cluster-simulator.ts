@@ -23,7 +23,7 @@ import { PD_PREFILL_ROUTING, PD_TRANSFER_DONE, PD_TRANSFER_START, PdCoordinator,
 import type { PoolView } from './pd/pool-view.js';
 import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END, type Fleet } from './autoscale/fleet.js';
 import type { Autoscaler } from './autoscale/autoscaler.js';
-import { ClusterLifecycle } from './autoscale/cluster-lifecycle.js';
+import { ClusterLifecycle, retireTerminated } from './autoscale/cluster-lifecycle.js';
 import { TimeSeriesRecorder } from './timeseries/timeseries-recorder.js';
 import { forEachLiveRequest, type LeftRequest } from './request-outcomes.js';
 import { anyRouterListens, noteRouted, tellLeft, tellRouter } from './router-hooks.js';
@@ -189,6 +189,7 @@ export class ClusterSimulator {
       hold: (req, prefill) => this.lifecycle!.hold(req, prefill),
       gone: (i) => this.fleet?.isTerminated(i) ?? false,
       drained: (req, now) => this.onLeft(req, now, 'drained'),
+      goneReleased: (i) => retireTerminated(this.instances[i]),
       decodeReleased: (i, now) => {
         if (this.fleet?.isDraining(i)) this.fleet.onLeft(i, now);
       },

@@ -135,9 +135,9 @@ export class ClusterLifecycle {
  *
  * It holds no KV after a `wait` or `redirect` drain (it terminates when idle), nor after an
  * `immediate` one, which frees what its requests held, except under P/D the KV reserved for
- * transfers still in flight to a decode pod: their decode parts are discarded on arrival and the
- * reservation is never given back, so that replica keeps its cache.
+ * transfers still in flight to a decode pod: each reservation goes back when its transfer ends
+ * (the P/D coordinator calls this again then), and the last one lets the pod retire.
  */
-function retireTerminated(inst: InstanceSimulator): void {
+export function retireTerminated(inst: InstanceSimulator): void {
   if (inst.kv.usedBlocks === 0) inst.retireKV();
 }

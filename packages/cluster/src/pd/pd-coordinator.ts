@@ -51,6 +51,8 @@ export interface PdHost {
   gone(instance: number): boolean;
   /** A part whose pod was drained away: it and its parent are discarded. */
   drained(part: SimRequest, now: number): void;
+  /** A terminated pod gave back KV it still held: it may now give its cache's memory back. */
+  goneReleased(instance: number): void;
   /** Some router has an `onEvent` hook. */
   readonly listening: boolean;
   /** `policy` refused `req` (a whole request, or a prefill part of `parent`): it is rejected. */
@@ -327,8 +329,13 @@ export class PdCoordinator {
       now,
     );
     host.countDispatch(part, p.decodeInstance);
-    if (host.gone(p.decodeInstance)) host.drained(part, now);
-    else host.instances[p.decodeInstance].enqueueTransferred(part, now);
+    if (host.gone(p.decodeInstance)) {
+      // Its pod was terminated (an `immediate` drain) while the KV was on its way: the
+      // reservation goes back with the part, as a dead pod frees its memory.
+      host.instances[p.decodeInstance].releaseReservedKV(part);
+      host.drained(part, now);
+      host.goneReleased(p.decodeInstance);
+    } else host.instances[p.decodeInstance].enqueueTransferred(part, now);
   }
 
   private parentOf(index: number): ParentRequest {

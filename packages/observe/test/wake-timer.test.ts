@@ -51,3 +51,16 @@ describe('WakeTimer', () => {
     expect(fired).toBe(false);
   });
 });
+
+describe('WakeTimer, an instant already past', () => {
+  it('fires on the next turn of the event loop, not inside wakeBy (a pump re-arming it never recurses)', async () => {
+    let fired = 0;
+    const t = new WakeTimer(nowUs, () => {
+      fired++;
+    });
+    t.wakeBy(nowUs() - 10);
+    expect(fired).toBe(0);
+    await new Promise((r) => setImmediate(r));
+    expect(fired).toBe(1);
+  });
+});

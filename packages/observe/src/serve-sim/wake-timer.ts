@@ -29,7 +29,7 @@ export class WakeTimer {
     if (at >= this.at) return;
     this.cancel();
     this.at = at;
-    if (at !== Number.POSITIVE_INFINITY) this.tick();
+    if (at !== Number.POSITIVE_INFINITY) this.arm();
   }
 
   cancel(): void {
@@ -40,14 +40,21 @@ export class WakeTimer {
     this.at = Number.POSITIVE_INFINITY;
   }
 
+  /** Always through the event loop, even when the instant has passed: `fire` never runs inside `wakeBy`. */
+  private arm(): void {
+    const left = this.at - this.nowUs();
+    if (left > POLL_US) this.timeout = setTimeout(this.tick, (left - POLL_US) / 1000);
+    else this.immediate = setImmediate(this.tick);
+  }
+
   private readonly tick = (): void => {
     this.timeout = undefined;
     this.immediate = undefined;
-    const left = this.at - this.nowUs();
-    if (left <= 0) {
-      this.at = Number.POSITIVE_INFINITY;
-      this.fire();
-    } else if (left > POLL_US) this.timeout = setTimeout(this.tick, (left - POLL_US) / 1000);
-    else this.immediate = setImmediate(this.tick);
+    if (this.at - this.nowUs() > 0) {
+      this.arm();
+      return;
+    }
+    this.at = Number.POSITIVE_INFINITY;
+    this.fire();
   };
 }

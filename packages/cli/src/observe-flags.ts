@@ -37,7 +37,7 @@ export const OBSERVE_FLAGS: readonly FlagDef[] = [
   { name: 'rtt-ms', kind: 'nonNegNumber', group: CLIENT, description: 'measured network round trip, recorded in the header (network.measured_rtt_ms)', defaultText: '0' },
   { name: 'trace-header', kind: 'string', group: OUTPUT, description: 'write the TraceV2 header YAML here (required)' },
   { name: 'trace-data', kind: 'string', group: OUTPUT, description: 'write the TraceV2 data CSV here (required)' },
-  { name: 'record-itl', kind: 'bool', group: OUTPUT, description: 'stream every request and write each chunk\'s time to the ITL CSV' },
+  { name: 'record-itl', kind: 'bool', group: OUTPUT, description: 'stream every request and write the time of each chunk that carries tokens to the ITL CSV' },
   { name: 'itl-output', kind: 'string', group: OUTPUT, description: 'the ITL CSV', defaultText: '<trace-data without .csv>.itl.csv' },
   { name: 'scrape-kv-metrics', kind: 'bool', group: OUTPUT, description: 'scrape Prometheus metrics before and after the workload and record the KV hit rate (header observed_kv_metrics)' },
   { name: 'kv-metrics-url', kind: 'string', group: OUTPUT, description: 'with --scrape-kv-metrics: where the metrics are', defaultText: '<server-url>/metrics' },

@@ -45,7 +45,8 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
     const loaded = loadWorkloadSpec(f.workloadSpec);
     const spec: LoadedSpec = { ...loaded, ...(horizon !== undefined ? { horizon } : {}) };
     const seed = (f.seed as number | undefined) ?? spec.seed;
-    return { source: createRequestSource(spec, { seed, maxRequests: numRequests }), seed, label: f.workloadSpec, expected: numRequests ?? spec.num_requests };
+    // A client without slo_class is sent without a class (no objective header, no priority), as BLIS sends it.
+    return { source: createRequestSource(spec, { seed, maxRequests: numRequests, defaultSloClass: '' }), seed, label: f.workloadSpec, expected: numRequests ?? spec.num_requests };
   }
   if (concurrency !== undefined) {
     const conflicting = given(f, ['rate', 'workload', 'arrival-process']);
@@ -68,26 +69,13 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
   // Bounded by the horizon alone: no request count.
   const bounded: LoadedSpec = numRequests === undefined ? { ...spec, num_requests: undefined } : spec;
   return {
-    source: withoutSloClass(createRequestSource(bounded)),
+    // BLIS's flag-driven workload has no SLO class, so no priority either (vLLM refuses a
+    // non-zero one unless priority scheduling is on).
+    source: createRequestSource(bounded, { defaultSloClass: '' }),
     seed,
     label: f.workload !== undefined ? `preset:${f.workload as string}` : undefined,
     closedLoop: concurrency !== undefined ? closedLoop(concurrency, f.thinkTimeMs as number | undefined, thinkDist, seed, horizon) : undefined,
     expected: numRequests,
-  };
-}
-
-/**
- * BLIS's flag-driven workload has no SLO class, so observe sends no `priority` (vLLM refuses a
- * non-zero one unless priority scheduling is on); ours defaults every client to `standard`.
- */
-function withoutSloClass(source: RequestSource): RequestSource {
-  return {
-    peekArrivalUs: () => source.peekArrivalUs(),
-    next: () => {
-      const r = source.next();
-      return r === undefined ? undefined : { ...r, sloClass: '' };
-    },
-    onRequestDone: (spec, timeUs, outcome) => source.onRequestDone?.(spec, timeUs, outcome),
   };
 }
 

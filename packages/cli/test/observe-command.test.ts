@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,8 @@ let url = '';
 let hold = false;
 /** Workload requests the server is holding unanswered. */
 let held = 0;
+/** Headers and body of every POST, in arrival order. */
+const seen: { headers: IncomingHttpHeaders; body: Record<string, unknown> }[] = [];
 
 // One token per word; streams max_tokens chunks then a usage chunk. `hold` makes it never answer.
 beforeAll(async () => {
@@ -24,6 +26,7 @@ beforeAll(async () => {
     req.on('end', () => {
       if (req.method === 'GET') return void res.writeHead(404).end();
       const b = JSON.parse(raw) as { max_tokens: number; prompt: string; stream: boolean };
+      seen.push({ headers: req.headers, body: b });
       if (hold && b.max_tokens !== 1) {
         held++;
         return;
@@ -68,8 +71,40 @@ describe('blis observe', () => {
     expect(header).toContain('e2e_ms: 2000');
     const rows = readFileSync(d, 'utf8').trim().split('\n');
     expect(rows.map((l) => l.split(',')[0])).toEqual(['request_id', '1', '2', '3', '4']);
-    // Streamed (--record-itl): 3 token chunks plus the usage chunk.
-    expect(readFileSync(join(tmp, 'run.itl.csv'), 'utf8').trim().split('\n')).toHaveLength(1 + 4 * 4);
+    // Streamed (--record-itl): 3 token chunks per request; the usage chunk counts in num_chunks only.
+    expect(readFileSync(join(tmp, 'run.itl.csv'), 'utf8').trim().split('\n')).toHaveLength(1 + 4 * 3);
+    const numChunks = rows[0].split(',').indexOf('num_chunks');
+    expect(rows.slice(1).map((l) => l.split(',')[numChunks])).toEqual(['4', '4', '4', '4']);
+  });
+
+  it('a spec client without slo_class is sent without an objective header or priority, as BLIS sends it', async () => {
+    const spec = join(tmp, 'classes.yaml');
+    const client = (id: string, extra: string) =>
+      `  - id: ${id}\n    rate_fraction: 1\n    streaming: true${extra}\n    input_distribution: {type: constant, params: {value: 12}}\n    output_distribution: {type: constant, params: {value: 2}}\n`;
+    writeFileSync(spec, `version: "2"\nseed: 3\naggregate_rate: 200\nnum_requests: 8\nclients:\n${client('plain', '')}${client('urgent', '\n    slo_class: critical')}`);
+    const from = seen.length;
+    const d = join(tmp, 'classes.csv');
+    const r = await blis(['observe', '--server-url', url, '--model', 'm', '--workload-spec', spec, '--trace-header', join(tmp, 'classes.yaml.out'), '--trace-data', d]);
+    expect(r.code, r.stderr).toBe(0);
+    // The calibration request first, then the 8 workload requests.
+    const sent = seen.slice(from + 1);
+    expect(sent).toHaveLength(8);
+    const [head, ...rows] = readFileSync(d, 'utf8').trim().split('\n').map((l) => l.split(','));
+    const byId = new Map(rows.map((c) => [c[head.indexOf('x_request_id')], c]));
+    const classes = new Set<string>();
+    for (const q of sent) {
+      const row = byId.get(q.headers['x-request-id'] as string)!;
+      const cls = row[head.indexOf('slo_class')];
+      classes.add(`${row[head.indexOf('client_id')]}:${cls}`);
+      if (cls === '') {
+        expect(q.headers).not.toHaveProperty('x-gateway-inference-objective');
+        expect(q.body).not.toHaveProperty('priority');
+      } else {
+        expect(q.headers['x-gateway-inference-objective']).toBe('critical');
+        expect(q.body.priority).toBe(0);
+      }
+    }
+    expect([...classes].sort()).toEqual(['plain:', 'urgent:critical']);
   });
 
   it('closed loop with --think-time-dist: each user pauses the drawn time between an answer and its next request', async () => {

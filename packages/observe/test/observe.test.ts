@@ -148,6 +148,8 @@ describe('observe', () => {
     expect(csv[0].endsWith(',x_request_id')).toBe(true);
     const itl = readFileSync(join(dir, 'rt.itl.csv'), 'utf8').trim().split('\n');
     expect(itl[0]).toBe('request_id,chunk_index,timestamp_us');
-    expect(itl.length - 1).toBe(r.records.reduce((a, x) => a + x.numChunks, 0));
+    // One row per token chunk: each stream's usage-only chunk counts in num_chunks, not in the ITL file.
+    expect(itl.length - 1).toBe(r.records.reduce((a, x) => a + x.numChunks - 1, 0));
+    expect(itl.length - 1).toBe(r.records.reduce((a, x) => a + x.outputTokens, 0));
   });
 });

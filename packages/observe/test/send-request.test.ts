@@ -20,13 +20,14 @@ async function target(b: Behaviour, over: Partial<HttpTarget> = {}): Promise<Htt
 const req = (o: Partial<OutgoingRequest> = {}): OutgoingRequest => ({ prompt: 'one two three', maxOutputTokens: 4, streaming: true, unconstrained: false, tenantId: '', sloClass: '', sloTargetUs: 0, ...o });
 
 describe('sendRequest', () => {
-  it('streams: one chunk per SSE event including the usage chunk, usage counts, last finish reason', async () => {
+  it('streams: one chunk per SSE event including the usage chunk, usage counts, last finish reason; token chunks apart', async () => {
     for (const apiFormat of ['completions', 'chat'] as const) {
       const s = await sendRequest(await target(openAiLike, { apiFormat }), req());
       expect(s).toMatchObject({ status: 'ok', errorMessage: '', numChunks: 5, outputTokens: 4, serverInputTokens: 3, finishReason: 'length' });
-      expect(s.chunkTimesUs).toHaveLength(5);
-      expect(s.firstChunkTimeUs).toBe(s.chunkTimesUs[0]);
-      expect(s.lastChunkTimeUs).toBe(s.chunkTimesUs[4]);
+      // The usage-only chunk is a chunk (BLIS's num_chunks and last chunk) but carries no token.
+      expect(s.tokenChunkTimesUs).toHaveLength(4);
+      expect(s.firstChunkTimeUs).toBe(s.tokenChunkTimesUs[0]);
+      expect(s.lastChunkTimeUs).toBeGreaterThanOrEqual(s.tokenChunkTimesUs[3]);
       expect(s.sendTimeUs).toBeLessThanOrEqual(s.firstChunkTimeUs);
       expect(s.xRequestId).toMatch(/^[0-9a-f-]{36}$/);
     }
@@ -86,5 +87,27 @@ describe('sendRequest', () => {
     const p = sendRequest(slow, req(), ac.signal);
     setTimeout(() => ac.abort(), 50);
     expect(await p).toMatchObject({ status: 'error', errorMessage: 'aborted' });
+  });
+  it('times only the chunks that carry tokens: vLLM chat\'s role-only opening chunk, a closing empty delta and the usage chunk do not', async () => {
+    const events = [
+      { choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] },
+      { choices: [{ index: 0, delta: { content: 'a' }, finish_reason: null }] },
+      { choices: [{ index: 0, delta: { content: 'b' }, finish_reason: null }] },
+      { choices: [{ index: 0, delta: {}, finish_reason: 'length' }] },
+      { choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } },
+    ];
+    const t = await target(async (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const e of events) {
+        res.write(`data: ${JSON.stringify(e)}\n\n`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      res.end('data: [DONE]\n\n');
+    }, { apiFormat: 'chat' });
+    const s = await sendRequest(t, req());
+    expect(s).toMatchObject({ status: 'ok', numChunks: 5, outputTokens: 2, finishReason: 'length' });
+    expect(s.tokenChunkTimesUs).toHaveLength(2);
+    expect(s.tokenChunkTimesUs[0]).toBeGreaterThan(s.firstChunkTimeUs);
+    expect(s.lastChunkTimeUs).toBeGreaterThan(s.tokenChunkTimesUs[1]);
   });
 });

@@ -1,5 +1,6 @@
 import { simulate } from '@blis/cluster';
 import { ArrayRequestSource, type RequestSpec, makeRequestSpec } from '@blis/engine';
+import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveSimulation, type SimServer, promptWords, startSimServer, wordBlockHashes } from '../src/index.js';
@@ -116,6 +117,29 @@ describe('startSimServer', () => {
     const empty = await post('/v1/chat/completions', { messages: [{ role: 'user', content: '   ' }] });
     expect(empty.status).toBe(400);
     expect((await fetch(`${server.url}/v2/anything`)).status).toBe(404);
+  });
+
+  it("takes a request's arrival when its body is in, not when its headers are", async () => {
+    const arrivals = new Map<string, number>();
+    const timed = await startSimServer({ config: { model: MODEL }, onResponseEnd: (e) => arrivals.set(e.id, e.arrivalUs) });
+    try {
+      const body = JSON.stringify({ prompt: 'one two three', max_tokens: 2 });
+      const send = (id: string, bodyDelayMs: number) =>
+        new Promise<void>((resolve, reject) => {
+          const req = httpRequest(`${timed.url}/v1/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': id } }, (res) => {
+            res.resume();
+            res.on('end', resolve);
+          });
+          req.on('error', reject);
+          req.flushHeaders();
+          setTimeout(() => req.end(body), bodyDelayMs);
+        });
+      await Promise.all([send('quick', 0), send('slow', 60)]);
+      // Both sets of headers left together; the slow body came 60 ms later, and so did its arrival.
+      expect(arrivals.get('slow')! - arrivals.get('quick')!).toBeGreaterThan(45_000);
+    } finally {
+      await timed.close();
+    }
   });
 
   it('lists its model and exposes vLLM prefix-cache counters that count a repeated prompt as hits', async () => {

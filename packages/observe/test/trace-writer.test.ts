@@ -8,7 +8,7 @@ const rec = (o: Partial<ObservedRecord>): ObservedRecord => ({
   requestId: 0, clientId: 'c', tenantId: '', sloClass: '', vllmPriority: 0, sessionId: '', roundIndex: 0, prefixGroup: '', prefixLength: 0,
   streaming: true, inputTokens: 10, outputTokens: 3, serverInputTokens: 11, deadlineUs: 0, sloTargetUs: 0, arrivalTimeUs: 5,
   sendTimeUs: 1000, firstChunkTimeUs: 1100, lastChunkTimeUs: 1300, numChunks: 3, status: 'ok', errorMessage: '', finishReason: 'length',
-  xRequestId: '', chunkTimesUs: [1100, 1200, 1300], ...o,
+  xRequestId: '', tokenChunkTimesUs: [1100, 1200, 1300], ...o,
 });
 
 describe('mode: real header', () => {
@@ -44,7 +44,7 @@ describe('mode: real CSV', () => {
     expect(csv[1]).toBe('0,c,,critical,0,,0,,0,true,10,3,0,0,0,0,0,,0,2000,11,5,1000,1100,1300,3,error,"HTTP 500: a, ""b""",length,u-1');
   });
   it('writes one ITL row per chunk of ok streaming records only', () => {
-    expect(itlCsv([rec({ requestId: 3 }), rec({ requestId: 4, status: 'error' }), rec({ requestId: 5, streaming: false, chunkTimesUs: [] })])).toBe('request_id,chunk_index,timestamp_us\n3,0,1100\n3,1,1200\n3,2,1300\n');
+    expect(itlCsv([rec({ requestId: 3 }), rec({ requestId: 4, status: 'error' }), rec({ requestId: 5, streaming: false, tokenChunkTimesUs: [] })])).toBe('request_id,chunk_index,timestamp_us\n3,0,1100\n3,1,1200\n3,2,1300\n');
   });
 });
 

@@ -1,6 +1,6 @@
 export { WorkloadSpecError, TraceReadError } from './errors.js';
 export type { InputIssue } from './errors.js';
-export { WorkloadSpecSchema, ClientSchema, WindowSchema, DistributionSchema, ArrivalSchema, SLO_CLASSES, hasWindowOverrides } from './spec-schema.js';
+export { WorkloadSpecSchema, ClientSchema, WindowSchema, DistributionSchema, ArrivalSchema, SLO_CLASSES, DEFAULT_SLO_CLASS, hasWindowOverrides } from './spec-schema.js';
 export type { WorkloadSpec, WorkloadSpecInput, ClientSpec, WindowSpec } from './spec-schema.js';
 export { loadWorkloadSpec, parseWorkloadSpec, parseWorkloadSpecText } from './spec-load.js';
 export type { LoadedSpec } from './spec-load.js';

@@ -5,7 +5,7 @@ import { type LengthSampler, lengthSampler } from './distributions.js';
 import { WorkloadSpecError } from './errors.js';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 import type { LoadedSpec } from './spec-load.js';
-import { type ClientSpec, type WindowSpec, type WorkloadSpec, hasWindowOverrides } from './spec-schema.js';
+import { type ClientSpec, DEFAULT_SLO_CLASS, type WindowSpec, type WorkloadSpec, hasWindowOverrides } from './spec-schema.js';
 
 export interface RequestSourceOptions {
   /** Tokens per KV block, for the prompt block hashes (16). */
@@ -18,6 +18,8 @@ export interface RequestSourceOptions {
   timeoutUs?: number;
   /** The spec's file, named when a request it generates is refused (default: "workload spec"). */
   file?: string;
+  /** The SLO class of a client that names none ({@link DEFAULT_SLO_CLASS}; `blis observe` gives '': no class). */
+  defaultSloClass?: string;
 }
 
 /** BLIS's deadline for session rounds whose client sets no timeout: 300 s. */
@@ -107,6 +109,7 @@ export class SpecRequestSource implements RequestSource {
   private readonly limit: number;
   private readonly horizon: number;
   private readonly timeoutOverride: number | undefined;
+  private readonly defaultSloClass: string;
   private emitted = 0;
   private seq = 0;
   /** Follow-up rounds reserved by open sessions and not yet emitted. */
@@ -120,6 +123,7 @@ export class SpecRequestSource implements RequestSource {
     this.limit = opts.maxRequests ?? spec.num_requests ?? Number.POSITIVE_INFINITY;
     this.horizon = spec.horizon ?? Number.POSITIVE_INFINITY;
     this.timeoutOverride = opts.timeoutUs;
+    this.defaultSloClass = opts.defaultSloClass ?? DEFAULT_SLO_CLASS;
     const rng = new PartitionedRng(opts.seed ?? spec.seed);
     const totalFraction = spec.clients.reduce((a, c) => a + c.rate_fraction, 0);
     const groupLength = prefixGroupLengths(spec.clients);
@@ -307,7 +311,7 @@ export class SpecRequestSource implements RequestSource {
       ),
       clientId: cs.id,
       tenantId: cs.tenant_id,
-      sloClass: cs.slo_class,
+      sloClass: cs.slo_class ?? this.defaultSloClass,
       sessionId,
       roundIndex,
       prefixGroup: cs.prefix_group ?? '',

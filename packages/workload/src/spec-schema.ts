@@ -58,11 +58,18 @@ export const WindowSchema = z.strictObject({
 
 export const SLO_CLASSES = ['critical', 'standard', 'sheddable', 'batch', 'background'] as const;
 
+/** The class a simulated request of a client without `slo_class` gets. */
+export const DEFAULT_SLO_CLASS = 'standard';
+
 export const ClientSchema = z
   .strictObject({
     id: z.string().min(1),
     tenant_id: z.string().default(''),
-    slo_class: z.enum(SLO_CLASSES).default('standard'),
+    /**
+     * Unset: the request source's default, {@link DEFAULT_SLO_CLASS} when simulating; `blis
+     * observe` sends such requests without a class, as BLIS does. Kept unset here so the two can differ.
+     */
+    slo_class: z.enum(SLO_CLASSES).optional(),
     rate_fraction: nonNeg,
     streaming: z.boolean().default(false),
     arrival: ArrivalSchema.default({ process: 'poisson' }),

@@ -282,6 +282,15 @@ describe('the request stream', () => {
     expect(networkDelay(s.clients[0], 1000, 250)).toBe(2040);
   });
 
+  it("a client without slo_class simulates as standard; defaultSloClass '' (blis observe) sends it without one", () => {
+    const s = spec({ clients: [{ id: 'n', rate_fraction: 1, input_distribution: constant(10), output_distribution: constant(5) }] });
+    expect(s.clients[0].slo_class).toBeUndefined();
+    expect(drain(createRequestSource(s))[0].sloClass).toBe('standard');
+    expect(drain(createRequestSource(s, { defaultSloClass: '' }))[0].sloClass).toBe('');
+    const named = spec({ clients: [{ id: 'c', slo_class: 'batch', rate_fraction: 1, input_distribution: constant(10), output_distribution: constant(5) }] });
+    expect(drain(createRequestSource(named, { defaultSloClass: '' }))[0].sloClass).toBe('batch');
+  });
+
   it('block hashes depend only on what a TraceV2 row carries', () => {
     const id = { id: '7', inputTokens: 100, prefixGroup: 'g', prefixLength: 32, sessionId: '' };
     expect(Array.from(promptBlockHashes(id, 16))).toEqual(Array.from(promptBlockHashes({ ...id }, 16)));

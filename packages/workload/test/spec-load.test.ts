@@ -45,7 +45,9 @@ function issuesOf(path: string): InputIssue[] {
 describe('loadWorkloadSpec', () => {
   it('loads a valid spec with defaults filled in and the spec directory as baseDir', () => {
     const spec = loadWorkloadSpec(write('ok.yaml', BASE));
-    expect(spec.clients[0]).toMatchObject({ id: 'a', tenant_id: '', slo_class: 'standard', streaming: false, prefix_length: 50 });
+    expect(spec.clients[0]).toMatchObject({ id: 'a', tenant_id: '', streaming: false, prefix_length: 50 });
+    // Left unset: the request source gives the class (standard when simulating).
+    expect(spec.clients[0].slo_class).toBeUndefined();
     // No timeout unless set: the request source applies BLIS's rule (300 s for session rounds only).
     expect(spec.clients[0].timeout).toBeUndefined();
     expect(spec.baseDir).toBe(dir);

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { SimulationConfigInput, WorkloadSource } from '@blis/cluster';
-import { type WorkloadSpec, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
+import { DEFAULT_SLO_CLASS, type WorkloadSpec, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
 
 /** A workload section a config accepts. */
 export type WorkloadInput = NonNullable<SimulationConfigInput['workload']>;
@@ -32,7 +32,7 @@ export function rateAxis(w: WorkloadSource): RateAxis {
     case 'spec': {
       const spec = w.path !== undefined ? inlineSpec(loadWorkloadSpec(w.path)) : parseWorkloadSpec(w.spec);
       const { path: _path, spec: _spec, ...rest } = w;
-      const classes = [...new Set(spec.clients.map((c) => c.slo_class))].sort();
+      const classes = [...new Set(spec.clients.map((c) => c.slo_class ?? DEFAULT_SLO_CLASS))].sort();
       if (spec.aggregate_rate > 0)
         return { unit: 'req/s', base: spec.aggregate_rate, scales: 'spec aggregate_rate', at: (rate) => ({ ...rest, spec: { ...spec, aggregate_rate: rate } }), classes };
       // Absolute rate mode: every window's trace_rate is a rate, so all of them scale together.

@@ -1,4 +1,4 @@
-import type { ItlRow } from './itl-data.js';
+import { type ItlRow, tokenChunkRows } from './itl-data.js';
 import type { ObservedTraceRow, SloDimTargets } from './observed-trace.js';
 import type { SimRequestResult } from './sim-results.js';
 
@@ -43,7 +43,7 @@ export interface GoodputInputs {
 
 const ratio = (num: number, den: number) => (den === 0 ? 0 : num / den);
 
-/** Mean of a request's strictly positive chunk gaps in ms (BLIS's goodput rule, unlike pairing's). */
+/** Mean of a request's strictly positive token-chunk gaps in ms (BLIS's goodput rule, unlike pairing's). */
 function realItlMs(chunks: readonly ItlRow[] | undefined): number | undefined {
   if (chunks === undefined || chunks.length < 2) return undefined;
   let sum = 0;
@@ -123,7 +123,9 @@ export function compareGoodput(inp: GoodputInputs): GoodputComparison | undefine
     if (rec.status === 'ok') {
       const ttft = (rec.firstChunkTimeUs - rec.sendTimeUs) / 1000;
       const e2e = (rec.lastChunkTimeUs - rec.sendTimeUs) / 1000;
-      if (judge(ttft, e2e, realItlMs(inp.itlByRequest.get(rec.requestId)), t, a.real, missing)) a.realGood++;
+      const chunks = inp.itlByRequest.get(rec.requestId);
+      const itl = realItlMs(chunks === undefined ? undefined : tokenChunkRows(chunks, rec.outputTokens));
+      if (judge(ttft, e2e, itl, t, a.real, missing)) a.realGood++;
     }
     const sim = inp.sims.get(rec.requestId);
     if (sim !== undefined) {

@@ -43,3 +43,19 @@ export function itlRowsByRequest(rows: readonly ItlRow[]): Map<number, ItlRow[]>
   for (const list of by.values()) list.sort((a, b) => a.chunkIndex - b.chunkIndex);
   return by;
 }
+
+/**
+ * The rows of one request that time its tokens, given the `output_tokens` its record reports.
+ * Our `--record-itl` files list only chunks that carried tokens, never more rows than tokens, and
+ * are used as they are. BLIS's files list every SSE event: after the tokens, the usage-only chunk
+ * it always asks for, and for chat, before them, the role-only opening chunk. So when a request has
+ * more rows than output tokens, the last row goes (the usage chunk), then, while still more, the
+ * first (chat's opening chunk), and beyond that only the first `output_tokens` rows are kept. With
+ * no token count (0) there is nothing to go by and every row is used.
+ */
+export function tokenChunkRows(rows: readonly ItlRow[], outputTokens: number): readonly ItlRow[] {
+  if (outputTokens <= 0 || rows.length <= outputTokens) return rows;
+  let kept = rows.slice(0, -1);
+  if (kept.length > outputTokens) kept = kept.slice(1);
+  return kept.length > outputTokens ? kept.slice(0, outputTokens) : kept;
+}

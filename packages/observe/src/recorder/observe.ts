@@ -150,7 +150,7 @@ function toRecord(spec: RequestSpec, index: number, arrivalUs: number, streaming
     errorMessage: s.errorMessage,
     finishReason: s.finishReason,
     xRequestId: s.xRequestId,
-    chunkTimesUs: s.chunkTimesUs,
+    tokenChunkTimesUs: s.tokenChunkTimesUs,
   };
 }
 

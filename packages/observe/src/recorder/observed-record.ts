@@ -38,6 +38,6 @@ export interface ObservedRecord {
   finishReason: string;
   /** The x-request-id header sent. */
   xRequestId: string;
-  /** Epoch µs of every chunk, for the ITL file. */
-  chunkTimesUs: number[];
+  /** Epoch µs of the chunks that carried generated tokens, for the ITL file. */
+  tokenChunkTimesUs: number[];
 }

@@ -3,6 +3,7 @@ import { createParser } from 'eventsource-parser';
 import { type Dispatcher, request } from 'undici';
 import type { ObservedStatus } from './observed-record.js';
 import { type ApiFormat, type OutgoingRequest, endpointPath, requestBody, requestHeaders } from './request-body.js';
+import { TokenChunkDetector } from './token-chunk.js';
 import { wallMicros } from './wall-clock.js';
 
 /** The server side of every request of a run. */
@@ -30,7 +31,8 @@ export interface SendOutcome {
   outputTokens: number;
   serverInputTokens: number;
   finishReason: string;
-  chunkTimesUs: number[];
+  /** Epoch µs of the chunks that carried generated tokens (see {@link TokenChunkDetector}). */
+  tokenChunkTimesUs: number[];
 }
 
 /** Error bodies go into a CSV cell: enough to diagnose, not a whole HTML page. */
@@ -56,7 +58,7 @@ export async function sendRequest(target: HttpTarget, req: OutgoingRequest, sign
     outputTokens: 0,
     serverInputTokens: 0,
     finishReason: '',
-    chunkTimesUs: [],
+    tokenChunkTimesUs: [],
   };
   const controller = new AbortController();
   let timedOut = false;
@@ -154,14 +156,16 @@ async function readWhole(body: AsyncIterable<Buffer>, out: SendOutcome): Promise
 
 /**
  * Streaming: every SSE event but `[DONE]` is one chunk, stamped when the network read that
- * completed it arrived (the final usage-only event included, as in BLIS). Token counts come from
- * the last `usage`; the finish reason is the last non-empty one. A stream that ends before
- * `[DONE]`, or carries a line or payload that is not SSE JSON, is an error.
+ * completed it arrived; as in BLIS, `num_chunks` and the first and last chunk times count them
+ * all (the final usage-only event included). The ITL times keep only the chunks that carry
+ * tokens. Token counts come from the last `usage`; the finish reason is the last non-empty one.
+ * A stream that ends before `[DONE]`, or carries a line or payload that is not SSE JSON, is an error.
  */
 async function readStream(body: AsyncIterable<Buffer> & { destroy?: () => void }, out: SendOutcome): Promise<void> {
   let now = 0;
   let done = false;
   let failure: string | undefined;
+  const tokens = new TokenChunkDetector();
   const parser = createParser({
     onEvent(ev) {
       if (done || failure !== undefined) return;
@@ -170,7 +174,6 @@ async function readStream(body: AsyncIterable<Buffer> & { destroy?: () => void }
         return;
       }
       out.numChunks++;
-      out.chunkTimesUs.push(now);
       if (out.numChunks === 1) out.firstChunkTimeUs = now;
       out.lastChunkTimeUs = now;
       let o: unknown;
@@ -190,6 +193,7 @@ async function readStream(body: AsyncIterable<Buffer> & { destroy?: () => void }
         failure = `server error in stream: ${err}`;
         return;
       }
+      if (tokens.carriesTokens(chunk)) out.tokenChunkTimesUs.push(now);
       if (chunk.usage !== undefined && chunk.usage !== null) takeUsage(chunk.usage, out);
       const fr = finishReason(chunk.choices);
       if (fr !== '') out.finishReason = fr;

@@ -73,12 +73,15 @@ export function realTraceCsv(records: readonly ObservedRecord[]): string {
   return out;
 }
 
-/** The ITL CSV: one row per chunk of every `ok` streaming record, in request_id then chunk order. */
+/**
+ * The ITL CSV: one row per token-carrying chunk of every `ok` streaming record, in request_id
+ * then chunk order (`chunk_index` counts those chunks from 0).
+ */
 export function itlCsv(records: readonly ObservedRecord[]): string {
   let out = 'request_id,chunk_index,timestamp_us\n';
   for (const r of [...records].sort((a, b) => a.requestId - b.requestId)) {
     if (r.status !== 'ok' || !r.streaming) continue;
-    r.chunkTimesUs.forEach((t, i) => {
+    r.tokenChunkTimesUs.forEach((t, i) => {
       out += `${r.requestId},${i},${t}\n`;
     });
   }

@@ -8,6 +8,7 @@ import { prometheusText } from './metrics-exposition.js';
 import { promptWords, wordBlockHashes } from './prompt-tokens.js';
 import { type LiveEntry, LiveSimulation } from './live-simulation.js';
 import { DONE, type OpenStream, flush } from './open-stream.js';
+import { WakeTimer } from './wake-timer.js';
 
 export interface SimServerOptions {
   /** The simulated deployment (its `workload` is ignored: requests come over HTTP). */
@@ -38,9 +39,10 @@ export interface SimServer {
 /**
  * An OpenAI-compatible server (`/v1/completions`, `/v1/chat/completions`, `/v1/models`,
  * `/metrics`, `/health`) whose tokens leave on the simulator's timeline: each request is added to
- * a {@link LiveSimulation} at its arrival on the server's clock, the simulation advances as the
- * clock does, and each token is written when the simulation says it is visible. `blis observe` against it, then `blis replay` of what it
- * recorded, shows the whole calibration loop on one machine.
+ * a {@link LiveSimulation} at its arrival on the server's clock (when its body was in), the
+ * simulation advances as the clock does, and each token is written when the simulation says it is
+ * visible. `blis observe` against it, then `blis replay` of what it recorded, shows the whole
+ * calibration loop on one machine.
  */
 export async function startSimServer(opts: SimServerOptions): Promise<SimServer> {
   const blockSize = opts.config.blockSizeTokens ?? 16;
@@ -51,38 +53,28 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
   const t0 = performance.now();
   const nowUs = () => Math.round((performance.now() - t0) * 1000);
   const streams = new Map<string, OpenStream>();
-  let timer: NodeJS.Timeout | undefined;
-  let timerAt = Number.POSITIVE_INFINITY;
   let closing = false;
 
-  // One timer for everything: the earlier of the simulation's next event and the next token due.
-  const schedule = (at: number): void => {
-    if (closing || at >= timerAt) return;
-    if (timer !== undefined) clearTimeout(timer);
-    timerAt = at;
-    if (at === Number.POSITIVE_INFINITY) return;
-    timer = setTimeout(pump, Math.max(0, (at - nowUs()) / 1000));
-  };
+  // One wake-up for everything: the earlier of the simulation's next event and the next token due.
   const pump = (): void => {
-    timer = undefined;
-    timerAt = Number.POSITIVE_INFINITY;
+    wake.cancel();
     if (closing) return;
     const now = nowUs();
     live.advance(now);
-    let wake = live.nextEventUs;
+    let next = live.nextEventUs;
     for (const s of streams.values()) {
-      const next = flush(s, now);
-      if (next < wake) wake = next;
-      if (next === DONE) {
+      const due = flush(s, now);
+      if (due === DONE) {
         opts.onResponseEnd?.(s.entry);
         streams.delete(s.entry.id);
         live.forget(s.entry.id);
-      }
+      } else if (due < next) next = due;
     }
-    schedule(wake === DONE ? Number.POSITIVE_INFINITY : wake);
+    wake.wakeBy(next);
   };
+  const wake = new WakeTimer(nowUs, pump);
 
-  const serve = (api: 'completions' | 'chat', req: IncomingMessage, res: ServerResponse, body: unknown): void => {
+  const serve = (api: 'completions' | 'chat', req: IncomingMessage, res: ServerResponse, body: unknown, arrivedUs: number): void => {
     let parsed: ParsedCompletionRequest;
     try {
       parsed = parseCompletionRequest(api, body);
@@ -119,7 +111,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
         sloTargetUs: 0,
         networkDelayUs: 0,
       },
-      nowUs(),
+      arrivedUs,
     );
     const s: OpenStream = {
       entry,
@@ -136,7 +128,6 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
     res.on('close', () => {
       if (streams.get(id) === s && !res.writableEnded) streams.delete(id);
     });
-    pump();
   };
 
   const server: Server = createServer((req, res) => {
@@ -146,13 +137,20 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
       return sendJson(res, 200, { object: 'list', data: [{ id: modelName, object: 'model', created: 0, owned_by: 'blis' }] });
     if (req.method === 'GET' && path === '/metrics') {
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
-      live.advance(nowUs());
-      return void res.end(prometheusText(live, nowUs(), blockSize));
+      const now = nowUs();
+      live.advance(now);
+      return void res.end(prometheusText(live, now, blockSize));
     }
     const api = path === '/v1/completions' ? 'completions' : path === '/v1/chat/completions' ? 'chat' : undefined;
     if (api === undefined || req.method !== 'POST') return sendJson(res, 404, errorBody(`no route ${req.method} ${path}`, 'NotFoundError', 404));
-    readJson(req)
-      .then((body) => serve(api, req, res, body))
+    readJson(req, nowUs)
+      .then(({ body, receivedUs }) => {
+        try {
+          serve(api, req, res, body, receivedUs);
+        } finally {
+          pump();
+        }
+      })
       .catch((e: unknown) => sendJson(res, 400, errorBody(`the body is not JSON: ${(e as Error).message}`, 'BadRequestError', 400)));
   });
   await new Promise<void>((resolve, reject) => {
@@ -167,7 +165,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
-        if (timer !== undefined) clearTimeout(timer);
+        wake.cancel();
         for (const s of streams.values()) s.res.destroy();
         streams.clear();
         server.close(() => resolve());
@@ -187,14 +185,21 @@ export function sendJson(res: ServerResponse, status: number, payload: unknown):
   res.end(JSON.stringify(payload));
 }
 
-function readJson(req: IncomingMessage): Promise<unknown> {
+/**
+ * The parsed body and when its last byte was read (`nowUs`). That instant is the request's
+ * arrival: parsing and checking the body is the reference server's own work, which the simulated
+ * deployment does not have, and the caller's `then` adds the request in the same turn of the
+ * event loop, before any timer can advance the simulation past it.
+ */
+function readJson(req: IncomingMessage, nowUs: () => number): Promise<{ body: unknown; receivedUs: number }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('error', reject);
     req.on('end', () => {
+      const receivedUs = nowUs();
       try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')), receivedUs });
       } catch (e) {
         reject(e);
       }

@@ -31,7 +31,7 @@ export interface SendOutcome {
   outputTokens: number;
   serverInputTokens: number;
   finishReason: string;
-  /** Epoch µs of the chunks that carried generated tokens (see {@link TokenChunkDetector}). */
+  /** Epoch µs of the chunks that carried generated tokens: text, content, a reasoning, refusal or tool-call delta, or a growing `completion_tokens` (not chat's role-only chunk, not the usage chunk). */
   tokenChunkTimesUs: number[];
 }
 

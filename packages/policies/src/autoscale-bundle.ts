@@ -1,4 +1,4 @@
-import type { PolicyBundle } from './policy-bundle.js';
+import type { PolicyBundle } from './policy-bundle-schema.js';
 import { resolveAutoscalerSpec } from './autoscaler-spec.js';
 
 // The `node_pools`, `autoscaler` and `instance_lifecycle` sections of a policy bundle as the

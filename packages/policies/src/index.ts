@@ -77,19 +77,15 @@ export {
   instanceLifecycleSectionSchema,
   nodePoolSchema,
   type PolicyBundle,
-  type PolicyBundleIssue,
-  type PolicyBundleResult,
-  type PolicyOverrides,
-  type PolicySpec,
-  parsePolicyBundle,
   policyBundleSchema,
   preemptionSectionSchema,
   prioritySectionSchema,
-  type ResolvedPolicySpecs,
-  resolvePolicySpecs,
   routingSectionSchema,
   scorerEntrySchema,
-} from './policy-bundle.js';
+} from './policy-bundle-schema.js';
+export type { PolicyBundleIssue } from './policy-bundle-issue.js';
+export { type PolicyBundleResult, parsePolicyBundle } from './policy-bundle.js';
+export { type PolicyOverrides, type PolicySpec, type ResolvedPolicySpecs, resolvePolicySpecs } from './policy-specs.js';
 export {
   ANALYZER_AUTOSCALER,
   ANALYZER_KEYS,

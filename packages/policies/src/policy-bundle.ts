@@ -11,22 +11,7 @@ import type { PolicyRegistry } from './registry.js';
 // Validation of a whole policy bundle (`--policy-config`): its schema (policy-bundle-schema.ts),
 // then each named policy built once with its params, so a bad param is reported at its key.
 
-export type { PolicyBundleIssue } from './policy-bundle-issue.js';
-export {
-  admissionSectionSchema,
-  autoscalerSectionSchema,
-  createPolicyBundleSchema,
-  instanceLifecycleSectionSchema,
-  nodePoolSchema,
-  type PolicyBundle,
-  policyBundleSchema,
-  preemptionSectionSchema,
-  prioritySectionSchema,
-  routingSectionSchema,
-  scorerEntrySchema,
-} from './policy-bundle-schema.js';
-export { type PolicyOverrides, type PolicySpec, type ResolvedPolicySpecs, resolvePolicySpecs } from './policy-specs.js';
-
+/** A valid bundle with its warnings, or every issue found. */
 export type PolicyBundleResult =
   | { readonly success: true; readonly bundle: PolicyBundle; readonly warnings: readonly string[] }
   | { readonly success: false; readonly issues: readonly PolicyBundleIssue[] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SweepTask } from '../src/sweep/sweep-task.js';
-import { runTasks } from '../src/sweep/sweep-runner.js';
+import { runTasks, startSweepPool } from '../src/sweep/sweep-runner.js';
 
 // runTasks with several workers runs tasks on pool threads: the rows must be those of an inline
 // run, in task order, and a failure on any thread must name its task.
@@ -30,6 +30,18 @@ describe('runTasks', () => {
   it('names the failing task', async () => {
     for (const broken of [0, 5]) {
       await expect(runTasks(tasks(6, broken), { workers: 2 })).rejects.toThrow(new RegExp(`^candidate ${broken}, seed 3: `));
+    }
+  }, 60_000);
+
+  it('runs on threads started beforehand, and leaves them to the caller', async () => {
+    const inline = await runTasks(tasks(5), { workers: 1 });
+    const pool = await startSweepPool(2);
+    try {
+      expect(await runTasks(tasks(5), { workers: 2, pool })).toEqual(inline);
+      // Still alive: a second batch runs on the same threads.
+      expect(await runTasks(tasks(5), { workers: 2, pool })).toEqual(inline);
+    } finally {
+      await pool.destroy();
     }
   }, 60_000);
 });

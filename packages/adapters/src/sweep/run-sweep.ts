@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { JournalWriter, readJournal, rowKey } from './sweep-journal.js';
 import { type SweepResults, sweepCsv, sweepJson } from './sweep-output.js';
 import type { SweepPlan } from './sweep-plan.js';
-import { runTasks } from './sweep-runner.js';
+import { type SweepPool, runTasks } from './sweep-runner.js';
 import type { SweepRow } from './sweep-task.js';
 
 /** How to run a planned sweep. */
@@ -15,6 +15,8 @@ export interface RunSweepOptions {
   restart?: boolean;
   /** Called after each finished task with the count done (resumed rows included) and the total. */
   onProgress?: (done: number, total: number) => void;
+  /** Worker threads started before planning ({@link startSweepPool}); the caller destroys them. */
+  pool?: SweepPool;
 }
 
 /** What a finished sweep wrote. */
@@ -57,6 +59,7 @@ export async function runSweep(plan: SweepPlan, opts: RunSweepOptions): Promise<
       plan.tasks.filter((t) => !done.has(rowKey(t))),
       {
         workers: opts.workers,
+        ...(opts.pool !== undefined ? { pool: opts.pool } : {}),
         onRow: (row: SweepRow) => {
           journal.append(row);
           done.set(rowKey(row), row);

@@ -8,6 +8,27 @@ export interface RunTasksOptions {
   workers?: number;
   /** Called as each task finishes, in completion order (which varies with the worker count). */
   onRow?: (row: SweepRow) => void;
+  /** Threads started earlier ({@link startSweepPool}) to use instead of starting a pool; the caller destroys them. */
+  pool?: SweepPool;
+}
+
+/** Worker threads that run sweep tasks, started before the tasks are known. */
+export interface SweepPool {
+  readonly threads: number;
+  run(task: SweepTask): Promise<SweepRow>;
+  destroy(): Promise<void>;
+}
+
+/**
+ * Starts `threads` worker threads now. A thread takes about half a second to load the simulator;
+ * a caller that starts them before planning (reading the spec, validating every candidate) has
+ * them ready when the tasks are, instead of paying that time after planning.
+ */
+export async function startSweepPool(threads: number): Promise<SweepPool> {
+  // tinypool is ESM-only: load it when a pool is wanted (the CommonJS build imports it this way too).
+  const { Tinypool } = await import('tinypool');
+  const pool = new Tinypool({ filename: sweepWorkerUrl().href, minThreads: threads, maxThreads: threads, idleTimeout: 0 });
+  return { threads, run: (task) => pool.run(task) as Promise<SweepRow>, destroy: () => pool.destroy() };
 }
 
 /** The default worker count: one per core the process may use. */
@@ -32,18 +53,16 @@ export async function runTasks(tasks: readonly SweepTask[], opts: RunTasksOption
     }
     return rows;
   }
-  // tinypool is ESM-only: load it when a pool is wanted (the CommonJS build imports it this way too).
-  const { Tinypool } = await import('tinypool');
-  const pool = new Tinypool({ filename: sweepWorkerUrl().href, minThreads: workers, maxThreads: workers, idleTimeout: 0 });
+  const pool = opts.pool ?? (await startSweepPool(workers));
   try {
     await Promise.all(
       tasks.map(async (t, i) => {
-        rows[i] = await runTaskNamed(t, () => pool.run(t) as Promise<SweepRow>);
+        rows[i] = await runTaskNamed(t, () => pool.run(t));
         opts.onRow?.(rows[i]);
       }),
     );
   } finally {
-    await pool.destroy();
+    if (opts.pool === undefined) await pool.destroy();
   }
   return rows;
 }

@@ -1,4 +1,4 @@
-import { defaultWorkers, journalPathFor, jsonPathFor, loadSweepSpec, planSweep, runSweep } from '@blis/adapters';
+import { type SweepPool, defaultWorkers, expandCandidates, journalPathFor, jsonPathFor, loadSweepSpec, planSweep, runSweep, startSweepPool } from '@blis/adapters';
 import { stringifyResult } from '../json-output.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError } from '../usage-error.js';
@@ -27,14 +27,35 @@ export async function runSweepCommand(specFile: string, opts: Record<string, unk
   requireWritable('--output', output);
   requireWritable('--output', jsonPathFor(output));
   const limit = memoryLimit(opts.ignoreMemoryLimit === true);
-  const plan = asUsageErrors(() => planSweep(loadSweepSpec(specFile), limit !== undefined ? { limit, workers } : undefined));
+  const loaded = asUsageErrors(() => loadSweepSpec(specFile));
+  // The worker threads load the simulator (about half a second each) while this thread
+  // validates every candidate, instead of after; no more of them than there are tasks.
+  const threads = Math.min(workers, taskCount(loaded));
+  const pool: SweepPool | undefined = threads > 1 ? await startSweepPool(threads) : undefined;
   const quiet = opts.quiet === true;
-  const bar = new TaskProgress('runs', !quiet);
-  const outcome = await asUsageErrorsAsync(() => runSweep(plan, { output, workers, restart: opts.restart === true, onProgress: (d, t) => bar.update(d, t) }));
-  bar.finish();
+  let plan: ReturnType<typeof planSweep>;
+  let outcome: Awaited<ReturnType<typeof runSweep>>;
+  try {
+    plan = asUsageErrors(() => planSweep(loaded, limit !== undefined ? { limit, workers } : undefined));
+    const bar = new TaskProgress('runs', !quiet);
+    const p = plan;
+    outcome = await asUsageErrorsAsync(() => runSweep(p, { output, workers, restart: opts.restart === true, onProgress: (d, t) => bar.update(d, t), ...(pool !== undefined ? { pool } : {}) }));
+    bar.finish();
+  } finally {
+    await pool?.destroy();
+  }
   if (!quiet) {
     const resumed = outcome.resumed > 0 ? `, ${outcome.resumed} resumed from ${journalPathFor(output)}` : '';
     process.stderr.write(`blis: sweep of ${outcome.candidates} candidate(s) x ${plan.seeds.length} seed(s) on ${Math.min(workers, plan.tasks.length)} worker(s)${resumed}; wrote ${outcome.csvPath} and ${outcome.jsonPath}\n`);
   }
   process.stdout.write(stringifyResult({ csv: outcome.csvPath, json: outcome.jsonPath, candidates: outcome.candidates, seeds: plan.seeds, rows: outcome.rows, spec_hash: plan.hash }));
+}
+
+/** How many tasks the spec expands to, or 0 when it does not expand (planning says why). */
+function taskCount(loaded: ReturnType<typeof loadSweepSpec>): number {
+  try {
+    return expandCandidates(loaded.spec, loaded).length * loaded.spec.seeds.length;
+  } catch {
+    return 0;
+  }
 }

@@ -1,0 +1,127 @@
+import { RNG_COOKED } from './rng-cooked.js';
+
+// Go's math/rand (v1) rngSource: an additive lagged Fibonacci generator,
+// x[n] = x[n-607] + x[n-273] (mod 2^64), seeded through a Lehmer generator and rngCooked.
+//
+// Each 64-bit word lives as two 32-bit halves in Uint32Arrays. BigInt would be the obvious
+// representation, but it allocates on every addition, and the simulator draws millions of
+// numbers; two halves with a hand-made carry keep a draw to a few integer operations.
+
+const LEN = 607;
+const TAP = 273;
+const INT32_MAX = 2147483647;
+const INT32_MAX_BIG = 2147483647n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** Go substitutes this seed for one that is 0 modulo 2^31-1 (the Lehmer step would stay at 0). */
+const ZERO_SEED_STANDIN = 89482311;
+const TWO_32 = 4294967296;
+
+const COOKED_HI = new Uint32Array(LEN);
+const COOKED_LO = new Uint32Array(LEN);
+for (let i = 0; i < LEN; i++) {
+  const word = BigInt.asUintN(64, RNG_COOKED[i]);
+  COOKED_HI[i] = Number(word >> 32n);
+  COOKED_LO[i] = Number(word & 0xffffffffn);
+}
+
+/** A Go `int64` seed: a bigint in [-2^63, 2^63) or a safe-integer number. */
+export type GoSeed = bigint | number;
+
+/**
+ * One step of Go's seedrand, x -> 48271·x mod (2^31-1), by Schrage's method so that no product
+ * leaves the int32 range (Go computes it in int32; here every value stays an exact small number).
+ */
+function lehmer(x: number): number {
+  const hi = Math.trunc(x / 44488);
+  const lo = x % 44488;
+  x = 48271 * lo - 3399 * hi;
+  return x < 0 ? x + INT32_MAX : x;
+}
+
+/** Go's reduction of an int64 seed to the Lehmer generator's range: truncated remainder, then made positive. */
+function reduceSeed(seed: GoSeed): number {
+  let r: number;
+  if (typeof seed === 'bigint') {
+    if (seed < INT64_MIN || seed > INT64_MAX) throw new RangeError(`Go seed ${seed} is outside the int64 range`);
+    r = Number(seed % INT32_MAX_BIG);
+  } else {
+    if (!Number.isSafeInteger(seed)) throw new RangeError(`Go seed ${seed} is not a safe integer; pass a bigint`);
+    r = seed % INT32_MAX; // exact for safe integers, and truncated like Go's %
+  }
+  if (r < 0) r += INT32_MAX;
+  return r === 0 ? ZERO_SEED_STANDIN : r;
+}
+
+/**
+ * Go's `rand.NewSource(seed)` (the unexported rngSource): the same state, the same outputs.
+ * Not safe to share between concurrent users, like Go's.
+ */
+export class GoRandSource {
+  private readonly hi = new Uint32Array(LEN);
+  private readonly lo = new Uint32Array(LEN);
+  private tap = 0;
+  private feed = LEN - TAP;
+  /**
+   * Low half of the word the last `next()` produced. `next()` returns the high half and leaves the
+   * low one here, so that callers on the hot path get 64 bits without allocating.
+   */
+  lastLo = 0;
+
+  constructor(seed: GoSeed) {
+    this.seed(seed);
+  }
+
+  /** Go's `Seed`: the state depends only on the seed modulo 2^31-1. */
+  seed(seed: GoSeed): void {
+    this.tap = 0;
+    this.feed = LEN - TAP;
+    let x = reduceSeed(seed);
+    // 20 discarded Lehmer steps, then three per word, spread over bits 40-63, 20-50 and 0-30.
+    for (let i = 0; i < 20; i++) x = lehmer(x);
+    for (let i = 0; i < LEN; i++) {
+      x = lehmer(x);
+      const a = x; // contributes a << 40: its low 24 bits land in the high half
+      x = lehmer(x);
+      const b = x; // contributes b << 20: straddles the halves
+      x = lehmer(x);
+      const c = x; // contributes c unshifted
+      this.hi[i] = ((a << 8) ^ (b >>> 12) ^ COOKED_HI[i]) >>> 0;
+      this.lo[i] = ((b << 20) ^ c ^ COOKED_LO[i]) >>> 0;
+    }
+  }
+
+  /**
+   * Advances one step (Go's `Uint64`) and returns the high 32 bits of the new word as an unsigned
+   * number; the low 32 bits are in `lastLo`.
+   */
+  next(): number {
+    let tap = this.tap - 1;
+    if (tap < 0) tap += LEN;
+    let feed = this.feed - 1;
+    if (feed < 0) feed += LEN;
+    this.tap = tap;
+    this.feed = feed;
+    const hi = this.hi;
+    const lo = this.lo;
+    const sumLo = lo[feed] + lo[tap];
+    const carry = sumLo >= TWO_32 ? 1 : 0;
+    // Uint32Array stores wrap modulo 2^32, which is the 64-bit addition's wrap.
+    lo[feed] = sumLo;
+    hi[feed] = hi[feed] + hi[tap] + carry;
+    this.lastLo = lo[feed];
+    return hi[feed];
+  }
+
+  /** Go's `Uint64`: the next word, in [0, 2^64). */
+  uint64(): bigint {
+    const hi = this.next();
+    return (BigInt(hi) << 32n) | BigInt(this.lastLo);
+  }
+
+  /** Go's `Int63`: the next word without its top bit, in [0, 2^63). */
+  int63(): bigint {
+    const hi = this.next() & 0x7fffffff;
+    return (BigInt(hi) << 32n) | BigInt(this.lastLo);
+  }
+}

@@ -6,6 +6,12 @@ export { loadWorkloadSpec, parseWorkloadSpec, parseWorkloadSpecText } from './sp
 export type { LoadedSpec } from './spec-load.js';
 export { createRequestSource, SpecRequestSource, networkDelay, windowRate, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
 export type { RequestSourceOptions } from './request-source.js';
+export { InferencePerfSource } from './inference-perf/inference-perf-source.js';
+export type { InferencePerfSourceOptions } from './inference-perf/inference-perf-source.js';
+export { InferencePerfSchema, InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
+export type { InferencePerfSection, InferencePerfSpec } from './inference-perf/inference-perf-schema.js';
+export type { IpPlan, IpClient, IpSampler } from './inference-perf/inference-perf-plan.js';
+export type { InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
 export { specFromFlags } from './from-flags.js';
 export { parseThinkTimeDist, sampleThinkTimeUs, ThinkTimeDistError } from './think-time/think-time-dist.js';
 export type { ThinkTimeDist } from './think-time/think-time-dist.js';

@@ -3,6 +3,8 @@ import { type GapSampler, gapSampler } from './arrivals.js';
 import { requestBlockHashes } from './block-hashes.js';
 import { type LengthSampler, lengthSampler } from './distributions.js';
 import { WorkloadSpecError } from './errors.js';
+import { InferencePerfSource } from './inference-perf/inference-perf-source.js';
+import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 import type { LoadedSpec } from './spec-load.js';
 import { type ClientSpec, DEFAULT_SLO_CLASS, type WindowSpec, type WorkloadSpec, hasWindowOverrides } from './spec-schema.js';
@@ -22,8 +24,7 @@ export interface RequestSourceOptions {
   defaultSloClass?: string;
 }
 
-/** BLIS's deadline for session rounds whose client sets no timeout: 300 s. */
-export const DEFAULT_SESSION_TIMEOUT_US = 300_000_000;
+export { DEFAULT_SESSION_TIMEOUT_US };
 
 /** BLIS's shared prefix length for a group whose first client gives none (or 0). */
 const DEFAULT_PREFIX_LENGTH = 50;
@@ -416,8 +417,19 @@ export function windowRate(spec: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'
   return total === 0 ? 0 : spec.aggregate_rate * (own / total);
 }
 
-/** A lazy request stream for a validated spec. */
-export function createRequestSource(spec: LoadedSpec, opts: RequestSourceOptions = {}): SpecRequestSource {
+/**
+ * A lazy request stream for a validated spec. A spec from an `inference_perf` section is
+ * generated as BLIS generates it, draw for draw (see {@link InferencePerfSource}).
+ */
+export function createRequestSource(spec: LoadedSpec, opts: RequestSourceOptions = {}): SpecRequestSource | InferencePerfSource {
+  if (spec.inferencePerf !== undefined)
+    return new InferencePerfSource(spec.inferencePerf.plan, {
+      seed: opts.seed ?? spec.seed,
+      blockSizeTokens: opts.blockSizeTokens ?? 16,
+      ...(spec.horizon !== undefined ? { horizonUs: spec.horizon } : {}),
+      ...((opts.maxRequests ?? spec.num_requests) !== undefined ? { maxRequests: opts.maxRequests ?? spec.num_requests } : {}),
+      ...(opts.timeoutUs !== undefined ? { timeoutUs: opts.timeoutUs } : {}),
+    });
   return new SpecRequestSource(spec, opts);
 }
 

@@ -3,12 +3,17 @@ import type { ZodError } from 'zod';
 import { describeFound } from '@blis/policies';
 import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
+import { expandInferencePerf, type InferencePerfWorkload } from './inference-perf/inference-perf-spec.js';
+import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
 import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
 import { parseYamlInput, readYamlText, yamlLineOf } from './yaml-input.js';
 
-/** A validated spec plus the directory relative paths in it (empirical CSVs) resolve against. */
-export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string };
+/**
+ * A validated spec plus the directory relative paths in it (empirical CSVs) resolve against.
+ * A spec written as an `inference_perf` section also carries BLIS's generation plan.
+ */
+export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string; readonly inferencePerf?: InferencePerfWorkload['inferencePerf'] };
 
 /** Problems of a spec shown at most (a generated spec can repeat one mistake 300,000 times). */
 const MAX_SPEC_ISSUES = 20;
@@ -35,8 +40,26 @@ function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyK
 
 /** Validates an already-parsed spec object (library use). */
 export function parseWorkloadSpec(raw: unknown, file = '<spec>'): LoadedSpec {
+  return validateSpec(raw, file, () => undefined);
+}
+
+/**
+ * A spec either lists `clients` or gives BLIS's `inference_perf` section, which expands into
+ * clients (BLIS refuses both at once: "workload sources are mutually exclusive").
+ */
+function validateSpec(raw: unknown, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined): LoadedSpec {
+  if (raw !== null && typeof raw === 'object' && 'inference_perf' in raw) {
+    if ('clients' in raw)
+      throw new WorkloadSpecError([{ file, line: lineOf(['clients']), field: 'clients', expected: 'either clients or inference_perf (the two are exclusive workload sources)', found: 'both' }]);
+    const r = InferencePerfSpecSchema.safeParse(raw);
+    if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, lineOf, raw));
+    const expanded = expandInferencePerf(r.data);
+    if ('issues' in expanded)
+      throw new WorkloadSpecError(expanded.issues.map((i) => ({ file, line: lineOf(i.path), field: fieldPathText(i.path), expected: i.expected, found: i.found })));
+    return expanded.spec;
+  }
   const r = WorkloadSpecSchema.safeParse(raw);
-  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, () => undefined, raw));
+  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, lineOf, raw));
   return r.data;
 }
 
@@ -55,8 +78,5 @@ export function parseWorkloadSpecText(text: string, file: string): LoadedSpec {
   const parsed = parseYamlInput(text, file);
   if (!parsed.ok) throw new WorkloadSpecError(parsed.issues);
   const raw = parsed.yaml.value;
-  const lineOf = (p: readonly PropertyKey[]): number | undefined => yamlLineOf(parsed.yaml, p);
-  const r = WorkloadSpecSchema.safeParse(raw);
-  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, lineOf, raw));
-  return r.data;
+  return validateSpec(raw, file, (p) => yamlLineOf(parsed.yaml, p));
 }

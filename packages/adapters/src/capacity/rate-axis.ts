@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { SimulationConfigInput, WorkloadSource } from '@blis/cluster';
-import { DEFAULT_SLO_CLASS, type WorkloadSpec, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
+import { DEFAULT_SLO_CLASS, type LoadedSpec, type WorkloadSpec, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
 
 /** A workload section a config accepts. */
 export type WorkloadInput = NonNullable<SimulationConfigInput['workload']>;
@@ -33,6 +33,16 @@ export function rateAxis(w: WorkloadSource): RateAxis {
       const spec = w.path !== undefined ? inlineSpec(loadWorkloadSpec(w.path)) : parseWorkloadSpec(w.spec);
       const { path: _path, spec: _spec, ...rest } = w;
       const classes = [...new Set(spec.clients.map((c) => c.slo_class ?? DEFAULT_SLO_CLASS))].sort();
+      const ip = (spec as LoadedSpec).inferencePerf?.spec;
+      // An inference-perf spec's rates are its stages' (BLIS ignores aggregate_rate there).
+      if (ip !== undefined)
+        return {
+          unit: 'x',
+          base: 1,
+          scales: 'every inference_perf stage rate',
+          at: (k) => ({ ...rest, spec: { ...ip, inference_perf: { ...ip.inference_perf, stages: ip.inference_perf.stages.map((s) => ({ ...s, rate: s.rate * k })) } } }),
+          classes,
+        };
       if (spec.aggregate_rate > 0)
         return { unit: 'req/s', base: spec.aggregate_rate, scales: 'spec aggregate_rate', at: (rate) => ({ ...rest, spec: { ...spec, aggregate_rate: rate } }), classes };
       // Absolute rate mode: every window's trace_rate is a rate, so all of them scale together.

@@ -206,6 +206,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     maxNumSeqs: f.maxNumSeqs,
     maxNumBatchedTokens: f.maxNumBatchedTokens,
     longPrefillTokenThreshold: f.longPrefillTokenThreshold,
+    prefixHitPrefillStart: f.prefixHitPrefillStart as 'cached' | 'zero' | undefined,
     maxModelLen: f.maxModelLen,
     ...kvTiers,
     admission: { policy: specs.admission.name, params: { ...specs.admission.params } },

@@ -28,6 +28,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'max-num-seqs', aliases: ['max-num-running-reqs'], kind: 'posInt', group: ENGINE, description: 'max running requests per instance', defaultText: '256' },
   { name: 'max-num-batched-tokens', aliases: ['max-num-scheduled-tokens'], kind: 'posInt', group: ENGINE, description: 'token budget per step', defaultText: '2048' },
   { name: 'long-prefill-token-threshold', kind: 'nonNegInt', group: ENGINE, description: 'per-request prefill chunk cap (0 = off)', defaultText: '0' },
+  { name: 'prefix-hit-prefill-start', kind: 'string', choices: ['cached', 'zero'], group: ENGINE, description: 'where the latency model starts a prefix-cache hit\'s first prefill chunk: at the cached length, or at 0 as BLIS does (only roofline reads it)', defaultText: 'cached' },
   { name: 'max-model-len', kind: 'nonNegInt', group: ENGINE, description: 'context window: drop requests whose prompt + output exceeds it (0 = none)', defaultText: '0' },
   { name: 'kv-cpu-blocks', kind: 'nonNegInt', group: ENGINE, description: 'CPU tier blocks behind each GPU cache, BLIS\'s legacy mirror model (0 = none); not with --kv-offload-config', defaultText: '0' },
   { name: 'kv-transfer-bandwidth', kind: 'posNumber', group: ENGINE, description: 'CPU tier reload rate in tokens per µs: a reloaded block costs ceil(block size / this) µs (BLIS\'s help calls it blocks per tick)', defaultText: '100' },

@@ -134,6 +134,8 @@ export const SimulationConfigSchema = z
     maxNumSeqs: posInt.default(256),
     maxNumBatchedTokens: posInt.default(2048),
     longPrefillTokenThreshold: nonNegInt.default(0),
+    /** Where a prefix-cache hit's first prefill chunk starts for the latency model: the cached length, or 0 as BLIS does (roofline only). */
+    prefixHitPrefillStart: z.enum(['cached', 'zero']).default('cached'),
     /** vLLM `--max-model-len`: requests whose prompt plus output exceeds it are dropped (0 = no limit). */
     maxModelLen: nonNegInt.default(0),
     /** BLIS `--kv-cpu-blocks`: CPU tier blocks behind each GPU cache (legacy mirror model); 0 = none. */

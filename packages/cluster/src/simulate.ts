@@ -202,6 +202,7 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
     maxNumSeqs: config.maxNumSeqs,
     maxNumBatchedTokens: config.maxNumBatchedTokens,
     longPrefillTokenThreshold: config.longPrefillTokenThreshold,
+    prefixHitPrefillStart: config.prefixHitPrefillStart,
     maxModelLen: pool?.maxModelLen ?? config.maxModelLen,
     scheduler: runtime.scheduler?.(i) ?? registry.createScheduler(config.scheduler.policy, ctx(`scheduler/${i}`, config.scheduler.params)),
     priority,

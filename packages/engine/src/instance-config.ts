@@ -23,6 +23,12 @@ export interface InstanceConfig {
   /** Per-request prefill chunk cap in tokens; 0 disables it (the budget still chunks). */
   longPrefillTokenThreshold: number;
   /**
+   * Where the latency model sees the first prefill chunk of a request with prefix-cache hits
+   * start: at the cached length, where its prefill really starts (`cached`, the default), or at
+   * 0, as BLIS hands it (`zero`). Only roofline reads the chunk's start.
+   */
+  prefixHitPrefillStart?: 'cached' | 'zero';
+  /**
    * vLLM `--max-model-len`: the most prompt plus output tokens a request may ask for; 0 or
    * absent = no limit. A request over it is dropped when it reaches the wait queue.
    */

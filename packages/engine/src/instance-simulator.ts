@@ -454,7 +454,7 @@ export class InstanceSimulator {
       next.cachedTokens = cachedTokens;
       next.progress = cachedTokens;
       run.push(next, n);
-      if (n > 0) this.addPrefill(cachedTokens, n, next.inputTokens);
+      if (n > 0) this.addPrefill(cfg.prefixHitPrefillStart === 'zero' ? 0 : cachedTokens, n, next.inputTokens);
       budget -= n;
       this.hooks.onScheduled?.(next, now, cfg.index);
     }

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 // `inference_perf` specs through our BLIS-exact generator (Go's math/rand, BLIS's draw order),
 // the engine and the trained-physics model are ours.
 
-const FIXTURE = join(import.meta.dirname, '..', '..', '..', 'latency', 'test', 'fixtures', 'trained_physics_iter29.json');
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'latency', 'test', 'fixtures');
 
 interface Experiment {
   id: string;
@@ -25,16 +25,23 @@ interface Experiment {
   expected: Record<string, number>;
 }
 
-const golden = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { alpha_coeffs: number[]; beta_coeffs: number[]; experiments: Experiment[] };
+interface Dataset {
+  backend: 'trained-physics' | 'roofline';
+  experiments: Experiment[];
+}
 
-function run(e: Experiment): SimulationResult {
+const DATASETS = ['trained_physics_iter29.json', 'roofline_goldendataset.json'].map((f) => JSON.parse(readFileSync(join(FIXTURES, f), 'utf8')) as Dataset);
+
+function run(e: Experiment, latencyModel: Dataset['backend'], prefixHitPrefillStart: 'cached' | 'zero' = 'zero'): SimulationResult {
   return simulate({
+    // BLIS hands roofline a prefix hit's first chunk as starting at 0; ours starts it at the cached length by default.
+    prefixHitPrefillStart,
     seed: e.workload.seed,
     numInstances: 1,
     model: e.model,
     hardware: e.hardware,
     tp: e.tp,
-    latencyModel: 'trained-physics',
+    latencyModel,
     totalKVBlocks: e.total_kv_blocks,
     blockSizeTokens: 16,
     maxNumSeqs: e.max_num_seqs,
@@ -53,13 +60,13 @@ function within(name: string, got: number, want: number, relTol = 1e-9): void {
   expect(diff, `${name}: got ${got}, want ${want}`).toBeLessThanOrEqual(relTol);
 }
 
-describe('BLIS trained-physics golden experiments (iter29)', () => {
-  it('uses the coefficients we ship as the default trained-physics set', () => {
-    expect(golden.experiments).toHaveLength(15);
+describe.each(DATASETS.map((d) => [d.backend, d] as const))('BLIS %s golden experiments', (_backend, dataset) => {
+  it('holds 15 experiments, as BLIS\'s does', () => {
+    expect(dataset.experiments).toHaveLength(15);
   });
 
-  it.each(golden.experiments.map((e) => [e.id, e.model, e] as const))('experiment %s (%s)', (_id, _model, e) => {
-    const r = run(e);
+  it.each(dataset.experiments.map((e) => [e.id, e.model, e] as const))('experiment %s (%s)', (_id, _model, e) => {
+    const r = run(e, dataset.backend);
     const x = e.expected;
     expect(r.completed_requests).toBe(x.completed_requests);
     expect(r.total_input_tokens).toBe(x.total_input_tokens);
@@ -74,4 +81,21 @@ describe('BLIS trained-physics golden experiments (iter29)', () => {
     within('e2e_p99_ms', r.e2e_p99_ms, x.e2e_p99_ms);
     within('itl_mean_ms', r.itl_mean_ms, x.itl_mean_ms);
   }, 240_000);
+});
+
+describe('our default start of a prefix hit\'s first prefill chunk (the cached length)', () => {
+  const [trained, roofline] = DATASETS;
+  const e = roofline.experiments[0];
+
+  it('moves roofline TTFTs away from BLIS\'s golden values, as docs/latency-models.md states', () => {
+    const ours = run(e, 'roofline', 'cached');
+    expect(ours.completed_requests).toBe(e.expected.completed_requests);
+    const ttftSumUs = (ours.requests ?? []).reduce((a, q) => a + Math.round(q.ttft_ms * 1000), 0);
+    expect(ttftSumUs).not.toBe(e.expected.ttft_sum_us);
+  });
+
+  it('leaves trained-physics unchanged (it reads whole prompt lengths)', () => {
+    const t = trained.experiments[0];
+    expect(JSON.stringify(run(t, 'trained-physics', 'cached'))).toBe(JSON.stringify(run(t, 'trained-physics', 'zero')));
+  });
 });

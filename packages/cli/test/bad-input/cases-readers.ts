@@ -258,4 +258,41 @@ export const cases: readonly BadInputCase[] = [
     stderr: [new RegExp(`^blis: \\S+what\\.txt:1: expected a TraceV2 CSV/YAML, a Mooncake JSONL or an Azure CSV \\(or --trace-format\\), found ${EXCERPT.source}$`)],
     exactLines: true,
   },
+  // BLIS's inference_perf section.
+  {
+    name: 'inference_perf beside clients',
+    args: [...RUN, '--workload-spec', '$DIR/both.yaml'],
+    files: { 'both.yaml': `${SPEC}inference_perf:\n  stages: [{rate: 1, duration: 10}]\n  shared_prefix: {num_unique_system_prompts: 1, num_users_per_system_prompt: 1, system_prompt_len: 10, question_len: 10, output_len: 10}\n` },
+    stderr: [/^blis: \S+both\.yaml:5 clients: expected either clients or inference_perf \(the two are exclusive workload sources\), found both$/],
+    exactLines: true,
+  },
+  {
+    name: 'inference_perf stage of fewer than one request',
+    args: [...RUN, '--workload-spec', '$DIR/few.yaml'],
+    files: { 'few.yaml': 'version: "2"\ninference_perf:\n  stages:\n    - rate: 0.1\n      duration: 5\n  shared_prefix: {num_unique_system_prompts: 1, num_users_per_system_prompt: 1, system_prompt_len: 10, question_len: 10, output_len: 10}\n' },
+    stderr: [/^blis: \S+few\.yaml:4 inference_perf\.stages\[0\]: expected rate × duration of at least 1 request, found 0\.1 × 5 s = 0\.5$/],
+    exactLines: true,
+  },
+  {
+    name: 'inference_perf with bad numbers and an unknown field',
+    args: [...RUN, '--workload-spec', '$DIR/bad.yaml'],
+    files: {
+      'bad.yaml':
+        'version: "2"\ninference_perf:\n  stages:\n    - rate: .nan\n      duration: 0\n  shared_prefix: {num_unique_system_prompts: 0, num_users_per_system_prompt: 1, system_prompt_len: 10, question_len: 10, output_len: 10, colour: red}\n',
+    },
+    stderr: [
+      /^blis: \S+bad\.yaml:4 inference_perf\.stages\[0\]\.rate: expected .*, found \.nan$/,
+      /^blis: \S+bad\.yaml:5 inference_perf\.stages\[0\]\.duration: expected a number > 0, found 0$/,
+      /^blis: \S+bad\.yaml:6 inference_perf\.shared_prefix\.num_unique_system_prompts: expected a number > 0, found 0$/,
+      /^blis: \S+bad\.yaml:6 inference_perf\.shared_prefix\.colour: expected a known field, found unknown field "colour"$/,
+    ],
+    exactLines: true,
+  },
+  {
+    name: 'inference_perf with more users than requests',
+    args: [...RUN, '--workload-spec', '$DIR/users.yaml'],
+    files: { 'users.yaml': 'version: "2"\ninference_perf:\n  stages: [{rate: 1, duration: 3}]\n  shared_prefix: {num_unique_system_prompts: 2, num_users_per_system_prompt: 2, system_prompt_len: 10, question_len: 10, output_len: 10}\n' },
+    stderr: [/^blis: \S+users\.yaml:4 inference_perf\.shared_prefix: expected at most 3 users \(rate × duration requests, one or more each\), found 4 users$/],
+    exactLines: true,
+  },
 ];

@@ -31,7 +31,8 @@ export const InferencePerfSchema = z.strictObject({
 
 /** The whole spec when it carries `inference_perf` instead of `clients` (BLIS: the two exclude each other). */
 export const InferencePerfSpecSchema = z.strictObject({
-  version: z.union([z.literal('2'), z.literal(2)]).transform(() => '2' as const),
+  // BLIS's own example writes version "1" and upgrades it (UpgradeV1ToV2); either reads the same.
+  version: z.union([z.literal('1'), z.literal(1), z.literal('2'), z.literal(2)]).transform(() => '2' as const),
   seed: z.number().int().default(42),
   category: z.string().default(''),
   /** Ignored as BLIS ignores it: the stages' rates are the truth (BLIS warns when they differ). */

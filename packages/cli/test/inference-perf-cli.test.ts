@@ -86,4 +86,28 @@ describe('blis run with an inference_perf spec', () => {
     expect(replay.stdout).toBe(run.stdout);
     expect(readFileSync(`${stem}-replay.json`, 'utf8')).toBe(readFileSync(`${stem}-run.json`, 'utf8'));
   });
+
+  it('is swept by editing the section, and blis capacity scales every stage rate', () => {
+    const spec = join(tmp, 'sweep-base.yaml');
+    writeFileSync(spec, readFileSync(MULTI_TURN, 'utf8').replace('enable_multi_turn_chat: true', 'enable_multi_turn_chat: false'));
+    const sweep = join(tmp, 'sweep.yaml');
+    writeFileSync(
+      sweep,
+      `base: {numInstances: 1, model: meta-llama/llama-3.1-8b-instruct, workload: {kind: spec, path: ${spec}}}
+seeds: [42]
+search: {kind: grid}
+parameters:
+  workload.spec.inference_perf.stages.0.rate: [2, 4]
+metrics: [completed_requests]
+`,
+    );
+    const out = join(tmp, 'sweep.csv');
+    const r = blis('sweep', sweep, '--output', out);
+    expect(r.code, r.stderr).toBe(0);
+    // One stage of 60 s: exactly rate × 60 requests.
+    expect(readFileSync(out, 'utf8').trim().split('\n').slice(1)).toEqual(['0,42,2,120', '1,42,4,240']);
+    const cap = blis('capacity', ...MODEL, '--workload-spec', spec, '--target', 'ttft_p99=10s', '--max-rate', '2');
+    expect(cap.code, cap.stderr).toBe(0);
+    expect(JSON.parse(cap.stdout)).toMatchObject({ unit: 'x', varies: 'every inference_perf stage rate' });
+  });
 });

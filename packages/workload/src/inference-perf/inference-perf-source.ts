@@ -19,13 +19,15 @@ interface FollowUp {
   client: number;
   sessionId: string;
   round: number;
+  /** Its number among the run's follow-ups, given when it is made (BLIS's SessionManager id counter). */
+  n: number;
 }
 
 /**
  * The request stream of an inference-perf spec as BLIS runs it: the generated first arrivals
  * (request ids `request_<n>` in arrival order), and for multi-turn chat the closed loop of BLIS's
  * session manager: when a round completes at `t`, the next one arrives at `t + think time`
- * (id `session_<session>_round_<r>_<n>`, the n-th follow-up of the run), until the session's
+ * (id `session_<session>_round_<r>_<n>`, the n-th follow-up made in the run), until the session's
  * rounds are spent; a round that does not complete ends its session. Follow-ups are not capped
  * by `num_requests` (BLIS caps only the first arrivals of closed-loop sessions).
  */
@@ -67,7 +69,7 @@ export class InferencePerfSource implements RequestSource {
       return this.emit(a.arrivalUs, a.client, a.sessionId, a.round, `request_${this.pos - 1}`);
     }
     this.popFollowUp();
-    return this.emit(f.arrivalUs, f.client, f.sessionId, f.round, `session_${f.sessionId}_round_${f.round}_${++this.followUpCount}`);
+    return this.emit(f.arrivalUs, f.client, f.sessionId, f.round, `session_${f.sessionId}_round_${f.round}_${f.n}`);
   }
 
   onRequestDone(spec: RequestSpec, timeUs: number, outcome: RequestOutcome): void {
@@ -78,7 +80,7 @@ export class InferencePerfSource implements RequestSource {
     if (outcome !== 'completed' || s.round >= session.maxRounds - 1) return;
     const arrivalUs = timeUs + session.thinkTimeUs;
     if (arrivalUs > this.horizon) return;
-    this.pushFollowUp({ arrivalUs, seq: this.seq++, client: s.client, sessionId: s.sessionId, round: s.round + 1 });
+    this.pushFollowUp({ arrivalUs, seq: this.seq++, client: s.client, sessionId: s.sessionId, round: s.round + 1, n: ++this.followUpCount });
   }
 
   private emit(arrivalUs: number, client: number, sessionId: string, round: number, id: string): RequestSpec {

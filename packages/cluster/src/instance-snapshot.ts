@@ -18,7 +18,8 @@ export class LiveSnapshot implements InstanceSnapshot {
   readonly totalKVBlocks: number;
   cacheHitRate = 0;
   inFlightRequests = 0;
-  snapshotTimeUs = -1;
+  /** The view starts as the empty instance at t = 0, which BLIS's router also starts from. */
+  snapshotTimeUs = 0;
   readonly kv: KVCacheView;
   // A `#` field, not a TS `private` one: a policy holding this snapshot must not be able to walk
   // to the instance and from there to requests' output lengths (INV-9) or mutate it.
@@ -33,6 +34,7 @@ export class LiveSnapshot implements InstanceSnapshot {
     this.index = instance.config.index;
     this.id = instance.config.id;
     this.totalKVBlocks = instance.kv.totalBlocks;
+    this.freeKVBlocks = instance.kv.freeBlocks;
     const cache = instance.kv;
     this.kv = {
       get totalBlocks() {

@@ -44,7 +44,11 @@ export class ClusterRouterState implements RouterState {
   private readonly tenants = new Map<string, MutableTenant>();
   private readonly window = new RateWindow();
   private readonly refreshIntervalUs: number;
-  private lastRefresh = Number.NEGATIVE_INFINITY;
+  /**
+   * BLIS starts every instance's refresh clock at 0, so the first refresh comes at the first
+   * routing at or after one interval, and the refresh grid runs from there.
+   */
+  private lastRefresh = 0;
   private readonly queueThreshold: number;
   private readonly kvThreshold: number;
   private readonly cacheDelayUs: number;

@@ -34,6 +34,7 @@ import { type KVDerivation, configLimitIssues, kvBlockIssues } from './limits/co
 import { kvDerivationOf } from './limits/kv-derivation.js';
 import { type CpuTierSize, type InstanceGroup, type MemoryEstimate, type MemoryEstimateInput, estimateMemory, formatBytes, timeseriesSamplesOf } from './limits/memory-estimate.js';
 import { autoscaleLimitIssues, autoscalePeak } from './limits/autoscale-peak.js';
+import { GO_ROUTER_STREAMS, goRouterRandom } from './router-random.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -141,7 +142,7 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
   const ctx = (name: string, params: Record<string, unknown>): PolicyFactoryContext => ({
     numInstances: config.numInstances,
     params,
-    random: rng.stream(`policy/${name}`),
+    random: GO_ROUTER_STREAMS.has(name) ? goRouterRandom(config.seed, name) : rng.stream(`policy/${name}`),
     blockSizeTokens: config.blockSizeTokens,
   });
   const admission = runtime.admission ?? registry.createAdmissionPolicy(config.admission.policy, ctx('admission', config.admission.params));

@@ -247,7 +247,6 @@ export class InstanceSimulator {
       this.drop(req, now);
       return;
     }
-    this.metrics.totalInputTokens += req.inputTokens;
     // A request whose KV footprint (prompt plus every generated token but the last) exceeds the
     // whole cache would preempt itself forever: drop it. BLIS checks the prompt alone and so
     // livelocks on a prompt that fits but cannot finish decoding.
@@ -255,6 +254,8 @@ export class InstanceSimulator {
       this.drop(req, now);
       return;
     }
+    // Counted once the request is taken, as BLIS counts it: an unservable one is not.
+    this.metrics.totalInputTokens += req.inputTokens;
     // As in BLIS, a deadline is watched only once the request reaches the wait queue: one that
     // passed on the way (admission, routing, gateway queue, alpha delay) times out here. Arming
     // it at routing instead let it fire while the Queued event was still pending, after the

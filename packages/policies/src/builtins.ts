@@ -179,10 +179,10 @@ export function registerBuiltinPolicies(registry: PolicyRegistry): void {
     'round-robin',
     paramless('routing', 'round-robin', createRoundRobin),
   );
-  registry.registerRoutingPolicy(
-    'least-loaded',
-    paramless('routing', 'least-loaded', createLeastLoaded),
-  );
+  registry.registerRoutingPolicy('least-loaded', (ctx) => {
+    parsePolicyParams('routing', 'least-loaded', noParams, ctx.params);
+    return createLeastLoaded(ctx.random);
+  });
   registry.registerRoutingPolicy(
     'always-busiest',
     paramless('routing', 'always-busiest', createAlwaysBusiest),
@@ -296,5 +296,5 @@ function createWeightedFromRegistry(registry: PolicyRegistry, ctx: PolicyFactory
       );
     }
   });
-  return createWeightedRouting(entries);
+  return createWeightedRouting(entries, ctx.random);
 }

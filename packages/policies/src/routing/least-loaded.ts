@@ -1,15 +1,19 @@
 import type { RoutingDecision, RoutingPolicy } from '../interfaces.js';
 import { effectiveLoad } from '../load.js';
 import type { RequestView, RouterState } from '../views.js';
-import { argminBy, requireInstances } from './select.js';
+import type { RandomSource } from '../random-source.js';
+import { argminByTieBreak, requireInstances } from './select.js';
 
-/** Minimum effective load (QueueDepth + BatchSize + InFlight); ties -> lowest position. */
-export function createLeastLoaded(): RoutingPolicy {
+/**
+ * Minimum effective load (QueueDepth + BatchSize + InFlight). Ties go to one of the tied
+ * instances drawn from `random` (BLIS's random tie-break), or to the lowest position without it.
+ */
+export function createLeastLoaded(random?: RandomSource): RoutingPolicy {
   return {
     name: 'least-loaded',
     route(_request: RequestView, state: RouterState): RoutingDecision {
       requireInstances('least-loaded', state);
-      const i = argminBy(state.instances, effectiveLoad);
+      const i = argminByTieBreak(state.instances, effectiveLoad, random);
       return {
         instance: i,
         reason: `least-loaded (load=${effectiveLoad(state.instances[i])})`,

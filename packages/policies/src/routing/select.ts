@@ -1,3 +1,4 @@
+import type { RandomSource } from '../random-source.js';
 import type { RouterState } from '../views.js';
 
 /** Index of the highest value; ties go to the lowest index (strict comparison). */
@@ -13,6 +14,23 @@ export function argmax(values: ArrayLike<number>, n: number = values.length): nu
   return best;
 }
 
+/**
+ * Index of the highest value. Ties go to the lowest index, or, with `random`, to one of the tied
+ * indexes drawn uniformly (`random.nextInt(ties)` over them in index order, one draw and only
+ * when two or more tie), as BLIS breaks them with its router stream.
+ */
+export function argmaxTieBreak(values: ArrayLike<number>, n: number, random: RandomSource | undefined): number {
+  const best = argmax(values, n);
+  if (random === undefined) return best;
+  const top = values[best];
+  let ties = 0;
+  for (let i = best; i < n; i++) if (values[i] === top) ties++;
+  if (ties < 2) return best;
+  let k = random.nextInt(ties);
+  for (let i = best; i < n; i++) if (values[i] === top && k-- === 0) return i;
+  return best;
+}
+
 /** Position of the instance minimising `key`; ties go to the lowest position. */
 export function argminBy<T>(items: readonly T[], key: (item: T) => number): number {
   let best = 0;
@@ -24,6 +42,19 @@ export function argminBy<T>(items: readonly T[], key: (item: T) => number): numb
       best = i;
     }
   }
+  return best;
+}
+
+/** {@link argminBy} with {@link argmaxTieBreak}'s tie rule. */
+export function argminByTieBreak<T>(items: readonly T[], key: (item: T) => number, random: RandomSource | undefined): number {
+  const best = argminBy(items, key);
+  if (random === undefined) return best;
+  const low = key(items[best]);
+  let ties = 0;
+  for (let i = best; i < items.length; i++) if (key(items[i]) === low) ties++;
+  if (ties < 2) return best;
+  let k = random.nextInt(ties);
+  for (let i = best; i < items.length; i++) if (key(items[i]) === low && k-- === 0) return i;
   return best;
 }
 

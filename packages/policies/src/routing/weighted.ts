@@ -2,7 +2,8 @@ import type { RoutingDecision, RoutingPolicy, Scorer } from '../interfaces.js';
 import { clampUnit } from '../scorers/clamp.js';
 import type { RequestView, RouterState } from '../views.js';
 import { ScoreArena } from './score-arena.js';
-import { argmax, requireInstances } from './select.js';
+import type { RandomSource } from '../random-source.js';
+import { argmaxTieBreak, requireInstances } from './select.js';
 
 /** A scorer and its (unnormalised, > 0) weight. */
 export interface WeightedScorer {
@@ -13,13 +14,14 @@ export interface WeightedScorer {
 /**
  * BLIS `weighted` routing. Each scorer writes a score per instance; scores are clamped to
  * [0, 1] (NaN -> 0), multiplied by the scorer's weight normalised so the weights sum to 1, and
- * summed per instance in scorer order. The request goes to the argmax, ties to the lowest
- * position. Then every scorer with an `observe` hook is told the choice (stateful scorers update
+ * summed per instance in scorer order. The request goes to the argmax; ties go to one of the
+ * tied instances drawn from `random` (BLIS breaks them with its router stream), or to the lowest
+ * position without it. Then every scorer with an `observe` hook is told the choice (stateful scorers update
  * their indexes). The decision carries the final `scores` and each scorer's raw output in
  * `breakdown`; all of them are fresh per decision and never touched again (views into a shared
  * slab, see score-arena.ts: copy them to keep them, rather than holding on to the slab).
  */
-export function createWeightedRouting(entries: readonly WeightedScorer[]): RoutingPolicy {
+export function createWeightedRouting(entries: readonly WeightedScorer[], random?: RandomSource): RoutingPolicy {
   if (entries.length === 0) throw new Error('weighted: at least one scorer is required');
   let total = 0;
   const names = new Set<string>();
@@ -54,7 +56,7 @@ export function createWeightedRouting(entries: readonly WeightedScorer[]): Routi
         const w = weights[k];
         for (let i = 0; i < n; i++) scores[i] += clampUnit(raw[i]) * w;
       }
-      const chosen = argmax(scores, n);
+      const chosen = argmaxTieBreak(scores, n, random);
       for (const s of observers) s.observe?.(request, chosen, state);
       return {
         instance: chosen,

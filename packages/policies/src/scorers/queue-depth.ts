@@ -1,11 +1,10 @@
 import type { Scorer } from '../interfaces.js';
-import { effectiveLoad } from '../load.js';
 import type { RequestView, RouterState } from '../views.js';
 
 /**
- * Min-max normalised effective load (QueueDepth + BatchSize + InFlight), inverted:
- * `(max - load) / (max - min)`; the least loaded scores 1, the most loaded 0, all equal -> 1.
- * llm-d's queue scorer.
+ * Min-max normalised waiting-queue depth, inverted: `(max - depth) / (max - min)`; the shortest
+ * queue scores 1, the longest 0, all equal -> 1. llm-d's queue scorer, which reads the waiting
+ * queue alone, as BLIS HEAD's does (running and in-flight requests are other scorers' signals).
  */
 export function createQueueDepthScorer(): Scorer {
   return {
@@ -15,7 +14,7 @@ export function createQueueDepthScorer(): Scorer {
       let min = Number.POSITIVE_INFINITY;
       let max = Number.NEGATIVE_INFINITY;
       for (let i = 0; i < snaps.length; i++) {
-        const load = effectiveLoad(snaps[i]);
+        const load = snaps[i].queueDepth;
         out[i] = load;
         if (load < min) min = load;
         if (load > max) max = load;

@@ -1,11 +1,12 @@
 /**
  * `pnpm parity`: replays the Go BLIS reference runs (azurecode2k on 1 instance and on 4 with
- * round-robin; blackbox at b563c440, then roofline and trained-physics at HEAD f90a1e3a) through
+ * round-robin; blackbox at b563c440, then roofline and trained-physics at HEAD f90a1e3a; then the
+ * prefix-group and tight-KV runs of HEAD with its listed defects removed) through
  * `simulate()` and prints, per run, the share of requests that match the
  * reference exactly and the largest difference per field, then the result.json fields that
  * differ. Exits 1 when anything differs, so a change that breaks parity shows where.
  */
-import { HEAD_PARITY_RUNS, PARITY_RUNS, REFERENCE, compareLibraryRun, formatComparison, isExactMatch } from '../packages/cli/test/parity-compare.js';
+import { FIDELITY_RUNS, HEAD_PARITY_RUNS, PARITY_RUNS, REFERENCE, compareLibraryRun, formatComparison, isExactMatch } from '../packages/cli/test/parity-compare.js';
 
 const r = REFERENCE;
 process.stdout.write(
@@ -14,7 +15,7 @@ process.stdout.write(
     'the roofline and trained-physics runs use BLIS HEAD\'s defaults instead of coefficients\n\n',
 );
 let ok = true;
-for (const run of [...PARITY_RUNS, ...HEAD_PARITY_RUNS]) {
+for (const run of [...PARITY_RUNS, ...HEAD_PARITY_RUNS, ...FIDELITY_RUNS]) {
   const started = performance.now();
   const comparison = compareLibraryRun(run);
   process.stdout.write(`${formatComparison(comparison)}\n\n`);

@@ -36,6 +36,19 @@ export interface ParityRun {
   latencyModel?: 'blackbox' | 'roofline' | 'trained-physics';
   /** Fixture directory holding `name`; the b563c440 blackbox set by default. */
   dir?: string;
+  /** A TraceV2 pair other than azurecode2k (header and data). */
+  trace?: { header: string; data: string };
+  /** KV blocks per instance other than the reference's 7,463. */
+  totalKVBlocks?: number;
+  /** Routing other than round-robin (BLIS's defaults for everything else: scorers, refresh, signal delay). */
+  routing?: 'weighted';
+  /**
+   * result.json fields compared otherwise, each with the reason:
+   * - `meanOfInstances`: BLIS prints the cluster `cache_hit_rate` as the unweighted mean of its
+   *   instances' rates, ours pools blocks over them; our instances' mean is compared instead;
+   * - `skip`: fields whose definitions differ on purpose (docs/engine-semantics.md).
+   */
+  aggregate?: { meanOfInstances?: readonly string[]; skip?: Readonly<Record<string, string>> };
 }
 
 export const PARITY_RUNS: readonly ParityRun[] = [
@@ -53,6 +66,38 @@ export const HEAD_PARITY_RUNS: readonly ParityRun[] = [
 
 const isBlackbox = (run: ParityRun) => (run.latencyModel ?? 'blackbox') === 'blackbox';
 
+/**
+ * BLIS HEAD with its listed defects removed (`blis-defects-removed.patch` in the fixture) on a
+ * prefix-group trace and on tight KV caches: every fixture of this list was made with that build.
+ */
+const PREFIX_TRACE = { header: `${HEAD_FIXTURE_DIR}prefix2k.yaml`, data: `${HEAD_FIXTURE_DIR}prefix2k.csv` };
+/** Aggregate ITL statistics count every token a step delivered, also of an attempt later preempted; BLIS's only the completed attempt's. */
+const PREEMPTION_ITL = {
+  itl_mean_ms: 'tokens of preempted attempts count (ours)',
+  itl_p90_ms: 'tokens of preempted attempts count (ours)',
+  itl_p95_ms: 'tokens of preempted attempts count (ours)',
+  itl_p99_ms: 'tokens of preempted attempts count (ours)',
+};
+const MEAN_HIT_RATE = ['cache_hit_rate'] as const;
+export const FIDELITY_RUNS: readonly ParityRun[] = [
+  { name: 'prefix-1', numInstances: 1, latencyModel: 'trained-physics', dir: HEAD_FIXTURE_DIR, trace: PREFIX_TRACE },
+  { name: 'prefix-4rr', numInstances: 4, latencyModel: 'trained-physics', dir: HEAD_FIXTURE_DIR, trace: PREFIX_TRACE, aggregate: { meanOfInstances: MEAN_HIT_RATE } },
+  { name: 'prefix-4w', numInstances: 4, latencyModel: 'trained-physics', dir: HEAD_FIXTURE_DIR, trace: PREFIX_TRACE, routing: 'weighted', aggregate: { meanOfInstances: MEAN_HIT_RATE } },
+  {
+    name: 'prefix-tight500-4w',
+    numInstances: 4,
+    latencyModel: 'trained-physics',
+    dir: HEAD_FIXTURE_DIR,
+    trace: PREFIX_TRACE,
+    routing: 'weighted',
+    totalKVBlocks: 500,
+    aggregate: { meanOfInstances: MEAN_HIT_RATE, skip: PREEMPTION_ITL },
+  },
+  { name: 'tight600-1', numInstances: 1, latencyModel: 'trained-physics', dir: HEAD_FIXTURE_DIR, totalKVBlocks: 600, aggregate: { skip: { itl_mean_ms: PREEMPTION_ITL.itl_mean_ms } } },
+  { name: 'tight1500-1', numInstances: 1, latencyModel: 'trained-physics', dir: HEAD_FIXTURE_DIR, totalKVBlocks: 1500 },
+  { name: 'tight300-4rr', numInstances: 4, latencyModel: 'trained-physics', dir: HEAD_FIXTURE_DIR, totalKVBlocks: 300, aggregate: { meanOfInstances: MEAN_HIT_RATE, skip: PREEMPTION_ITL } },
+];
+
 /** The run as a `simulate()` configuration. */
 export function simulationConfig(run: ParityRun): SimulationConfigInput {
   return {
@@ -63,13 +108,13 @@ export function simulationConfig(run: ParityRun): SimulationConfigInput {
     tp: REFERENCE.tp,
     latencyModel: run.latencyModel ?? 'blackbox',
     ...(isBlackbox(run) ? { alphaCoeffs: [...REFERENCE.alpha], betaCoeffs: [...REFERENCE.beta] } : {}),
-    totalKVBlocks: REFERENCE.totalKVBlocks,
+    totalKVBlocks: run.totalKVBlocks ?? REFERENCE.totalKVBlocks,
     blockSizeTokens: REFERENCE.blockSizeTokens,
     maxNumSeqs: REFERENCE.maxNumSeqs,
     maxNumBatchedTokens: REFERENCE.maxNumBatchedTokens,
     longPrefillTokenThreshold: REFERENCE.longPrefillTokenThreshold,
-    routing: { policy: REFERENCE.routing },
-    workload: { kind: 'trace', path: TRACE_PATH, format: 'tracev2' },
+    routing: { policy: run.routing ?? REFERENCE.routing },
+    workload: run.trace !== undefined ? { kind: 'trace', path: run.trace.header, dataPath: run.trace.data } : { kind: 'trace', path: TRACE_PATH, format: 'tracev2' },
     includeRequests: true,
   };
 }
@@ -78,10 +123,7 @@ export function simulationConfig(run: ParityRun): SimulationConfigInput {
 export function cliArgs(run: ParityRun, resultsPath: string): string[] {
   return [
     'replay',
-    '--trace',
-    TRACE_PATH,
-    '--trace-format',
-    'tracev2',
+    ...(run.trace !== undefined ? ['--trace-header', run.trace.header, '--trace-data', run.trace.data] : ['--trace', TRACE_PATH, '--trace-format', 'tracev2']),
     '--model',
     REFERENCE.model,
     '--hardware',
@@ -92,7 +134,7 @@ export function cliArgs(run: ParityRun, resultsPath: string): string[] {
     run.latencyModel ?? 'blackbox',
     ...(isBlackbox(run) ? ['--alpha-coeffs', REFERENCE.alpha.join(','), '--beta-coeffs', REFERENCE.beta.join(',')] : []),
     '--total-kv-blocks',
-    String(REFERENCE.totalKVBlocks),
+    String(run.totalKVBlocks ?? REFERENCE.totalKVBlocks),
     '--block-size-in-tokens',
     String(REFERENCE.blockSizeTokens),
     '--max-num-seqs',
@@ -106,7 +148,7 @@ export function cliArgs(run: ParityRun, resultsPath: string): string[] {
     '--num-instances',
     String(run.numInstances),
     '--routing-policy',
-    REFERENCE.routing,
+    run.routing ?? REFERENCE.routing,
     '--results-path',
     resultsPath,
   ];
@@ -198,7 +240,13 @@ const us = (ms: number): number => Math.round(ms * 1000);
  * float64 values must agree), and every field of the reference `result.json` exactly (Go and JS
  * both print the shortest round-tripping decimal, so equal numbers are equal as printed).
  */
-export function compareRun(run: string, ref: Reference, oursRequests: readonly RequestRecord[], oursResult: Record<string, unknown>): RunComparison {
+export function compareRun(
+  run: string,
+  ref: Reference,
+  oursRequests: readonly RequestRecord[],
+  oursResult: Record<string, unknown>,
+  aggregate: ParityRun['aggregate'] = {},
+): RunComparison {
   const byId = new Map(oursRequests.map((r) => [r.request_id, r]));
   const fields = Object.fromEntries(REQUEST_FIELDS.map((f) => [f, { mismatches: 0, maxDiffUs: 0 }])) as Record<RequestField, FieldStats>;
   const note = (f: RequestField, diffUs: number, id: string) => {
@@ -233,9 +281,11 @@ export function compareRun(run: string, ref: Reference, oursRequests: readonly R
   const refIds = new Set(ref.requests.map((r) => r.id));
   const extra = oursRequests.filter((r) => !refIds.has(r.request_id)).map((r) => r.request_id);
   const aggregateDiffs: AggregateDiff[] = [];
-  const keys = Object.keys(ref.result);
+  const keys = Object.keys(ref.result).filter((k) => aggregate.skip?.[k] === undefined);
+  const instances = (oursResult.instances ?? []) as Record<string, unknown>[];
   for (const field of keys) {
-    if (!Object.is(oursResult[field], ref.result[field])) aggregateDiffs.push({ field, reference: ref.result[field], ours: oursResult[field] });
+    const ours = aggregate.meanOfInstances?.includes(field) ? instances.reduce((a, i) => a + (i[field] as number), 0) / instances.length : oursResult[field];
+    if (!Object.is(ours, ref.result[field])) aggregateDiffs.push({ field, reference: ref.result[field], ours });
   }
   return { run, total: ref.requests.length, exact, fields, missing, extra, misread, aggregateFields: keys.length, aggregateDiffs };
 }
@@ -276,5 +326,5 @@ export function simulateRun(run: ParityRun): SimulationResult {
 /** Replays a reference run through `simulate()` and compares it. */
 export function compareLibraryRun(run: ParityRun): RunComparison {
   const result = simulateRun(run);
-  return compareRun(run.name, loadReference(run), result.requests ?? [], result);
+  return compareRun(run.name, loadReference(run), result.requests ?? [], result, run.aggregate);
 }

@@ -70,7 +70,7 @@ describe.each([...PARITY_RUNS, ...HEAD_PARITY_RUNS])('parity with the Go BLIS: $
 
   it('matches every request and the aggregate result through simulate()', () => {
     const result = simulateRun(run);
-    const c = compareRun(run.name, reference, result.requests ?? [], result);
+    const c = compareRun(run.name, reference, result.requests ?? [], result, run.aggregate);
     expectExact(c);
     expect(result.preemption_count).toBe(0);
   });
@@ -87,8 +87,8 @@ describe.each([...PARITY_RUNS, ...HEAD_PARITY_RUNS])('parity with the Go BLIS: $
     const stdout = JSON.parse(r.stdout) as Record<string, unknown>;
     const file = JSON.parse(readFileSync(resultsPath, 'utf8')) as Record<string, unknown> & { requests: RequestRecord[] };
     expect(stdout.requests).toBeUndefined();
-    expectExact(compareRun(run.name, reference, file.requests, stdout));
-    expectExact(compareRun(run.name, reference, file.requests, file));
+    expectExact(compareRun(run.name, reference, file.requests, stdout, run.aggregate));
+    expectExact(compareRun(run.name, reference, file.requests, file, run.aggregate));
   });
 });
 

@@ -28,6 +28,12 @@ export interface IpPlan {
   clients: IpClient[];
   /** Prompt tokens in front of every question: the group's system prompt (50 when it is 0, as in BLIS). */
   prefixLength: number;
+  /**
+   * The prefix of a multi-turn session's later rounds. BLIS's default (eager) generator copies
+   * the group prefix into follow-ups only when `system_prompt_len` is positive, so with 0 the
+   * first round carries the 50-token default prefix and later rounds none.
+   */
+  followUpPrefixLength: number;
   questionLength: number;
   outputLength: number;
   /** Sum of the stage rates (BLIS's aggregate rate). */
@@ -103,6 +109,7 @@ export function planInferencePerf(ip: InferencePerfSection): { plan: IpPlan } | 
     plan: {
       clients,
       prefixLength: sp.system_prompt_len > 0 ? sp.system_prompt_len : IP_DEFAULT_PREFIX_LENGTH,
+      followUpPrefixLength: sp.system_prompt_len,
       // BLIS's constant length sampler never gives less than 1 token.
       questionLength: Math.max(1, sp.question_len),
       outputLength: Math.max(1, sp.output_len),

@@ -86,7 +86,8 @@ export class InferencePerfSource implements RequestSource {
   private emit(arrivalUs: number, client: number, sessionId: string, round: number, id: string): RequestSpec {
     const c = this.plan.clients[client];
     const index = this.emitted++;
-    const inputTokens = this.plan.prefixLength + this.plan.questionLength;
+    const prefixLength = round > 0 ? this.plan.followUpPrefixLength : this.plan.prefixLength;
+    const inputTokens = prefixLength + this.plan.questionLength;
     const timeout = this.opts.timeoutUs ?? (c.session !== undefined ? DEFAULT_SESSION_TIMEOUT_US : 0);
     if (c.session !== undefined) this.open.set(index, { client, sessionId, round });
     return {
@@ -96,7 +97,7 @@ export class InferencePerfSource implements RequestSource {
       inputTokens,
       outputTokens: this.plan.outputLength,
       // Every prompt is the group's system prompt then a fresh question (no context carried over).
-      blockHashes: promptBlockHashes({ id, inputTokens, prefixGroup: c.group, prefixLength: this.plan.prefixLength, sessionId: '' }, this.opts.blockSizeTokens),
+      blockHashes: promptBlockHashes({ id, inputTokens, prefixGroup: c.group, prefixLength, sessionId: '' }, this.opts.blockSizeTokens),
       clientId: c.id,
       tenantId: c.group,
       sloClass: 'standard',
@@ -104,7 +105,7 @@ export class InferencePerfSource implements RequestSource {
       roundIndex: round,
       // BLIS leaves a session round's prefix group unset (its tokens still share the prefix).
       prefixGroup: c.session !== undefined ? '' : c.group,
-      prefixLength: this.plan.prefixLength,
+      prefixLength,
       streaming: false,
       deadlineUs: timeout > 0 ? arrivalUs + timeout : 0,
       sloTargetUs: 0,

@@ -62,10 +62,11 @@ function check(s: SectionInput, seed: number): void {
     expect(r.index).toBe(i);
     ids.add(r.id);
     if (r.roundIndex === 0) expect(r.id).toBe(`request_${firsts++}`);
-    // Follow-ups included. With system_prompt_len 0 this is BLIS's lazy generator's rule (the
-    // group's 50-token default prefix on every round); its default eager one drops the prefix
-    // from follow-ups then (GenerateWorkload copies it only when PrefixLength > 0).
-    expect(r.inputTokens).toBe((sp.system_prompt_len > 0 ? sp.system_prompt_len : 50) + Math.max(1, sp.question_len));
+    // Follow-ups included. With system_prompt_len 0 a first round carries the group's 50-token
+    // default prefix and a follow-up none: BLIS's default (eager) generator copies the prefix
+    // into follow-ups only when it is positive (GenerateWorkload's PrefixLength > 0 guard).
+    const prefix = sp.system_prompt_len > 0 ? sp.system_prompt_len : r.roundIndex > 0 ? 0 : 50;
+    expect(r.inputTokens).toBe(prefix + Math.max(1, sp.question_len));
     expect(r.outputTokens).toBe(Math.max(1, sp.output_len));
   });
   expect(ids.size).toBe(reqs.length);

@@ -3,7 +3,7 @@ import type { ZodError } from 'zod';
 import { describeFound } from '@blis/policies';
 import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
-import { expandInferencePerf, type InferencePerfWorkload } from './inference-perf/inference-perf-spec.js';
+import { expandInferencePerf, type InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
 import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
 import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
@@ -13,7 +13,7 @@ import { parseYamlInput, readYamlText, yamlLineOf } from './yaml-input.js';
  * A validated spec plus the directory relative paths in it (empirical CSVs) resolve against.
  * A spec written as an `inference_perf` section also carries BLIS's generation plan.
  */
-export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string; readonly inferencePerf?: InferencePerfWorkload['inferencePerf'] };
+export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string; readonly inferencePerf?: InferencePerfOrigin };
 
 /** Problems of a spec shown at most (a generated spec can repeat one mistake 300,000 times). */
 const MAX_SPEC_ISSUES = 20;

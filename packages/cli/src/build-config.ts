@@ -1,6 +1,6 @@
 import { type SimulationConfigInput, parseFitnessWeights, FitnessWeightsError } from '@blis/cluster';
 import { knownHardware } from '@blis/latency';
-import { latencyKnownModels } from './catalogue.js';
+import { latencyKnownModels, latencyResolvesModel } from './catalogue.js';
 import { kvTierFields } from './kv-tier-flags.js';
 import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import { checkReadableFile } from './input-files.js';
@@ -64,7 +64,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   }
   if (typeof f.model === 'string' && f.alphaCoeffs === undefined && f.betaCoeffs === undefined && f.modelConfig === undefined) {
     const known = latencyKnownModels();
-    if (!known.some((m) => m.toLowerCase() === (f.model as string).toLowerCase()))
+    if (!known.some((m) => m.toLowerCase() === (f.model as string).toLowerCase()) && !latencyResolvesModel(f.model as string))
       issues.push({ where: '--model', expected: `a known model (${known.join(', ')})`, found: describeFound(f.model) });
   }
   const files: [string, unknown, string, boolean][] = [

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulationResult, simulate } from '@blis/cluster';
 import { describe, expect, it } from 'vitest';
@@ -99,3 +101,38 @@ describe('our default start of a prefix hit\'s first prefill chunk (the cached l
     expect(JSON.stringify(run(t, 'trained-physics', 'cached'))).toBe(JSON.stringify(run(t, 'trained-physics', 'zero')));
   });
 });
+
+describe('the golden experiments through `blis run`', () => {
+  const BIN = join(import.meta.dirname, '..', '..', 'bin', 'blis.js');
+  const tmp = mkdtempSync(join(tmpdir(), 'blis-golden-'));
+  const [trained, roofline] = DATASETS;
+  // One MoE run on TP 2 without a CPU tier, one dense run with one, and a roofline run.
+  const cases = [
+    ['trained-physics', trained.experiments.find((e) => e.id === '17')!],
+    ['trained-physics', trained.experiments.find((e) => e.cpu_kv_blocks > 0)!],
+    ['roofline', roofline.experiments.find((e) => e.id === '66')!],
+  ] as const;
+
+  it.each(cases.map(([m, e]) => [m, e.id, e] as const))('%s experiment %s', (latencyModel, id, e) => {
+    const spec = join(tmp, `${latencyModel}-${id}.yaml`);
+    writeFileSync(spec, JSON.stringify(e.workload));
+    const r = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        ...['--model', e.model, '--hardware', e.hardware, '--tp', String(e.tp), '--latency-model', latencyModel],
+        ...['--total-kv-blocks', String(e.total_kv_blocks), '--max-num-seqs', String(e.max_num_seqs), '--max-num-batched-tokens', String(e.max_num_batched_tokens)],
+        ...['--kv-cpu-blocks', String(e.cpu_kv_blocks), '--kv-transfer-bandwidth', '0.2', '--prefix-hit-prefill-start', 'zero'],
+        ...['--workload-spec', spec, '--quiet'],
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const res = JSON.parse(r.stdout) as Record<string, number>;
+    const x = e.expected;
+    expect(res.completed_requests).toBe(x.completed_requests);
+    for (const k of ['ttft_mean_ms', 'ttft_p90_ms', 'ttft_p99_ms', 'e2e_mean_ms', 'e2e_p90_ms', 'e2e_p99_ms', 'itl_mean_ms']) within(k, res[k], x[k]);
+  }, 240_000);
+});
+

@@ -1,4 +1,5 @@
 import { ArrayRequestSource, type RequestSpec } from '@blis/engine';
+import { goSubsystemRand } from '@blis/workload';
 import { describe, expect, it } from 'vitest';
 import { type SimulationConfigInput, type SimulationResult, simulate } from '../src/index.js';
 import { hashesFor, spec } from './helpers.js';
@@ -77,25 +78,47 @@ describe('--snapshot-refresh-interval', () => {
 });
 
 describe('--cache-signal-delay', () => {
-  // Four requests with the same 4,000-token prompt, 15 ms apart, load signals live. Live cache
-  // signals (0): request 0 reaches instance 0's queue after the 10.3 ms queueing delay and claims
-  // its blocks; from the second request on, instance 0 holds the prompt, and precise-prefix-cache
-  // (weight 2) outweighs its higher load (queue-depth, weight 1): all four go there. With BLIS's
-  // 50 ms delay the router's first view of the caches (taken empty at t = 0) is not refreshed
-  // before 50 ms: every cache scores alike, load decides, the requests spread out.
+  // Four requests with the same 4,000-token prompt, 15 ms apart, load signals live. Request 0
+  // finds four idle, empty instances: every score ties, and BLIS's router stream (seed 42)
+  // draws the instance. It reaches that instance's queue after the 10.3 ms queueing delay and
+  // claims its blocks. Live cache signals (0): from the second request on, that instance holds
+  // the prompt and precise-prefix-cache (weight 2) sends all four there. With BLIS's 50 ms
+  // delay the router's view of the caches (empty at t = 0) is not refreshed before 50 ms: every
+  // cache scores alike, and so does every waiting queue (each request goes straight into a
+  // batch), so all four decisions are four-way ties and the router stream scatters them.
   const shared = Array.from({ length: 4 }, (_, i) => spec(i, i * 15_000, 4000, 50, { blockHashes: hashesFor(4000, 'sys', 250, `r${i}`) }));
   const routing = { policy: 'weighted', scorers: [{ name: 'precise-prefix-cache', weight: 2 }, { name: 'queue-depth', weight: 1 }] };
   const cfg = { numInstances: 4, routing, snapshotRefreshIntervalUs: 0 };
+  /** The instances BLIS's router stream (seed 42, 'router') draws for `n` four-way ties. */
+  const draws = (n: number) => {
+    const g = goSubsystemRand(42n, 'router');
+    return Array.from({ length: n }, () => `instance_${g.intn(4)}`);
+  };
+  const allOn = (id: string) => ['instance_0', 'instance_1', 'instance_2', 'instance_3'].map((x) => (x === id ? 4 : 0));
+  const hits = (r: SimulationResult) => records(r).map((x) => x.cache_hit_blocks);
+  const placed = (r: SimulationResult) => [0, 1, 2, 3].map((i) => handledBy(r).get(String(i)));
 
   it('0 reads the caches live; the 50 ms default hides what they gained since the last refresh', () => {
-    expect(distribution(run({ ...cfg, cacheSignalDelayUs: 0 }, shared))).toEqual([4, 0, 0, 0]);
-    expect(distribution(run(cfg, shared))).toEqual([1, 1, 1, 1]);
+    const [first] = draws(1);
+    const live = run({ ...cfg, cacheSignalDelayUs: 0 }, shared);
+    expect(distribution(live)).toEqual(allOn(first));
+    expect(hits(live)).toEqual([0, 250, 250, 250]);
+    // Delayed: the cache signal never breaks the tie, each decision is a fresh draw, and the
+    // requests at 15 and 30 ms land elsewhere and miss.
+    const delayed = run(cfg, shared);
+    expect(placed(delayed)).toEqual(draws(4));
+    expect(distribution(delayed)).not.toEqual(allOn(first));
+    const byId = new Map(records(delayed).map((x) => [x.request_id, x.cache_hit_blocks]));
+    expect([byId.get('1'), byId.get('2')]).toEqual([0, 0]);
   });
 
   it('a refresh due by the time of a routing decision brings the view up to date', () => {
-    // The same four, 60 ms apart: each decision comes after a due refresh and sees instance 0's cache.
+    // The same four, 60 ms apart: each decision comes after a due refresh and sees the cache of
+    // the instance request 0 drew.
     const apart = shared.map((s, i) => ({ ...s, arrivalUs: i * 60_000 }));
-    expect(distribution(run(cfg, apart))).toEqual([4, 0, 0, 0]);
+    const r = run(cfg, apart);
+    expect(distribution(r)).toEqual(allOn(draws(1)[0]));
+    expect(hits(r)).toEqual([0, 250, 250, 250]);
   });
 
   it('does not touch routing that reads no cache', () => {

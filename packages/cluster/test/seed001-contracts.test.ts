@@ -13,6 +13,7 @@ import {
   createWeightedRouting,
   listPolicies,
   policyContext,
+  seededRandomSource,
 } from '@blis/policies';
 import { type AdmissionRecord, MemorySink, TraceRecorder, parseTrace } from '@blis/trace';
 import { describe, expect, it } from 'vitest';
@@ -31,10 +32,28 @@ const run = (specs: Parameters<typeof buildCluster>[0], o: BuildOptions) => {
   return { sim, result: buildResult(sim, { sloTtftUs: 0, sloE2eUs: 0, includeRequests: true }) };
 };
 const ctx = (numInstances = 2, params: Record<string, unknown> = {}) => policyContext({ numInstances, params });
+/**
+ * A random source whose tie-breaks pick the first of the tied instances (nextInt -> 0), and
+ * that counts its draws: routers drawing from it place a request that finds every instance
+ * alike (request 0 below, on an idle cluster) on replica 0, as the scenario's Given needs.
+ */
+const firstTied = () => {
+  const src = {
+    draws: 0,
+    next: () => 0,
+    nextInt: (_n: number) => {
+      src.draws++;
+      return 0;
+    },
+  };
+  return src;
+};
 
 describe('Scenario: Route to replica with cached prefix', () => {
   // Given replica 0 has prefix "0xABC123" in KV cache (request 0 carries it there and is still
-  //   decoding, so replica 0 is also the busier one: a load-only router would avoid it)
+  //   decoding, so replica 0 is also the busier one: a load-only router would avoid it; request
+  //   0 finds both replicas idle, a tie, which a router breaks with a draw from its random
+  //   source: here one that picks the first tied, replica 0)
   // And replica 1 does not have prefix "0xABC123"
   // When a request with prefix "0xABC123" arrives
   // Then the routing policy selects replica 0
@@ -44,14 +63,16 @@ describe('Scenario: Route to replica with cached prefix', () => {
     spec(1, 200_000, 720, 4, { prefixGroup: PREFIX, blockHashes: hashesFor(720, PREFIX, 40, 'second') }),
   ];
   const prefixRouters: [string, () => RoutingPolicy][] = [
-    ['weighted (default pa:3,qd:2,kv:2)', () => createRoutingPolicy('weighted', ctx())],
+    ['weighted (default precise-prefix-cache:2,queue-depth:1,kv-utilization:1)', () =>
+      createRoutingPolicy('weighted', policyContext({ numInstances: 2, random: firstTied() }))],
     ['weighted precise-prefix-cache:2,queue-depth:1,kv-utilization:1', () =>
       createWeightedRouting([
         { scorer: createPrecisePrefixCacheScorer(), weight: 2 },
         { scorer: createQueueDepthScorer(), weight: 1 },
         { scorer: createKvUtilizationScorer(), weight: 1 },
       ])],
-    ['weighted prefix-affinity:5,queue-depth:1', () => createRoutingPolicy('weighted', ctx(2, { scorers: 'prefix-affinity:5,queue-depth:1' }))],
+    ['weighted prefix-affinity:5,queue-depth:1', () =>
+      createRoutingPolicy('weighted', policyContext({ numInstances: 2, params: { scorers: 'prefix-affinity:5,queue-depth:1' }, random: firstTied() }))],
     ['prefix-aware', () => createPrefixAware()],
     ['prefix-overlap', () => createPrefixOverlap()],
   ];
@@ -65,10 +86,26 @@ describe('Scenario: Route to replica with cached prefix', () => {
   });
 
   it('a load-only router sends it to the idle replica 1 instead (the scenario is not trivial)', () => {
-    const { result } = run(specs, { instances: 2, routing: 'least-loaded' });
+    const random = firstTied();
+    const routing = createRoutingPolicy('least-loaded', policyContext({ numInstances: 2, random }));
+    const { result } = run(specs, { instances: 2, setup: { routing } });
     const by = new Map(result.requests!.map((r) => [r.request_id, r]));
+    expect(by.get('0')!.handled_by).toBe('instance_0');
     expect(by.get('1')!.handled_by).toBe('instance_1');
     expect(by.get('1')!.cache_hit_blocks).toBe(0);
+    // Only request 0 met a tie: request 1 went to replica 1 on load alone, not by a draw.
+    expect(random.draws).toBe(1);
+  });
+
+  it('with a drawn tie-break the prefix still follows request 0, wherever it landed', () => {
+    // The registry's own random source (not the first-tied one): request 0's replica is drawn.
+    for (const seed of [0, 1, 2, 3, 4, 5]) {
+      const routing = createRoutingPolicy('weighted', policyContext({ numInstances: 2, random: seededRandomSource(seed) }));
+      const { result } = run(specs, { instances: 2, setup: { routing } });
+      const by = new Map(result.requests!.map((r) => [r.request_id, r]));
+      expect(by.get('1')!.handled_by).toBe(by.get('0')!.handled_by);
+      expect(by.get('1')!.cache_hit_blocks).toBe(40);
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import {
   type RouterState,
   type RoutingDecision,
   type RoutingPolicy,
+  seededRandomSource,
 } from '../src/index.js';
 import { entry, request, routerState, snapshots } from '../src/testing/index.js';
 
@@ -186,10 +187,13 @@ describe('guardPolicy readOnly: built-in policies are unaffected (property)', ()
   it('routing and priority policies (weighted with its scorers included) give the same answers behind views', () => {
     fc.assert(
       fc.property(fc.array(stepArb, { minLength: 1, maxLength: 10 }), (steps) => {
-        const ctx = policyContext({ numInstances: 4 });
+        // Each policy gets its own random source, seeded alike: routers that break ties with a
+        // draw (weighted, least-loaded) must see the same stream, not share one.
+        const freshCtx = () => policyContext({ numInstances: 4, random: seededRandomSource(7) });
+        const ctx = freshCtx();
         for (const name of registry.names('routing')) {
-          const raw = registry.createRoutingPolicy(name, ctx);
-          const viewed = guardPolicy('routing', registry.createRoutingPolicy(name, ctx), { readOnly: true });
+          const raw = registry.createRoutingPolicy(name, freshCtx());
+          const viewed = guardPolicy('routing', registry.createRoutingPolicy(name, freshCtx()), { readOnly: true });
           for (const s of steps) {
             const st = routerState(snapshots(...s.instances), { nowUs: s.nowUs });
             const req = request({ index: s.index, id: `r${s.index}`, blockHashes: s.hashes, sessionId: s.sessionId, sloClass: s.sloClass });

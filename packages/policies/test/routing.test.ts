@@ -13,9 +13,21 @@ import {
   createSessionAffinity,
   createWeightedRouting,
   policyContext,
+  type RandomSource,
   type Scorer,
 } from '../src/index.js';
 import { request, routerState, snapshots } from '../src/testing/index.js';
+
+/** A random source whose every nextInt returns `k`, recording the bound it was asked for. */
+function scripted(k: number, draws: number[]): RandomSource {
+  return {
+    next: () => Number.NaN,
+    nextInt: (n) => {
+      draws.push(n);
+      return k;
+    },
+  };
+}
 
 describe('round-robin', () => {
   it('sends the k-th routed request to k mod N and carries no scores', () => {
@@ -46,10 +58,25 @@ describe('least-loaded and always-busiest', () => {
       { queueDepth: 1, batchSize: 1, inFlightRequests: 1 }, // 3
     ),
   );
-  it('least-loaded picks the minimum effective load, lowest index on ties', () => {
+  it('least-loaded picks the minimum effective load, lowest index on ties without a random source', () => {
     const d = createLeastLoaded().route(request(), state);
     expect(d.instance).toBe(1);
     expect(d.reason).toBe('least-loaded (load=2)');
+  });
+  it('least-loaded with a random source draws among the tied minimum (1 and 2) in position order', () => {
+    const draws: number[] = [];
+    const pick = (k: number) => createLeastLoaded(scripted(k, draws)).route(request(), state);
+    expect(pick(0).instance).toBe(1);
+    const second = pick(1);
+    expect(second.instance).toBe(2);
+    expect(second.reason).toBe('least-loaded (load=2)');
+    expect(draws).toEqual([2, 2]);
+  });
+  it('the registry hands least-loaded the random source of its context', () => {
+    const draws: number[] = [];
+    const policy = createRoutingPolicy('least-loaded', policyContext({ numInstances: 4, random: scripted(1, draws) }));
+    expect(policy.route(request(), state).instance).toBe(2);
+    expect(draws).toEqual([2]);
   });
   it('always-busiest picks the maximum, lowest index on ties', () => {
     expect(createAlwaysBusiest().route(request(), state).instance).toBe(0);
@@ -57,7 +84,7 @@ describe('least-loaded and always-busiest', () => {
 });
 
 describe('weighted', () => {
-  // queue-depth: loads [4, 0, 2] -> [0, 1, 0.5]; kv-utilization: [0.9, 0.1, 0.8]
+  // queue-depth: waiting queues [4, 0, 2] -> [0, 1, 0.5]; kv-utilization: [0.9, 0.1, 0.8]
   const state = routerState(
     snapshots(
       { queueDepth: 4, kvUtilization: 0.1 },
@@ -100,7 +127,7 @@ describe('weighted', () => {
     expect(small.scores?.[0]).toBeCloseTo(0.72, 12);
   });
 
-  it('clamps out-of-range scores and breaks ties towards the lowest index', () => {
+  it('clamps out-of-range scores and, without a random source, breaks ties towards the lowest index', () => {
     const wild: Scorer = {
       name: 'wild',
       score: (_r, _s, out) => {
@@ -130,18 +157,24 @@ describe('weighted', () => {
   });
 
   it('defaults to precise-prefix-cache:2, queue-depth:1, kv-utilization:1 (BLIS HEAD)', () => {
-    const policy = createRoutingPolicy('weighted', policyContext({ numInstances: 2 }));
+    const draws: number[] = [];
+    const policy = createRoutingPolicy('weighted', policyContext({ numInstances: 2, random: scripted(1, draws) }));
     const cold = policy.route(request({ index: 0, blockHashes: [1, 2] }), routerState(snapshots({}, {})));
-    // Nothing cached and equal load: every scorer gives 1 everywhere, the lowest index wins.
-    expect(cold.instance).toBe(0);
+    // Nothing cached and equal load: every scorer gives 1 everywhere, a tie between both
+    // instances, so the context's random source draws nextInt(2) = 1 (the scripted value).
+    expect(Array.from(cold.scores ?? [])).toEqual([1, 1]);
+    expect(draws).toEqual([2]);
+    expect(cold.instance).toBe(1);
     expect(Object.keys(cold.breakdown ?? {})).toEqual(['precise-prefix-cache', 'queue-depth', 'kv-utilization']);
-    // i0 holds 2 of the 3 blocks but carries one request and 40% KV; i1 is idle and empty.
-    const state = routerState(snapshots({ cached: [1, 2], inFlightRequests: 1, kvUtilization: 0.4 }, {}));
+    // i0 holds 2 of the 3 blocks but has one request waiting and 40% KV; i1 is idle and empty.
+    const state = routerState(snapshots({ cached: [1, 2], queueDepth: 1, kvUtilization: 0.4 }, {}));
     const d = policy.route(request({ index: 1, blockHashes: [1, 2, 3] }), state);
+    // waiting queues 1, 0 -> queue-depth 0, 1
     // i0: 2/4 * 1 + 1/4 * 0 + 1/4 * 0.6 = 0.65 ; i1: 2/4 * 0 + 1/4 * 1 + 1/4 * 1 = 0.5
     expect(d.scores?.[0]).toBeCloseTo(0.65, 12);
     expect(d.scores?.[1]).toBeCloseTo(0.5, 12);
     expect(d.instance).toBe(0);
+    expect(draws).toEqual([2]); // no tie, no draw
   });
 });
 

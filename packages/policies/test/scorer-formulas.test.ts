@@ -11,13 +11,14 @@ import {
   createRunningRequestsScorer,
   createTokenBucket,
   createWeightedRouting,
+  type RandomSource,
   type Scorer,
 } from '../src/index.js';
 import { request, routerState, scoreAll, snapshots } from '../src/testing/index.js';
 
 // Every scorer's formula on ONE hand-built 4-instance picture, with the arithmetic written out,
-// then the weighted composition of all nine (clamp, normalised weights, argmax, lowest index on
-// ties) and the token bucket over time. scorers.test.ts and routing.test.ts check each formula's
+// then the weighted composition of all nine (clamp, normalised weights, argmax, ties to the
+// lowest index or to a draw from the random source) and the token bucket over time. scorers.test.ts and routing.test.ts check each formula's
 // edge cases in isolation; this file checks that the numbers agree on a shared, realistic case.
 
 const H1 = 0xabc1;
@@ -56,8 +57,8 @@ const EXPECTED: Record<string, number[]> = {
   'precise-prefix-cache': [1, 0, 1 / 3, 2 / 3],
   // H1 is cached on some instance, so REQ is warm: neutral 0.5 everywhere
   'no-hit-lru': [0.5, 0.5, 0.5, 0.5],
-  // loads 11, 0, 290, 8; (290 - load) / (290 - 0)
-  'queue-depth': [279 / 290, 1, 0, 282 / 290],
+  // waiting queues 2, 0, 130, 1 (the queue alone, not the effective load); (130 - q) / (130 - 0)
+  'queue-depth': [128 / 130, 1, 0, 129 / 130],
   // 1 - util
   'kv-utilization': [0.25, 1, 0.5, 0.75],
   // 1 / (1 + load)
@@ -108,17 +109,17 @@ describe('each scorer on the shared picture', () => {
   });
 });
 
-describe('weighted: clamp, normalised weights, argmax, lowest index on ties', () => {
+describe('weighted: clamp, normalised weights, argmax, ties broken by position or by a draw', () => {
   const all = (weights: Record<string, number>) =>
     createWeightedRouting(Object.keys(SCORERS).map((name) => ({ scorer: SCORERS[name](), weight: weights[name] ?? 1 })));
 
   // Per-instance sums of the nine raw scores above:
-  // i0: 0.75 + 1 + 0.5 + 279/290 + 0.25 + 1/12 + 144/150 + 0.7 + 0.5*126/128
+  // i0: 0.75 + 1 + 0.5 + 128/130 + 0.25 + 1/12 + 144/150 + 0.7 + 0.5*126/128
   // i1: 0 + 0 + 0.5 + 1 + 1 + 1 + 1 + 1 + 0.5 = 6
   // i2: 0 + 1/3 + 0.5 + 0 + 0.5 + 1/291 + 0 + 0 + 0
-  // i3: 0.5 + 2/3 + 0.5 + 282/290 + 0.75 + 1/9 + 146/150 + 0.7 + 0.5*127/128
-  const rest0 = 0.5 + 279 / 290 + 0.25 + 1 / 12 + 144 / 150 + 0.7 + 0.5 * (126 / 128); // i0 without the two prefix scorers
-  const rest3 = 0.5 + 282 / 290 + 0.75 + 1 / 9 + 146 / 150 + 0.7 + 0.5 * (127 / 128);
+  // i3: 0.5 + 2/3 + 0.5 + 129/130 + 0.75 + 1/9 + 146/150 + 0.7 + 0.5*127/128
+  const rest0 = 0.5 + 128 / 130 + 0.25 + 1 / 12 + 144 / 150 + 0.7 + 0.5 * (126 / 128); // i0 without the two prefix scorers
+  const rest3 = 0.5 + 129 / 130 + 0.75 + 1 / 9 + 146 / 150 + 0.7 + 0.5 * (127 / 128);
 
   it('equal weights (1/9 each): the idle instance 1 wins on load', () => {
     const d = all({}).route(REQ, STATE);
@@ -156,16 +157,32 @@ describe('weighted: clamp, normalised weights, argmax, lowest index on ties', ()
     expect(d.instance).toBe(1);
   });
 
-  it('ties go to the lowest instance position', () => {
-    // Instances 1 and 2 are identical and idle: queue-depth 1 and kv 1 on both.
-    const tie = routerState(snapshots({ queueDepth: 4, kvUtilization: 0.5 }, {}, {}));
-    const d = createWeightedRouting([
-      { scorer: createQueueDepthScorer(), weight: 1 },
-      { scorer: createKvUtilizationScorer(), weight: 1 },
-    ]).route(REQ, tie);
+  // Instances 1 and 2 are identical and idle: queue-depth 1 and kv 1 on both.
+  const tie = routerState(snapshots({ queueDepth: 4, kvUtilization: 0.5 }, {}, {}));
+  const tieScorers = () => [
+    { scorer: createQueueDepthScorer(), weight: 1 },
+    { scorer: createKvUtilizationScorer(), weight: 1 },
+  ];
+
+  it('without a random source, ties go to the lowest instance position', () => {
+    const d = createWeightedRouting(tieScorers()).route(REQ, tie);
     // [(0 + 0.5) / 2, (1 + 1) / 2, (1 + 1) / 2]
     expect(Array.from(d.scores ?? [])).toEqual([0.25, 1, 1]);
     expect(d.instance).toBe(1);
+  });
+
+  it('with a random source, one draw over the 2 tied instances picks among them in position order', () => {
+    const draws: number[] = [];
+    const scripted = (k: number): RandomSource => ({
+      next: () => Number.NaN,
+      nextInt: (n) => {
+        draws.push(n);
+        return k;
+      },
+    });
+    expect(createWeightedRouting(tieScorers(), scripted(0)).route(REQ, tie).instance).toBe(1);
+    expect(createWeightedRouting(tieScorers(), scripted(1)).route(REQ, tie).instance).toBe(2);
+    expect(draws).toEqual([2, 2]);
   });
 });
 

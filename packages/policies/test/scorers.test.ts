@@ -14,22 +14,28 @@ import {
 import { request, routerState, scoreAll, snapshots } from '../src/testing/index.js';
 
 describe('queue-depth', () => {
-  it('min-max normalises QueueDepth + BatchSize + InFlight, lower load scoring higher', () => {
+  it('min-max normalises the waiting-queue depth alone, a shorter queue scoring higher', () => {
     const state = routerState(
       snapshots(
-        { queueDepth: 2, batchSize: 1, inFlightRequests: 1 }, // 4
-        {}, // 0
-        { queueDepth: 1, batchSize: 1 }, // 2
-        { inFlightRequests: 3 }, // 3
+        { queueDepth: 4, batchSize: 1, inFlightRequests: 1 }, // depth 4: (4 - 4) / 4 = 0
+        { batchSize: 6, inFlightRequests: 5 }, // depth 0: (4 - 0) / 4 = 1, however busy
+        { queueDepth: 2, batchSize: 1 }, // depth 2: (4 - 2) / 4 = 0.5
+        { queueDepth: 3 }, // depth 3: (4 - 3) / 4 = 0.25
       ),
     );
     expect(scoreAll(createQueueDepthScorer(), request(), state)).toEqual([0, 1, 0.5, 0.25]);
   });
-  it('scores every instance 1 when all loads are equal', () => {
+  it('ignores the running batch and requests in flight: equal waiting queues score 1 everywhere', () => {
     const state = routerState(
-      snapshots({ queueDepth: 3 }, { batchSize: 3 }, { inFlightRequests: 3 }),
+      snapshots({ queueDepth: 3 }, { queueDepth: 3, batchSize: 3 }, { queueDepth: 3, inFlightRequests: 3 }),
     );
     expect(scoreAll(createQueueDepthScorer(), request(), state)).toEqual([1, 1, 1]);
+  });
+  it('ranks on the waiting queue even when the effective load ranks the other way', () => {
+    // Effective loads 3 and 5, but waiting queues 3 and 0: the busier instance with nothing
+    // waiting scores 1, the idler one with three waiting 0.
+    const state = routerState(snapshots({ queueDepth: 3 }, { batchSize: 4, inFlightRequests: 1 }));
+    expect(scoreAll(createQueueDepthScorer(), request(), state)).toEqual([0, 1]);
   });
 });
 

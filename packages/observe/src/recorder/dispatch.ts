@@ -113,7 +113,7 @@ export async function dispatch(plan: DispatchPlan): Promise<DispatchResult> {
           if (spec === undefined) return;
           await launch(spec, sinceStartUs());
           const us = pause();
-          if (us > 0 && !stopped()) await sleep(us / 1000, plan.signal);
+          if (us > 0 && !stopped()) await sleepUntil(sinceStartUs() + us, sinceStartUs, plan.signal);
         }
       };
       await Promise.all(Array.from({ length: users }, user));
@@ -144,6 +144,22 @@ export async function dispatch(plan: DispatchPlan): Promise<DispatchResult> {
   }
   records.sort((a, b) => a.requestId - b.requestId);
   return { sent, records };
+}
+
+/**
+ * Waits until `nowUs()` reaches `atUs`, or less when `signal` aborts. Node's timers count whole
+ * milliseconds on a clock read once per loop turn, so a plain `setTimeout` can fire up to about a
+ * millisecond before the µs clock says the time is up; a user's think time measured on that
+ * clock would then come out short. The remainder is slept again (under a millisecond: a
+ * `setImmediate` turn) until the clock agrees.
+ */
+export async function sleepUntil(atUs: number, nowUs: () => number, signal?: AbortSignal): Promise<void> {
+  for (;;) {
+    const left = atUs - nowUs();
+    if (left <= 0 || signal?.aborted === true) return;
+    if (left >= 1000) await sleep(left / 1000, signal);
+    else await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Waits `ms`, or less when `signal` aborts. */

@@ -58,7 +58,8 @@ export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions):
       // Each client is a generator with its own streams: refuse a mix of more than a real study has.
       if (spec.clients.length > RUN_LIMITS.maxSpecClients)
         throw new RunLimitError([{ path: ['clients'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxSpecClients} clients`, found: String(spec.clients.length) }]);
-      const requests = w.numRequests ?? spec.num_requests;
+      // An inference_perf spec states its size through its stages (follow-up rounds included).
+      const requests = w.numRequests ?? spec.num_requests ?? spec.inferencePerf?.plan.plannedRequests;
       if (w.numRequests === undefined && requests !== undefined && requests > RUN_LIMITS.maxRequests)
         throw new RunLimitError([{ path: ['num_requests'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxRequests} requests`, found: String(requests) }]);
       opts.onPhase?.({ kind: 'generate', clients: spec.clients.length, requests });

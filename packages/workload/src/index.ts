@@ -43,6 +43,6 @@ export { parseYamlInput, readYamlText, yamlLineOf, YAML_LIMITS } from './yaml-in
 export type { YamlInput } from './yaml-input.js';
 export { keyText, fieldPathText, looksBinary, formatBytes } from './text-excerpt.js';
 export { TRACE_LIMITS } from './traces/trace-limits.js';
-export { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
+export { MAX_TOKENS_PER_REQUEST, MAX_SPEC_CLIENTS, MAX_INFERENCE_PERF_REQUESTS } from './request-limits.js';
 export { GoRand, GoRandSource, fnv1a64, goSubsystemSeed, goSubsystemRand, GoPartitionedRng, GO_WORKLOAD_SUBSYSTEM } from './go-rand/index.js';
 export type { GoSeed } from './go-rand/index.js';

@@ -295,4 +295,18 @@ export const cases: readonly BadInputCase[] = [
     stderr: [/^blis: \S+users\.yaml:4 inference_perf\.shared_prefix: expected at most 3 users \(rate × duration requests, one or more each\), found 4 users$/],
     exactLines: true,
   },
+  {
+    name: 'inference_perf expanding to 2×10^16 clients is refused before it is built',
+    args: [...RUN, '--workload-spec', '$DIR/huge.yaml'],
+    files: { 'huge.yaml': 'version: "2"\ninference_perf:\n  stages: [{rate: 1, duration: 10}, {rate: 2, duration: 10}]\n  shared_prefix: {num_unique_system_prompts: 100000000, num_users_per_system_prompt: 100000000, system_prompt_len: 10, question_len: 10, output_len: 10}\n' },
+    stderr: [/^blis: \S+huge\.yaml:4 inference_perf\.shared_prefix: expected at most 10000 clients \(system prompts × users per prompt × 2 stages\), found 100000000 × 100000000 × 2 = 20000000000000000$/],
+    exactLines: true,
+  },
+  {
+    name: 'inference_perf asking for 10^8 requests',
+    args: [...RUN, '--workload-spec', '$DIR/many.yaml'],
+    files: { 'many.yaml': 'version: "2"\ninference_perf:\n  stages: [{rate: 1000000, duration: 100}]\n  shared_prefix: {num_unique_system_prompts: 2, num_users_per_system_prompt: 2, system_prompt_len: 10, question_len: 10, output_len: 10}\n' },
+    stderr: [/^blis: \S+many\.yaml:3 inference_perf\.stages: expected at most 10000000 requests over all stages \(rate × duration\), found 100000000$/],
+    exactLines: true,
+  },
 ];

@@ -1,4 +1,4 @@
-import { MAX_TOKENS_PER_REQUEST } from '@blis/workload';
+import { MAX_SPEC_CLIENTS, MAX_TOKENS_PER_REQUEST } from '@blis/workload';
 
 /**
  * The largest run BLIS accepts, checked on the validated config before anything is allocated.
@@ -29,7 +29,7 @@ export const RUN_LIMITS = {
   /** Requests of one run (10^8): a run this long keeps about 40 GB of per-request results. */
   maxRequests: 100_000_000,
   /** Clients of a workload spec: each is a generator of its own; real mixes have tens. */
-  maxSpecClients: 10_000,
+  maxSpecClients: MAX_SPEC_CLIENTS,
   /**
    * Bytes of a workload spec file (16 MiB), checked by the CLI before it reads one: parsing YAML
    * takes about a second and 80 bytes of memory per byte, and a spec of 10,000 clients of

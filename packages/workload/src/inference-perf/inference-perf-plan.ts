@@ -1,3 +1,4 @@
+import { MAX_INFERENCE_PERF_REQUESTS, MAX_SPEC_CLIENTS } from '../request-limits.js';
 import type { InferencePerfSection, InferencePerfStage } from './inference-perf-schema.js';
 
 /**
@@ -38,6 +39,8 @@ export interface IpPlan {
   outputLength: number;
   /** Sum of the stage rates (BLIS's aggregate rate). */
   aggregateRate: number;
+  /** Requests the stages ask for (rate × duration summed; Poisson stages send about that many). */
+  plannedRequests: number;
   multiTurn: boolean;
 }
 
@@ -60,6 +63,21 @@ export function planInferencePerf(ip: InferencePerfSection): { plan: IpPlan } | 
   const sp = ip.shared_prefix;
   const perStage = sp.num_unique_system_prompts * sp.num_users_per_system_prompt;
   const issues: IpIssue[] = [];
+  // Checked before anything is built: the section is a few lines, its expansion can be billions.
+  const clientCount = perStage * ip.stages.length;
+  if (clientCount > MAX_SPEC_CLIENTS)
+    return {
+      issues: [
+        {
+          path: ['inference_perf', 'shared_prefix'],
+          expected: `at most ${MAX_SPEC_CLIENTS} clients (system prompts × users per prompt × ${ip.stages.length} stage${ip.stages.length === 1 ? '' : 's'})`,
+          found: `${sp.num_unique_system_prompts} × ${sp.num_users_per_system_prompt} × ${ip.stages.length} = ${clientCount}`,
+        },
+      ],
+    };
+  const planned = ip.stages.reduce((a, s) => a + s.rate * s.duration, 0);
+  if (planned > MAX_INFERENCE_PERF_REQUESTS)
+    return { issues: [{ path: ['inference_perf', 'stages'], expected: `at most ${MAX_INFERENCE_PERF_REQUESTS} requests over all stages (rate × duration)`, found: String(Math.round(planned)) }] };
   // BLIS refuses a stage under one request only where it splits the count: a single stage, or
   // every stage's session rounds. A later stage without sessions is plain Poisson, so it passes.
   const counted = ip.stages.length === 1 || sp.enable_multi_turn_chat;
@@ -114,6 +132,7 @@ export function planInferencePerf(ip: InferencePerfSection): { plan: IpPlan } | 
       questionLength: Math.max(1, sp.question_len),
       outputLength: Math.max(1, sp.output_len),
       aggregateRate: ip.stages.reduce((a, s) => a + s.rate, 0),
+      plannedRequests: Math.round(planned),
       multiTurn,
     },
   };

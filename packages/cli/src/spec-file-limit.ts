@@ -14,5 +14,5 @@ export function requireSpecFileSize(flag: string, path: string): void {
     return; // requireReadable reports unreadable files.
   }
   if (size > RUN_LIMITS.maxSpecFileBytes)
-    throw new UsageError([{ where: `${flag} ${path}`, expected: `a workload spec of at most ${RUN_LIMITS.maxSpecFileBytes} bytes (16 MiB; ${RUN_LIMITS.maxSpecClients} clients at most)`, found: `${size} bytes` }]);
+    throw new UsageError([{ where: `${flag} ${path}`, expected: `a workload spec of at most ${RUN_LIMITS.maxSpecFileBytes} bytes (${RUN_LIMITS.maxSpecFileBytes / 1048576} MiB; ${RUN_LIMITS.maxSpecClients} clients at most)`, found: `${size} bytes` }]);
 }

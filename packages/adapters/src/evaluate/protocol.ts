@@ -5,7 +5,7 @@ import type { LocatedIssue } from '../located-error.js';
 export const EVAL_PROTOCOL = 'blis-eval/1';
 
 /**
- * Largest request `blis evaluate` reads (16 MiB, a workload spec's limit): a request is parsed
+ * Largest request `blis evaluate` reads (16 MiB, twice a workload spec's limit): a request is parsed
  * whole, and what it holds inline (a policy, a spec, a module) is a few kilobytes.
  */
 export const EVAL_REQUEST_MAX_BYTES = 16 * 1024 * 1024;

@@ -88,7 +88,7 @@ export const cases: readonly BadInputCase[] = [
     name: 'workload spec of 300,000 clients (70 MB)',
     args: ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--workload-spec', '$DIR/huge.yaml'],
     files: { 'huge.yaml': hugeSpec },
-    stderr: [/^blis: --workload-spec \/.*\/huge\.yaml: expected a workload spec of at most 16777216 bytes \(16 MiB; 10000 clients at most\), found \d+ bytes$/],
+    stderr: [/^blis: --workload-spec \/.*\/huge\.yaml: expected a workload spec of at most 8388608 bytes \(8 MiB; 10000 clients at most\), found \d+ bytes$/],
     exactLines: true,
   },
   {

@@ -74,7 +74,7 @@ export const cases: readonly BadInputCase[] = [
     name: 'a 9 MiB workload spec',
     args: [...RUN, '--workload-spec', '$DIR/big.yaml'],
     files: { 'big.yaml': () => `${SPEC}category: ${'y'.repeat(9 * 1024 * 1024)}\n` },
-    stderr: [/^blis: \S+big\.yaml: expected a YAML file of at most 8 MiB, found 9 MiB$/],
+    stderr: [/^blis: --workload-spec \S+big\.yaml: expected a workload spec of at most 8388608 bytes \(8 MiB; 10000 clients at most\), found \d+ bytes$/],
     exactLines: true,
   },
   {

@@ -1,4 +1,4 @@
-import { MAX_SPEC_CLIENTS, MAX_TOKENS_PER_REQUEST } from '@blis/workload';
+import { MAX_SPEC_CLIENTS, MAX_TOKENS_PER_REQUEST, YAML_LIMITS } from '@blis/workload';
 
 /**
  * The largest run BLIS accepts, checked on the validated config before anything is allocated.
@@ -31,11 +31,11 @@ export const RUN_LIMITS = {
   /** Clients of a workload spec: each is a generator of its own; real mixes have tens. */
   maxSpecClients: MAX_SPEC_CLIENTS,
   /**
-   * Bytes of a workload spec file (16 MiB), checked by the CLI before it reads one: parsing YAML
-   * takes about a second and 80 bytes of memory per byte, and a spec of 10,000 clients of
-   * ordinary size is 2 to 5 MB.
+   * Bytes of a workload spec file (8 MiB, the YAML reader's own limit), checked by the CLI before
+   * it reads one: parsing YAML takes about a second and 80 bytes of memory per byte, and a spec
+   * of 10,000 clients of ordinary size is 2 to 5 MB.
    */
-  maxSpecFileBytes: 16_777_216,
+  maxSpecFileBytes: YAML_LIMITS.maxBytes,
   /** Samples a time series keeps per signal (`timeseriesMaxSamples`). */
   maxTimeseriesSamples: 1_000_000,
 } as const;

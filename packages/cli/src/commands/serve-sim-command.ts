@@ -1,4 +1,5 @@
 import { startSimServer } from '@blis/observe';
+import { quoteExcerpt } from '@blis/policies';
 import { buildConfig } from '../build-config.js';
 import { type FlagDef, parseFlags } from '../flags.js';
 import { customRuntime, preparePolicies } from '../policy-modules/index.js';
@@ -26,11 +27,17 @@ export async function runServeSimCommand(defs: readonly FlagDef[], rawOpts: Reco
     memoryLimit: memoryLimit(flags.ignoreMemoryLimit === true),
   };
   const port = (flags.port as number | undefined) ?? 8000;
+  // A TCP port is 16 bits: Node throws a RangeError from listen() for anything above.
+  if (port > 65535) throw new UsageError([{ where: '--port', expected: 'a TCP port from 0 to 65535 (0 = any free port)', found: String(port) }]);
+  const host = (flags.host as string | undefined) ?? '127.0.0.1';
+  // A dotted quad with an octet over 255 is no address; refused without asking a resolver.
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(host) && host.split('.').some((o) => Number(o) > 255))
+    throw new UsageError([{ where: '--host', expected: 'an address or a host name that resolves on this machine', found: quoteExcerpt(host) }]);
   let served = 0;
   const server = await startSimServer({
     config,
     runtime,
-    host: (flags.host as string | undefined) ?? '127.0.0.1',
+    host,
     port,
     servedModelName: flags.servedModelName as string | undefined,
     defaultOutputTokens: flags.defaultOutputTokens as number | undefined,
@@ -39,6 +46,9 @@ export async function runServeSimCommand(defs: readonly FlagDef[], rawOpts: Reco
   }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL')
       throw new UsageError([{ where: e.code === 'EADDRNOTAVAIL' ? '--host' : '--port', expected: 'an address and port this process can listen on', found: `${e.code} (${e.message})` }]);
+    // A host name that does not resolve (or is no address at all, 999.1.1.1) is the user's.
+    if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN')
+      throw new UsageError([{ where: '--host', expected: 'an address or a host name that resolves on this machine', found: quoteExcerpt(host) }]);
     throw e;
   });
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);

@@ -43,4 +43,17 @@ export const cases: readonly BadInputCase[] = [
   { name: 'a 10 KB --vllm-version is quoted as an excerpt', args: [...RUN, '--vllm-version', 'v'.repeat(10_000)], stderr: [/^blis: --vllm-version: expected .*found "v{60}…" \(10000 characters\)$/], exactLines: true, maxStderrBytes: 400 },
   { name: 'a 10 KB --routing-policy is quoted as an excerpt', args: [...RUN, '--routing-policy', 'w'.repeat(10_000)], stderr: [/^blis: --routing-policy: expected one of .*found "w{60}…" \(10000 characters\)$/], exactLines: true, maxStderrBytes: 400 },
   { name: '--num-instances zero', args: [...RUN, '--num-instances', '0'], stderr: [/^blis: --num-instances: expected a positive integer/], exactLines: true },
+  // blis serve-sim: where to listen.
+  {
+    name: 'serve-sim --port beyond 16 bits',
+    args: ['serve-sim', '--model', 'meta-llama/llama-3.1-8b-instruct', '--port', '99999'],
+    stderr: ['--port: expected a TCP port from 0 to 65535 (0 = any free port), found 99999'],
+    exactLines: true,
+  },
+  {
+    name: 'serve-sim --host that is no address',
+    args: ['serve-sim', '--model', 'meta-llama/llama-3.1-8b-instruct', '--host', '999.1.1.1', '--port', '0'],
+    stderr: ['--host: expected an address or a host name that resolves on this machine, found "999.1.1.1"'],
+    exactLines: true,
+  },
 ];

@@ -1,4 +1,4 @@
-import { readFileSync } from '#host-files';
+import { readJsonFile } from './json-file.js';
 import { formatParamPath, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 import catalogue from './data/hardware.json';
@@ -56,8 +56,9 @@ export function hardwareSpec(name: string, extraPath?: string): GpuSpec {
   if (extraPath !== undefined) {
     let raw: unknown;
     try {
-      raw = JSON.parse(readFileSync(extraPath, 'utf8'));
+      raw = readJsonFile(extraPath, (found) => new LatencyConfigError(`${extraPath}: expected a hardware_config.json (JSON), found ${found}`));
     } catch (e) {
+      if (e instanceof LatencyConfigError) throw e;
       throw new LatencyConfigError(`${extraPath}: expected a readable hardware_config.json, found ${(e as Error).message}`);
     }
     for (const [k, v] of toSpecs(raw, extraPath)) table.set(k, v);

@@ -1,4 +1,5 @@
-import { join, readFileSync, statSync } from '#host-files';
+import { join, statSync } from '#host-files';
+import { readJsonFile } from './json-file.js';
 import { formatParamPath, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 import { LatencyConfigError } from './errors.js';
@@ -94,9 +95,10 @@ export function loadModelConfig(path: string): ModelArchitecture {
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = readJsonFile(file, (found) => new LatencyConfigError(`${file}: expected JSON, found ${found}`));
   } catch (e) {
-    throw new LatencyConfigError(`${file}: expected JSON, found ${(e as Error).message}`);
+    if (e instanceof LatencyConfigError) throw e;
+    throw new LatencyConfigError(`${file}: expected a readable model config, found ${(e as Error).message}`);
   }
   return parseModelConfig(raw, file);
 }

@@ -309,4 +309,26 @@ export const cases: readonly BadInputCase[] = [
     stderr: [/^blis: \S+many\.yaml:3 inference_perf\.stages: expected at most 10000000 requests over all stages \(rate × duration\), found 100000000$/],
     exactLines: true,
   },
+  // JSON config files the latency model reads.
+  {
+    name: 'a binary file as --hardware-config',
+    args: [...RUN, '--hardware-config', '$DIR/hw.bin'],
+    files: { 'hw.bin': PNG },
+    stderr: [/^blis: \S+hw\.bin: expected a hardware_config\.json \(JSON\), found binary data$/],
+    exactLines: true,
+  },
+  {
+    name: 'a binary file as --model-config',
+    args: [...RUN, '--latency-model', 'roofline', '--model-config', '$DIR/config.bin'],
+    files: { 'config.bin': PNG },
+    stderr: [/^blis: \S+config\.bin: expected JSON, found binary data$/],
+    exactLines: true,
+  },
+  {
+    name: 'invalid JSON as --model-config is located without echoing the file',
+    args: [...RUN, '--latency-model', 'roofline', '--model-config', '$DIR/config.json'],
+    files: { 'config.json': '{\n  "hidden_size": 4096\n  "num_layers": 32\n}\n' },
+    stderr: [/^blis: \S+config\.json: expected JSON, found something else at line 3, column 3: "\\"num_layers\\": 32\\n}\\n"$/],
+    exactLines: true,
+  },
 ];

@@ -56,4 +56,10 @@ export const cases: readonly BadInputCase[] = [
     stderr: ['--host: expected an address or a host name that resolves on this machine, found "999.1.1.1"'],
     exactLines: true,
   },
+  {
+    name: '--timeout beyond the simulated clock names the flag, in seconds',
+    args: ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--timeout', '1e12'],
+    stderr: ["--timeout: expected at most 9007199254 seconds (the simulated clock's range), or a negative number for no deadline, found 1000000000000"],
+    exactLines: true,
+  },
 ];

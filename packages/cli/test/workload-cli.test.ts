@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +96,20 @@ describe('blis replay of the trace fixtures', () => {
     const res = ok('replay', '--trace', join(FIXTURES, 'mooncake-synthetic-300.jsonl'), ...MODEL, '--total-kv-blocks', '2000', '--quiet');
     expect(res.dropped_unservable).toBeGreaterThan(0);
     expect(accounted(res)).toBe(300);
+  });
+});
+
+describe('blis convert of a bad trace', () => {
+  it('exits 2 and leaves no partial TraceV2 pair behind', () => {
+    const bad = join(tmp, 'bad-row.csv');
+    writeFileSync(bad, 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.97,12,3\n2023-11-16 18:17:04.97,x,3\n');
+    const stem = join(tmp, 'bad-row-out');
+    const r = blis('convert', '--trace', bad, '--output', stem);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/bad-row\.csv:3 ContextTokens: expected an integer from 1 to 16777216, found "x"/);
+    expect(existsSync(`${stem}.yaml`)).toBe(false);
+    expect(existsSync(`${stem}.csv`)).toBe(false);
   });
 });
 

@@ -47,8 +47,8 @@ class WaitingSet {
 }
 
 /**
- * Detects, as the simulation runs, the failure modes of DESIGN.md D.8 that need live queue
- * state: priority inversion and head-of-line blocking (per instance wait queue), KV thrashing
+ * Detects, as the simulation runs, the failure modes (seed design 000, section D.8) that need
+ * live queue state: priority inversion and head-of-line blocking (per instance wait queue), KV thrashing
  * and scale oscillation. Tail-latency blowup needs the whole run and lives in tail-latency.ts.
  *
  * Under P/D the queues hold parts (`<id>_prefill`, `<id>_decode`), and the anomalies they cause

@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from 'node:fs';
 import { describeFound } from '@blis/policies';
 import type { RequestSource } from '@blis/engine';
 import { type TraceV2Header, createRequestSource, kvOffloadHeaderBlock, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
@@ -80,9 +81,12 @@ export async function runConvertCommand(raw: Record<string, unknown>): Promise<v
   const header = `${prefix}.yaml`;
   const csv = `${prefix}.csv`;
   let n: number;
+  // A conversion that fails part-way (a bad trace row) must not leave a partial pair behind.
+  const fresh = [header, csv].filter((p) => !existsSync(p));
   try {
     n = writeTraceV2(source, header, csv, extraHeader);
   } catch (e) {
+    for (const p of fresh) rmSync(p, { force: true });
     if ((e as NodeJS.ErrnoException).code !== undefined)
       throw new UsageError([{ where: '--output', expected: 'a writable path prefix', found: (e as NodeJS.ErrnoException).code! }]);
     throw e;

@@ -4,6 +4,9 @@ import type { LoadedSweepSpec } from './sweep-spec-load.js';
 import { SweepSpecError, type SweepIssue } from './sweep-spec-error.js';
 import type { ParameterValue, SweepSpec } from './sweep-spec-schema.js';
 
+/** Candidates of one sweep (10^6): each is a whole simulation per seed. */
+export const MAX_SWEEP_CANDIDATES = 1_000_000;
+
 /** One point of the search: a value for every parameter, in the spec's parameter order. */
 export interface Candidate {
   /** 0-based position in the search; rows and the journal are keyed by it. */
@@ -19,6 +22,8 @@ export interface Candidate {
 export function expandCandidates(spec: SweepSpec, loaded?: Pick<LoadedSweepSpec, 'where'>): Candidate[] {
   const names = Object.keys(spec.parameters);
   if (spec.search.kind === 'random') {
+    if (spec.search.samples > MAX_SWEEP_CANDIDATES)
+      throw new SweepSpecError([{ where: loaded?.where(['search', 'samples']) ?? 'search.samples', expected: `at most ${MAX_SWEEP_CANDIDATES} candidates`, found: String(spec.search.samples) }]);
     const random = new PartitionedRng(spec.search.seed).stream('sweep/random-search');
     const out: Candidate[] = [];
     for (let index = 0; index < spec.search.samples; index++) {
@@ -36,8 +41,13 @@ export function expandCandidates(spec: SweepSpec, loaded?: Pick<LoadedSweepSpec,
     else issues.push({ where: loaded?.where(['parameters', n]) ?? `parameters.${n}`, expected: g.error, found: JSON.stringify(spec.parameters[n]) });
   }
   if (issues.length > 0) throw new SweepSpecError(issues);
-  const out: Candidate[] = [];
   const total = axes.reduce((a, x) => a * x.length, 1);
+  // Counted before any is built: four lists of a thousand values are 10^12 simulations.
+  if (total > MAX_SWEEP_CANDIDATES)
+    throw new SweepSpecError([
+      { where: loaded?.where(['parameters']) ?? 'parameters', expected: `at most ${MAX_SWEEP_CANDIDATES} candidates (the grid is the product of the value lists)`, found: `${axes.map((x) => x.length).join(' × ')} = ${total}` },
+    ]);
+  const out: Candidate[] = [];
   for (let index = 0; index < total; index++) {
     const values: Record<string, ParameterValue> = {};
     // Mixed radix, last parameter fastest.

@@ -331,4 +331,19 @@ export const cases: readonly BadInputCase[] = [
     stderr: [/^blis: \S+config\.json: expected JSON, found something else at line 3, column 3: "\\"num_layers\\": 32\\n}\\n"$/],
     exactLines: true,
   },
+  // Sweep specs whose candidates would not fit in memory, let alone run.
+  {
+    name: 'a sweep grid of 10^7 candidates is refused before it is built',
+    args: ['sweep', '$DIR/grid.yaml', '--output', '$DIR/out.csv'],
+    files: { 'grid.yaml': 'base: {numInstances: 1, model: meta-llama/llama-3.1-8b-instruct}\nseeds: [1]\nsearch: {kind: grid}\nparameters:\n  maxNumSeqs: {min: 1, max: 1000, step: 1}\n  numInstances: {min: 1, max: 1000, step: 1}\n  blockSizeTokens: {min: 1, max: 10, step: 1}\nmetrics: [ttft_mean_ms]\n' },
+    stderr: [/^blis: \S+grid\.yaml:5 parameters: expected at most 1000000 candidates \(the grid is the product of the value lists\), found 1000 × 1000 × 10 = 10000000$/],
+    exactLines: true,
+  },
+  {
+    name: 'a random sweep of 10^9 samples',
+    args: ['sweep', '$DIR/random.yaml', '--output', '$DIR/out.csv'],
+    files: { 'random.yaml': 'base: {numInstances: 1, model: meta-llama/llama-3.1-8b-instruct}\nseeds: [1]\nsearch: {kind: random, samples: 1000000000}\nparameters:\n  numInstances: [1, 2]\nmetrics: [ttft_mean_ms]\n' },
+    stderr: [/^blis: \S+random\.yaml:3 search\.samples: expected at most 1000000 candidates, found 1000000000$/],
+    exactLines: true,
+  },
 ];

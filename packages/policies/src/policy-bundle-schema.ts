@@ -76,15 +76,18 @@ const delaySchema = z.strictObject({
   stddev: finiteNonNegative('a finite number of seconds >= 0').optional(),
 });
 
+/** Nodes of one pool (10,000, a run's instance limit): every node hosts at least one replica. */
+export const MAX_POOL_NODES = 10_000;
+
 export const nodePoolSchema = z
   .strictObject({
     name: z.string({ error: 'expected a pool name' }).min(1, { error: 'must not be empty' }),
     gpu_type: z.string({ error: 'expected a GPU type' }).min(1, { error: 'must not be empty' }),
     gpus_per_node: positiveInt('an integer >= 1'),
     gpu_memory_gib: finitePositive(),
-    initial_nodes: nonNegativeInt().optional(),
-    min_nodes: nonNegativeInt().optional(),
-    max_nodes: nonNegativeInt(),
+    initial_nodes: nonNegativeInt().max(MAX_POOL_NODES, { error: `expected at most ${MAX_POOL_NODES} nodes` }).optional(),
+    min_nodes: nonNegativeInt().max(MAX_POOL_NODES, { error: `expected at most ${MAX_POOL_NODES} nodes` }).optional(),
+    max_nodes: nonNegativeInt().max(MAX_POOL_NODES, { error: `expected at most ${MAX_POOL_NODES} nodes` }),
     provisioning_delay: nullAsAbsent(delaySchema),
     cost_per_hour: finiteNonNegative().optional(),
   })

@@ -346,4 +346,11 @@ export const cases: readonly BadInputCase[] = [
     stderr: [/^blis: \S+random\.yaml:3 search\.samples: expected at most 1000000 candidates, found 1000000000$/],
     exactLines: true,
   },
+  {
+    name: 'a node pool of 10^8 nodes',
+    args: [...RUN, '--policy-config', '$DIR/np.yaml'],
+    files: { 'np.yaml': 'node_pools:\n  - name: h100\n    gpu_type: H100\n    gpus_per_node: 8\n    gpu_memory_gib: 80\n    initial_nodes: 100000000\n    max_nodes: 100000000\n' },
+    stderr: [/^blis: \S+np\.yaml:6 node_pools\[0\]\.initial_nodes: expected at most 10000 nodes, found 100000000$/, /^blis: \S+np\.yaml:7 node_pools\[0\]\.max_nodes: expected at most 10000 nodes, found 100000000$/],
+    exactLines: true,
+  },
 ];

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { RUN_LIMITS } from '../limits/run-limits.js';
 
 const nonNeg = z.number().nonnegative().finite();
 const nonNegInt = z.number().int().nonnegative();
@@ -57,9 +58,10 @@ export const NodePoolSchema = z
     gpuType: z.string().min(1),
     gpusPerNode: z.number().int().positive(),
     gpuMemoryGib: z.number().positive().finite(),
-    initialNodes: nonNegInt.default(0),
-    minNodes: nonNegInt.default(0),
-    maxNodes: nonNegInt,
+    // A node hosts at least one replica: more nodes than a run's instances is never needed.
+    initialNodes: nonNegInt.max(RUN_LIMITS.maxInstances).default(0),
+    minNodes: nonNegInt.max(RUN_LIMITS.maxInstances).default(0),
+    maxNodes: nonNegInt.max(RUN_LIMITS.maxInstances),
     /** Time from asking for a node to it being ready. */
     provisioningDelay: DelaySchema.default({ meanUs: 0, stddevUs: 0 }),
     /** Dollars per hour, charged per replica placed on this pool. */

@@ -5,6 +5,7 @@ import { type LengthSampler, lengthSampler } from './distributions.js';
 import { WorkloadSpecError } from './errors.js';
 import { InferencePerfSource } from './inference-perf/inference-perf-source.js';
 import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
+import { MinHeap } from './min-heap.js';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 import type { LoadedSpec } from './spec-load.js';
 import { type ClientSpec, DEFAULT_SLO_CLASS, type WindowSpec, type WorkloadSpec, hasWindowOverrides } from './spec-schema.js';
@@ -103,7 +104,7 @@ export class SpecRequestSource implements RequestSource {
   private readonly clients: ClientState[];
   /** Per-window generation (any window has overrides); empty otherwise. */
   private readonly windows: WindowState[] = [];
-  private readonly heap: Pending[] = [];
+  private readonly heap = new MinHeap<Pending>(before);
   private readonly sessions = new Map<number, SessionState>();
   private readonly blockSize: number;
   private readonly file: string;
@@ -212,8 +213,9 @@ export class SpecRequestSource implements RequestSource {
 
   peekArrivalUs(): number {
     if (!this.openLoopDone && this.emitted + this.reserved >= this.limit) this.closeOpenLoop();
-    if (this.heap.length === 0) return Number.POSITIVE_INFINITY;
-    const t = Math.floor(this.heap[0].time);
+    const top = this.heap.peek();
+    if (top === undefined) return Number.POSITIVE_INFINITY;
+    const t = Math.floor(top.time);
     return t > this.horizon ? Number.POSITIVE_INFINITY : t;
   }
 
@@ -260,9 +262,7 @@ export class SpecRequestSource implements RequestSource {
    */
   private closeOpenLoop(): void {
     this.openLoopDone = true;
-    const rounds = this.heap.filter((p) => p.round !== undefined);
-    this.heap.length = 0;
-    for (const p of rounds) this.push(p);
+    this.heap.retain((p) => p.round !== undefined);
   }
 
   private emit(c: ClientState, arrival: number, round: Pending['round'], lengths: Lengths = c): RequestSpec {
@@ -342,39 +342,12 @@ export class SpecRequestSource implements RequestSource {
     }
     return Number.POSITIVE_INFINITY;
   }
-
   private push(p: Pending): void {
-    const h = this.heap;
-    h.push(p);
-    let i = h.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(h[i], h[parent])) break;
-      [h[i], h[parent]] = [h[parent], h[i]];
-      i = parent;
-    }
+    this.heap.push(p);
   }
 
   private pop(): Pending | undefined {
-    const h = this.heap;
-    if (h.length === 0) return undefined;
-    const top = h[0];
-    const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && before(h[l], h[m])) m = l;
-        if (r < h.length && before(h[r], h[m])) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
-        i = m;
-      }
-    }
-    return top;
+    return this.heap.pop();
   }
 }
 

@@ -181,7 +181,7 @@ describe('the request stream', () => {
     const big = spec({ num_requests: 10_000_000, clients: [{ id: 'a', rate_fraction: 1, input_distribution: constant(10), output_distribution: constant(2) }] });
     const src = createRequestSource(big);
     for (let i = 0; i < 1000; i++) src.next();
-    expect((src as unknown as { heap: unknown[] }).heap.length).toBe(1);
+    expect((src as unknown as { heap: { size: number } }).heap.size).toBe(1);
   });
 
   it('refuses, naming its file, a request whose group prefix and prompt together pass the per-request token limit', () => {

@@ -1,5 +1,6 @@
 import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
 import { promptBlockHashes } from '../block-hashes.js';
+import { MinHeap } from '../min-heap.js';
 import { DEFAULT_SESSION_TIMEOUT_US } from '../session-timeout.js';
 import { type IpArrival, inferencePerfArrivals } from './inference-perf-arrivals.js';
 import type { IpPlan } from './inference-perf-plan.js';
@@ -34,7 +35,7 @@ interface FollowUp {
 export class InferencePerfSource implements RequestSource {
   private readonly first: IpArrival[];
   private pos = 0;
-  private readonly followUps: FollowUp[] = [];
+  private readonly followUps = new MinHeap<FollowUp>(earlier);
   private readonly open = new Map<number, { client: number; sessionId: string; round: number }>();
   private readonly horizon: number;
   private emitted = 0;
@@ -56,20 +57,20 @@ export class InferencePerfSource implements RequestSource {
 
   peekArrivalUs(): number {
     const a = this.pos < this.first.length ? this.first[this.pos].arrivalUs : Number.POSITIVE_INFINITY;
-    const b = this.followUps.length > 0 ? this.followUps[0].arrivalUs : Number.POSITIVE_INFINITY;
+    const b = this.followUps.peek()?.arrivalUs ?? Number.POSITIVE_INFINITY;
     return Math.min(a, b);
   }
 
   next(): RequestSpec | undefined {
     const a = this.pos < this.first.length ? this.first[this.pos] : undefined;
-    const f = this.followUps[0];
+    const f = this.followUps.peek();
     if (a === undefined && f === undefined) return undefined;
     if (a !== undefined && (f === undefined || a.arrivalUs <= f.arrivalUs)) {
       this.pos++;
       return this.emit(a.arrivalUs, a.client, a.sessionId, a.round, `request_${this.pos - 1}`);
     }
-    this.popFollowUp();
-    return this.emit(f.arrivalUs, f.client, f.sessionId, f.round, `session_${f.sessionId}_round_${f.round}_${f.n}`);
+    const up = this.followUps.pop()!;
+    return this.emit(up.arrivalUs, up.client, up.sessionId, up.round, `session_${up.sessionId}_round_${up.round}_${up.n}`);
   }
 
   onRequestDone(spec: RequestSpec, timeUs: number, outcome: RequestOutcome): void {
@@ -80,7 +81,7 @@ export class InferencePerfSource implements RequestSource {
     if (outcome !== 'completed' || s.round >= session.maxRounds - 1) return;
     const arrivalUs = timeUs + session.thinkTimeUs;
     if (arrivalUs > this.horizon) return;
-    this.pushFollowUp({ arrivalUs, seq: this.seq++, client: s.client, sessionId: s.sessionId, round: s.round + 1, n: ++this.followUpCount });
+    this.followUps.push({ arrivalUs, seq: this.seq++, client: s.client, sessionId: s.sessionId, round: s.round + 1, n: ++this.followUpCount });
   }
 
   private emit(arrivalUs: number, client: number, sessionId: string, round: number, id: string): RequestSpec {
@@ -111,36 +112,6 @@ export class InferencePerfSource implements RequestSource {
       sloTargetUs: 0,
       networkDelayUs: 0,
     };
-  }
-
-  private pushFollowUp(f: FollowUp): void {
-    const h = this.followUps;
-    h.push(f);
-    let i = h.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!earlier(h[i], h[parent])) break;
-      [h[i], h[parent]] = [h[parent], h[i]];
-      i = parent;
-    }
-  }
-
-  private popFollowUp(): void {
-    const h = this.followUps;
-    const last = h.pop()!;
-    if (h.length === 0) return;
-    h[0] = last;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && earlier(h[l], h[m])) m = l;
-      if (r < h.length && earlier(h[r], h[m])) m = r;
-      if (m === i) break;
-      [h[i], h[m]] = [h[m], h[i]];
-      i = m;
-    }
   }
 }
 

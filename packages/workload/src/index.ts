@@ -7,6 +7,7 @@ export type { LoadedSpec } from './spec-load.js';
 export { createRequestSource, SpecRequestSource, networkDelay, windowRate, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
 export type { RequestSourceOptions } from './request-source.js';
 export { InferencePerfSource } from './inference-perf/inference-perf-source.js';
+export { MinHeap } from './min-heap.js';
 export type { InferencePerfSourceOptions } from './inference-perf/inference-perf-source.js';
 export { InferencePerfSchema, InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
 export type { InferencePerfSection, InferencePerfSpec } from './inference-perf/inference-perf-schema.js';

@@ -1,7 +1,7 @@
 /**
  * A binary min-heap over an array, ordered by `before` (a strict order: ties must be broken by
  * the caller, e.g. with a sequence number, or equal items pop in no fixed order). The request
- * sources keep their pending arrivals in one.
+ * sources keep their pending arrivals in one, the cluster's gateway queue its waiting requests.
  */
 export class MinHeap<T> {
   readonly items: T[] = [];
@@ -18,38 +18,26 @@ export class MinHeap<T> {
   }
 
   push(item: T): void {
-    const h = this.items;
-    h.push(item);
-    let i = h.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.before(h[i], h[parent])) break;
-      [h[i], h[parent]] = [h[parent], h[i]];
-      i = parent;
-    }
+    this.items.push(item);
+    this.up(this.items.length - 1);
   }
 
   /** Removes and returns the least item. */
   pop(): T | undefined {
+    return this.items.length === 0 ? undefined : this.removeAt(0);
+  }
+
+  /** Removes and returns the item at `index` of `items` (the last one moves there and settles). */
+  removeAt(index: number): T {
     const h = this.items;
-    if (h.length === 0) return undefined;
-    const top = h[0];
+    const item = h[index];
     const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && this.before(h[l], h[m])) m = l;
-        if (r < h.length && this.before(h[r], h[m])) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
-        i = m;
-      }
+    if (index < h.length) {
+      h[index] = last;
+      this.down(index);
+      this.up(index);
     }
-    return top;
+    return item;
   }
 
   /** Keeps only the items `keep` accepts (rebuilds the heap). */
@@ -57,5 +45,29 @@ export class MinHeap<T> {
     const kept = this.items.filter(keep);
     this.items.length = 0;
     for (const item of kept) this.push(item);
+  }
+
+  private up(i: number): void {
+    const h = this.items;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(h[i], h[parent])) return;
+      [h[i], h[parent]] = [h[parent], h[i]];
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const h = this.items;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && this.before(h[l], h[m])) m = l;
+      if (r < h.length && this.before(h[r], h[m])) m = r;
+      if (m === i) return;
+      [h[i], h[m]] = [h[m], h[i]];
+      i = m;
+    }
   }
 }

@@ -4,8 +4,8 @@ import { requestBlockHashes } from './block-hashes.js';
 import { type LengthSampler, lengthSampler } from './distributions.js';
 import { WorkloadSpecError } from './errors.js';
 import { InferencePerfSource } from './inference-perf/inference-perf-source.js';
-import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
 import { MinHeap } from './min-heap.js';
+import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 import type { LoadedSpec } from './spec-load.js';
 import { type ClientSpec, DEFAULT_SLO_CLASS, type WindowSpec, type WorkloadSpec, hasWindowOverrides } from './spec-schema.js';
@@ -153,7 +153,7 @@ export class SpecRequestSource implements RequestSource {
       this.buildWindows(spec, rng.masterSeed);
       for (let w = 0; w < this.windows.length; w++) this.pushWindowArrival(w);
     }
-    for (const c of this.clients) if (c.next !== Number.POSITIVE_INFINITY) this.push({ time: c.next, seq: this.seq++, client: c.index });
+    for (const c of this.clients) if (c.next !== Number.POSITIVE_INFINITY) this.heap.push({ time: c.next, seq: this.seq++, client: c.index });
   }
 
   /**
@@ -208,7 +208,7 @@ export class SpecRequestSource implements RequestSource {
       w.drawn = w.count;
       return;
     }
-    this.push({ time: t, seq: this.seq++, client: w.client, window: index });
+    this.heap.push({ time: t, seq: this.seq++, client: w.client, window: index });
   }
 
   peekArrivalUs(): number {
@@ -221,7 +221,7 @@ export class SpecRequestSource implements RequestSource {
 
   next(): RequestSpec | undefined {
     if (this.peekArrivalUs() === Number.POSITIVE_INFINITY) return undefined;
-    const p = this.pop()!;
+    const p = this.heap.pop()!;
     const c = this.clients[p.client];
     const arrival = Math.floor(p.time);
     if (p.window !== undefined) {
@@ -232,7 +232,7 @@ export class SpecRequestSource implements RequestSource {
       // Open loop: schedule this client's next arrival now, so the stream stays in time order.
       const nextTime = this.advanceIntoWindow(c, c.next + c.gap(c.rng));
       c.next = nextTime;
-      if (nextTime !== Number.POSITIVE_INFINITY) this.push({ time: nextTime, seq: this.seq++, client: c.index });
+      if (nextTime !== Number.POSITIVE_INFINITY) this.heap.push({ time: nextTime, seq: this.seq++, client: c.index });
     } else {
       this.reserved--;
     }
@@ -253,7 +253,7 @@ export class SpecRequestSource implements RequestSource {
       return;
     }
     const context = mt.context_growth === 'accumulate' ? s.inputTokens + s.outputTokens : 0;
-    this.push({ time: nextAt, seq: this.seq++, client: s.client, round: { sessionId: s.sessionId, round: s.round + 1, contextTokens: context, rounds: s.rounds } });
+    this.heap.push({ time: nextAt, seq: this.seq++, client: s.client, round: { sessionId: s.sessionId, round: s.round + 1, contextTokens: context, rounds: s.rounds } });
   }
 
   /**
@@ -342,13 +342,6 @@ export class SpecRequestSource implements RequestSource {
     }
     return Number.POSITIVE_INFINITY;
   }
-  private push(p: Pending): void {
-    this.heap.push(p);
-  }
-
-  private pop(): Pending | undefined {
-    return this.heap.pop();
-  }
 }
 
 function before(a: Pending, b: Pending): boolean {
@@ -399,8 +392,8 @@ export function createRequestSource(spec: LoadedSpec, opts: RequestSourceOptions
     return new InferencePerfSource(spec.inferencePerf.plan, {
       seed: opts.seed ?? spec.seed,
       blockSizeTokens: opts.blockSizeTokens ?? 16,
-      ...(spec.horizon !== undefined ? { horizonUs: spec.horizon } : {}),
-      ...((opts.maxRequests ?? spec.num_requests) !== undefined ? { maxRequests: opts.maxRequests ?? spec.num_requests } : {}),
+      horizonUs: spec.horizon,
+      maxRequests: opts.maxRequests ?? spec.num_requests,
       ...(opts.timeoutUs !== undefined ? { timeoutUs: opts.timeoutUs } : {}),
     });
   return new SpecRequestSource(spec, opts);

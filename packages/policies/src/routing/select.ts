@@ -23,12 +23,7 @@ export function argmaxTieBreak(values: ArrayLike<number>, n: number, random: Ran
   const best = argmax(values, n);
   if (random === undefined) return best;
   const top = values[best];
-  let ties = 0;
-  for (let i = best; i < n; i++) if (values[i] === top) ties++;
-  if (ties < 2) return best;
-  let k = random.nextInt(ties);
-  for (let i = best; i < n; i++) if (values[i] === top && k-- === 0) return i;
-  return best;
+  return drawTied(best, n, (i) => values[i] === top, random);
 }
 
 /** Position of the instance minimising `key`; ties go to the lowest position. */
@@ -50,12 +45,17 @@ export function argminByTieBreak<T>(items: readonly T[], key: (item: T) => numbe
   const best = argminBy(items, key);
   if (random === undefined) return best;
   const low = key(items[best]);
+  return drawTied(best, items.length, (i) => key(items[i]) === low, random);
+}
+
+/** Of the positions from `first` (itself tied) to `n` for which `tied` holds, one drawn from `random` when two or more. */
+function drawTied(first: number, n: number, tied: (i: number) => boolean, random: RandomSource): number {
   let ties = 0;
-  for (let i = best; i < items.length; i++) if (key(items[i]) === low) ties++;
-  if (ties < 2) return best;
+  for (let i = first; i < n; i++) if (tied(i)) ties++;
+  if (ties < 2) return first;
   let k = random.nextInt(ties);
-  for (let i = best; i < items.length; i++) if (key(items[i]) === low && k-- === 0) return i;
-  return best;
+  for (let i = first; i < n; i++) if (tied(i) && k-- === 0) return i;
+  return first;
 }
 
 /** Routing needs somewhere to send the request; an empty pool is the caller's bug. */

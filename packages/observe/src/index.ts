@@ -51,4 +51,4 @@ export { wallMicros } from './recorder/wall-clock.js';
 
 // --- serve-sim: the simulator-backed OpenAI-compatible reference server ---
 export { startSimServer, LiveSimulation, PushRequestSource, promptWords, wordBlockHashes } from './serve-sim/index.js';
-export type { SimServer, SimServerOptions, LiveEntry, LiveRequest } from './serve-sim/index.js';
+export type { SimServer, SimServerOptions, ArrivalHold, LiveEntry, LiveRequest } from './serve-sim/index.js';

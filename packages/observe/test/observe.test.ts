@@ -114,6 +114,24 @@ describe('observe', () => {
     expect(r.records.every((x) => x.status === 'error' && x.errorMessage === 'aborted')).toBe(true);
   });
 
+  it('with a signal and more than 10 requests in flight, Node prints no listener warning mid-run', async () => {
+    const s = await server(async (q, res) => {
+      await new Promise((r) => setTimeout(r, 30));
+      await openAiLike(q, res);
+    });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const r = await observe({ serverUrl: s.url, model: 'm', source: burst(16), seed: 1, signal: new AbortController().signal });
+      expect(r.records.every((x) => x.status === 'ok')).toBe(true);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('round trip: the pair written reads back through openTraceV2 with the same requests', async () => {
     const spec = specFromFlags({ rate: 200, numRequests: 6, promptTokens: 40, promptTokensStdev: 10, outputTokens: 3, outputTokensStdev: 1, outputTokensMin: 1, outputTokensMax: 5, prefixTokens: 8, seed: 9 });
     const withIdentity = { ...spec, clients: spec.clients.map((c) => ({ ...c, tenant_id: 'acme', slo_class: 'batch' as const, streaming: true })) };

@@ -46,6 +46,24 @@ describe('LiveSimulation', () => {
     );
   });
 
+  it('holds the simulation before an announced arrival until its request is added', () => {
+    const live = new LiveSimulation({ model: MODEL, seed: 1 });
+    const spec = (id: string) => ({ ...makeRequestSpec({ index: 0, id, arrivalUs: 0, inputTokens: 100, outputTokens: 5 }) });
+    const { index: _a, arrivalUs: _b, ...first } = spec('a');
+    live.add(first, 1000);
+    const hold = live.hold(20_000);
+    live.advance(90_000);
+    expect(live.cluster.clockUs).toBeLessThan(20_000);
+    const { index: _c, arrivalUs: _d, ...second } = spec('b');
+    // Another request, later than the held one, is added without running past the hold.
+    live.add({ ...second, id: 'c' }, 40_000);
+    expect(live.cluster.clockUs).toBeLessThan(20_000);
+    hold.release();
+    expect(live.add(second, 20_000).arrivalUs).toBe(20_000);
+    live.advance(90_000);
+    expect(live.cluster.clockUs).toBeGreaterThan(20_000);
+  });
+
   it('never moves its clock back: a request arriving before the last event is taken at the clock', () => {
     const live = new LiveSimulation({ model: MODEL, seed: 1 });
     const spec = (id: string) => ({ ...makeRequestSpec({ index: 0, id, arrivalUs: 0, inputTokens: 100, outputTokens: 5 }) });
@@ -119,9 +137,10 @@ describe('startSimServer', () => {
     expect((await fetch(`${server.url}/v2/anything`)).status).toBe(404);
   });
 
-  it("takes a request's arrival when its body is in, not when its headers are", async () => {
+  // Two requests whose headers leave together, one body sent at once and one 60 ms later.
+  const arrivalGap = async (bodyWaitMs: number): Promise<number> => {
     const arrivals = new Map<string, number>();
-    const timed = await startSimServer({ config: { model: MODEL }, onResponseEnd: (e) => arrivals.set(e.id, e.arrivalUs) });
+    const timed = await startSimServer({ config: { model: MODEL }, bodyWaitMs, onResponseEnd: (e) => arrivals.set(e.id, e.arrivalUs) });
     try {
       const body = JSON.stringify({ prompt: 'one two three', max_tokens: 2 });
       const send = (id: string, bodyDelayMs: number) =>
@@ -135,11 +154,18 @@ describe('startSimServer', () => {
           setTimeout(() => req.end(body), bodyDelayMs);
         });
       await Promise.all([send('quick', 0), send('slow', 60)]);
-      // Both sets of headers left together; the slow body came 60 ms later, and so did its arrival.
-      expect(arrivals.get('slow')! - arrivals.get('quick')!).toBeGreaterThan(45_000);
+      return arrivals.get('slow')! - arrivals.get('quick')!;
     } finally {
       await timed.close();
     }
+  };
+
+  it("takes a request's arrival when its headers are in, holding the simulation for its body", async () => {
+    expect(await arrivalGap(1000)).toBeLessThan(30_000);
+  });
+
+  it('takes the arrival at the end of a body slower than the wait, so a trickling client stalls no one', async () => {
+    expect(await arrivalGap(10)).toBeGreaterThan(45_000);
   });
 
   it('lists its model and exposes vLLM prefix-cache counters that count a repeated prompt as hits', async () => {

@@ -1,5 +1,6 @@
 import type { RequestSource, RequestSpec } from '@blis/engine';
 import type { TraceObservedKVMetrics } from '@blis/workload';
+import { setMaxListeners } from 'node:events';
 import { Agent } from 'undici';
 import { type ClosedLoop, dispatch, sleep } from './dispatch.js';
 import { observedHitRate, scrapeMetrics } from './kv-metrics-scrape.js';
@@ -57,6 +58,19 @@ export interface ObserveResult {
   aborted: boolean;
 }
 
+/**
+ * The run's own copy of the caller's signal: every request in flight listens to it, and Node
+ * warns (on stderr, mid-run) past 10 listeners on one signal.
+ */
+function ownSignal(outer: AbortSignal | undefined): AbortSignal | undefined {
+  if (outer === undefined) return undefined;
+  const own = new AbortController();
+  setMaxListeners(0, own.signal);
+  if (outer.aborted) own.abort(outer.reason);
+  else outer.addEventListener('abort', () => own.abort(outer.reason), { once: true });
+  return own.signal;
+}
+
 /** The calibration request's limit: BLIS gives it 30 s. */
 const CALIBRATION_TIMEOUT_MS = 30_000;
 
@@ -71,10 +85,11 @@ export async function observe(o: ObserveOptions): Promise<ObserveResult> {
   // One connection per request in flight, plus one for the scrapes.
   const agent = new Agent({ connections: maxConcurrency + 1, headersTimeout: 0, bodyTimeout: 0 });
   const warn = o.onWarning ?? (() => {});
+  const signal = ownSignal(o.signal);
   const target: HttpTarget = { baseUrl, model: o.model, apiFormat: o.apiFormat ?? 'completions', apiKey: o.apiKey ?? '', dispatcher: agent, timeoutMs: o.timeoutMs ?? 300_000 };
   try {
-    const ratio = await calibrate({ ...target, timeoutMs: Math.min(target.timeoutMs, CALIBRATION_TIMEOUT_MS) }, warn, o.signal);
-    if ((o.prewarmMs ?? 0) > 0 && o.signal?.aborted !== true) await prewarm(target, o.prewarmMs!, warn, o.signal);
+    const ratio = await calibrate({ ...target, timeoutMs: Math.min(target.timeoutMs, CALIBRATION_TIMEOUT_MS) }, warn, signal);
+    if ((o.prewarmMs ?? 0) > 0 && signal?.aborted !== true) await prewarm(target, o.prewarmMs!, warn, signal);
     const metricsUrl = o.kvMetrics?.url ?? `${baseUrl}/metrics`;
     let scrapeStart: Map<string, number> | undefined;
     if (o.kvMetrics !== undefined) {
@@ -91,7 +106,7 @@ export async function observe(o: ObserveOptions): Promise<ObserveResult> {
       maxConcurrency,
       warmupRequests: o.warmupRequests ?? 0,
       closedLoop: o.closedLoop,
-      signal: o.signal,
+      signal,
       send: async (spec, index, arrivalUs) => {
         const streaming = o.forceStreaming === true || (spec.streaming && o.noStreaming !== true);
         const req: OutgoingRequest = {
@@ -103,7 +118,7 @@ export async function observe(o: ObserveOptions): Promise<ObserveResult> {
           sloClass: spec.sloClass,
           sloTargetUs: spec.sloTargetUs,
         };
-        return toRecord(spec, index, arrivalUs, streaming, await sendRequest(target, req, o.signal));
+        return toRecord(spec, index, arrivalUs, streaming, await sendRequest(target, req, signal));
       },
       onDone: () => o.onProgress?.(++answered),
     });
@@ -118,7 +133,7 @@ export async function observe(o: ObserveOptions): Promise<ObserveResult> {
         warn(`--scrape-kv-metrics: the end-of-window scrape failed (${(e as Error).message}); the observed KV hit rate is left out`);
       }
     }
-    return { records, sent, tokensPerWord: ratio, observedKvMetrics, aborted: o.signal?.aborted === true };
+    return { records, sent, tokensPerWord: ratio, observedKvMetrics, aborted: signal?.aborted === true };
   } finally {
     await agent.close();
   }

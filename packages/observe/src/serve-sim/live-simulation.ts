@@ -20,6 +20,12 @@ export interface LiveEntry {
   cacheHitBlocks: number;
 }
 
+/** An arrival announced ahead of its request: see {@link LiveSimulation.hold}. */
+export interface ArrivalHold {
+  readonly arrivalUs: number;
+  release(): void;
+}
+
 /** A request as a live driver hands it over (the index and arrival are the simulation's). */
 export type LiveRequest = Omit<RequestSpec, 'index' | 'arrivalUs'>;
 
@@ -35,6 +41,8 @@ export class LiveSimulation {
   private readonly source = new PushRequestSource();
   private readonly entries = new Map<string, LiveEntry>();
   private readonly pending = new Set<LiveEntry>();
+  /** Arrival instants announced by {@link hold} whose requests are not added yet. */
+  private readonly holds = new Set<ArrivalHold>();
   private count = 0;
   /** Prompt tokens of the completed requests, and the blocks they found cached (vLLM's prefix-cache counters). */
   readonly cacheCounters = { queriedTokens: 0, hitBlocks: 0 };
@@ -84,7 +92,7 @@ export class LiveSimulation {
   add(req: LiveRequest, arrivalUs: number): LiveEntry {
     const t = Math.floor(arrivalUs);
     // Everything before the arrival happens first; at its own tick the arrival goes first.
-    this.cluster.advance(t - 1);
+    this.cluster.advance(Math.min(t - 1, this.heldBefore()));
     const at = Math.max(t, this.cluster.clockUs);
     const spec: RequestSpec = { ...req, index: this.count++, arrivalUs: at };
     const entry: LiveEntry = { id: spec.id, arrivalUs: at, inputTokens: spec.inputTokens, outputTokens: spec.outputTokens, status: 'pending', dueUs: [], endUs: at, cacheHitBlocks: 0 };
@@ -95,9 +103,31 @@ export class LiveSimulation {
     return entry;
   }
 
-  /** Runs the simulation up to `nowUs` and learns the token times of the requests running then. */
+  /**
+   * Announces a request known to arrive at `arrivalUs` whose details are not in yet (a server
+   * that has its headers and is still reading its body): until the hold is released, no
+   * {@link advance} or {@link add} runs the simulation to that instant, so the request can still
+   * be added at it. Release it when the request is added, or when it never will be.
+   */
+  hold(arrivalUs: number): ArrivalHold {
+    const h: ArrivalHold = { arrivalUs: Math.floor(arrivalUs), release: () => void this.holds.delete(h) };
+    this.holds.add(h);
+    return h;
+  }
+
+  /** The last tick the simulation may reach while requests are held (MAX_SAFE_INTEGER: none held). */
+  private heldBefore(): number {
+    let t = Number.MAX_SAFE_INTEGER;
+    for (const h of this.holds) if (h.arrivalUs - 1 < t) t = h.arrivalUs - 1;
+    return t;
+  }
+
+  /**
+   * Runs the simulation up to `nowUs` (or to just before the earliest held arrival) and learns
+   * the token times of the requests running then.
+   */
   advance(nowUs: number): void {
-    this.cluster.advance(Math.floor(nowUs));
+    this.cluster.advance(Math.min(Math.floor(nowUs), this.heldBefore()));
     for (const inst of this.cluster.instances) {
       inst.forEachRunning((req, progress, itlSum) => {
         const e = this.entries.get(req.spec.id);

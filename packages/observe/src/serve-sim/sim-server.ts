@@ -25,6 +25,11 @@ export interface SimServerOptions {
   maxOutputTokens?: number;
   /** Model name `/v1/models` lists (default: the config's model, or `blis-sim`). */
   servedModelName?: string;
+  /**
+   * How long the simulation waits for a request's body once its headers are in (default 5 ms):
+   * within it the request arrives at its headers, past it at the end of its body.
+   */
+  bodyWaitMs?: number;
   /** Called as each response ends, with what the simulation said about the request. */
   onResponseEnd?: (entry: LiveEntry) => void;
 }
@@ -39,7 +44,7 @@ export interface SimServer {
 /**
  * An OpenAI-compatible server (`/v1/completions`, `/v1/chat/completions`, `/v1/models`,
  * `/metrics`, `/health`) whose tokens leave on the simulator's timeline: each request is added to
- * a {@link LiveSimulation} at its arrival on the server's clock (when its body was in), the
+ * a {@link LiveSimulation} at its arrival on the server's clock (when its headers were in), the
  * simulation advances as the clock does, and each token is written when the simulation says it is
  * visible. `blis observe` against it, then `blis replay` of what it recorded, shows the whole
  * calibration loop on one machine.
@@ -49,6 +54,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
   const live = new LiveSimulation(opts.config, opts.runtime);
   const defaultOut = opts.defaultOutputTokens ?? 256;
   const maxOut = opts.maxOutputTokens ?? 4096;
+  const bodyWaitMs = opts.bodyWaitMs ?? 5;
   const modelName = opts.servedModelName ?? opts.config.model ?? 'blis-sim';
   const t0 = performance.now();
   const nowUs = () => Math.round((performance.now() - t0) * 1000);
@@ -143,15 +149,38 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
     }
     const api = path === '/v1/completions' ? 'completions' : path === '/v1/chat/completions' ? 'chat' : undefined;
     if (api === undefined || req.method !== 'POST') return sendJson(res, 404, errorBody(`no route ${req.method} ${path}`, 'NotFoundError', 404));
-    readJson(req, nowUs)
-      .then(({ body, receivedUs }) => {
+    // The request arrives now, with its headers: reading the body and parsing it are the
+    // reference server's own work (a body of a few thousand words comes in several reads, each
+    // waiting its turn on a busy event loop), so the simulation is held before this instant
+    // until the request can be added at it.
+    // A body slower than `bodyWaitMs` (a client trickling it) must not stall every other
+    // stream's tokens: the hold lapses and that request arrives when its body is in.
+    const headersUs = nowUs();
+    const hold = live.hold(headersUs);
+    let lapsed = false;
+    const lapse = setTimeout(() => {
+      lapsed = true;
+      hold.release();
+      pump();
+    }, bodyWaitMs);
+    const release = () => {
+      clearTimeout(lapse);
+      hold.release();
+    };
+    req.once('close', release);
+    readJson(req)
+      .then((body) => {
+        release();
         try {
-          serve(api, req, res, body, receivedUs);
+          serve(api, req, res, body, lapsed ? nowUs() : headersUs);
         } finally {
           pump();
         }
       })
-      .catch((e: unknown) => sendJson(res, 400, errorBody(`the body is not JSON: ${(e as Error).message}`, 'BadRequestError', 400)));
+      .catch((e: unknown) => {
+        release();
+        sendJson(res, 400, errorBody(`the body is not JSON: ${(e as Error).message}`, 'BadRequestError', 400));
+      });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -185,21 +214,15 @@ export function sendJson(res: ServerResponse, status: number, payload: unknown):
   res.end(JSON.stringify(payload));
 }
 
-/**
- * The parsed body and when its last byte was read (`nowUs`). That instant is the request's
- * arrival: parsing and checking the body is the reference server's own work, which the simulated
- * deployment does not have, and the caller's `then` adds the request in the same turn of the
- * event loop, before any timer can advance the simulation past it.
- */
-function readJson(req: IncomingMessage, nowUs: () => number): Promise<{ body: unknown; receivedUs: number }> {
+/** The parsed body. */
+function readJson(req: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('error', reject);
     req.on('end', () => {
-      const receivedUs = nowUs();
       try {
-        resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')), receivedUs });
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       } catch (e) {
         reject(e);
       }

@@ -43,6 +43,9 @@ function validated(input: SimulationConfigInput): SimulationConfig {
  * modules (they are not in the config).
  */
 export function createTracing(input: SimulationConfigInput, customDecider?: string, customAutoscaler?: string): AttachedTracing | undefined {
+  // A run that sets nothing about tracing (the default) skips validating the whole config here
+  // (the simulator does that); any trace setting is checked here, so its error names its flag.
+  if (Object.entries(input.trace ?? {}).every(([k, v]) => v === undefined || (k === 'summarize' && v === false) || (k === 'level' && v === 'none'))) return undefined;
   const config = validated(input);
   const t = config.trace;
   if (t.level === 'none' && !t.summarize) return undefined;

@@ -13,7 +13,7 @@ export class LiveSnapshot implements InstanceSnapshot {
   readonly pool: PoolType;
   queueDepth = 0;
   batchSize = 0;
-  kvUtilization = 0;
+  kvUtilization = -0; // a double from the start (see EventQueue.poppedTime in @blis/engine)
   freeKVBlocks = 0;
   readonly totalKVBlocks: number;
   cacheHitRate = 0;

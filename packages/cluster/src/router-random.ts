@@ -10,6 +10,9 @@ export const GO_ROUTER_STREAMS: ReadonlySet<string> = new Set(['router', 'prefil
  * `Intn(n)`, the one call BLIS's routers make.
  */
 export function goRouterRandom(seed: number, subsystem: string): RandomSource {
-  const g = goSubsystemRand(BigInt(seed), subsystem);
-  return { next: () => g.float64(), nextInt: (n) => g.intn(n) };
+  // Seeding Go's source fills a 607-word table (some 5 ms in a fresh process); most runs never
+  // draw (a single instance, or no tied scores), so it is seeded at the first draw.
+  let g: ReturnType<typeof goSubsystemRand> | undefined;
+  const rand = () => (g ??= goSubsystemRand(BigInt(seed), subsystem));
+  return { next: () => rand().float64(), nextInt: (n) => rand().intn(n) };
 }

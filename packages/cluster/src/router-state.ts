@@ -38,7 +38,7 @@ export class ClusterRouterState implements RouterState {
   readonly instances: readonly LiveSnapshot[];
   globalInFlight = 0;
   recentRate = 0;
-  saturation = 0;
+  saturation = -0; // a double from the start (see EventQueue.poppedTime in @blis/engine)
   /** With an instance lifecycle: the routable instances, the only ones saturation counts. */
   routable: readonly number[] | undefined;
   private readonly tenants = new Map<string, MutableTenant>();

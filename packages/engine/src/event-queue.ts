@@ -16,8 +16,13 @@ export class EventQueue {
   private n = 0;
   private nextSeq = 0;
 
-  /** Filled by {@link pop}: the popped event's fields. */
-  poppedTime = 0;
+  /**
+   * Filled by {@link pop}: the popped event's fields. The time starts as -0, a double: times past
+   * 2^30 µs (18 minutes) are not small integers to V8, and the first one stored in a field
+   * that began as the integer 0 would change the object's layout mid-run and throw away the
+   * optimised code of everything that reads it.
+   */
+  poppedTime = -0;
   poppedClass = 0;
   poppedKind = 0;
   poppedArg = 0;

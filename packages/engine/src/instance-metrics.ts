@@ -39,7 +39,7 @@ export class InstanceMetrics {
   steps = 0;
   busyUs = 0;
   /** Time-weighted KV blocks in use (block·µs), for mean utilisation. */
-  kvBlockUs = 0;
+  kvBlockUs = -0; // a double from the start (see EventQueue.poppedTime)
   peakKVBlocks = 0;
 
   recordCompletion(r: SimRequest, e2e: number): void {

@@ -107,7 +107,7 @@ export class SimRequest {
   firstTokenAt = -1;
   ttft = -1;
   /** Sum and count of ITL entries of the current attempt (cleared on preemption, as BLIS does). */
-  itlSum = 0;
+  itlSum = -0; // a double from the start (see EventQueue.poppedTime)
   itlCount = 0;
   preemptions = 0;
   preemptedAfterFirstToken = false;

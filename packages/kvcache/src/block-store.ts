@@ -37,8 +37,12 @@ export class BlockStore {
   private mask: number;
   /** Stale entries in the ring (free blocks revived since they were freed). */
   private stale = 0;
-  /** The hash the block returned by the last {@link popFront} carried, or -1. */
-  poppedHash = NONE;
+  /**
+   * The hash the block returned by the last {@link popFront} carried, or -1. Read only after a
+   * pop; it starts as -0, a double, because hashes are 53-bit (see `EventQueue.poppedTime` in
+   * `@blis/engine`).
+   */
+  poppedHash = -0;
   /** Ring positions are counters taken modulo the ring size; [head, tail) holds the entries. */
   private head = 0;
   private tail = 0;

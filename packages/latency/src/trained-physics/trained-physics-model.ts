@@ -31,7 +31,8 @@ export class TrainedPhysicsLatencyModel implements LatencyModel {
   private readonly b: readonly number[];
   private readonly prefillSplit: boolean;
   private readonly decodeSplit: boolean;
-  private readonly bases: StepBases = { pfCompute: 0, pfKv: 0, dcCompute: 0, dcKv: 0, weight: 0, tpComm: 0, moeDispatch: 0, requests: 0 };
+  // The fractional fields start as -0, doubles (see EventQueue.poppedTime in @blis/engine).
+  private readonly bases: StepBases = { pfCompute: -0, pfKv: -0, dcCompute: -0, dcKv: -0, weight: -0, tpComm: -0, moeDispatch: -0, requests: 0 };
 
   constructor(model: ModelArchitecture, gpu: GpuSpec, tp: number, alpha: readonly number[] = TRAINED_PHYSICS_DEFAULTS.alpha, beta: readonly number[] = TRAINED_PHYSICS_DEFAULTS.beta) {
     checkTrainedPhysicsCoefficients(alpha, beta);

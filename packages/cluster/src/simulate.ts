@@ -32,7 +32,8 @@ import { RunLimitError } from './limits/run-limit-error.js';
 import { RUN_LIMITS } from './limits/run-limits.js';
 import { type KVDerivation, configLimitIssues, kvBlockIssues } from './limits/config-limits.js';
 import { kvDerivationOf } from './limits/kv-derivation.js';
-import { type CpuTierSize, type InstanceGroup, type MemoryEstimate, type MemoryEstimateInput, estimateMemory, formatBytes, timeseriesSamplesOf } from './limits/memory-estimate.js';
+import { type CpuTierSize, type InstanceGroup, type MemoryEstimate, type MemoryEstimateInput, estimateMemory, timeseriesSamplesOf } from './limits/memory-estimate.js';
+import { type MemoryLimit, memoryLimitIssues } from './limits/memory-limit.js';
 import { autoscaleLimitIssues, autoscalePeak } from './limits/autoscale-peak.js';
 import { GO_ROUTER_STREAMS, goRouterRandom } from './router-random.js';
 
@@ -71,7 +72,7 @@ export interface SimulationRuntime {
    * Refuse (a {@link RunLimitError}) a run whose memory estimate exceeds `bytes`; `what` says
    * whose memory that is, in the message. The CLI passes the machine's; unset = no check.
    */
-  memoryLimit?: { bytes: number; what: string };
+  memoryLimit?: MemoryLimit;
   /** Told before each step of preparing the run that may take long on a large input (reading a spec, building instances). */
   onPhase?: (phase: PreparePhase) => void;
 }
@@ -270,10 +271,9 @@ function requestsOfSource(config: SimulationConfig): number | undefined {
 /** The run's memory estimate; refuses a run that exceeds the limit given, before its instances exist. */
 function checkMemory(limit: SimulationRuntime['memoryLimit'], size: Pick<MemoryEstimateInput, 'instances' | 'requests' | 'requestsFrom' | 'cpuTier' | 'batchSlots'>, config: SimulationConfig): MemoryEstimate {
   const estimate = estimateMemory({ ...size, includeRequests: config.includeRequests, timeseriesSamples: timeseriesSamplesOf(config) });
-  if (limit === undefined || estimate.totalBytes <= limit.bytes) return estimate;
-  throw new RunLimitError([
-    { path: [], expected: `a run that fits in ${formatBytes(limit.bytes)} (${limit.what})`, found: `an estimated ${formatBytes(estimate.totalBytes)}: ${estimate.summary}` },
-  ]);
+  const issues = limit === undefined ? [] : memoryLimitIssues(estimate, limit);
+  if (issues.length > 0) throw new RunLimitError(issues.map((i) => ({ path: [], ...i })));
+  return estimate;
 }
 
 /** The model's config.json as latency resolution would read it: `modelConfigPath`, else the catalogue's. */

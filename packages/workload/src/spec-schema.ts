@@ -1,3 +1,4 @@
+import { MAX_CLOCK_TEXT, MAX_CLOCK_US, minRateWithinClock } from '@blis/engine';
 import * as z from 'zod';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 
@@ -127,6 +128,15 @@ export const WorkloadSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['clients'], message: 'at least one client with rate_fraction > 0', params: { found: 'every rate_fraction is 0' } });
     if (s.num_requests === undefined && s.horizon === undefined)
       ctx.addIssue({ code: 'custom', path: ['num_requests'], message: 'num_requests or horizon (an unbounded workload never ends)', params: { found: 'neither' } });
+    if (s.horizon !== undefined && s.horizon > MAX_CLOCK_US) ctx.addIssue({ code: 'custom', path: ['horizon'], message: `at most ${MAX_CLOCK_TEXT}`, params: { found: String(s.horizon) } });
+    // Without a horizon every request arrives: at 1e-300 req/s, past the clock's range.
+    if (s.horizon === undefined && s.num_requests !== undefined && s.aggregate_rate > 0 && (s.num_requests / s.aggregate_rate) * 1e6 > MAX_CLOCK_US)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['aggregate_rate'],
+        message: `at least ${minRateWithinClock(s.num_requests)} requests per second (${s.num_requests} requests arriving within ${MAX_CLOCK_TEXT})`,
+        params: { found: String(s.aggregate_rate) },
+      });
     const checkBounds = (d: { params: unknown } | undefined, path: (string | number)[]) => {
       const p = d?.params as { min?: number; max?: number } | undefined;
       if (p?.min !== undefined && p.max !== undefined && p.min > p.max)

@@ -42,6 +42,7 @@ export { describeExpected, customFound } from './describe-issue.js';
 export { readBoundedText, type BoundedTextOptions, type BoundedTextResult } from './bounded-text-file.js';
 export { parseYamlInput, readYamlText, yamlLineOf, YAML_LIMITS } from './yaml-input.js';
 export type { YamlInput } from './yaml-input.js';
+export { yamlSyntaxProblem, type YamlSyntaxProblem } from './yaml-syntax.js';
 export { keyText, fieldPathText, looksBinary, formatBytes } from './text-excerpt.js';
 export { TRACE_LIMITS } from './traces/trace-limits.js';
 export { MAX_TOKENS_PER_REQUEST, MAX_SPEC_CLIENTS, MAX_INFERENCE_PERF_REQUESTS } from './request-limits.js';

@@ -62,4 +62,17 @@ export const cases: readonly BadInputCase[] = [
     stderr: ["--timeout: expected at most 9007199254 seconds (the simulated clock's range), or a negative number for no deadline, found 1000000000000"],
     exactLines: true,
   },
+  {
+    // Before, one line per empty entry: the same line twice.
+    name: 'compare --policies "," (no name at all) is one message',
+    args: ['compare', '--latency-model', 'blackbox', '--policies', ','],
+    stderr: ['--policies: expected a comma-separated list of routing policies (built-in names or ./module.mjs paths), found ","'],
+    exactLines: true,
+  },
+  {
+    name: 'compare --policies with an empty entry and a name repeated: one message each',
+    args: ['compare', '--latency-model', 'blackbox', '--policies', 'round-robin,,round-robin,round-robin'],
+    stderr: ['--policies: expected a policy name between every two commas, found "round-robin,,round-robin,round-robin" (an empty entry)', '--policies: expected distinct policy names, found "round-robin" more than once'],
+    exactLines: true,
+  },
 ];

@@ -7,7 +7,7 @@ import { expandInferencePerf, type InferencePerfOrigin } from './inference-perf/
 import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
 import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
-import { parseYamlInput, readYamlText, yamlLineOf } from './yaml-input.js';
+import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from './yaml-input.js';
 
 /**
  * A validated spec plus the directory relative paths in it (empirical CSVs) resolve against.
@@ -18,7 +18,16 @@ export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string; readonly in
 /** Problems of a spec shown at most (a generated spec can repeat one mistake 300,000 times). */
 const MAX_SPEC_ISSUES = 20;
 
-function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined, raw: unknown): InputIssue[] {
+/** Where a spec's fields are in its file: the line, and the text a number was written as when YAML could not hold it exactly. */
+interface SpecSource {
+  lineOf(path: readonly PropertyKey[]): number | undefined;
+  numberText(path: readonly PropertyKey[]): string | undefined;
+}
+
+const NO_SOURCE: SpecSource = { lineOf: () => undefined, numberText: () => undefined };
+
+function issuesOf(err: ZodError, file: string, source: SpecSource, raw: unknown): InputIssue[] {
+  const lineOf = (p: readonly PropertyKey[]) => source.lineOf(p);
   const shown = err.issues.slice(0, MAX_SPEC_ISSUES).map((i): InputIssue => {
     const path = i.path as (string | number)[];
     if (i.code === 'unrecognized_keys') {
@@ -28,8 +37,10 @@ function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyK
     }
     let value: unknown = raw;
     for (const k of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string | number, unknown>)[k];
-    // Non-finite numbers as YAML wrote them (.nan, .inf), not as JSON would (null).
-    const shownValue = typeof value === 'number' && !Number.isFinite(value) ? describeFound(value) : valueExcerpt(value);
+    // A number YAML could not hold exactly as it was written (9007199254740993 would read
+    // ...992); other non-finite numbers as YAML wrote them (.nan, .inf), not as JSON would (null).
+    const written = typeof value === 'number' ? source.numberText(path) : undefined;
+    const shownValue = written !== undefined ? (written.length > 60 ? quoteExcerpt(written) : written) : typeof value === 'number' && !Number.isFinite(value) ? describeFound(value) : valueExcerpt(value);
     const found = customFound(i) ?? (value === undefined ? 'nothing (the field is missing)' : shownValue);
     return { file, line: lineOf(path), field: fieldPathText(path) || '(root)', expected: describeExpected(i, value), found };
   });
@@ -40,26 +51,27 @@ function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyK
 
 /** Validates an already-parsed spec object (library use). */
 export function parseWorkloadSpec(raw: unknown, file = '<spec>'): LoadedSpec {
-  return validateSpec(raw, file, () => undefined);
+  return validateSpec(raw, file, NO_SOURCE);
 }
 
 /**
  * A spec either lists `clients` or gives BLIS's `inference_perf` section, which expands into
  * clients (BLIS refuses both at once: "workload sources are mutually exclusive").
  */
-function validateSpec(raw: unknown, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined): LoadedSpec {
+function validateSpec(raw: unknown, file: string, source: SpecSource): LoadedSpec {
+  const lineOf = (p: readonly PropertyKey[]) => source.lineOf(p);
   if (raw !== null && typeof raw === 'object' && 'inference_perf' in raw) {
     if ('clients' in raw)
       throw new WorkloadSpecError([{ file, line: lineOf(['clients']), field: 'clients', expected: 'either clients or inference_perf (the two are exclusive workload sources)', found: 'both' }]);
     const r = InferencePerfSpecSchema.safeParse(raw);
-    if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, lineOf, raw));
+    if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, raw));
     const expanded = expandInferencePerf(r.data);
     if ('issues' in expanded)
       throw new WorkloadSpecError(expanded.issues.map((i) => ({ file, line: lineOf(i.path), field: fieldPathText(i.path), expected: i.expected, found: i.found })));
     return expanded.spec;
   }
   const r = WorkloadSpecSchema.safeParse(raw);
-  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, lineOf, raw));
+  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, raw));
   return r.data;
 }
 
@@ -78,5 +90,5 @@ export function parseWorkloadSpecText(text: string, file: string): LoadedSpec {
   const parsed = parseYamlInput(text, file);
   if (!parsed.ok) throw new WorkloadSpecError(parsed.issues);
   const raw = parsed.yaml.value;
-  return validateSpec(raw, file, (p) => yamlLineOf(parsed.yaml, p));
+  return validateSpec(raw, file, { lineOf: (p) => yamlLineOf(parsed.yaml, p), numberText: (p) => yamlNumberSource(parsed.yaml, p) });
 }

@@ -8,9 +8,14 @@ const posInt = z.number().int().positive();
 
 /** A length a spec states outright (a constant, a mean, a lower bound): at most MAX_TOKENS_PER_REQUEST. */
 const tokens = pos.max(MAX_TOKENS_PER_REQUEST);
-const bounded = { min: nonNeg.max(MAX_TOKENS_PER_REQUEST).optional(), max: pos.optional() };
+/**
+ * A clamp's upper bound may pass the tokens-per-request limit (lengths drawn are checked against
+ * it), but not 2^53: past it a length is no longer an exact integer, and 1e300 is no bound.
+ */
+const clampMax = pos.max(Number.MAX_SAFE_INTEGER);
+const bounded = { min: nonNeg.max(MAX_TOKENS_PER_REQUEST).optional(), max: clampMax.optional() };
 export const DistributionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: tokens, std_dev: nonNeg, min: nonNeg.max(MAX_TOKENS_PER_REQUEST), max: pos }) }),
+  z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: tokens, std_dev: nonNeg, min: nonNeg.max(MAX_TOKENS_PER_REQUEST), max: clampMax }) }),
   z.strictObject({ type: z.literal('exponential'), params: z.strictObject({ mean: tokens, ...bounded }) }),
   z.strictObject({ type: z.literal('lognormal'), params: z.strictObject({ mu: z.number(), sigma: nonNeg, ...bounded }) }),
   z.strictObject({
@@ -130,7 +135,7 @@ export const WorkloadSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['num_requests'], message: 'num_requests or horizon (an unbounded workload never ends)', params: { found: 'neither' } });
     if (s.horizon !== undefined && s.horizon > MAX_CLOCK_US) ctx.addIssue({ code: 'custom', path: ['horizon'], message: `at most ${MAX_CLOCK_TEXT}`, params: { found: String(s.horizon) } });
     // Without a horizon every request arrives: at 1e-300 req/s, past the clock's range.
-    if (s.horizon === undefined && s.num_requests !== undefined && s.aggregate_rate > 0 && (s.num_requests / s.aggregate_rate) * 1e6 > MAX_CLOCK_US)
+    if (s.horizon === undefined && s.num_requests !== undefined && Number.isSafeInteger(s.num_requests) && s.aggregate_rate > 0 && (s.num_requests / s.aggregate_rate) * 1e6 > MAX_CLOCK_US)
       ctx.addIssue({
         code: 'custom',
         path: ['aggregate_rate'],

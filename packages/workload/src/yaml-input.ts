@@ -127,3 +127,15 @@ export function yamlLineOf(input: YamlInput, p: readonly PropertyKey[], orRoot =
   }
   return undefined;
 }
+
+/**
+ * The text a scalar at `path` was written as, for a number YAML could not hold exactly: an
+ * integer beyond 2^53 (9007199254740993 reads as ...992) or past the largest double (1e400 reads
+ * as infinity). Undefined for anything else.
+ */
+export function yamlNumberSource(input: YamlInput, p: readonly PropertyKey[]): string | undefined {
+  const node = input.doc.getIn(p as (string | number)[], true) as { value?: unknown; source?: unknown } | undefined;
+  const v = node?.value;
+  if (typeof v !== 'number' || typeof node?.source !== 'string') return undefined;
+  return Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? undefined : node.source;
+}

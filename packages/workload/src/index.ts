@@ -3,7 +3,7 @@ export type { InputIssue } from './errors.js';
 export { WorkloadSpecSchema, ClientSchema, WindowSchema, DistributionSchema, ArrivalSchema, SLO_CLASSES, DEFAULT_SLO_CLASS, hasWindowOverrides } from './spec-schema.js';
 export type { WorkloadSpec, WorkloadSpecInput, ClientSpec, WindowSpec } from './spec-schema.js';
 export { loadWorkloadSpec, parseWorkloadSpec, parseWorkloadSpecText } from './spec-load.js';
-export type { LoadedSpec } from './spec-load.js';
+export type { LoadedSpec, SpecLoadOptions } from './spec-load.js';
 export { createRequestSource, SpecRequestSource, networkDelay, windowRate, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
 export type { RequestSourceOptions } from './request-source.js';
 export { InferencePerfSource } from './inference-perf/inference-perf-source.js';

@@ -5,7 +5,7 @@ import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { expandInferencePerf, type InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
 import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
-import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
+import { type WorkloadSpec, WorkloadSpecSchema, lateWindowIssues } from './spec-schema.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
 import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from './yaml-input.js';
 
@@ -49,16 +49,36 @@ function issuesOf(err: ZodError, file: string, source: SpecSource, raw: unknown)
   return shown;
 }
 
+/** What a spec is read for, beyond the spec itself. */
+export interface SpecLoadOptions {
+  /**
+   * The horizon of the run the spec is for (`--horizon`, `horizonUs`), when the spec has none
+   * of its own or a later one: lifecycle windows that all open after it are refused, as windows
+   * after the spec's own horizon are, rather than run as 0 requests.
+   */
+  runHorizonUs?: number;
+}
+
 /** Validates an already-parsed spec object (library use). */
-export function parseWorkloadSpec(raw: unknown, file = '<spec>'): LoadedSpec {
-  return validateSpec(raw, file, NO_SOURCE);
+export function parseWorkloadSpec(raw: unknown, file = '<spec>', opts: SpecLoadOptions = {}): LoadedSpec {
+  return validateSpec(raw, file, NO_SOURCE, opts);
 }
 
 /**
  * A spec either lists `clients` or gives BLIS's `inference_perf` section, which expands into
  * clients (BLIS refuses both at once: "workload sources are mutually exclusive").
  */
-function validateSpec(raw: unknown, file: string, source: SpecSource): LoadedSpec {
+function validateSpec(raw: unknown, file: string, source: SpecSource, opts: SpecLoadOptions): LoadedSpec {
+  const spec = validateSpecAlone(raw, file, source);
+  const h = opts.runHorizonUs;
+  if (h !== undefined && (spec.horizon === undefined || spec.horizon > h)) {
+    const late = lateWindowIssues(spec, h, `the run's horizon (${h} µs)`);
+    if (late.length > 0) throw new WorkloadSpecError(late.slice(0, MAX_SPEC_ISSUES).map((i) => ({ file, line: source.lineOf(i.path), field: fieldPathText(i.path), expected: i.expected, found: i.found })));
+  }
+  return spec;
+}
+
+function validateSpecAlone(raw: unknown, file: string, source: SpecSource): LoadedSpec {
   const lineOf = (p: readonly PropertyKey[]) => source.lineOf(p);
   if (raw !== null && typeof raw === 'object' && 'inference_perf' in raw) {
     if ('clients' in raw)
@@ -76,19 +96,19 @@ function validateSpec(raw: unknown, file: string, source: SpecSource): LoadedSpe
 }
 
 /** Reads, parses and validates a WorkloadSpec v2 YAML file; every error names its line. */
-export function loadWorkloadSpec(path: string): LoadedSpec {
+export function loadWorkloadSpec(path: string, opts: SpecLoadOptions = {}): LoadedSpec {
   const read = readYamlText(path, 'workload spec');
   if (!read.ok) throw new WorkloadSpecError(read.issues);
-  return { ...parseWorkloadSpecText(read.text, path), baseDir: dirname(path) };
+  return { ...parseWorkloadSpecText(read.text, path, opts), baseDir: dirname(path) };
 }
 
 /**
  * Parses and validates a WorkloadSpec v2 from YAML text (an upload, no file system); every error
  * names `file` and its line. Relative paths in it (empirical CSVs) have no directory to resolve in.
  */
-export function parseWorkloadSpecText(text: string, file: string): LoadedSpec {
+export function parseWorkloadSpecText(text: string, file: string, opts: SpecLoadOptions = {}): LoadedSpec {
   const parsed = parseYamlInput(text, file);
   if (!parsed.ok) throw new WorkloadSpecError(parsed.issues);
   const raw = parsed.yaml.value;
-  return validateSpec(raw, file, { lineOf: (p) => yamlLineOf(parsed.yaml, p), numberText: (p) => yamlNumberSource(parsed.yaml, p) });
+  return validateSpec(raw, file, { lineOf: (p) => yamlLineOf(parsed.yaml, p), numberText: (p) => yamlNumberSource(parsed.yaml, p) }, opts);
 }

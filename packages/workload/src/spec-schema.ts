@@ -181,30 +181,41 @@ export const WorkloadSpecSchema = z
             });
         });
     }
-    // Windows that all open at or after the horizon leave nothing to send: a spec whose every
-    // sending client is like that would run 0 requests and report it as a result.
-    const horizon = s.horizon;
-    if (horizon !== undefined) {
-      const sends = (c: ClientSpec) => s.aggregate_rate === 0 || c.rate_fraction > 0;
-      const late = (c: ClientSpec) => c.lifecycle?.windows.every((w) => w.start_us >= horizon) === true;
-      if (s.clients.some(sends) && s.clients.filter(sends).every(late))
-        s.clients.forEach((c, i) => {
-          if (!sends(c) || c.lifecycle === undefined) return;
-          const first = c.lifecycle.windows.reduce((a, w, j) => (w.start_us < c.lifecycle!.windows[a].start_us ? j : a), 0);
-          ctx.addIssue({
-            code: 'custom',
-            path: ['clients', i, 'lifecycle', 'windows', first, 'start_us'],
-            message: `a window starting before the horizon (${horizon} µs); with every window after it the workload has no request`,
-            params: { found: String(c.lifecycle.windows[first].start_us) },
-          });
-        });
-    }
+    if (s.horizon !== undefined)
+      for (const i of lateWindowIssues(s, s.horizon, `the horizon (${s.horizon} µs)`)) ctx.addIssue({ code: 'custom', path: i.path, message: i.expected, params: { found: i.found } });
     const ids = new Set<string>();
     s.clients.forEach((c, i) => {
       if (ids.has(c.id)) ctx.addIssue({ code: 'custom', path: ['clients', i, 'id'], message: 'a unique client id', params: { found: `"${c.id}" twice` } });
       ids.add(c.id);
     });
   });
+
+/**
+ * Windows that all open at or after the horizon leave nothing to send: a spec whose every sending
+ * client is like that would run 0 requests and report it as a result. One issue per such client,
+ * at its earliest window's `start_us`. `horizonText` names the horizon (the spec's, or a run's).
+ */
+export function lateWindowIssues(
+  s: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'>,
+  horizon: number,
+  horizonText: string,
+): { path: (string | number)[]; expected: string; found: string }[] {
+  const sends = (c: ClientSpec) => s.aggregate_rate === 0 || c.rate_fraction > 0;
+  const late = (c: ClientSpec) => c.lifecycle?.windows.every((w) => w.start_us >= horizon) === true;
+  if (!s.clients.some(sends) || !s.clients.filter(sends).every(late)) return [];
+  return s.clients.flatMap((c, i) => {
+    if (!sends(c) || c.lifecycle === undefined) return [];
+    const windows = c.lifecycle.windows;
+    const first = windows.reduce((a, w, j) => (w.start_us < windows[a].start_us ? j : a), 0);
+    return [
+      {
+        path: ['clients', i, 'lifecycle', 'windows', first, 'start_us'],
+        expected: `a window starting before ${horizonText}; with every window after it the workload has no request`,
+        found: String(windows[first].start_us),
+      },
+    ];
+  });
+}
 
 /** Whether a window overrides anything of its client's (BLIS's `hasPerWindowParameters`). */
 export function hasWindowOverrides(w: WindowSpec): boolean {

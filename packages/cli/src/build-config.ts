@@ -40,7 +40,9 @@ export function checkPolicyBundle(b: BundleModules, registry: PolicyRegistry): {
         const line = file.lineOf(path);
         const { expected, found } = splitPolicyMessage(i.message, i.path);
         // A key or value of the file can be long or hold control characters: quoted as excerpts.
-        return { where: `${file.path}${line !== undefined ? `:${line}` : ''} ${pathText}`, expected: messageText(expected, 300), found: messageText(found, 100) };
+        // A number YAML could not hold exactly is shown as written (9007199254740993, not ...992).
+        const written = file.numberText(path);
+        return { where: `${file.path}${line !== undefined ? `:${line}` : ''} ${pathText}`, expected: messageText(expected, 300), found: written !== undefined ? messageText(written, 100) : messageText(found, 100) };
       }),
     );
   }

@@ -38,6 +38,8 @@ export interface FlagDef {
   /** Shown in help; applied by the config builder, not here. */
   defaultText?: string;
   group: string;
+  /** The largest value a numeric flag takes, and why (stated whenever a value passes it). */
+  max?: { value: number; why: string };
 }
 
 /** Number kinds: plain decimal text (see `parseDecimal`), an integer or not, and the range it must be in. */
@@ -73,7 +75,7 @@ const parsers: Record<FlagKind, { schema?: z.ZodType; expected: string }> = {
 };
 
 /** A numeric flag's value, or undefined after pushing what was wrong with it. */
-function parseNumericFlag(kind: FlagKind, where: string, text: string, issues: UsageIssue[]): number | undefined {
+function parseNumericFlag(kind: FlagKind, where: string, text: string, issues: UsageIssue[], max?: FlagDef['max']): number | undefined {
   const spec = numeric[kind];
   if (spec === undefined) throw new Error(`not a numeric flag kind: ${kind}`);
   const expected = parsers[kind].expected;
@@ -85,12 +87,17 @@ function parseNumericFlag(kind: FlagKind, where: string, text: string, issues: U
     if (n === 'too-large') issues.push({ where, expected: `${expected} up to ${MAX_EXACT_INTEGER}`, found: quoteExcerpt(text) });
     else if (n === 'not-a-number') issues.push({ where, expected: `${expected}${form}`, found: quoteExcerpt(text) });
     else if (n === 'fractional' || !spec.ok(n)) issues.push({ where, expected, found: quoteExcerpt(text) });
+    else if (max !== undefined && n > max.value) issues.push({ where, expected: `${expected} up to ${max.value} (${max.why})`, found: quoteExcerpt(text) });
     else return n;
     return undefined;
   }
   const n = parseDecimal(text);
-  if (n === undefined) issues.push({ where, expected: `${expected}${form}`, found: quoteExcerpt(text) });
+  // A decimal past the largest double (1e400) reads as Infinity: say so, and what the limit is.
+  const limit = max === undefined ? `${expected} up to ${Number.MAX_VALUE} (the largest finite number)` : `${expected} up to ${max.value} (${max.why})`;
+  if (n === undefined && parseDecimalInteger(text) === 'too-large') issues.push({ where, expected: limit, found: `${quoteExcerpt(text)} (not finite)` });
+  else if (n === undefined) issues.push({ where, expected: `${expected}${form}`, found: quoteExcerpt(text) });
   else if (!spec.ok(n)) issues.push({ where, expected, found: quoteExcerpt(text) });
+  else if (max !== undefined && n > max.value) issues.push({ where, expected: limit, found: quoteExcerpt(text) });
   else return n;
   return undefined;
 }
@@ -164,7 +171,7 @@ export function parseFlagValue(def: FlagDef, raw: unknown, issues: UsageIssue[])
     issues.push({ where, expected: parsers[def.kind].expected, found: 'an empty value' });
     return undefined;
   }
-  if (numeric[def.kind] !== undefined) return parseNumericFlag(def.kind, where, String(raw), issues);
+  if (numeric[def.kind] !== undefined) return parseNumericFlag(def.kind, where, String(raw), issues, def.max);
   const p = parsers[def.kind];
   const r = (p.schema ?? z.never()).safeParse(raw);
   if (!r.success) {

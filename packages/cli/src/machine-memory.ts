@@ -1,5 +1,6 @@
 import { totalmem } from 'node:os';
-import type { SimulationRuntime } from '@blis/cluster';
+import { getHeapStatistics } from 'node:v8';
+import type { MemoryLimit } from '@blis/cluster';
 import { UsageError } from './usage-error.js';
 
 /** The variable that sets the memory a run may use instead of the machine's (containers, tests). */
@@ -7,12 +8,17 @@ export const MEMORY_LIMIT_ENV = 'BLIS_MEMORY_LIMIT';
 
 /**
  * The memory a run's estimate is compared with: `BLIS_MEMORY_LIMIT` bytes when set, else the
- * machine's total memory, or the container's limit when that is lower. None with
- * `--ignore-memory-limit`. The total, not the free memory: the same run on the same machine is
- * accepted or refused alike whatever else happens to run beside it.
+ * machine's total memory, or the container's limit when that is lower; and, whatever the
+ * machine has, this process's V8 heap limit. None with `--ignore-memory-limit`. The total, not
+ * the free memory: the same run on the same machine is accepted or refused alike whatever else
+ * happens to run beside it.
  */
-export function memoryLimit(ignore: boolean): SimulationRuntime['memoryLimit'] {
+export function memoryLimit(ignore: boolean): MemoryLimit | undefined {
   if (ignore) return undefined;
+  return { ...machineLimit(), heap: { bytes: getHeapStatistics().heap_size_limit, what: "Node's heap limit; --ignore-memory-limit runs anyway" } };
+}
+
+function machineLimit(): MemoryLimit {
   const given = process.env[MEMORY_LIMIT_ENV];
   if (given !== undefined && given !== '') {
     const bytes = Number(given);

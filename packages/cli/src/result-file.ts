@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { SimulationResult } from '@blis/cluster';
-import { describeFound, formatParamPath, messageText, zodIssueTexts } from '@blis/policies';
+import { describeFound, formatParamPath, jsonSyntaxProblem, messageText, zodIssueTexts } from '@blis/policies';
 import { looksBinary } from '@blis/workload';
 import * as z from 'zod';
 import { describeErrno, requireReadable } from './input-files.js';
@@ -63,13 +63,6 @@ export function runArgument(arg: string): { name: string; path: string } {
   return { name: basename(arg).replace(/\.json$/i, ''), path: arg };
 }
 
-/** 1-based line and column of a character offset. */
-function lineCol(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `${line}:${offset - before.lastIndexOf('\n')}`;
-}
-
 /**
  * Reads one JSON object file: a UsageIssue names the file and, for bad JSON, the line:column.
  * `flag` says where the path came from, `what` names the file's kind ("a blis run result") and
@@ -88,10 +81,10 @@ export function readJsonObject(path: string, flag: string, what: string, hint: s
   try {
     value = JSON.parse(text);
   } catch (e) {
-    const msg = (e as Error).message;
-    const at = /at position (\d+)/.exec(msg);
-    const where = at !== null ? `${path}:${lineCol(text, Number(at[1]))}` : `${path}:${lineCol(text, text.length)}`;
-    throw new UsageError([{ where, expected: `JSON (${what})`, found: messageText(msg.replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the end of the file')) }]);
+    // Where and why in our words: V8's message differs between Node versions and quotes the input.
+    const p = jsonSyntaxProblem(text, 'the end of the file');
+    if (p === undefined) throw new UsageError([{ where: path, expected: `JSON (${what})`, found: messageText((e as Error).message) }]);
+    throw new UsageError([{ where: `${path}:${p.line}:${p.column}`, expected: `JSON (${what}): ${p.expected}`, found: p.found }]);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError([{ where: path, expected: `${what} (a JSON object)`, found: describeFound(value) }]);
   return value as Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { MAX_CLOCK_US } from '@blis/engine';
 import { AUTOSCALE_FLAGS } from './autoscale-flag-defs.js';
 import type { FlagDef } from './flags.js';
 
@@ -52,7 +53,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'workload-spec', kind: 'string', group: WORKLOAD, description: 'WorkloadSpec v2 YAML file' },
   { name: 'seed', kind: 'int', group: WORKLOAD, description: 'master random seed; when given, also overrides a --workload-spec seed', defaultText: '42' },
   { name: 'timeout', kind: 'int', group: WORKLOAD, description: 'per-request deadline in seconds after arrival; negative = none, 0 is refused; applies to a --workload-spec only when given', defaultText: '300' },
-  { name: 'horizon', kind: 'posNumber', group: WORKLOAD, description: 'stop the simulation at this tick (µs)' },
+  { name: 'horizon', kind: 'posNumber', group: WORKLOAD, description: 'stop the simulation at this tick (µs)', max: { value: MAX_CLOCK_US, why: "µs, the simulated clock's range of about 285 years" } },
   { name: 'num-instances', kind: 'posInt', group: CLUSTER, description: 'instances behind the router', defaultText: '1' },
   { name: 'policy-config', kind: 'string', group: CLUSTER, description: 'BLIS policy YAML (admission, routing, priority, scheduler, autoscaler, node pools, instance lifecycle); flags override it' },
   { name: 'admission-policy', kind: 'string', group: CLUSTER, description: 'always-admit, token-bucket, reject-all, tenant-quota, slo-shed, tier-shed, gaie-legacy, ./module.mjs or ./tree.yaml (a decision tree)', defaultText: 'always-admit' },

@@ -14,6 +14,8 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   maxNumSeqs: '--max-num-seqs',
   'autoscaling.maxReplicas': '--autoscaler-max',
   blockSizeTokens: '--block-size-in-tokens',
+  horizonUs: '--horizon',
+  'workload.rate': '--rate',
   'workload.numRequests': '--num-requests',
   'workload.maxRequests': '--max-requests',
   'workload.promptTokens': '--prompt-tokens',

@@ -1,4 +1,4 @@
-import { type InputIssue, parseYamlInput, readYamlText, yamlLineOf } from '@blis/workload';
+import { type InputIssue, parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
 
 /** A parsed YAML file that can say on which line a path of keys lives. */
@@ -6,6 +6,8 @@ export interface YamlFile {
   path: string;
   value: unknown;
   lineOf(path: readonly (string | number)[]): number | undefined;
+  /** A number as the file wrote it, when YAML could not hold it exactly (beyond 2^53, or 1e400); else undefined. */
+  numberText(path: readonly (string | number)[]): string | undefined;
 }
 
 function usageIssue(i: InputIssue): UsageIssue {
@@ -26,5 +28,6 @@ export function readYamlFile(path: string, what: string): YamlFile {
     path,
     value: yaml.value,
     lineOf: (p) => yamlLineOf(yaml, p, false),
+    numberText: (p) => yamlNumberSource(yaml, p),
   };
 }

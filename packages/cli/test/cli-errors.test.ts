@@ -150,7 +150,7 @@ describe.concurrent('--policy-config files', () => {
   });
 
   it.for<readonly [string, string, string, RegExp]>([
-    ['syntax', 'a YAML syntax error (names the line)', 'admission:\n  policy: [always-admit\nrouting: x\n', /^blis: \S+syntax\.yaml:3: expected valid YAML \(.*\), found "routing: x" \(.*\]\)$/],
+    ['syntax', 'a YAML syntax error (names the line)', 'admission:\n  policy: [always-admit\nrouting: x\n', /^blis: \S+syntax\.yaml:2: expected valid YAML \(a \] closing the \[ at column 11\), found " {2}policy: \[always-admit", never closed$/],
     ['section', 'an unknown field in a section', 'admission:\n  policy: always-admit\nrouting:\n  policy: weighted\n  colour: red\n', /^blis: \S+section\.yaml:5 routing\.colour: expected a known field, found unknown field "colour" \(not a parameter of this policy\)$/],
     ['top', 'an unknown top-level field', 'routing:\n  policy: weighted\ncolour: red\n', /^blis: \S+top\.yaml:3 colour: expected a known field, found unknown field "colour"$/],
     ['routing', 'an unknown routing policy', 'routing:\n  policy: nope\n', new RegExp(`^blis: \\S+routing\\.yaml:2 routing\\.policy: expected a known routing policy \\(${policies.routing.join(', ')}\\), found "nope"$`)],

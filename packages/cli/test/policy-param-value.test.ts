@@ -51,6 +51,6 @@ describe('--policy-param values', () => {
   it('quotes a long value as an excerpt and a broken list by its parser, never the whole text', () => {
     const long = `0x${'f'.repeat(3000)}`;
     expect(read(`routing.v=${long}`).issues).toEqual([{ where: '--policy-param routing.v', expected: DECIMAL, found: `"0x${'f'.repeat(58)}…" (3002 characters)` }]);
-    expect(read(`routing.v=[1, ${'2, '.repeat(2000)}`).issues).toEqual([{ where: '--policy-param routing.v', expected: 'a YAML flow list, [a, b]', found: expect.stringMatching(/^Flow sequence must end with a \] at line 1, column \d+$/) }]);
+    expect(read(`routing.v=[1, ${'2, '.repeat(2000)}`).issues).toEqual([{ where: '--policy-param routing.v', expected: 'a YAML flow list, [a, b], with a ] closing the [ at column 1', found: expect.stringMatching(/^"\[1, 2, 2, .*…" \(6004 characters\), never closed$/) }]);
   });
 });

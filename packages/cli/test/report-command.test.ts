@@ -86,7 +86,7 @@ describe.concurrent('blis report: bad input (exit 2, nothing on stdout)', () => 
     rejects(expect, ['report', at('missing.json'), ...OUT], `result ${at('missing.json')}: expected a readable result JSON file (blis run --results-path), found ENOENT (no such file or directory)`));
 
   it('bad JSON, located by line and column', ({ expect }) =>
-    rejects(expect, ['report', file('bad.json', '{\n  "a": 1,\n}\n'), ...OUT], `${at('bad.json')}:3:1: expected JSON (a blis run result), found Expected double-quoted property name`));
+    rejects(expect, ['report', file('bad.json', '{\n  "a": 1,\n}\n'), ...OUT], `${at('bad.json')}:3:1: expected JSON (a blis run result): a property name in double quotes, found "}\\n"`));
 
   it('JSON that is not a result names the field', ({ expect }) =>
     rejects(

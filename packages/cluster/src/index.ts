@@ -1,4 +1,4 @@
-export { simulate, prepareSimulation, runPrepared } from './simulate.js';
+export { simulate, prepareSimulation, estimateSimulation, runPrepared } from './simulate.js';
 export type { SimulationRuntime, PreparedRun } from './simulate.js';
 export {
   SimulationConfigSchema,
@@ -26,7 +26,7 @@ export { jainIndex, coefficientOfVariation, maxMinRatio } from './fairness.js';
 export { GatewayQueue } from './gateway-queue.js';
 export { LiveSnapshot } from './instance-snapshot.js';
 export { ClusterRouterState } from './router-state.js';
-export { openWorkload, openSizedWorkload } from './workload-source.js';
+export { openWorkload, openSizedWorkload, sizeWorkload } from './workload-source.js';
 export type { OpenWorkloadOptions, OpenedWorkload, PreparePhase } from './workload-source.js';
 export { KVOffloadSchema, KVOffloadTierSchema, offloadBlockSizeIssue } from './kv-offload-schema.js';
 export type { KVOffloadInput, KVOffloadSettings, KVOffloadTierSettings } from './kv-offload-schema.js';

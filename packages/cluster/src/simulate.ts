@@ -19,7 +19,7 @@ import { ClusterSimulator } from './cluster-simulator.js';
 import { type SimulationConfig, type SimulationConfigInput, SimulationConfigSchema } from './config-schema.js';
 import type { FitnessMetric } from './fitness.js';
 import { type SimulationResult, buildResult } from './results.js';
-import { type PreparePhase, openSizedWorkload } from './workload-source.js';
+import { type PreparePhase, openSizedWorkload, sizeWorkload } from './workload-source.js';
 import { routingReadsPrefixCache } from './cache-signal.js';
 import { resolveKVTiers } from './kv-tiers-config.js';
 import { resolveInstanceModel } from './resolve-instance-model.js';
@@ -32,7 +32,8 @@ import { RunLimitError } from './limits/run-limit-error.js';
 import { RUN_LIMITS } from './limits/run-limits.js';
 import { type KVDerivation, configLimitIssues, kvBlockIssues } from './limits/config-limits.js';
 import { kvDerivationOf } from './limits/kv-derivation.js';
-import { type CpuTierSize, type InstanceGroup, type MemoryEstimate, type MemoryEstimateInput, estimateMemory, formatBytes, timeseriesSamplesOf } from './limits/memory-estimate.js';
+import { type CpuTierSize, type InstanceGroup, type MemoryEstimate, type MemoryEstimateInput, estimateMemory, timeseriesSamplesOf } from './limits/memory-estimate.js';
+import { type MemoryLimit, memoryLimitIssues } from './limits/memory-limit.js';
 import { autoscaleLimitIssues, autoscalePeak } from './limits/autoscale-peak.js';
 import { GO_ROUTER_STREAMS, goRouterRandom } from './router-random.js';
 
@@ -71,7 +72,7 @@ export interface SimulationRuntime {
    * Refuse (a {@link RunLimitError}) a run whose memory estimate exceeds `bytes`; `what` says
    * whose memory that is, in the message. The CLI passes the machine's; unset = no check.
    */
-  memoryLimit?: { bytes: number; what: string };
+  memoryLimit?: MemoryLimit;
   /** Told before each step of preparing the run that may take long on a large input (reading a spec, building instances). */
   onPhase?: (phase: PreparePhase) => void;
 }
@@ -95,6 +96,21 @@ export interface PreparedRun {
  * simulator ready to run. {@link simulate} is this plus `run()` and `buildResult()`.
  */
 export function prepareSimulation(input: SimulationConfigInput, given: SimulationRuntime = {}): PreparedRun {
+  return prepare(input, given, false);
+}
+
+/**
+ * What {@link prepareSimulation} would estimate the run to need, checked as it would be (the
+ * fixed limits, then `memoryLimit`), without building anything: no instance, no request stream.
+ * A search (`blis capacity`) asks this of its largest run before it runs the smallest.
+ */
+export function estimateSimulation(input: SimulationConfigInput, given: SimulationRuntime = {}): MemoryEstimate {
+  return prepare(input, given, true);
+}
+
+function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimateOnly: true): MemoryEstimate;
+function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimateOnly: false): PreparedRun;
+function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimateOnly: boolean): PreparedRun | MemoryEstimate {
   const config = SimulationConfigSchema.parse(input);
   // Sizes first: nothing below allocates before the run is known to fit.
   const sizeIssues = configLimitIssues(config);
@@ -185,9 +201,13 @@ export function prepareSimulation(input: SimulationConfigInput, given: Simulatio
   }
   // Replicas autoscaling may add hold caches like the largest startup ones.
   if (peak !== undefined) groups.push({ count: peak.instances - config.numInstances, kvBlocks: Math.max(...groups.map((g) => g.kvBlocks)), note: `autoscaled (${peak.bound})` });
-  const opened = runtime.source !== undefined ? { source: runtime.source, requests: requestsOfSource(config) } : openSizedWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, onPhase: runtime.onPhase });
+  const workloadOptions = { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, onPhase: runtime.onPhase };
+  const sized = runtime.source !== undefined ? { requests: requestsOfSource(config) } : estimateOnly ? sizeWorkload(config.workload, workloadOptions) : undefined;
+  const opened = sized === undefined ? openSizedWorkload(config.workload, workloadOptions) : { source: runtime.source, ...sized };
   const cpuTier: CpuTierSize | undefined = kvTiers === undefined ? undefined : { kind: kvTiers.kind, blocks: kvTiers.cpuBlocks };
   const memory = checkMemory(runtime.memoryLimit, { instances: groups, requests: opened.requests, requestsFrom: opened.requestsFrom, cpuTier, batchSlots: config.maxNumSeqs }, config);
+  // (The second test only narrows the type: a source is missing only when estimating.)
+  if (estimateOnly || opened.source === undefined) return memory;
   const onPhase = runtime.onPhase;
   onPhase?.({ kind: 'build-instances', instances: config.numInstances, built: 0 });
 
@@ -270,10 +290,9 @@ function requestsOfSource(config: SimulationConfig): number | undefined {
 /** The run's memory estimate; refuses a run that exceeds the limit given, before its instances exist. */
 function checkMemory(limit: SimulationRuntime['memoryLimit'], size: Pick<MemoryEstimateInput, 'instances' | 'requests' | 'requestsFrom' | 'cpuTier' | 'batchSlots'>, config: SimulationConfig): MemoryEstimate {
   const estimate = estimateMemory({ ...size, includeRequests: config.includeRequests, timeseriesSamples: timeseriesSamplesOf(config) });
-  if (limit === undefined || estimate.totalBytes <= limit.bytes) return estimate;
-  throw new RunLimitError([
-    { path: [], expected: `a run that fits in ${formatBytes(limit.bytes)} (${limit.what})`, found: `an estimated ${formatBytes(estimate.totalBytes)}: ${estimate.summary}` },
-  ]);
+  const issues = limit === undefined ? [] : memoryLimitIssues(estimate, limit);
+  if (issues.length > 0) throw new RunLimitError(issues.map((i) => ({ path: [], ...i })));
+  return estimate;
 }
 
 /** The model's config.json as latency resolution would read it: `modelConfigPath`, else the catalogue's. */

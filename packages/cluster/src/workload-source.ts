@@ -8,6 +8,7 @@ import {
   openTrace,
   parseWorkloadSpec,
   specFromFlags,
+  type LoadedSpec,
 } from '@blis/workload';
 import type { WorkloadSource } from './config-schema.js';
 import { RUN_LIMITS } from './limits/run-limits.js';
@@ -53,27 +54,65 @@ export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions):
       return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens }), requests: w.numRequests };
     }
     case 'spec': {
-      if (w.path !== undefined) opts.onPhase?.({ kind: 'read-spec', path: w.path });
-      const spec = w.path !== undefined ? loadWorkloadSpec(w.path) : parseWorkloadSpec(w.spec);
-      // Each client is a generator with its own streams: refuse a mix of more than a real study has.
-      if (spec.clients.length > RUN_LIMITS.maxSpecClients)
-        throw new RunLimitError([{ path: ['clients'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxSpecClients} clients`, found: String(spec.clients.length) }]);
-      // An inference_perf spec states its size through its stages (follow-up rounds included).
-      const requests = w.numRequests ?? spec.num_requests ?? spec.inferencePerf?.plan.plannedRequests;
-      if (w.numRequests === undefined && requests !== undefined && requests > RUN_LIMITS.maxRequests)
-        throw new RunLimitError([{ path: ['num_requests'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxRequests} requests`, found: String(requests) }]);
+      const spec = readSpec(w, opts);
+      const requests = specRequests(w, spec);
       opts.onPhase?.({ kind: 'generate', clients: spec.clients.length, requests });
       return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
     }
     case 'trace': {
       opts.onPhase?.({ kind: 'read-trace', path: w.path });
-      const format = w.dataPath !== undefined ? 'tracev2' : w.format;
-      const source = openTrace(w.path, { format, dataPath: w.dataPath, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens });
-      if (w.maxRequests !== undefined) return { source, requests: w.maxRequests };
-      // Without a cap, the trace's own length: counted, or its size over its first lines' length.
-      const est = estimateTraceRecords(w.path, { format: format ?? detectTraceFormat(w.path), dataPath: w.dataPath });
-      if (est === undefined) return { source, requests: undefined };
-      return { source, requests: est.records, requestsFrom: `${est.exact ? 'the records of' : 'estimated from the size of'} ${est.file}, ${formatBytes(est.bytes)}` };
+      const source = openTrace(w.path, { format: traceFormat(w), dataPath: w.dataPath, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens });
+      return { source, ...traceSize(w) };
     }
   }
+}
+
+/**
+ * The requests {@link openSizedWorkload} would count, without a request stream (no trace file
+ * is opened): what a run's memory estimate needs before the run is built.
+ */
+export function sizeWorkload(w: WorkloadSource, opts: OpenWorkloadOptions): Omit<OpenedWorkload, 'source'> {
+  switch (w.kind) {
+    case 'synthetic':
+      return { requests: w.numRequests };
+    case 'spec':
+      return { requests: specRequests(w, readSpec(w, opts)) };
+    case 'trace':
+      return traceSize(w);
+  }
+}
+
+type SpecWorkload = Extract<WorkloadSource, { kind: 'spec' }>;
+type TraceWorkload = Extract<WorkloadSource, { kind: 'trace' }>;
+
+function readSpec(w: SpecWorkload, opts: OpenWorkloadOptions): LoadedSpec {
+  if (w.path !== undefined) opts.onPhase?.({ kind: 'read-spec', path: w.path });
+  // The run's horizon too: windows that all open after it would leave a run of 0 requests.
+  const load = { runHorizonUs: opts.horizonUs };
+  const spec = w.path !== undefined ? loadWorkloadSpec(w.path, load) : parseWorkloadSpec(w.spec, undefined, load);
+  // Each client is a generator with its own streams: refuse a mix of more than a real study has.
+  if (spec.clients.length > RUN_LIMITS.maxSpecClients)
+    throw new RunLimitError([{ path: ['clients'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxSpecClients} clients`, found: String(spec.clients.length) }]);
+  return spec;
+}
+
+function specRequests(w: SpecWorkload, spec: LoadedSpec): number | undefined {
+  // An inference_perf spec states its size through its stages (follow-up rounds included).
+  const requests = w.numRequests ?? spec.num_requests ?? spec.inferencePerf?.plan.plannedRequests;
+  if (w.numRequests === undefined && requests !== undefined && requests > RUN_LIMITS.maxRequests)
+    throw new RunLimitError([{ path: ['num_requests'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxRequests} requests`, found: String(requests) }]);
+  return requests;
+}
+
+function traceFormat(w: TraceWorkload): TraceWorkload['format'] {
+  return w.dataPath !== undefined ? 'tracev2' : w.format;
+}
+
+/** A trace's request cap, else its own length: counted, or its size over its first lines' length. */
+function traceSize(w: TraceWorkload): Omit<OpenedWorkload, 'source'> {
+  if (w.maxRequests !== undefined) return { requests: w.maxRequests };
+  const format = traceFormat(w);
+  const est = estimateTraceRecords(w.path, { format: format ?? detectTraceFormat(w.path), dataPath: w.dataPath });
+  if (est === undefined) return { requests: undefined };
+  return { requests: est.records, requestsFrom: `${est.exact ? 'the records of' : 'estimated from the size of'} ${est.file}, ${formatBytes(est.bytes)}` };
 }

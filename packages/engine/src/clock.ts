@@ -10,6 +10,26 @@ export class ClockRegressionError extends Error {
   }
 }
 
+/**
+ * The latest time the clock holds exactly: whole µs up to 2^53 - 1, about 285 years. Inputs that
+ * would put arrivals or a horizon past it (a rate of 1e-300 req/s, a trace scaled by 1e300) are
+ * refused: every request would otherwise time out at some absurd instant.
+ */
+export const MAX_CLOCK_US = Number.MAX_SAFE_INTEGER;
+
+/** MAX_CLOCK_US in words, for messages. */
+export const MAX_CLOCK_TEXT = `${MAX_CLOCK_US} µs, the simulated clock's range of about 285 years`;
+
+/**
+ * The lowest rate, in requests per second, at which `requests` arrive within the clock's range
+ * on average, rounded up to three significant digits so the figure a message states is enough.
+ */
+export function minRateWithinClock(requests: number): number {
+  const x = (requests * 1e6) / MAX_CLOCK_US;
+  const step = 10 ** (Math.floor(Math.log10(x)) - 2);
+  return Number((Math.ceil(x / step) * step).toPrecision(3));
+}
+
 /** Simulation time in integer microseconds (ticks). Only ever moves forward. */
 export class SimClock {
   private t = 0;

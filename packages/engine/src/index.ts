@@ -1,5 +1,5 @@
 export { EventQueue } from './event-queue.js';
-export { SimClock, ClockRegressionError } from './clock.js';
+export { SimClock, ClockRegressionError, MAX_CLOCK_US, MAX_CLOCK_TEXT, minRateWithinClock } from './clock.js';
 export { PartitionedRng, RandomStream, fnv1a32, deriveSeed } from './rng.js';
 export type { RequestSpec, RequestSource, RequestOutcome } from './request-spec.js';
 export { makeRequestSpec, ArrayRequestSource } from './request-spec.js';

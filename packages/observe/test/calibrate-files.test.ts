@@ -53,7 +53,7 @@ describe('simulator results', () => {
     expect(() => parseSimResults('{"requests":[{"request_id":"abc","input_tokens":1,"output_tokens":1,"ttft_ms":1,"itl_ms":0,"e2e_ms":2}]}', 's.json')).toThrow(/s\.json requests\[0\]\.request_id: expected a numeric request id/);
     expect(() => parseSimResults('{"ttft_mean_ms":3}', 's.json')).toThrow(/found an object without `requests`/);
     expect(() => parseSimResults('[]', 's.json')).toThrow(/at least one simulated request, found none/);
-    expect(() => parseSimResults('{', 's.json')).toThrow(/^s\.json: expected JSON/);
+    expect(() => parseSimResults('{', 's.json')).toThrow(/^s\.json:1: expected JSON \(the results of `blis replay --results-path`\): a property name in double quotes, or '\}', found the end of the file$/);
     expect(() => readSimResults('/nonexistent/x.json')).toThrow(/x\.json: expected a readable results JSON file, found ENOENT/);
   });
 });

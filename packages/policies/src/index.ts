@@ -69,6 +69,7 @@ export { splitPolicyMessage } from './policy-message.js';
 export { splitListMessage } from './list-message.js';
 export { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger } from './decimal-number.js';
 export { describeFound, EXCERPT_CHARS, messageText, quoteExcerpt, valueExcerpt } from './found-text.js';
+export { jsonSyntaxProblem, type JsonSyntaxProblem } from './json-syntax.js';
 export { describeZodExpected, valueAtPath, type ZodIssueText, zodIssueTexts } from './zod-issue-text.js';
 export {
   admissionSectionSchema,

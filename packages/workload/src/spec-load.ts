@@ -5,9 +5,9 @@ import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { expandInferencePerf, type InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
 import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
-import { type WorkloadSpec, WorkloadSpecSchema } from './spec-schema.js';
+import { type WorkloadSpec, WorkloadSpecSchema, lateWindowIssues } from './spec-schema.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
-import { parseYamlInput, readYamlText, yamlLineOf } from './yaml-input.js';
+import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from './yaml-input.js';
 
 /**
  * A validated spec plus the directory relative paths in it (empirical CSVs) resolve against.
@@ -18,7 +18,16 @@ export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string; readonly in
 /** Problems of a spec shown at most (a generated spec can repeat one mistake 300,000 times). */
 const MAX_SPEC_ISSUES = 20;
 
-function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined, raw: unknown): InputIssue[] {
+/** Where a spec's fields are in its file: the line, and the text a number was written as when YAML could not hold it exactly. */
+interface SpecSource {
+  lineOf(path: readonly PropertyKey[]): number | undefined;
+  numberText(path: readonly PropertyKey[]): string | undefined;
+}
+
+const NO_SOURCE: SpecSource = { lineOf: () => undefined, numberText: () => undefined };
+
+function issuesOf(err: ZodError, file: string, source: SpecSource, raw: unknown): InputIssue[] {
+  const lineOf = (p: readonly PropertyKey[]) => source.lineOf(p);
   const shown = err.issues.slice(0, MAX_SPEC_ISSUES).map((i): InputIssue => {
     const path = i.path as (string | number)[];
     if (i.code === 'unrecognized_keys') {
@@ -28,8 +37,10 @@ function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyK
     }
     let value: unknown = raw;
     for (const k of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string | number, unknown>)[k];
-    // Non-finite numbers as YAML wrote them (.nan, .inf), not as JSON would (null).
-    const shownValue = typeof value === 'number' && !Number.isFinite(value) ? describeFound(value) : valueExcerpt(value);
+    // A number YAML could not hold exactly as it was written (9007199254740993 would read
+    // ...992); other non-finite numbers as YAML wrote them (.nan, .inf), not as JSON would (null).
+    const written = typeof value === 'number' ? source.numberText(path) : undefined;
+    const shownValue = written !== undefined ? (written.length > 60 ? quoteExcerpt(written) : written) : typeof value === 'number' && !Number.isFinite(value) ? describeFound(value) : valueExcerpt(value);
     const found = customFound(i) ?? (value === undefined ? 'nothing (the field is missing)' : shownValue);
     return { file, line: lineOf(path), field: fieldPathText(path) || '(root)', expected: describeExpected(i, value), found };
   });
@@ -38,45 +49,66 @@ function issuesOf(err: ZodError, file: string, lineOf: (path: readonly PropertyK
   return shown;
 }
 
+/** What a spec is read for, beyond the spec itself. */
+export interface SpecLoadOptions {
+  /**
+   * The horizon of the run the spec is for (`--horizon`, `horizonUs`), when the spec has none
+   * of its own or a later one: lifecycle windows that all open after it are refused, as windows
+   * after the spec's own horizon are, rather than run as 0 requests.
+   */
+  runHorizonUs?: number;
+}
+
 /** Validates an already-parsed spec object (library use). */
-export function parseWorkloadSpec(raw: unknown, file = '<spec>'): LoadedSpec {
-  return validateSpec(raw, file, () => undefined);
+export function parseWorkloadSpec(raw: unknown, file = '<spec>', opts: SpecLoadOptions = {}): LoadedSpec {
+  return validateSpec(raw, file, NO_SOURCE, opts);
 }
 
 /**
  * A spec either lists `clients` or gives BLIS's `inference_perf` section, which expands into
  * clients (BLIS refuses both at once: "workload sources are mutually exclusive").
  */
-function validateSpec(raw: unknown, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined): LoadedSpec {
+function validateSpec(raw: unknown, file: string, source: SpecSource, opts: SpecLoadOptions): LoadedSpec {
+  const spec = validateSpecAlone(raw, file, source);
+  const h = opts.runHorizonUs;
+  if (h !== undefined && (spec.horizon === undefined || spec.horizon > h)) {
+    const late = lateWindowIssues(spec, h, `the run's horizon (${h} µs)`);
+    if (late.length > 0) throw new WorkloadSpecError(late.slice(0, MAX_SPEC_ISSUES).map((i) => ({ file, line: source.lineOf(i.path), field: fieldPathText(i.path), expected: i.expected, found: i.found })));
+  }
+  return spec;
+}
+
+function validateSpecAlone(raw: unknown, file: string, source: SpecSource): LoadedSpec {
+  const lineOf = (p: readonly PropertyKey[]) => source.lineOf(p);
   if (raw !== null && typeof raw === 'object' && 'inference_perf' in raw) {
     if ('clients' in raw)
       throw new WorkloadSpecError([{ file, line: lineOf(['clients']), field: 'clients', expected: 'either clients or inference_perf (the two are exclusive workload sources)', found: 'both' }]);
     const r = InferencePerfSpecSchema.safeParse(raw);
-    if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, lineOf, raw));
+    if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, raw));
     const expanded = expandInferencePerf(r.data);
     if ('issues' in expanded)
       throw new WorkloadSpecError(expanded.issues.map((i) => ({ file, line: lineOf(i.path), field: fieldPathText(i.path), expected: i.expected, found: i.found })));
     return expanded.spec;
   }
   const r = WorkloadSpecSchema.safeParse(raw);
-  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, lineOf, raw));
+  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, raw));
   return r.data;
 }
 
 /** Reads, parses and validates a WorkloadSpec v2 YAML file; every error names its line. */
-export function loadWorkloadSpec(path: string): LoadedSpec {
+export function loadWorkloadSpec(path: string, opts: SpecLoadOptions = {}): LoadedSpec {
   const read = readYamlText(path, 'workload spec');
   if (!read.ok) throw new WorkloadSpecError(read.issues);
-  return { ...parseWorkloadSpecText(read.text, path), baseDir: dirname(path) };
+  return { ...parseWorkloadSpecText(read.text, path, opts), baseDir: dirname(path) };
 }
 
 /**
  * Parses and validates a WorkloadSpec v2 from YAML text (an upload, no file system); every error
  * names `file` and its line. Relative paths in it (empirical CSVs) have no directory to resolve in.
  */
-export function parseWorkloadSpecText(text: string, file: string): LoadedSpec {
+export function parseWorkloadSpecText(text: string, file: string, opts: SpecLoadOptions = {}): LoadedSpec {
   const parsed = parseYamlInput(text, file);
   if (!parsed.ok) throw new WorkloadSpecError(parsed.issues);
   const raw = parsed.yaml.value;
-  return validateSpec(raw, file, (p) => yamlLineOf(parsed.yaml, p));
+  return validateSpec(raw, file, { lineOf: (p) => yamlLineOf(parsed.yaml, p), numberText: (p) => yamlNumberSource(parsed.yaml, p) }, opts);
 }

@@ -1,3 +1,4 @@
+import { MAX_CLOCK_TEXT, MAX_CLOCK_US, minRateWithinClock } from '@blis/engine';
 import * as z from 'zod';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 
@@ -7,9 +8,14 @@ const posInt = z.number().int().positive();
 
 /** A length a spec states outright (a constant, a mean, a lower bound): at most MAX_TOKENS_PER_REQUEST. */
 const tokens = pos.max(MAX_TOKENS_PER_REQUEST);
-const bounded = { min: nonNeg.max(MAX_TOKENS_PER_REQUEST).optional(), max: pos.optional() };
+/**
+ * A clamp's upper bound may pass the tokens-per-request limit (lengths drawn are checked against
+ * it), but not 2^53: past it a length is no longer an exact integer, and 1e300 is no bound.
+ */
+const clampMax = pos.max(Number.MAX_SAFE_INTEGER);
+const bounded = { min: nonNeg.max(MAX_TOKENS_PER_REQUEST).optional(), max: clampMax.optional() };
 export const DistributionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: tokens, std_dev: nonNeg, min: nonNeg.max(MAX_TOKENS_PER_REQUEST), max: pos }) }),
+  z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: tokens, std_dev: nonNeg, min: nonNeg.max(MAX_TOKENS_PER_REQUEST), max: clampMax }) }),
   z.strictObject({ type: z.literal('exponential'), params: z.strictObject({ mean: tokens, ...bounded }) }),
   z.strictObject({ type: z.literal('lognormal'), params: z.strictObject({ mu: z.number(), sigma: nonNeg, ...bounded }) }),
   z.strictObject({
@@ -127,6 +133,15 @@ export const WorkloadSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['clients'], message: 'at least one client with rate_fraction > 0', params: { found: 'every rate_fraction is 0' } });
     if (s.num_requests === undefined && s.horizon === undefined)
       ctx.addIssue({ code: 'custom', path: ['num_requests'], message: 'num_requests or horizon (an unbounded workload never ends)', params: { found: 'neither' } });
+    if (s.horizon !== undefined && s.horizon > MAX_CLOCK_US) ctx.addIssue({ code: 'custom', path: ['horizon'], message: `at most ${MAX_CLOCK_TEXT}`, params: { found: String(s.horizon) } });
+    // Without a horizon every request arrives: at 1e-300 req/s, past the clock's range.
+    if (s.horizon === undefined && s.num_requests !== undefined && Number.isSafeInteger(s.num_requests) && s.aggregate_rate > 0 && (s.num_requests / s.aggregate_rate) * 1e6 > MAX_CLOCK_US)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['aggregate_rate'],
+        message: `at least ${minRateWithinClock(s.num_requests)} requests per second (${s.num_requests} requests arriving within ${MAX_CLOCK_TEXT})`,
+        params: { found: String(s.aggregate_rate) },
+      });
     const checkBounds = (d: { params: unknown } | undefined, path: (string | number)[]) => {
       const p = d?.params as { min?: number; max?: number } | undefined;
       if (p?.min !== undefined && p.max !== undefined && p.min > p.max)
@@ -166,30 +181,41 @@ export const WorkloadSpecSchema = z
             });
         });
     }
-    // Windows that all open at or after the horizon leave nothing to send: a spec whose every
-    // sending client is like that would run 0 requests and report it as a result.
-    const horizon = s.horizon;
-    if (horizon !== undefined) {
-      const sends = (c: ClientSpec) => s.aggregate_rate === 0 || c.rate_fraction > 0;
-      const late = (c: ClientSpec) => c.lifecycle?.windows.every((w) => w.start_us >= horizon) === true;
-      if (s.clients.some(sends) && s.clients.filter(sends).every(late))
-        s.clients.forEach((c, i) => {
-          if (!sends(c) || c.lifecycle === undefined) return;
-          const first = c.lifecycle.windows.reduce((a, w, j) => (w.start_us < c.lifecycle!.windows[a].start_us ? j : a), 0);
-          ctx.addIssue({
-            code: 'custom',
-            path: ['clients', i, 'lifecycle', 'windows', first, 'start_us'],
-            message: `a window starting before the horizon (${horizon} µs); with every window after it the workload has no request`,
-            params: { found: String(c.lifecycle.windows[first].start_us) },
-          });
-        });
-    }
+    if (s.horizon !== undefined)
+      for (const i of lateWindowIssues(s, s.horizon, `the horizon (${s.horizon} µs)`)) ctx.addIssue({ code: 'custom', path: i.path, message: i.expected, params: { found: i.found } });
     const ids = new Set<string>();
     s.clients.forEach((c, i) => {
       if (ids.has(c.id)) ctx.addIssue({ code: 'custom', path: ['clients', i, 'id'], message: 'a unique client id', params: { found: `"${c.id}" twice` } });
       ids.add(c.id);
     });
   });
+
+/**
+ * Windows that all open at or after the horizon leave nothing to send: a spec whose every sending
+ * client is like that would run 0 requests and report it as a result. One issue per such client,
+ * at its earliest window's `start_us`. `horizonText` names the horizon (the spec's, or a run's).
+ */
+export function lateWindowIssues(
+  s: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'>,
+  horizon: number,
+  horizonText: string,
+): { path: (string | number)[]; expected: string; found: string }[] {
+  const sends = (c: ClientSpec) => s.aggregate_rate === 0 || c.rate_fraction > 0;
+  const late = (c: ClientSpec) => c.lifecycle?.windows.every((w) => w.start_us >= horizon) === true;
+  if (!s.clients.some(sends) || !s.clients.filter(sends).every(late)) return [];
+  return s.clients.flatMap((c, i) => {
+    if (!sends(c) || c.lifecycle === undefined) return [];
+    const windows = c.lifecycle.windows;
+    const first = windows.reduce((a, w, j) => (w.start_us < windows[a].start_us ? j : a), 0);
+    return [
+      {
+        path: ['clients', i, 'lifecycle', 'windows', first, 'start_us'],
+        expected: `a window starting before ${horizonText}; with every window after it the workload has no request`,
+        found: String(windows[first].start_us),
+      },
+    ];
+  });
+}
 
 /** Whether a window overrides anything of its client's (BLIS's `hasPerWindowParameters`). */
 export function hasWindowOverrides(w: WindowSpec): boolean {

@@ -1,7 +1,8 @@
 import { type Document, isAlias, isCollection, isPair, LineCounter, parseDocument } from 'yaml';
 import { readTextWithin } from './bounded-text-file.js';
 import type { InputIssue } from './errors.js';
-import { formatBytes, looksBinary, quoteExcerpt } from './text-excerpt.js';
+import { formatBytes, looksBinary } from './text-excerpt.js';
+import { yamlSyntaxProblem } from './yaml-syntax.js';
 
 /**
  * What a YAML input (workload spec, policy file, TraceV2 header, ...) may hold, checked before it
@@ -36,48 +37,7 @@ export function readYamlText(path: string, what: string): { ok: true; text: stri
   return { ok: true, text: read.text };
 }
 
-/** Problems shown of a file that has many (a mangled file can have hundreds). */
-const MAX_SYNTAX_ISSUES = 5;
-
-// The `yaml` package's error codes in the words of someone writing the file.
-const EXPECTED: Partial<Record<string, string>> = {
-  BAD_INDENT: 'valid YAML (entries indented alike, every bracket closed)',
-  TAB_AS_INDENT: 'valid YAML (indentation with spaces, not tabs)',
-  MISSING_CHAR: 'valid YAML (a `- ` before each list item, `: ` after each key, every quote and bracket closed)',
-  BAD_DQ_ESCAPE: 'valid YAML (only known escapes in a double-quoted string: \\n, \\t, \\", \\\\, \\uXXXX)',
-  DUPLICATE_KEY: 'valid YAML (each key once in a mapping)',
-  MULTIPLE_DOCS: 'a single YAML document (no second `---`)',
-  BAD_ALIAS: 'valid YAML (an alias *name after the anchor &name it repeats)',
-  ALIAS_PROPS: 'valid YAML (no tag or anchor on an alias)',
-  MULTILINE_IMPLICIT_KEY: 'valid YAML (a key on one line, followed by `: `)',
-  BLOCK_AS_IMPLICIT_KEY: 'valid YAML (a key on one line, followed by `: `)',
-  KEY_OVER_1024_CHARS: 'valid YAML (keys of at most 1024 characters)',
-  BLOCK_IN_FLOW: 'valid YAML (no indented block inside [ ] or { })',
-  MULTIPLE_ANCHORS: 'valid YAML (one anchor per node)',
-  MULTIPLE_TAGS: 'valid YAML (one tag per node)',
-  TAG_RESOLVE_FAILED: 'valid YAML (a value its tag can hold)',
-};
-
 const depthExpected = `YAML nested at most ${YAML_LIMITS.maxDepth} levels deep`;
-
-/** The line of `text` around offset `pos`, as a message quotes it. */
-function lineExcerpt(text: string, pos: number): string {
-  const start = text.lastIndexOf('\n', Math.max(0, pos - 1)) + 1;
-  const at = Math.min(pos, text.length);
-  let end = text.indexOf('\n', at);
-  if (end < 0) end = text.length;
-  const line = text.slice(start, end).replace(/\r$/, '');
-  return line.trim() === '' && at >= text.trimEnd().length ? 'the end of the file' : quoteExcerpt(line);
-}
-
-/**
- * The `yaml` package's own sentence for an error (` (Missing , or : between flow sequence
- * items)`) when it is short and quotes nothing of the input; else nothing.
- */
-function libraryWords(message: string): string {
-  const first = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-  return first.length <= 80 && !/["'`\\]/.test(first) && /^[\x20-\x7e]+$/.test(first) ? ` (${first})` : '';
-}
 
 /** Deepest nesting of collections in `doc`, counted without recursion (the input may be deep). */
 function depthOf(doc: Document.Parsed): number {
@@ -113,14 +73,9 @@ export function parseYamlInput(text: string, file: string): { ok: true; yaml: Ya
   const exhausted = doc.errors.find((e) => e.code === 'RESOURCE_EXHAUSTION');
   if (exhausted !== undefined) return { ok: false, issues: [{ file, line: lc.linePos(exhausted.pos[0]).line, expected: depthExpected, found: 'deeper nesting' }] };
   if (doc.errors.length > 0) {
-    const issues: InputIssue[] = doc.errors.slice(0, MAX_SYNTAX_ISSUES).map((e) => ({
-      file,
-      line: lc.linePos(e.pos[0]).line,
-      expected: EXPECTED[e.code] ?? 'valid YAML',
-      found: `${lineExcerpt(text, e.pos[0])}${libraryWords(e.message)}`,
-    }));
-    if (doc.errors.length > MAX_SYNTAX_ISSUES) issues.push({ file, expected: 'valid YAML', found: `${doc.errors.length - MAX_SYNTAX_ISSUES} more problem(s), not shown` });
-    return { ok: false, issues };
+    // One problem, in our words, at its line and column: those after it mostly follow from it.
+    const p = yamlSyntaxProblem(text, doc.errors, lc);
+    return { ok: false, issues: [{ file, line: p.line, expected: p.expected, found: p.found }] };
   }
   const depth = depthOf(doc);
   if (depth > YAML_LIMITS.maxDepth) return { ok: false, issues: [{ file, expected: depthExpected, found: 'deeper nesting' }] };
@@ -171,4 +126,16 @@ export function yamlLineOf(input: YamlInput, p: readonly PropertyKey[], orRoot =
     }
   }
   return undefined;
+}
+
+/**
+ * The text a scalar at `path` was written as, for a number YAML could not hold exactly: an
+ * integer beyond 2^53 (9007199254740993 reads as ...992) or past the largest double (1e400 reads
+ * as infinity). Undefined for anything else.
+ */
+export function yamlNumberSource(input: YamlInput, p: readonly PropertyKey[]): string | undefined {
+  const node = input.doc.getIn(p as (string | number)[], true) as { value?: unknown; source?: unknown } | undefined;
+  const v = node?.value;
+  if (typeof v !== 'number' || typeof node?.source !== 'string') return undefined;
+  return Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? undefined : node.source;
 }

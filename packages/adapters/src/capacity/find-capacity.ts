@@ -1,5 +1,6 @@
 import { type SimulationConfigInput, type SimulationResult, SimulationConfigSchema, simulate } from '@blis/cluster';
 import { type SearchOutcome, largestPassing, smallestPassingInteger } from './bracket-search.js';
+import { checkLargestProbe } from './largest-probe.js';
 import { CapacityInputError, type CapacityIssue } from './capacity-input-error.js';
 import { type CapacityHooks, type CapacityOptions, type CapacitySettings, parseCapacitySettings } from './capacity-options.js';
 import { type CapacityProbe, type CapacityReport, type CapacityRun, confidenceOf, formatValue } from './capacity-report.js';
@@ -73,6 +74,11 @@ export async function findCapacity(options: CapacityOptions, hooks: CapacityHook
     outcome = await largestPassing(axis.base, bounds.min, bounds.max, settings.tolerance, probe);
   } else {
     bounds = { min: settings.minInstances, max: settings.maxInstances };
+    // Only the simulator's own runs allocate what the estimate counts (tests inject `simulate`).
+    if (hooks.simulate === undefined) {
+      const at = (n: number) => configAt(n, seeds[0]);
+      checkLargestProbe(bounds.max, at, hooks.runtime === undefined ? undefined : await hooks.runtime(at(bounds.max)), base.numInstances);
+    }
     outcome = await smallestPassingInteger(base.numInstances, bounds.min, bounds.max, probe);
   }
   return {

@@ -43,7 +43,7 @@ export function planSweep(loaded: LoadedSweepSpec, memory?: WorkerMemory): Sweep
     for (const i of b.error.issues) {
       const path = i.path as (string | number)[];
       if (i.code === 'unrecognized_keys') issues.push({ where: where(['base', ...path, i.keys[0]]), expected: `a known field of ${formatParamPath(['base', ...path], '')} (see SimulationConfigSchema)`, found: unknownFields(i.keys) });
-      else issues.push({ where: where(['base', ...path]), expected: describeZodExpected(i, valueAtPath(base, path)), found: describeFound(valueAtPath(base, path)) });
+      else issues.push({ where: where(['base', ...path]), expected: describeZodExpected(i, valueAtPath(base, path)), found: loaded.numberText?.(['base', ...path]) ?? describeFound(valueAtPath(base, path)) });
     }
   if (base.seed !== undefined) issues.push({ where: where(['base', 'seed']), expected: 'no base.seed (list the seeds under `seeds:`)', found: valueExcerpt(base.seed) });
   if ((base.trace as Json | undefined)?.outputPath !== undefined)

@@ -1,6 +1,6 @@
 import { describeFound, formatParamPath, valueExcerpt, zodIssueTexts } from '@blis/policies';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { type InputIssue, parseYamlInput, readYamlText } from '@blis/workload';
+import { type InputIssue, parseYamlInput, readYamlText, yamlNumberSource } from '@blis/workload';
 import type { ZodError } from 'zod';
 import { SweepSpecError, type SweepIssue } from './sweep-spec-error.js';
 import { type SweepSpec, SweepSpecSchema } from './sweep-spec-schema.js';
@@ -15,6 +15,8 @@ export interface LoadedSweepSpec {
   lineOf(path: readonly (string | number)[]): number | undefined;
   /** `file:line field`, the form every issue's `where` takes. */
   where(path: readonly (string | number)[]): string;
+  /** A number as the file wrote it, when YAML could not hold it exactly (beyond 2^53, or 1e400); else undefined. */
+  numberText?(path: readonly (string | number)[]): string | undefined;
 }
 
 /** A YAML input problem as a sweep issue (`file:line`). */
@@ -53,11 +55,15 @@ export function loadSweepSpec(file: string): LoadedSweepSpec {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
     throw new SweepSpecError([{ where: `${file}:1`, expected: 'a mapping with base, seeds, search, parameters, metrics', found: raw === null ? 'an empty document' : valueExcerpt(raw) }]);
   const r = SweepSpecSchema.safeParse(raw);
-  if (!r.success) throw new SweepSpecError(zodIssues(r.error, raw, where));
+  const numberText = (p: readonly (string | number)[]) => {
+    const t = yamlNumberSource(parsed.yaml, p);
+    return t === undefined ? undefined : t.length > 60 ? describeFound(t) : t;
+  };
+  if (!r.success) throw new SweepSpecError(zodIssues(r.error, raw, where, numberText));
   const spec = r.data;
   const dir = dirname(file);
   for (const path of PATH_FIELDS) resolvePathField(spec.base, path, dir);
-  return { file, spec, lineOf, where };
+  return { file, spec, lineOf, where, numberText };
 }
 
 /** Rewrites `base.<path>` relative to the sweep file's folder, as a path relative to the working directory. */
@@ -77,12 +83,14 @@ export function relativeToCwd(absolute: string): string {
   return rel === '' ? '.' : rel;
 }
 
-function zodIssues(err: ZodError, raw: unknown, where: (p: readonly (string | number)[]) => string): SweepIssue[] {
+function zodIssues(err: ZodError, raw: unknown, where: (p: readonly (string | number)[]) => string, numberText: (p: readonly (string | number)[]) => string | undefined): SweepIssue[] {
   return err.issues.map((i) => {
     const path = i.path as (string | number)[];
     if (i.code === 'unrecognized_keys') return { where: where([...path, i.keys[0]]), expected: `a known field (${knownFields(path)})`, found: `unknown field${i.keys.length === 1 ? '' : 's'} ${i.keys.map((k) => describeFound(k)).join(', ')}` };
     const [t] = zodIssueTexts([i], raw);
-    return { where: where(path), expected: t.expected, found: t.found };
+    // A number as it was written when YAML could not hold it (9007199254740993 reads ...992).
+    const written = numberText(path);
+    return { where: where(path), expected: t.expected, found: written ?? t.found };
   });
 }
 

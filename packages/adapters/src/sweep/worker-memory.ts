@@ -1,4 +1,4 @@
-import { type MemoryEstimate, formatBytes } from '@blis/cluster';
+import { type MemoryEstimate, type MemoryLimit, formatBytes } from '@blis/cluster';
 import type { SweepIssue } from './sweep-spec-error.js';
 
 /**
@@ -6,8 +6,11 @@ import type { SweepIssue } from './sweep-spec-error.js';
  * worker holds one run, so the largest run's estimate times the workers must fit.
  */
 export interface WorkerMemory {
-  /** The machine's memory (or BLIS_MEMORY_LIMIT), and whose it is, as `blis run` compares with. */
-  limit: { bytes: number; what: string };
+  /**
+   * The machine's memory (or BLIS_MEMORY_LIMIT), and whose it is, as `blis run` compares with;
+   * its V8 heap limit is compared with one run's heap (each worker thread has a heap of its own).
+   */
+  limit: MemoryLimit;
   /** Worker threads (1 runs inline). */
   workers: number;
 }

@@ -68,10 +68,10 @@ export async function runCapacityCommand(
   }
 }
 
-/** `options.maxRate` → `--max-rate`: the library names its options, the user typed flags. */
+/** `options.maxRate` → `--max-rate` (`options.maxInstances 1024` → `--max-instances 1024`): the library names its options, the user typed flags. */
 function flagName(where: string): string {
-  const m = /^options\.(\w+)/.exec(where);
-  return m === null ? where : `--${m[1].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  const m = /^options\.(\w+)(.*)$/.exec(where);
+  return m === null ? where : `--${m[1].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}${m[2]}`;
 }
 
 function parseSeeds(flags: Record<string, unknown>, issues: UsageIssue[]): number[] | undefined {

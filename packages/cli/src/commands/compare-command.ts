@@ -58,14 +58,21 @@ export async function runCompareCommand(defs: readonly FlagDef[], rawOpts: Recor
 
 /** `--policies a,b,./p.mjs`: built-in routing policy names or module paths, each checked before any run. */
 async function parsePolicies(raw: unknown, flags: Record<string, unknown>, setup: PolicySetup): Promise<ComparePolicy[]> {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new UsageError([{ where: '--policies', expected: 'a comma-separated list of routing policies (built-in names or ./module.mjs paths)', found: raw === undefined ? 'nothing' : JSON.stringify(raw) }]);
+  const items = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()) : [];
+  // No name at all (``, `,`, ` , `) is one problem, not one per empty entry.
+  if (typeof raw !== 'string' || items.every((i) => i === ''))
+    throw new UsageError([{ where: '--policies', expected: 'a comma-separated list of routing policies (built-in names or ./module.mjs paths)', found: raw === undefined ? 'nothing' : describeFound(raw) }]);
   const known = listPolicies().routing;
   const issues: UsageIssue[] = [];
   const out: ComparePolicy[] = [];
   const seen = new Set<string>();
-  for (const item of raw.split(',').map((s) => s.trim())) {
-    if (item === '' || seen.has(item)) {
-      issues.push({ where: '--policies', expected: 'distinct, non-empty policy names', found: describeFound(raw) });
+  if (items.includes('')) issues.push({ where: '--policies', expected: 'a policy name between every two commas', found: `${describeFound(raw)} (an empty entry)` });
+  for (const item of items) {
+    if (item === '') continue;
+    if (seen.has(item)) {
+      // Once per name, however often it repeats.
+      const twice = { where: '--policies', expected: 'distinct policy names', found: `${describeFound(item)} more than once` };
+      if (!issues.some((i) => i.found === twice.found)) issues.push(twice);
       continue;
     }
     seen.add(item);

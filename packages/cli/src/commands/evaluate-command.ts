@@ -1,4 +1,4 @@
-import { describeFound, messageText } from '@blis/policies';
+import { describeFound, jsonSyntaxProblem, messageText } from '@blis/policies';
 import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, type EvaluateOptions, evaluate, invalidRequestResponse } from '@blis/adapters';
 import { formatBytes, looksBinary, readBoundedText } from '@blis/workload';
 import { boundedLines } from '../bounded-lines.js';
@@ -15,8 +15,20 @@ function parseJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: messageText((e as Error).message) }]);
+    throw new UsageError([notJson(text, where, e)]);
   }
+}
+
+/**
+ * Why a request is not JSON, at its line and column (`where` is `stdin`, the file, or `stdin:N`
+ * for the Nth line of --serve, whose request is that one line), in our words: V8's name the
+ * position differently in each Node version and can quote any amount of the request.
+ */
+function notJson(text: string, where: string, e: unknown): { where: string; expected: string; found: string } {
+  const p = jsonSyntaxProblem(text);
+  if (p === undefined) return { where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: messageText((e as Error).message) };
+  const at = /^stdin:\d+$/.test(where) ? `${where}:${p.column}` : `${where}:${p.line}:${p.column}`;
+  return { where: at, expected: `one ${EVAL_PROTOCOL} request as JSON: ${p.expected}`, found: p.found };
 }
 
 const REQUEST_WHAT = `${EVAL_PROTOCOL} request (JSON)`;
@@ -90,7 +102,7 @@ async function serve(options: EvaluateOptions): Promise<void> {
       try {
         response = await evaluate(JSON.parse(read.text), options);
       } catch (e) {
-        const issues = e instanceof EvalRequestError ? e.issues : [{ where: `stdin:${n}`, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: messageText((e as Error).message) }];
+        const issues = e instanceof EvalRequestError ? e.issues : [notJson(read.text, `stdin:${n}`, e)];
         if (!(e instanceof EvalRequestError) && !(e instanceof SyntaxError)) throw e;
         response = invalidRequestResponse(issues);
       }

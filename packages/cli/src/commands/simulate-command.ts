@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type AutoscalingMetrics, type PreparedRun, type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
 import { buildConfig } from '../build-config.js';
@@ -6,7 +6,7 @@ import { customAutoscalerName, customRuntime, preparePolicies } from '../policy-
 import { type FlagDef, parseFlags } from '../flags.js';
 import { policyCheckRuntime } from '../policy-check-flags.js';
 import { describeErrno } from '../input-files.js';
-import { stringifyResult } from '../json-output.js';
+import { writeJsonFile, writeJsonStdout } from '../json-stream.js';
 import { describePolicies, logsErrorsOnly, logsPolicies } from '../log-level.js';
 import { overloadNote } from '../overload-note.js';
 import { ProgressBar } from '../progress-bar.js';
@@ -74,10 +74,11 @@ export async function runSimulationCommand(
     if (result.custom_metrics !== undefined) process.stderr.write(`blis: custom metrics: ${describeCustomMetrics(result.custom_metrics)}\n`);
   }
   const { requests, unfinished_requests, ...summary } = result;
-  // The file first: when it cannot be written the command fails with nothing on stdout.
+  // The file first: when it cannot be written the command fails with nothing on stdout. In
+  // chunks, as stdout below: one string of every request's record passes V8's limits.
   if (resultsPath !== undefined) {
     try {
-      writeFileSync(resultsPath, stringifyResult(result));
+      writeJsonFile(resultsPath, result);
     } catch (e) {
       throw new UsageError([{ where: '--results-path', expected: 'a writable file', found: describeErrno(e) }]);
     }
@@ -87,7 +88,7 @@ export async function runSimulationCommand(
   void unfinished_requests;
   // A time series sampled only for --report stays out of stdout, which --report leaves as it was.
   if (reportPath !== undefined && flags.timeseriesInterval === undefined) delete summary.timeseries;
-  process.stdout.write(stringifyResult(summary));
+  writeJsonStdout(summary);
 }
 
 /** Fails before the run when --results-path cannot be created, rather than after it. */

@@ -1,5 +1,6 @@
 import { messageText, parseDecimal, quoteExcerpt } from '@blis/policies';
-import { type Node, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { yamlSyntaxProblem } from '@blis/workload';
+import { LineCounter, type Node, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 
 // The value of `--policy-param kind.key=<value>`. Full YAML would read `0x10` as 16, `.inf` as
 // infinity and `1_000` as a thousand, so a typo changes a policy's behaviour without a word.
@@ -71,10 +72,13 @@ export function parsePolicyParamValue(text: string, issues: ParamValueIssue[]): 
     return r.value;
   }
   // The failsafe schema keeps every scalar as its text; plainScalar then reads it.
-  const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: true });
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: true, lineCounter: lc });
   if (doc.errors.length > 0) {
-    const what = first === '[' ? 'a YAML flow list, [a, b]' : first === '{' ? 'a YAML flow map, {k: v}' : 'a quoted string';
-    issues.push({ at: [], expected: what, found: messageText(doc.errors[0].message.split('\n')[0].replace(/:$/, '')) });
+    const what = first === '[' ? 'a YAML flow list, [a, b],' : first === '{' ? 'a YAML flow map, {k: v},' : 'a quoted string';
+    // The parser's own sentence is not ours to show: what is wrong, in our words, at its column.
+    const p = yamlSyntaxProblem(text, doc.errors, lc, 'the end of the value');
+    issues.push({ at: [], expected: p.expected.replace(/^valid YAML \((.*)\)$/, `${what} with $1`), found: p.found });
     return undefined;
   }
   return fromNode(doc.contents as Node | null, [], issues);

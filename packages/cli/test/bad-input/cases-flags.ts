@@ -13,7 +13,7 @@ export const cases: readonly BadInputCase[] = [
   { name: '--max-num-seqs in octal', args: [...RUN, '--max-num-seqs', '0o7'], stderr: [/^blis: --max-num-seqs: expected a positive integer \(in decimal.*found "0o7"$/], exactLines: true },
   { name: '--rate Infinity', args: [...RUN, '--rate', 'Infinity'], stderr: [/^blis: --rate: expected a positive number \(in decimal.*found "Infinity"$/], exactLines: true },
   { name: '--rate NaN', args: [...RUN, '--rate', 'NaN'], stderr: [/^blis: --rate: expected a positive number \(in decimal.*found "NaN"$/], exactLines: true },
-  { name: '--rate overflowing to infinity', args: [...RUN, '--rate', '1e999'], stderr: [/^blis: --rate: expected a positive number.*found "1e999"$/], exactLines: true },
+  { name: '--rate overflowing to infinity', args: [...RUN, '--rate', '1e999'], stderr: ['--rate: expected a positive number up to 1.7976931348623157e+308 (the largest finite number), found "1e999" (not finite)'], exactLines: true },
   { name: '--rate padded with spaces', args: [...RUN, '--rate', ' 5'], stderr: [/^blis: --rate: expected a positive number \(in decimal.*found " 5"$/], exactLines: true },
   { name: '--rate empty', args: [...RUN, '--rate', ''], stderr: ['--rate: expected a positive number, found an empty value'], exactLines: true },
   { name: '--seed with a fraction', args: [...RUN, '--seed', '1.5'], stderr: [/^blis: --seed: expected an integer, found "1.5"$/], exactLines: true },
@@ -60,6 +60,19 @@ export const cases: readonly BadInputCase[] = [
     name: '--timeout beyond the simulated clock names the flag, in seconds',
     args: ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--timeout', '1e12'],
     stderr: ["--timeout: expected at most 9007199254 seconds (the simulated clock's range), or a negative number for no deadline, found 1000000000000"],
+    exactLines: true,
+  },
+  {
+    // Before, one line per empty entry: the same line twice.
+    name: 'compare --policies "," (no name at all) is one message',
+    args: ['compare', '--latency-model', 'blackbox', '--policies', ','],
+    stderr: ['--policies: expected a comma-separated list of routing policies (built-in names or ./module.mjs paths), found ","'],
+    exactLines: true,
+  },
+  {
+    name: 'compare --policies with an empty entry and a name repeated: one message each',
+    args: ['compare', '--latency-model', 'blackbox', '--policies', 'round-robin,,round-robin,round-robin'],
+    stderr: ['--policies: expected a policy name between every two commas, found "round-robin,,round-robin,round-robin" (an empty entry)', '--policies: expected distinct policy names, found "round-robin" more than once'],
     exactLines: true,
   },
 ];

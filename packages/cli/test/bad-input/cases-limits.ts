@@ -127,4 +127,20 @@ export const cases: readonly BadInputCase[] = [
     stderr: ['--num-instances: expected at most 10000 instances, found 100000000'],
     exactLines: true,
   },
+  {
+    // Before, the search bracketed up to 8,192 instances (11 GB) and then blamed --num-instances.
+    name: 'blis capacity --search instances with --max-instances over the instance limit',
+    args: ['capacity', '--search', 'instances', '--max-instances', '1e8', '--latency-model', 'blackbox', '--num-requests', '5', '--target', 'ttft_p99=1ms'],
+    stderr: ['--max-instances: expected at most 10000 instances (the most a run may have), found 100000000'],
+    exactLines: true,
+  },
+  {
+    name: 'blis capacity --search instances whose largest probe would not fit, refused before the first',
+    args: ['capacity', '--search', 'instances', '--max-instances', '1024', '--latency-model', 'blackbox', '--num-requests', '5', '--total-kv-blocks', '1000', '--target', 'ttft_p99=1ms'],
+    env: { BLIS_MEMORY_LIMIT: String(200 * 2 ** 20) },
+    stderr: [
+      '--max-instances 1024: expected a run that fits in 200.0 MiB (BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway), found an estimated 239.6 MiB: KV cache 47.6 MiB (1024 × 1000 blocks), instances 64.0 MiB, 5 requests 2.0 KiB, process 128.0 MiB',
+    ],
+    exactLines: true,
+  },
 ];

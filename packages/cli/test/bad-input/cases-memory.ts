@@ -37,6 +37,17 @@ export const cases: readonly BadInputCase[] = [
     exactLines: true,
   },
   {
+    name: 'run: records of more requests than V8\'s heap holds, on a machine that holds them',
+    // The machine's figure is set past the estimate: the heap is the limit passed. Before, such a
+    // run was simulated for minutes and then aborted in JSON.stringify.
+    args: [...RUN, '--num-requests', '50000000', '--results-path', '$DIR/r.json'],
+    env: { BLIS_MEMORY_LIMIT: String(2 ** 50) },
+    stderr: [
+      /^blis: memory estimate: expected a run whose JavaScript objects fit in V8's heap of [\d.]+ [GM]iB \(Node's heap limit; --ignore-memory-limit runs anyway\), found an estimated 95\.4 GiB on the heap \(NODE_OPTIONS=--max-old-space-size=97792 would hold it\): instances 64\.0 KiB, 50000000 requests with their records 95\.4 GiB, process 32\.0 MiB$/,
+    ],
+    exactLines: true,
+  },
+  {
     name: 'replay: a trace without --max-requests counted by its records',
     args: ['replay', ...MODEL, '--total-kv-blocks', '1000', '--trace', '$DIR/t.jsonl'],
     files: { 't.jsonl': '{"timestamp": 0, "input_length": 10, "output_length": 5}\n'.repeat(4) },

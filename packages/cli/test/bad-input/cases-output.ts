@@ -20,11 +20,11 @@ export const cases: readonly BadInputCase[] = [
     exactLines: true,
   },
   {
-    name: 'blis report given JSON broken by a control character: the parser message is escaped',
+    name: 'blis report given JSON broken by a control character: the excerpt is escaped',
     args: ['report', '$DIR/bad.json', '-o', '$DIR/out.html'],
     files: { 'bad.json': '{"completed_requests": \u0007\u001b[31mred}' },
     // Escaped, the bytes read as text (`\u0007`); raw, they would ring the terminal and turn it red.
-    stderr: [/^blis: \S+bad\.json:1:\d+: expected JSON \(a blis run result\), found Unexpected token '\\u0007'.*\\u001b\[31mred/],
+    stderr: [/^blis: \S+bad\.json:1:24: expected JSON \(a blis run result\): a JSON value \(.*\), found "\\u0007\\u001b\[31mred}"$/],
     exactLines: true,
   },
 ];

@@ -1,3 +1,4 @@
+import { MAX_CLOCK_TEXT, MAX_CLOCK_US, minRateWithinClock } from '@blis/engine';
 import type { SimulationConfig } from '../config-schema.js';
 import { RUN_LIMITS } from './run-limits.js';
 import type { RunLimitIssue } from './run-limit-error.js';
@@ -24,6 +25,16 @@ export function configLimitIssues(config: SimulationConfig): RunLimitIssue[] {
       atMost(['workload', field], RUN_LIMITS.maxTokensPerRequest, 'tokens per request', w[field]);
   }
   atMost(['workload', w.kind === 'trace' ? 'maxRequests' : 'numRequests'], RUN_LIMITS.maxRequests, 'requests', w.kind === 'trace' ? w.maxRequests : w.numRequests);
+  if (config.horizonUs !== undefined && config.horizonUs > MAX_CLOCK_US)
+    issues.push({ path: ['horizonUs'], expected: `a horizon of at most ${MAX_CLOCK_TEXT}`, found: String(config.horizonUs) });
+  // Without a horizon, every request arrives: at a rate of 1e-300 req/s past the clock's range,
+  // where each would only time out at some absurd instant.
+  if (w.kind === 'synthetic' && config.horizonUs === undefined && (w.numRequests / w.rate) * 1e6 > MAX_CLOCK_US)
+    issues.push({
+      path: ['workload', 'rate'],
+      expected: `at least ${minRateWithinClock(w.numRequests)} requests per second (${w.numRequests} requests arriving within ${MAX_CLOCK_TEXT})`,
+      found: String(w.rate),
+    });
   // Within the per-instance bound, the product can still pass what one machine holds.
   if (config.totalKVBlocks !== undefined && config.totalKVBlocks <= RUN_LIMITS.maxKVBlocksPerInstance && config.numInstances <= RUN_LIMITS.maxInstances)
     issues.push(...totalBlockIssues(config.totalKVBlocks, 'flag', config.numInstances));

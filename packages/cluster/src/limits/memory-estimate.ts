@@ -22,6 +22,14 @@ export const MEMORY_COSTS = {
   batchSlotsMeasured: 256,
   /** Signals a time series samples per instance (queue, running, KV use, hits, lookups, completions). */
   timeseriesSignalsPerInstance: 6,
+  /** The process's share of V8's heap (modules, catalogue): 20 MiB measured. */
+  baselineHeapBytes: 32 * 2 ** 20,
+  /**
+   * A sample of the result's time series on V8's heap (per column sample of the estimate): the
+   * result holds each as an element of a JS array, a pointer and a boxed double (24 bytes where
+   * the column holds 8).
+   */
+  timeseriesHeapFactor: 3,
 } as const;
 
 /** A group of instances with the same KV capacity (P/D pools differ). */
@@ -63,6 +71,14 @@ export interface MemoryEstimate {
   baselineBytes: number;
   /** One line on what the figure is made of, for a refusal message. */
   summary: string;
+  /**
+   * The part that lives on V8's heap, which Node bounds apart from the machine (about 4 GiB by
+   * default): everything but the typed arrays behind the KV cache, the CPU tier and the time
+   * series columns, plus the result's own copy of the time series.
+   */
+  heapBytes: number;
+  /** One line on what the heap figure is made of. */
+  heapSummary: string;
 }
 
 /** Bytes one instance's KV cache allocates up front for `blocks` blocks. */
@@ -103,15 +119,36 @@ export function estimateMemory(input: MemoryEstimateInput): MemoryEstimate {
   const requestBytes = (input.requests ?? 0) * (input.includeRequests ? c.perRequestWithRecordBytes : c.perRequestBytes);
   // A column grows by doubling up to its cap: a power of two of float64s per signal and instance.
   const timeseriesBytes = input.timeseriesSamples === undefined ? 0 : instances * c.timeseriesSignalsPerInstance * 8 * powerOfTwoAtLeast(input.timeseriesSamples);
-  const totalBytes = c.baselineBytes + kv + cpuBytes + instanceBytes + requestBytes + timeseriesBytes;
+  // The result copies the columns into JS arrays (see timeseriesHeapFactor): both exist at its end.
+  const timeseriesHeap = c.timeseriesHeapFactor * timeseriesBytes;
+  const totalBytes = c.baselineBytes + kv + cpuBytes + instanceBytes + requestBytes + timeseriesBytes + timeseriesHeap;
   const parts = [`KV cache ${formatBytes(kv)} (${input.instances.map((g) => `${g.count} × ${g.kvBlocks} blocks${g.note === undefined ? '' : ` ${g.note}`}`).join(' + ')})`];
   if (input.cpuTier !== undefined) parts.push(`CPU tier ${formatBytes(cpuBytes)} (${instances} × ${input.cpuTier.blocks} blocks)`);
   parts.push(`instances ${formatBytes(instanceBytes)}${extraSlots > 0 ? ` (${input.batchSlots} batch slots each)` : ''}`);
   if (input.requests === undefined) parts.push('requests not counted (the request source does not say how many)');
   else parts.push(`${input.requests} requests${input.requestsFrom === undefined ? '' : ` (${input.requestsFrom})`} ${formatBytes(requestBytes)}`);
-  if (timeseriesBytes > 0) parts.push(`time series ${formatBytes(timeseriesBytes)}`);
+  if (timeseriesBytes > 0) parts.push(`time series ${formatBytes(timeseriesBytes + timeseriesHeap)}`);
   parts.push(`process ${formatBytes(c.baselineBytes)}`);
-  return { totalBytes, kvCacheBytes: kv, instanceBytes, requestBytes, timeseriesBytes, cpuTierBytes: cpuBytes, baselineBytes: c.baselineBytes, summary: parts.join(', ') };
+  // Counted on the heap whole: the per-instance and per-request figures were measured as
+  // resident memory, and a request waiting in a queue (every request of an overloaded run) is a
+  // JS object; with its record kept, 300,000 overloaded requests needed a heap of 300 to 450 MiB.
+  const heapBytes = c.baselineHeapBytes + instanceBytes + requestBytes + timeseriesHeap;
+  const heapParts = [`instances ${formatBytes(instanceBytes)}`];
+  if (input.requests !== undefined) heapParts.push(`${input.requests} requests${input.includeRequests ? ' with their records' : ''} ${formatBytes(requestBytes)}`);
+  if (timeseriesHeap > 0) heapParts.push(`time series ${formatBytes(timeseriesHeap)}`);
+  heapParts.push(`process ${formatBytes(c.baselineHeapBytes)}`);
+  return {
+    totalBytes,
+    kvCacheBytes: kv,
+    instanceBytes,
+    requestBytes,
+    timeseriesBytes,
+    cpuTierBytes: cpuBytes,
+    baselineBytes: c.baselineBytes,
+    summary: parts.join(', '),
+    heapBytes,
+    heapSummary: heapParts.join(', '),
+  };
 }
 
 /** The samples a time series of `config` may hold per signal: its cap, or fewer when the horizon says so. */

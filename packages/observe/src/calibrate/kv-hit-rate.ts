@@ -1,4 +1,4 @@
-import { describeFound, messageText, zodIssueTexts } from '@blis/policies';
+import { describeFound, jsonSyntaxProblem, messageText, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 import { CalibrationInputError } from './errors.js';
 import { readResultsText } from './results-text.js';
@@ -45,7 +45,10 @@ export function parseSimCacheHitRate(text: string, file: string): number | undef
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new CalibrationInputError([{ file, expected: 'a metrics JSON object (`blis replay` output)', found: messageText((e as Error).message) }]);
+    // In our words, at its line and column: V8's message varies by version and quotes the input.
+    const p = jsonSyntaxProblem(text, 'the end of the file');
+    if (p === undefined) throw new CalibrationInputError([{ file, expected: 'a metrics JSON object (`blis replay` output)', found: messageText((e as Error).message) }]);
+    throw new CalibrationInputError([{ file, line: p.line, expected: `a metrics JSON object (\`blis replay\` output): ${p.expected}`, found: p.found === 'the end of the file' ? p.found : `${p.found} at column ${p.column}` }]);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
     throw new CalibrationInputError([{ file, expected: 'a metrics JSON object with cache_hit_rate', found: describeFound(raw) }]);

@@ -1,4 +1,4 @@
-import { formatParamPath, valueExcerpt, zodIssueTexts } from '@blis/policies';
+import { formatParamPath, jsonSyntaxProblem, messageText, valueExcerpt, zodIssueTexts } from '@blis/policies';
 import * as z from 'zod';
 import { CalibrationInputError } from './errors.js';
 import { readResultsText } from './results-text.js';
@@ -50,7 +50,10 @@ export function parseSimResults(text: string, file: string): SimRequestResult[] 
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new CalibrationInputError([{ file, expected: 'JSON (the results of `blis replay --results-path`)', found: (e as Error).message }]);
+    // In our words, at its line and column: V8's message varies by version and quotes the input.
+    const p = jsonSyntaxProblem(text, 'the end of the file');
+    if (p === undefined) throw new CalibrationInputError([{ file, expected: 'JSON (the results of `blis replay --results-path`)', found: messageText((e as Error).message) }]);
+    throw new CalibrationInputError([{ file, line: p.line, expected: `JSON (the results of \`blis replay --results-path\`): ${p.expected}`, found: p.found === 'the end of the file' ? p.found : `${p.found} at column ${p.column}` }]);
   }
   const rows: SimRequestResult[] = [];
   if (Array.isArray(raw)) {

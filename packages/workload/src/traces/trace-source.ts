@@ -1,4 +1,4 @@
-import type { RequestSource, RequestSpec } from '@blis/engine';
+import { MAX_CLOCK_TEXT, MAX_CLOCK_US, type RequestSource, type RequestSpec } from '@blis/engine';
 import { TraceReadError } from '../errors.js';
 
 /** Options every trace reader takes. */
@@ -71,7 +71,18 @@ export class TraceRequestSource implements RequestSource {
     r.index = this.count++;
     if (this.scale !== 1) {
       const timeout = r.deadlineUs > 0 ? r.deadlineUs - r.arrivalUs : 0;
-      r.arrivalUs = Math.floor(r.arrivalUs * this.scale);
+      const raw = r.arrivalUs;
+      r.arrivalUs = Math.floor(raw * this.scale);
+      // Scaled past the clock's range (a time scale of 1e300), the request would only time out
+      // at some absurd instant: refused at the first row it happens to.
+      if (r.arrivalUs > MAX_CLOCK_US)
+        throw new TraceReadError({
+          file: this.file,
+          line: this.lineOf(),
+          field: this.timeField,
+          expected: `an arrival time of at most ${MAX_CLOCK_TEXT}, once multiplied by the time scale ${this.scale}`,
+          found: `${raw} µs, ${r.arrivalUs} µs once scaled`,
+        });
       if (timeout > 0) r.deadlineUs = r.arrivalUs + timeout;
     }
     return r;

@@ -22,20 +22,41 @@ const MAX_TOKENS = TRACE_LIMITS.maxRequestTokens;
 
 const UNIT_US: Record<string, number> = { microseconds: 1, us: 1, milliseconds: 1000, ms: 1000, seconds: 1_000_000, s: 1_000_000 };
 
-export const TraceV2HeaderSchema = z
-  .object({
-    // BLIS has written version 3 since it added header-only fields; the rows are the same.
-    trace_version: z.union([z.literal(2), z.literal('2'), z.literal(3), z.literal('3')]),
-    time_unit: z.enum(Object.keys(UNIT_US) as [string, ...string[]]).default('microseconds'),
-    /** `real` (observe), `generated` (run) or `replayed`; absent in hand-made traces (read as real where BLIS does). */
-    mode: z.string().optional(),
-    warm_up_requests: z.number().int().nonnegative().default(0),
-    /** The resolved offload chain the trace was simulated with; authoritative on replay (BLIS INV-13). */
-    kv_offload: TraceKVOffloadSchema.optional(),
-    /** A real server's scraped KV hit rate (`blis observe`). */
-    observed_kv_metrics: TraceObservedKVMetricsSchema.optional(),
-  })
-  .loose();
+/**
+ * BLIS's TraceV2 header (`TraceHeader`, sim/workload/tracev2.go), read as BLIS reads it: strictly
+ * (yaml.v3 `KnownFields(true)`), so a misspelt key is an error rather than a setting ignored.
+ * Keys this reader does not use are checked for their name only (`blis calibrate` reads the
+ * goodput targets and the network block itself).
+ */
+export const TraceV2HeaderSchema = z.strictObject({
+  // BLIS has written version 3 since it added header-only fields; the rows are the same.
+  trace_version: z.union([z.literal(2), z.literal('2'), z.literal(3), z.literal('3')]),
+  time_unit: z.enum(Object.keys(UNIT_US) as [string, ...string[]]).default('microseconds'),
+  created_at: z.unknown().optional(),
+  /** `real` (observe), `generated` (run) or `replayed`; absent in hand-made traces (read as real where BLIS does). */
+  mode: z.string().optional(),
+  warm_up_requests: z.number().int().nonnegative().default(0),
+  workload_seed: z.unknown().optional(),
+  workload_spec: z.unknown().optional(),
+  /** BLIS's closed-loop replay setting (`accumulate`); this reader replays rows as recorded. */
+  session_context_growth: z.unknown().optional(),
+  server: z
+    .strictObject(Object.fromEntries(['type', 'model', 'tensor_parallel', 'max_num_seqs', 'block_size', 'gpu_memory_utilization', 'max_model_len'].map((k) => [k, z.unknown().optional()])))
+    .nullable()
+    .optional(),
+  network: z.strictObject({ measured_rtt_ms: z.unknown().optional() }).nullable().optional(),
+  goodput_slo_targets: z.unknown().optional(),
+  /** The resolved offload chain the trace was simulated with; authoritative on replay (BLIS INV-13). */
+  kv_offload: TraceKVOffloadSchema.optional(),
+  /** A real server's scraped KV hit rate (`blis observe`). */
+  observed_kv_metrics: TraceObservedKVMetricsSchema.optional(),
+});
+
+/** The keys a header may have at `path` (top level, `server`, `network`), for a message naming an unknown one. */
+function knownHeaderKeys(path: readonly PropertyKey[]): string {
+  const shape = path.length === 0 ? TraceV2HeaderSchema.shape : path[0] === 'server' ? TraceV2HeaderSchema.shape.server.unwrap().unwrap().shape : path[0] === 'network' ? TraceV2HeaderSchema.shape.network.unwrap().unwrap().shape : undefined;
+  return shape === undefined ? '' : ` (${Object.keys(shape).join(', ')})`;
+}
 export type TraceV2Header = z.output<typeof TraceV2HeaderSchema>;
 
 /**
@@ -78,9 +99,10 @@ export function parseTraceV2Header(text: string, file: string): TraceV2Header {
     throw new TraceReadError({
       file,
       line: at !== undefined ? lc.linePos(at[0]).line : undefined,
-      field: fieldPath(path_),
-      expected: i.code === 'unrecognized_keys' ? 'a key BLIS\'s TraceV2 header defines' : describeExpected(i),
-      found: i.code === 'unrecognized_keys' ? `unknown key ${quoteExcerpt(i.keys[0])}` : valueExcerpt(doc.getIn(path_ as (string | number)[])),
+      // A long unknown key (a key can be any length) is named once, as an excerpt, after its parent.
+      field: i.code === 'unrecognized_keys' && i.keys[0].length > 40 ? (i.path.length > 0 ? fieldPath(i.path) : undefined) : fieldPath(path_),
+      expected: i.code === 'unrecognized_keys' ? `a key BLIS's TraceV2 header defines${knownHeaderKeys(i.path)}` : describeExpected(i),
+      found: i.code === 'unrecognized_keys' ? `unknown key ${quoteExcerpt(i.keys[0], 40)}` : valueExcerpt(doc.getIn(path_ as (string | number)[])),
     });
   }
   return r.data;

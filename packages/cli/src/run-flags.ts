@@ -1,6 +1,11 @@
-import { MAX_CLOCK_US } from '@blis/engine';
 import { AUTOSCALE_FLAGS } from './autoscale-flag-defs.js';
 import type { FlagDef } from './flags.js';
+
+/**
+ * `MAX_CLOCK_US` of `@blis/engine` (a test keeps them equal), written out so that the flag
+ * tables, which `--version` and `--help` load, pull in no simulator code.
+ */
+export const HORIZON_MAX_US = Number.MAX_SAFE_INTEGER;
 
 const MODEL = 'Model and latency';
 const ENGINE = 'KV cache and batching';
@@ -53,7 +58,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'workload-spec', kind: 'string', group: WORKLOAD, description: 'WorkloadSpec v2 YAML file' },
   { name: 'seed', kind: 'int', group: WORKLOAD, description: 'master random seed; when given, also overrides a --workload-spec seed', defaultText: '42' },
   { name: 'timeout', kind: 'int', group: WORKLOAD, description: 'per-request deadline in seconds after arrival; negative = none, 0 is refused; applies to a --workload-spec only when given', defaultText: '300' },
-  { name: 'horizon', kind: 'posNumber', group: WORKLOAD, description: 'stop the simulation at this tick (µs)', max: { value: MAX_CLOCK_US, why: "µs, the simulated clock's range of about 285 years" } },
+  { name: 'horizon', kind: 'posNumber', group: WORKLOAD, description: 'stop the simulation at this tick (µs)', max: { value: HORIZON_MAX_US, why: "µs, the simulated clock's range of about 285 years" } },
   { name: 'num-instances', kind: 'posInt', group: CLUSTER, description: 'instances behind the router', defaultText: '1' },
   { name: 'policy-config', kind: 'string', group: CLUSTER, description: 'BLIS policy YAML (admission, routing, priority, scheduler, autoscaler, node pools, instance lifecycle); flags override it' },
   { name: 'admission-policy', kind: 'string', group: CLUSTER, description: 'always-admit, token-bucket, reject-all, tenant-quota, slo-shed, tier-shed, gaie-legacy, ./module.mjs or ./tree.yaml (a decision tree)', defaultText: 'always-admit' },

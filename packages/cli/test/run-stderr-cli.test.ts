@@ -44,3 +44,15 @@ describe('the overload note', () => {
     expect((await blis([...load, '--quiet'])).stderr).toBe('');
   });
 });
+
+describe('a horizon before the first arrival', () => {
+  it('runs (exit 0) and warns that nothing arrived', async ({ expect }) => {
+    // At 1e-6 req/s the first arrival is days away; the horizon is one simulated second.
+    const r = await blis(['run', '--num-requests', '5', '--rate', '1e-6', '--horizon', '1000000']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('blis: warning: no request arrived before the horizon (1000000 µs): the result is of an empty run');
+    expect(JSON.parse(r.stdout).injected_requests).toBe(0);
+    const some = await blis(['run', '--num-requests', '5', '--rate', '10', '--horizon', '100000000']);
+    expect(some.stderr).not.toContain('no request arrived');
+  });
+});

@@ -72,6 +72,10 @@ export async function runSimulationCommand(
     const autoscaling = result.autoscaling;
     if (autoscaling !== undefined) process.stderr.write(`blis: autoscaling: ${describeAutoscaling(autoscaling)}\n`);
     if (result.custom_metrics !== undefined) process.stderr.write(`blis: custom metrics: ${describeCustomMetrics(result.custom_metrics)}\n`);
+    // A horizon before the first arrival is legal (the spec's own windows past it are refused
+    // before the run), but a run of nothing is rarely what was meant.
+    if (result.injected_requests === 0 && prepared.config.horizonUs !== undefined)
+      process.stderr.write(`blis: warning: no request arrived before the horizon (${prepared.config.horizonUs} µs): the result is of an empty run\n`);
   }
   const { requests, unfinished_requests, ...summary } = result;
   // The file first: when it cannot be written the command fails with nothing on stdout. In

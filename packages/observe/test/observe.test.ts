@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,8 +124,11 @@ describe('observe', () => {
     const onWarning = (w: Error) => warnings.push(w.name);
     process.on('warning', onWarning);
     try {
-      const r = await observe({ serverUrl: s.url, model: 'm', source: burst(16), seed: 1, signal: new AbortController().signal });
+      const signal = new AbortController().signal;
+      const r = await observe({ serverUrl: s.url, model: 'm', source: burst(16), seed: 1, signal });
       expect(r.records.every((x) => x.status === 'ok')).toBe(true);
+      // Nothing left behind on the caller's signal, which may serve many runs.
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
       await new Promise((r) => setImmediate(r));
     } finally {
       process.off('warning', onWarning);

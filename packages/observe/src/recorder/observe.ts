@@ -62,13 +62,15 @@ export interface ObserveResult {
  * The run's own copy of the caller's signal: every request in flight listens to it, and Node
  * warns (on stderr, mid-run) past 10 listeners on one signal.
  */
-function ownSignal(outer: AbortSignal | undefined): AbortSignal | undefined {
-  if (outer === undefined) return undefined;
+function ownSignal(outer: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (outer === undefined) return { signal: undefined, dispose: () => {} };
   const own = new AbortController();
   setMaxListeners(0, own.signal);
-  if (outer.aborted) own.abort(outer.reason);
-  else outer.addEventListener('abort', () => own.abort(outer.reason), { once: true });
-  return own.signal;
+  const forward = () => own.abort(outer.reason);
+  if (outer.aborted) forward();
+  else outer.addEventListener('abort', forward, { once: true });
+  // A caller reusing one signal for many runs must not collect a listener per run.
+  return { signal: own.signal, dispose: () => outer.removeEventListener('abort', forward) };
 }
 
 /** The calibration request's limit: BLIS gives it 30 s. */
@@ -85,7 +87,7 @@ export async function observe(o: ObserveOptions): Promise<ObserveResult> {
   // One connection per request in flight, plus one for the scrapes.
   const agent = new Agent({ connections: maxConcurrency + 1, headersTimeout: 0, bodyTimeout: 0 });
   const warn = o.onWarning ?? (() => {});
-  const signal = ownSignal(o.signal);
+  const { signal, dispose } = ownSignal(o.signal);
   const target: HttpTarget = { baseUrl, model: o.model, apiFormat: o.apiFormat ?? 'completions', apiKey: o.apiKey ?? '', dispatcher: agent, timeoutMs: o.timeoutMs ?? 300_000 };
   try {
     const ratio = await calibrate({ ...target, timeoutMs: Math.min(target.timeoutMs, CALIBRATION_TIMEOUT_MS) }, warn, signal);
@@ -135,6 +137,7 @@ export async function observe(o: ObserveOptions): Promise<ObserveResult> {
     }
     return { records, sent, tokensPerWord: ratio, observedKvMetrics, aborted: signal?.aborted === true };
   } finally {
+    dispose();
     await agent.close();
   }
 }

@@ -81,7 +81,11 @@ export function yamlSyntaxProblem(text: string, errors: readonly YAMLError[], lc
     if (spill !== undefined) pos = lineStart(text, spill.pos[1]);
     else expected = BY_CODE.BLOCK_AS_IMPLICIT_KEY ?? 'valid YAML';
   }
-  if (first.code === 'UNEXPECTED_TOKEN' && pos < text.length) expected = `valid YAML (no ${text[pos]} here: it closes or separates nothing)`;
+  if (first.code === 'UNEXPECTED_TOKEN' && pos < text.length) {
+    // A printable character as it is (`]`); anything else escaped, never raw on the terminal.
+    const ch = text[pos];
+    expected = `valid YAML (no ${/^[\x21-\x7e]$/.test(ch) ? ch : quoteExcerpt(ch)} here: it closes or separates nothing)`;
+  }
   const start = lineStart(text, pos);
   if (INDENTATION.has(expected)) pos = start + (/^[ \t]*/.exec(text.slice(start, start + 1000))?.[0].length ?? 0);
   const at = lc.linePos(pos);

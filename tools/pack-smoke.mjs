@@ -13,7 +13,7 @@
 //  5. The installed @blis/cluster, bundled for the browser (esbuild, `platform: 'browser'`),
 //     reaches no Node built-in: `#host-files` resolves to the dist/host/files.browser.js files.
 // Needs `pnpm build` first. `--keep` leaves the temp project for inspection.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire, isBuiltin } from 'node:module';
 import { join } from 'node:path';
@@ -61,6 +61,37 @@ function declaredValueExports() {
     out.set(spec, names.map((s) => s.getName()).sort());
   }
   return out;
+}
+
+/**
+ * The installed binary runs its bundle through V8's code cache, where `import()` works only
+ * through the launcher's loader: a second run uses the cache the first left and prints the same
+ * bytes, and the commands that import modules from outside the bundle work (tinypool for
+ * `sweep --workers 2`, a user's routing module, Vega for `--report`).
+ */
+async function smokeCodeCacheAndImports(project, cacheDir, expectOk) {
+  const args = ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--num-requests', '30', '--num-instances', '2', '--seed', '3'];
+  rmSync(cacheDir, { recursive: true, force: true });
+  let first;
+  await expectOk(args, (out) => ((first = out), ''), 'run with no code cache (leaves one)');
+  const cached = existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => /^blis-.*-run\.v8cache$/.test(f)) : [];
+  if (cached.length !== 1) {
+    problems.push(`code cache: expected one blis-*-run.v8cache in ${cacheDir}, found ${JSON.stringify(cached)}`);
+    say('✗ code cache written at exit');
+  } else say(`✓ code cache written at exit (${cached[0]})`);
+  await expectOk(args, (out) => (out === first ? '' : 'a second run (from the code cache) printed different bytes'), 'run again (from the code cache), same bytes');
+  writeFileSync(join(project, 'first-instance.mjs'), 'export default () => ({ name: "first", route: () => ({ instance: 0, reason: "always the first" }) });\n');
+  await expectOk(
+    [...args, '--routing-policy', 'first-instance.mjs'],
+    (out) => (JSON.parse(out).instances[1].completed_requests === 0 ? '' : 'the routing module did not route every request to instance 0'),
+    'run --routing-policy first-instance.mjs (a user module, imported through the launcher)',
+  );
+  await expectOk([...args, '--report', 'report.html'], () => (/<svg/.test(readFileSync(join(project, 'report.html'), 'utf8')) ? '' : 'report.html has no chart'), 'run --report report.html (Vega)');
+  writeFileSync(
+    join(project, 'sweep.yaml'),
+    'base:\n  numInstances: 2\n  model: meta-llama/llama-3.1-8b-instruct\n  workload: {kind: synthetic, numRequests: 20, rate: 10}\n  routing: {policy: weighted}\nseeds: [1]\nsearch: {kind: grid}\nparameters:\n  numInstances: [1, 2]\nmetrics: [ttft_p99_ms]\n',
+  );
+  await expectOk(['sweep', 'sweep.yaml', '--output', 'sweep.csv', '--workers', '2', '--quiet'], (out) => (JSON.parse(out).rows === 2 ? '' : 'not 2 rows'), 'sweep --workers 2 (tinypool)');
 }
 
 /**
@@ -187,8 +218,11 @@ process.stdout.write(JSON.stringify(report));
   const cli = pkgs.find((p) => p.name === '@blis/cli');
   if (cli?.manifest.bin?.blis) {
     const blis = join(project, 'node_modules', '.bin', 'blis');
-    const env = { ...process.env };
+    // The binary keeps V8's code cache of its bundle (src/launch/): here, in a folder of its own.
+    const cacheDir = join(tmp, 'compile-cache');
+    const env = { ...process.env, NODE_COMPILE_CACHE: cacheDir };
     delete env.BLIS_USE_DIST;
+    delete env.NODE_DISABLE_COMPILE_CACHE;
     const expectOk = async (args, test, label) => {
       const r = await run(blis, args, { cwd: project, env });
       const why = r.code !== 0 ? `exit ${r.code}` : test(r.stdout);
@@ -223,6 +257,7 @@ process.stdout.write(JSON.stringify(report));
       (out) => (JSON.parse(out).completed_requests === 10 ? '' : 'did not complete the 10 requests of spec.yaml'),
       'run --workload-spec spec.yaml (file read through dist/host/files.js)',
     );
+    await smokeCodeCacheAndImports(project, cacheDir, expectOk);
   }
   await browserBundleOfInstalled(project);
 } catch (e) {

@@ -8,17 +8,38 @@ rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 export default [
   // The library (`import { main } from '@blis/cli'`): ESM + CJS + declarations, @blis/* external.
   { ...libraryConfig({ entry: ['src/index.ts'] }), clean: false },
-  // The `blis` binary: the @blis/* workspace packages (from their sources) and the small pure-JS
-  // dependencies are bundled in, so a start-up reads a few files instead of hundreds (zod alone
-  // is about a hundred modules: it loads in half the time bundled). Splitting puts each command
-  // body (a dynamic import in main.ts) in a chunk of its own, loaded only when that command
-  // runs. esbuild (a native binary) and tinypool (which starts workers from its own files) stay
-  // external; both are dependencies of this package.
+  // The `blis` binary: one CommonJS file (dist/blis.cjs) with the @blis/* workspace packages
+  // (from their sources) and the small pure-JS dependencies inside, loaded by dist/cli.js
+  // through V8's code cache (src/launch/). A script compiled that way can be cached, an ES
+  // module on Node 20 cannot; one file means one cache. esbuild (a native binary), tinypool
+  // (which starts workers from its own files) and the rest stay external, imported through the
+  // launcher's loader (importModule in @blis/adapters).
+  defineConfig({
+    entry: { blis: 'src/cli.ts' },
+    format: ['cjs'],
+    dts: false,
+    sourcemap: true,
+    clean: false,
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    treeshake: false,
+    // import.meta.url (policy-module.ts resolves candidates' imports from it) from __filename.
+    shims: true,
+    noExternal: [/^@blis\//, 'zod', 'yaml', 'commander', 'pure-rand'],
+    esbuildOptions(options) {
+      options.conditions = ['@blis/source'];
+      // Less text to parse on a start-up without a cache. Names are kept, so stack traces still
+      // read; the source map gives the lines.
+      options.minifyWhitespace = true;
+      options.minifySyntax = true;
+    },
+  }),
+  // The launcher (dist/cli.js, the `bin`) and the sweep's worker thread module: tinypool starts
+  // each worker from `./sweep-worker.js` beside the bundle (adapters' worker-file.ts).
   defineConfig({
     entry: {
-      cli: 'src/cli.ts',
-      // The sweep runner (bundled above) starts its worker threads from `./sweep-worker.js`
-      // beside itself (adapters' worker-file.ts): the worker is an entry of this build too.
+      cli: 'src/launch/launcher.ts',
       'sweep-worker': '../adapters/src/sweep/sweep-worker.ts',
     },
     format: ['esm'],
@@ -35,8 +56,6 @@ export default [
     banner: { js: "import { createRequire as __blisCreateRequire } from 'node:module';\nconst require = __blisCreateRequire(import.meta.url);" },
     esbuildOptions(options) {
       options.conditions = ['@blis/source'];
-      // Less text to parse at every start-up (Node 20 has no compile cache). Names are kept, so
-      // stack traces still read; the source maps give the lines.
       options.minifyWhitespace = true;
       options.minifySyntax = true;
     },

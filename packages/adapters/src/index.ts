@@ -2,6 +2,7 @@
 // is exported from its section below.
 
 export { LocatedError } from './located-error.js';
+export { importModule } from './import-module.js';
 export type { LocatedIssue } from './located-error.js';
 export { CONFIG_REFUSALS, isConfigRefusal } from './config-refusal.js';
 

@@ -1,9 +1,5 @@
-import * as nodeModule from 'node:module';
-
-// Node 22.1+ can keep the compiled code of the modules it loads on disk, which makes every later
-// start-up skip most of the parsing; Node 20 has no such cache (the call is absent there). It
-// must run before the program's modules load, hence main.js is imported below, not statically.
-(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// The CLI program: `dist/blis.cjs` in a build (started by launch/launcher.ts), run directly from
+// the sources in a checkout (bin/blis.js).
 
 // A reader that stops early (`blis run ... | head`) closes the pipe: that is the reader's
 // choice, not a failure, so end quietly instead of throwing EPIPE from the write.

@@ -9,8 +9,16 @@ let loading: Promise<Renderer> | undefined;
  * load, and `reportSections` alone (the browser playground) never needs them.
  */
 function renderer(): Promise<Renderer> {
-  loading ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vegaLite]) => ({ vega, vegaLite }));
+  loading ??= loadRenderer();
   return loading;
+}
+
+function loadRenderer(): Promise<Renderer> {
+  // The `blis` binary lends its bundle a loader (`importModule` in @blis/adapters says why); the
+  // literal imports stay for bundlers (the playground), which must see what to bundle.
+  const lent = (globalThis as { __blisImport?: (s: string) => Promise<unknown> }).__blisImport;
+  const modules = lent !== undefined ? Promise.all([lent('vega'), lent('vega-lite')]) : Promise.all([import('vega'), import('vega-lite')]);
+  return (modules as Promise<[Renderer['vega'], Renderer['vegaLite']]>).then(([vega, vegaLite]) => ({ vega, vegaLite }));
 }
 
 /**

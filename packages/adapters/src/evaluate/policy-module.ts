@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { PolicyFactoryContext } from '@blis/policies';
 import { InvalidCandidateError } from './candidate-error.js';
 import type { ModulePolicyKind } from './protocol.js';
+import { importModule } from '../import-module.js';
 
 /** The method each policy kind must have, used to find a module's kind when it is not given. */
 export const POLICY_METHOD: Readonly<Record<ModulePolicyKind, string>> = {
@@ -28,7 +29,7 @@ const resolveDir = dirname(fileURLToPath(import.meta.url));
 export async function loadPolicyModule(text: string, language: 'typescript' | 'javascript'): Promise<PolicyFactory> {
   const file = language === 'typescript' ? 'candidate.ts' : 'candidate.mjs';
   // Loaded on first use: every `blis` command imports this package, few compile a module.
-  const { build } = await import('esbuild');
+  const { build } = await importModule<typeof import('esbuild')>('esbuild');
   let code: string;
   try {
     const out = await build({
@@ -53,7 +54,7 @@ export async function loadPolicyModule(text: string, language: 'typescript' | 'j
   }
   let mod: { default?: unknown };
   try {
-    mod = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { default?: unknown };
+    mod = await importModule<{ default?: unknown }>(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
   } catch (e) {
     throw new InvalidCandidateError([{ where: file, expected: 'a module that loads', found: `it threw: ${(e as Error).message.split('\n')[0]}` }]);
   }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { type SweepRow, type SweepTask, runSweepTask } from './sweep-task.js';
 import { sweepWorkerUrl } from './worker-file.js';
+import { importModule } from '../import-module.js';
 
 /** How to run a batch of tasks. */
 export interface RunTasksOptions {
@@ -26,7 +27,7 @@ export interface SweepPool {
  */
 export async function startSweepPool(threads: number): Promise<SweepPool> {
   // tinypool is ESM-only: load it when a pool is wanted (the CommonJS build imports it this way too).
-  const { Tinypool } = await import('tinypool');
+  const { Tinypool } = await importModule<typeof import('tinypool')>('tinypool');
   const pool = new Tinypool({ filename: sweepWorkerUrl().href, minThreads: threads, maxThreads: threads, idleTimeout: 0 });
   return { threads, run: (task) => pool.run(task) as Promise<SweepRow>, destroy: () => pool.destroy() };
 }

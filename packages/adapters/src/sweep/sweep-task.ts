@@ -7,6 +7,7 @@ import type { PolicyFactoryContext, RoutingPolicy } from '@blis/policies';
 import { parseDecisionTree } from '../decision-tree/parse.js';
 import { decisionTreePolicyFactory } from '../decision-tree/policy-factory.js';
 import { extractMetrics } from './sweep-metrics.js';
+import { importModule } from '../import-module.js';
 
 /** One simulation of a sweep: a candidate's config with one seed. Plain data, so it crosses to a worker thread. */
 export interface SweepTask {
@@ -47,7 +48,7 @@ export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
 async function loadRoutingModule(path: string, task: SweepTask): Promise<RoutingPolicy> {
   let factory: unknown;
   if (/\.ya?ml$/i.test(path)) factory = decisionTreePolicyFactory(parseDecisionTree(readFileSync(path, 'utf8'), { file: path, kind: 'routing' }));
-  else factory = ((await import(pathToFileURL(resolve(path)).href)) as { default?: unknown }).default;
+  else factory = (await importModule<{ default?: unknown }>(pathToFileURL(resolve(path)).href)).default;
   if (typeof factory !== 'function') throw new Error(`${path}: expected a default export that is a policy factory function, found ${typeof factory}`);
   const ctx: PolicyFactoryContext = {
     numInstances: task.config.numInstances ?? 1,

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { PolicyFactoryContext, PolicyKind } from '@blis/policies';
 import { isDecisionTreePath, loadDecisionTreeFactory } from '../decision-tree-file.js';
 import { UsageError } from '../usage-error.js';
+import { importModule } from '@blis/adapters';
 
 /** A policy factory as a module's default export is documented: `(ctx) => policy`. */
 export type LoadedFactory = (ctx: PolicyFactoryContext) => unknown;
@@ -34,7 +35,7 @@ async function load(kind: PolicyKind, absPath: string, where: string): Promise<L
   if (isDecisionTreePath(absPath)) return loadDecisionTreeFactory(kind, absPath, where);
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(absPath).href)) as { default?: unknown };
+    mod = await importModule<{ default?: unknown }>(pathToFileURL(absPath).href);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     throw new UsageError([{ where, expected: 'an importable ES module', found: `importing it threw: ${message.split('\n')[0]}` }]);

@@ -9,6 +9,7 @@ import { type ConnectionEvent, checkRedis, openRedis, wakeOnMessages } from './r
 import { type QueuedTask, localTask } from './shipped-files.js';
 import type { QueuedFailure } from './sweep-redis-state.js';
 import { createTaskPool } from './task-pool.js';
+import { importModule } from '../../import-module.js';
 
 /** How a `blis worker` runs. */
 export interface QueueWorkerOptions {
@@ -57,7 +58,7 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWor
   const concurrency = Math.max(1, opts.concurrency ?? defaultWorkers());
   const log = opts.onLog ?? (() => {});
   const redis = await openRedis(url, opts.onConnection);
-  const { Worker, UnrecoverableError } = await import('bullmq');
+  const { Worker, UnrecoverableError } = await importModule<typeof import('bullmq')>('bullmq');
   const pool = await createTaskPool(concurrency);
   const filesDir = mkdtempSync(join(tmpdir(), 'blis-worker-'));
   log(`${concurrency} thread(s) on ${url.display}`);

@@ -12,6 +12,7 @@ import { type QueueUrl, parseQueueUrl } from './queue-url.js';
 import { type ConnectionEvent, checkRedis, openRedis, wakeOnMessages } from './redis-connection.js';
 import { shipTask } from './shipped-files.js';
 import { type QueuedFailure, readFailures, readNewRows, removeSweepKeys } from './sweep-redis-state.js';
+import { importModule } from '../../import-module.js';
 
 /** How to run a planned sweep on a Redis queue. */
 export interface QueuedSweepOptions {
@@ -170,7 +171,7 @@ interface Session {
 
 async function openSession(url: QueueUrl, keys: SweepKeys, onConnection?: (e: ConnectionEvent) => void): Promise<Session> {
   const redis = await openRedis(url, onConnection);
-  const { Queue } = await import('bullmq');
+  const { Queue } = await importModule<typeof import('bullmq')>('bullmq');
   const queue = new Queue(keys.queue, { connection: redis, prefix: QUEUE_PREFIX });
   // BullMQ reports connection trouble as 'error' events; the connection's own retry reporting says it once.
   queue.on('error', () => {});

@@ -1,6 +1,7 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { QueueConnectionError, type QueueUrl } from './queue-url.js';
 import { Wakeup } from './wakeup.js';
+import { importModule } from '../../import-module.js';
 
 /** What a long-lived connection reports about itself: lost (and retrying), and back. */
 export type ConnectionEvent = { kind: 'retrying'; attempt: number; delayMs: number; cause: string } | { kind: 'reconnected' };
@@ -33,7 +34,7 @@ function baseOptions(url: QueueUrl): RedisOptions {
  * with what the server or the socket said.
  */
 export async function checkRedis(url: QueueUrl, where = '--queue'): Promise<void> {
-  const { Redis } = await import('ioredis');
+  const { Redis } = await importModule<typeof import('ioredis')>('ioredis');
   const client = new Redis({ ...baseOptions(url), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
   const errors: Error[] = [];
   client.on('error', (e: Error) => errors.push(e));
@@ -70,7 +71,7 @@ function describeFailure(url: QueueUrl, e: Error & { code?: string }): string {
  * for the connection instead of failing).
  */
 export async function openRedis(url: QueueUrl, onEvent?: (e: ConnectionEvent) => void): Promise<Redis> {
-  const { Redis } = await import('ioredis');
+  const { Redis } = await importModule<typeof import('ioredis')>('ioredis');
   let lastError = 'connection closed';
   let lost = false;
   const client = new Redis({

@@ -1,5 +1,6 @@
 import type { SweepRow, SweepTask } from '../sweep-task.js';
 import { sweepWorkerUrl } from '../worker-file.js';
+import { importModule } from '../../import-module.js';
 
 /** Worker threads that run sweep tasks, kept for the life of a `blis worker`. */
 export interface TaskPool {
@@ -13,7 +14,7 @@ export interface TaskPool {
  * simulation would look like a dead worker and be run again elsewhere.
  */
 export async function createTaskPool(threads: number): Promise<TaskPool> {
-  const { Tinypool } = await import('tinypool');
+  const { Tinypool } = await importModule<typeof import('tinypool')>('tinypool');
   const pool = new Tinypool({ filename: sweepWorkerUrl().href, minThreads: threads, maxThreads: threads, idleTimeout: 0 });
   return {
     run: (task) => pool.run(task) as Promise<SweepRow>,

@@ -9,13 +9,13 @@ export default [
   // The library (`import { main } from '@blis/cli'`): ESM + CJS + declarations, @blis/* external.
   { ...libraryConfig({ entry: ['src/index.ts'] }), clean: false },
   // The `blis` binary: one CommonJS file (dist/blis.cjs) with the @blis/* workspace packages
-  // (from their sources) and the small pure-JS dependencies inside, loaded by dist/cli.js
-  // through V8's code cache (src/launch/). A script compiled that way can be cached, an ES
-  // module on Node 20 cannot; one file means one cache. esbuild (a native binary), tinypool
-  // (which starts workers from its own files) and the rest stay external, imported through the
-  // launcher's loader (importModule in @blis/adapters).
+  // (from their sources) and the small pure-JS dependencies inside, run by the launcher
+  // (dist/cli.cjs) through V8's code cache (src/launch/). A script compiled that way can be
+  // cached, an ES module on Node 20 cannot; one file means one cache. esbuild (a native binary),
+  // tinypool (which starts workers from its own files) and the rest stay external, imported
+  // through the launcher's loader (importModule in @blis/adapters).
   defineConfig({
-    entry: { blis: 'src/cli.ts' },
+    entry: { blis: 'src/cli.ts', cli: 'src/launch/launcher.ts' },
     format: ['cjs'],
     dts: false,
     sourcemap: true,
@@ -35,20 +35,18 @@ export default [
       options.minifySyntax = true;
     },
   }),
-  // The launcher (dist/cli.js, the `bin`) and the sweep's worker thread module: tinypool starts
-  // each worker from `./sweep-worker.js` beside the bundle (adapters' worker-file.ts).
+  // dist/cli.js, for `node dist/cli.js`: a module that requires the launcher.
+  defineConfig({ entry: { cli: 'src/launch/entry.ts' }, format: ['esm'], dts: false, sourcemap: false, clean: false, target: 'node20', platform: 'node', shims: false }),
+  // The sweep's worker thread module: tinypool starts each worker from `./sweep-worker.js`
+  // beside the bundle (adapters' worker-file.ts).
   defineConfig({
-    entry: {
-      cli: 'src/launch/launcher.ts',
-      'sweep-worker': '../adapters/src/sweep/sweep-worker.ts',
-    },
+    entry: { 'sweep-worker': '../adapters/src/sweep/sweep-worker.ts' },
     format: ['esm'],
     dts: false,
     sourcemap: true,
     clean: false,
     target: 'node20',
     platform: 'node',
-    splitting: true,
     treeshake: false,
     shims: false,
     noExternal: [/^@blis\//, 'zod', 'yaml', 'commander', 'pure-rand'],

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_CACHE_FILES, cacheDirectory, cacheFileName, commandOf } from '../src/launch/code-cache.js';
+import { MAX_CACHE_FILES, bundleIdentity, cacheDirectory, cacheFileName, commandOf } from '../src/launch/code-cache.js';
 
 // The launcher's code cache (src/launch/code-cache.ts): each case runs a small CommonJS file
-// through runWithCodeCache in a fresh Node process, as dist/cli.js runs the bundle.
+// through runWithCodeCache in a fresh Node process, as the launcher (dist/cli.cjs) runs the bundle.
 
 const CODE_CACHE = join(import.meta.dirname, '..', 'src', 'launch', 'code-cache.ts');
 const work = mkdtempSync(join(tmpdir(), 'blis-code-cache-'));
@@ -49,12 +49,18 @@ describe('the code cache folder and names', () => {
     expect(cacheDirectory({})).toBe(join(tmpdir(), 'node-compile-cache'));
   });
 
-  it('names a cache by the bundle text, not its length, and by the command', () => {
-    const a = cacheFileName('const a = 1;', 'run');
-    expect(cacheFileName('const b = 1;', 'run')).not.toBe(a);
-    expect(cacheFileName('const a = 1;', 'replay')).not.toBe(a);
-    expect(cacheFileName('const a = 1;', 'run')).toBe(a);
-    expect(a).toMatch(new RegExp(`^blis-[0-9a-f]{16}-${process.version}-${process.arch}-run\\.v8cache$`));
+  it('names a cache by the bundle file (inode, size, both times), by Node and by the command', () => {
+    const file = program('identity.cjs');
+    const id = bundleIdentity(statSync(file, { bigint: true }));
+    const name = cacheFileName(id, 'run');
+    expect(name).toBe(`blis-${id}-${process.version}-${process.arch}-run.v8cache`);
+    expect(cacheFileName(id, 'replay')).not.toBe(name);
+    expect(bundleIdentity(statSync(file, { bigint: true }))).toBe(id);
+    // The same length written again (a rebuild): the change time moves, so the name does.
+    const later = Date.now() + 20;
+    while (Date.now() < later);
+    writeFileSync(file, PROGRAM.replace('fib(20)', 'fib(21)'));
+    expect(bundleIdentity(statSync(file, { bigint: true }))).not.toBe(id);
   });
 
   it('keys by the first word of the arguments, and never by a path or an odd word', () => {
@@ -101,6 +107,7 @@ describe('runWithCodeCache', () => {
     const dir = join(work, 'rebuilt');
     const file = program('rebuilt.cjs');
     await launch(file, { NODE_COMPILE_CACHE: dir });
+    await new Promise((r) => setTimeout(r, 20));
     program('rebuilt.cjs', PROGRAM.replace('fib(20)', 'fib(21)'));
     const r = await launch(file, { NODE_COMPILE_CACHE: dir });
     expect(r.outcome).toBe('missing');

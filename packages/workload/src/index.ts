@@ -45,6 +45,6 @@ export type { YamlInput } from './yaml-input.js';
 export { yamlSyntaxProblem, type YamlSyntaxProblem } from './yaml-syntax.js';
 export { keyText, fieldPathText, looksBinary, formatBytes } from './text-excerpt.js';
 export { TRACE_LIMITS } from './traces/trace-limits.js';
-export { MAX_TOKENS_PER_REQUEST, MAX_SPEC_CLIENTS, MAX_INFERENCE_PERF_REQUESTS } from './request-limits.js';
+export { MAX_TOKENS_PER_REQUEST, MAX_SPEC_CLIENTS, MAX_INFERENCE_PERF_REQUESTS, MAX_WINDOW_REQUESTS } from './request-limits.js';
 export { GoRand, GoRandSource, fnv1a64, goSubsystemSeed, goSubsystemRand, GoPartitionedRng, GO_WORKLOAD_SUBSYSTEM } from './go-rand/index.js';
 export type { GoSeed } from './go-rand/index.js';

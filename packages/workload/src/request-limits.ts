@@ -13,3 +13,10 @@ export const MAX_SPEC_CLIENTS = 10_000;
  * for draw, makes every first arrival before the run starts (about 100 bytes each here).
  */
 export const MAX_INFERENCE_PERF_REQUESTS = 10_000_000;
+
+/**
+ * Requests the lifecycle windows of a spec with per-window overrides may plan (10^8, the
+ * requests limit): BLIS's per-window generator, which ours follows, draws every gap of a window
+ * before its first arrival (about 10 ns each here).
+ */
+export const MAX_WINDOW_REQUESTS = 100_000_000;

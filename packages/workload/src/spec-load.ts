@@ -7,6 +7,7 @@ import { expandInferencePerf, type InferencePerfOrigin } from './inference-perf/
 import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
 import { type WorkloadSpec, WorkloadSpecSchema, lateWindowIssues } from './spec-schema.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
+import { windowRequestIssues } from './window-limits.js';
 import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from './yaml-input.js';
 
 /**
@@ -70,11 +71,15 @@ export function parseWorkloadSpec(raw: unknown, file = '<spec>', opts: SpecLoadO
  */
 function validateSpec(raw: unknown, file: string, source: SpecSource, opts: SpecLoadOptions): LoadedSpec {
   const spec = validateSpecAlone(raw, file, source);
+  const located = (issues: { path: (string | number)[]; expected: string; found: string }[]) =>
+    new WorkloadSpecError(issues.slice(0, MAX_SPEC_ISSUES).map((i) => ({ file, line: source.lineOf(i.path), field: fieldPathText(i.path), expected: i.expected, found: i.found })));
   const h = opts.runHorizonUs;
   if (h !== undefined && (spec.horizon === undefined || spec.horizon > h)) {
     const late = lateWindowIssues(spec, h, `the run's horizon (${h} µs)`);
-    if (late.length > 0) throw new WorkloadSpecError(late.slice(0, MAX_SPEC_ISSUES).map((i) => ({ file, line: source.lineOf(i.path), field: fieldPathText(i.path), expected: i.expected, found: i.found })));
+    if (late.length > 0) throw located(late);
   }
+  const crowded = windowRequestIssues(spec, Math.min(spec.horizon ?? Number.POSITIVE_INFINITY, h ?? Number.POSITIVE_INFINITY));
+  if (crowded.length > 0) throw located(crowded);
   return spec;
 }
 

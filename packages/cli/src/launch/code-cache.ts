@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type BigIntStats, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,14 +20,20 @@ export function cacheDirectory(env: NodeJS.ProcessEnv = process.env): string | u
 }
 
 /**
- * The cache file for this bundle text, this Node and this command. V8 refuses a cache made by
- * another V8 or under other flags, but checks only the length of the source it was made from,
- * so the name carries a hash of the text: a rebuilt bundle never picks up a stale cache. Each
- * command has its own file, since each runs (and so caches) different functions.
+ * Which build of the bundle this is, from its file's identity: inode, size, modification and
+ * change times (ns). V8 refuses a cache made by another V8 or under other flags, but checks only
+ * the length of the source it was made from, so a rebuilt bundle must not find the old cache: a
+ * rewritten file always has a new change time (which, unlike the modification time, no tool
+ * can set back), so it gets a new name. Hashing the 1.3 MB text instead would cost loading
+ * `node:crypto` and the hash, some 6 ms of every start-up.
  */
-export function cacheFileName(source: string, command: string): string {
-  const digest = createHash('sha256').update(source).digest('hex').slice(0, 16);
-  return `blis-${digest}-${process.version}-${process.arch}-${command}.v8cache`;
+export function bundleIdentity(st: BigIntStats): string {
+  return [st.ino, st.size, st.mtimeNs, st.ctimeNs].map((v) => v.toString(36)).join('.');
+}
+
+/** The cache file for a build of the bundle, this Node and one command (each runs, and so caches, different functions). */
+export function cacheFileName(identity: string, command: string): string {
+  return `blis-${identity}-${process.version}-${process.arch}-${command}.v8cache`;
 }
 
 /** The command a `blis` argument list runs (its first word), as a file-name part. */
@@ -90,9 +95,9 @@ export type CacheOutcome = 'off' | 'used' | 'missing' | 'rejected';
  * new one at exit if the process ends with code 0. Returns what it found.
  */
 export function runWithCodeCache(bundle: string, command: string, env: NodeJS.ProcessEnv = process.env): CacheOutcome {
-  const source = readFileSync(bundle, 'utf8');
   const dir = cacheDirectory(env);
-  const name = dir !== undefined ? cacheFileName(source, command) : undefined;
+  const name = dir !== undefined ? cacheFileName(bundleIdentity(statSync(bundle, { bigint: true })), command) : undefined;
+  const source = readFileSync(bundle, 'utf8');
   const cached = dir !== undefined && name !== undefined ? readCache(join(dir, name)) : undefined;
   // The wrapper is one line, so the bundle keeps its own line numbers in stack traces.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData: cached });

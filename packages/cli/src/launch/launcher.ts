@@ -1,11 +1,13 @@
-// The `blis` binary's entry (dist/cli.js). The whole CLI is one CommonJS bundle beside it
-// (dist/blis.cjs), loaded with V8's code cache: Node's own on Node 22.1+, ours on Node 20
-// (code-cache.ts). This file loads nothing else, so that it costs nothing to start.
+// The `blis` binary's launcher (dist/cli.cjs; bin/blis.js requires it, dist/cli.js is a stub
+// for `node dist/cli.js`). The whole CLI is one CommonJS bundle beside it (dist/blis.cjs), run
+// with V8's code cache: Node's own on Node 22.1+, ours on Node 20 (code-cache.ts). CommonJS,
+// and nothing else loaded, because an ES module entry and its imports of Node's built-ins cost
+// a start-up some 10 ms more.
 import * as nodeModule from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { commandOf, runWithCodeCache } from './code-cache.js';
 
-const bundle = fileURLToPath(new URL('./blis.cjs', import.meta.url));
+const bundle = join(__dirname, 'blis.cjs');
 
 // A script compiled by `vm.Script` has no loader for `import()` on Node 20: the bundle imports
 // its external modules (tinypool, esbuild, vega, users' policy modules) through this one
@@ -15,7 +17,7 @@ const bundle = fileURLToPath(new URL('./blis.cjs', import.meta.url));
 const enableCompileCache = (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache;
 if (enableCompileCache !== undefined) {
   enableCompileCache();
-  nodeModule.createRequire(import.meta.url)(bundle);
+  nodeModule.createRequire(bundle)(bundle);
 } else {
   runWithCodeCache(bundle, commandOf(process.argv.slice(2)));
 }

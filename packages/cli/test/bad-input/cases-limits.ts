@@ -92,6 +92,19 @@ export const cases: readonly BadInputCase[] = [
     exactLines: true,
   },
   {
+    name: 'workload spec lifecycle window of trace_rate 1e20 (the per-window generator would draw 3e22 gaps first)',
+    args: ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--workload-spec', '$DIR/spec.yaml'],
+    files: {
+      'spec.yaml': () =>
+        spec(1).replace('aggregate_rate: 10\nnum_requests: 5', 'aggregate_rate: 0\nhorizon: 1500000000') +
+        '    lifecycle:\n      windows:\n        - {start_us: 0, end_us: 300000000, trace_rate: 1e20}\n',
+    },
+    stderr: [
+      /^blis: \/.*\/spec\.yaml:20 clients\[0\]\.lifecycle\.windows\[0\]\.trace_rate: expected lifecycle windows of at most 100000000 requests in all \(rate × duration; the generator draws every gap of a window before its first request\), found 3\.00e\+22 requests up to this window$/,
+    ],
+    exactLines: true,
+  },
+  {
     name: 'workload spec num_requests 1e9',
     args: ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--workload-spec', '$DIR/spec.yaml'],
     files: { 'spec.yaml': () => spec(1).replace('num_requests: 5', 'num_requests: 1000000000') },

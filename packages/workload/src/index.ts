@@ -4,7 +4,8 @@ export { WorkloadSpecSchema, ClientSchema, WindowSchema, DistributionSchema, Arr
 export type { WorkloadSpec, WorkloadSpecInput, ClientSpec, WindowSpec } from './spec-schema.js';
 export { loadWorkloadSpec, parseWorkloadSpec, parseWorkloadSpecText } from './spec-load.js';
 export type { LoadedSpec, SpecLoadOptions } from './spec-load.js';
-export { createRequestSource, SpecRequestSource, networkDelay, windowRate, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
+export { createRequestSource, SpecRequestSource, networkDelay, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
+export { windowRate } from './window-rate.js';
 export type { RequestSourceOptions } from './request-source.js';
 export { InferencePerfSource } from './inference-perf/inference-perf-source.js';
 export { MinHeap } from './min-heap.js';

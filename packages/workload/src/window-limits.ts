@@ -1,5 +1,5 @@
 import { MAX_WINDOW_REQUESTS } from './request-limits.js';
-import { windowRate } from './request-source.js';
+import { windowRate } from './window-rate.js';
 import { type WorkloadSpec, hasWindowOverrides } from './spec-schema.js';
 
 /**

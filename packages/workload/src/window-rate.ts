@@ -1,0 +1,23 @@
+import type { ClientSpec, WindowSpec, WorkloadSpec } from './spec-schema.js';
+
+/**
+ * A window's rate in requests/s, BLIS's computeProportionalRate (generator.go): with
+ * `aggregate_rate: 0` its `trace_rate` as is; otherwise `aggregate_rate × own / Σ`, where `own`
+ * is the window's `trace_rate` (or its client's `rate_fraction`) and the sum takes, for every
+ * client, the rate of its first window overlapping [start, end) (the client's `rate_fraction`
+ * for a client without windows). 0 when nothing overlaps.
+ */
+export function windowRate(spec: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'>, client: ClientSpec, w: WindowSpec, start: number, end: number): number {
+  const own = w.trace_rate ?? client.rate_fraction;
+  if (spec.aggregate_rate === 0 && w.trace_rate !== undefined) return own;
+  let total = 0;
+  for (const o of spec.clients) {
+    if (o.lifecycle === undefined) {
+      total += o.rate_fraction;
+      continue;
+    }
+    const hit = o.lifecycle.windows.find((x) => x.start_us < end && start < x.end_us);
+    if (hit !== undefined) total += hit.trace_rate ?? o.rate_fraction;
+  }
+  return total === 0 ? 0 : spec.aggregate_rate * (own / total);
+}

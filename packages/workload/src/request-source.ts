@@ -9,7 +9,7 @@ import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 import type { LoadedSpec } from './spec-load.js';
 import { type ClientSpec, DEFAULT_SLO_CLASS, hasWindowOverrides } from './spec-schema.js';
-import { windowRate } from './window-rate.js';
+import { plannedWindow } from './window-rate.js';
 
 export interface RequestSourceOptions {
   /** Tokens per KV block, for the prompt block hashes (16). */
@@ -165,12 +165,9 @@ export class SpecRequestSource implements RequestSource {
   private buildWindows(spec: LoadedSpec, masterSeed: number): void {
     spec.clients.forEach((c, ci) => {
       c.lifecycle?.windows.forEach((w, wi) => {
-        if (w.start_us >= this.horizon) return;
-        const end = Math.min(w.end_us, this.horizon);
-        const rate = windowRate(spec, c, w, w.start_us, end);
-        if (!(rate > 0)) return;
-        const count = Math.ceil(rate * ((end - w.start_us) / 1e6));
-        if (count === 0) return;
+        const planned = plannedWindow(spec, c, w, this.horizon);
+        if (planned === undefined) return;
+        const { end, rate, count } = planned;
         const name = `workload/client/${c.id}/window/${wi}`;
         // The gaps are rescaled, so the rate only sets their scale; floored as BLIS's
         // NewArrivalSampler floors it (1e-15 per µs) to keep them finite.

@@ -21,3 +21,23 @@ export function windowRate(spec: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'
   }
   return total === 0 ? 0 : spec.aggregate_rate * (own / total);
 }
+
+/**
+ * What the per-window generator draws for a window: its end (cut at `horizon`), its rate and its
+ * request count, `ceil(rate × duration)` gaps (BLIS's generateRequestsForWindow); undefined for a
+ * window it skips (opening at or after the horizon, rate 0, no request). The window limit counts
+ * with this too, so it counts what the generator would draw.
+ */
+export function plannedWindow(
+  spec: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'>,
+  client: ClientSpec,
+  w: WindowSpec,
+  horizon: number,
+): { end: number; rate: number; count: number } | undefined {
+  if (w.start_us >= horizon) return undefined;
+  const end = Math.min(w.end_us, horizon);
+  const rate = windowRate(spec, client, w, w.start_us, end);
+  if (!(rate > 0)) return undefined;
+  const count = Math.ceil(rate * ((end - w.start_us) / 1e6));
+  return count === 0 ? undefined : { end, rate, count };
+}

@@ -2,8 +2,20 @@ import { rmSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 import { libraryConfig } from '../../tools/tsup.base.js';
 
-// Two builds share dist/ and tsup runs them at once, so neither may clean it: clear it here, once.
+// Several builds share dist/ and tsup runs them at once, so none may clean it: clear it here, once.
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
+
+// What the binary's bundles carry inside (the @blis/* packages from their sources, the small
+// pure-JS dependencies); the rest of its dependencies stay external.
+const BUNDLED = [/^@blis\//, 'zod', 'yaml', 'commander', 'pure-rand'];
+
+/** Sources through their `@blis/source` condition; less text to parse at a start-up without a
+ * cache. Names are kept, so stack traces still read; the source maps give the lines. */
+function bundleOptions(options: { conditions?: string[]; minifyWhitespace?: boolean; minifySyntax?: boolean }): void {
+  options.conditions = ['@blis/source'];
+  options.minifyWhitespace = true;
+  options.minifySyntax = true;
+}
 
 export default [
   // The library (`import { main } from '@blis/cli'`): ESM + CJS + declarations, @blis/* external.
@@ -26,14 +38,8 @@ export default [
     treeshake: false,
     // import.meta.url (policy-module.ts resolves candidates' imports from it) from __filename.
     shims: true,
-    noExternal: [/^@blis\//, 'zod', 'yaml', 'commander', 'pure-rand'],
-    esbuildOptions(options) {
-      options.conditions = ['@blis/source'];
-      // Less text to parse on a start-up without a cache. Names are kept, so stack traces still
-      // read; the source map gives the lines.
-      options.minifyWhitespace = true;
-      options.minifySyntax = true;
-    },
+    noExternal: BUNDLED,
+    esbuildOptions: bundleOptions,
   }),
   // dist/cli.js, for `node dist/cli.js`: a module that requires the launcher.
   defineConfig({ entry: { cli: 'src/launch/entry.ts' }, format: ['esm'], dts: false, sourcemap: false, clean: false, target: 'node20', platform: 'node', shims: false }),
@@ -49,13 +55,9 @@ export default [
     platform: 'node',
     treeshake: false,
     shims: false,
-    noExternal: [/^@blis\//, 'zod', 'yaml', 'commander', 'pure-rand'],
+    noExternal: BUNDLED,
     // commander is CommonJS and requires Node built-ins: give the ESM chunks a real `require`.
     banner: { js: "import { createRequire as __blisCreateRequire } from 'node:module';\nconst require = __blisCreateRequire(import.meta.url);" },
-    esbuildOptions(options) {
-      options.conditions = ['@blis/source'];
-      options.minifyWhitespace = true;
-      options.minifySyntax = true;
-    },
+    esbuildOptions: bundleOptions,
   }),
 ];

@@ -1,4 +1,5 @@
 import type { BadInputCase } from './bad-input-case.js';
+import { oneClientSpec } from './one-client-spec.js';
 
 // Times past the simulated clock's range (whole µs up to 2^53 - 1, about 285 years): before, a
 // rate of 1e-300 or a trace scaled by 1e300 ran, and every request timed out at 1e300 s; a
@@ -7,17 +8,7 @@ import type { BadInputCase } from './bad-input-case.js';
 const RUN = ['run', '--latency-model', 'blackbox'];
 const CLOCK = "9007199254740991 µs, the simulated clock's range of about 285 years";
 const TRACE = '{"timestamp": 0, "input_length": 10, "output_length": 5}\n{"timestamp": 1500, "input_length": 10, "output_length": 5}\n';
-const SPEC = `version: "2"
-seed: 1
-aggregate_rate: 1e-300
-num_requests: 5
-clients:
-  - id: a
-    rate_fraction: 1
-    arrival: {process: poisson}
-    input_distribution: {type: constant, params: {value: 10}}
-    output_distribution: {type: constant, params: {value: 5}}
-`;
+const SPEC = oneClientSpec('aggregate_rate: 1e-300\nnum_requests: 5\n');
 
 export const cases: readonly BadInputCase[] = [
   {

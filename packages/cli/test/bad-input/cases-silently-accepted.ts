@@ -1,4 +1,5 @@
 import type { BadInputCase } from './bad-input-case.js';
+import { oneClientSpec } from './one-client-spec.js';
 
 // Inputs that ran before without a word: a misspelt TraceV2 header key (BLIS reads the header
 // strictly, yaml.v3 KnownFields, and refuses it), and lifecycle windows that all open after the
@@ -9,20 +10,7 @@ const ROWS =
   'request_id,client_id,tenant_id,slo_class,session_id,round_index,prefix_group,prefix_length,streaming,input_tokens,output_tokens,text_tokens,image_tokens,audio_tokens,video_tokens,reason_ratio,model,deadline_us,server_input_tokens,arrival_time_us,send_time_us,first_chunk_time_us,last_chunk_time_us,num_chunks,status,error_message,finish_reason\n' +
   '0,c,,,,0,,0,false,10,5,10,0,0,0,0,,0,0,0,0,0,0,0,ok,,\n';
 const KNOWN = 'trace_version, time_unit, created_at, mode, warm_up_requests, workload_seed, workload_spec, session_context_growth, server, network, goodput_slo_targets, kv_offload, observed_kv_metrics';
-const LATE_SPEC = `version: "2"
-seed: 1
-aggregate_rate: 10
-num_requests: 20
-clients:
-  - id: a
-    rate_fraction: 1
-    arrival: {process: poisson}
-    input_distribution: {type: constant, params: {value: 10}}
-    output_distribution: {type: constant, params: {value: 5}}
-    lifecycle:
-      windows:
-        - {start_us: 5000000, end_us: 9000000}
-`;
+const LATE_SPEC = oneClientSpec('aggregate_rate: 10\nnum_requests: 20\n', '    lifecycle:\n      windows:\n        - {start_us: 5000000, end_us: 9000000}\n');
 
 export const cases: readonly BadInputCase[] = [
   {

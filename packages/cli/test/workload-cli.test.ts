@@ -46,6 +46,16 @@ describe('the BLIS example workloads run unchanged', () => {
     expect(accounted(res)).toBe(n);
   });
 
+  it('a spec whose lifecycle windows all close runs without num_requests or horizon (the step-up/step-down demo)', () => {
+    // ceil(r * T) - 1 requests per window (absolute rate mode): 59 + 10079 + 599 + 119.
+    const spec = join(EXAMPLES, 'autoscale-step-up-down.yaml');
+    const withHorizon = ok('run', ...MODEL, '--workload-spec', spec, '--horizon', '2700000000', '--quiet');
+    expect(withHorizon.injected_requests).toBe(10856);
+    expect(withHorizon.completed_requests).toBe(10856);
+    const alone = ok('run', ...MODEL, '--workload-spec', spec, '--quiet');
+    expect(alone.injected_requests).toBe(10856);
+  });
+
   it('the multi-turn demo is ~100 sessions of 5 rounds, as its comments say', () => {
     const res = ok('run', ...MODEL, '--workload-spec', join(EXAMPLES, 'multiturn-chat-demo.yaml'), '--quiet');
     expect(res.sessions).toMatchObject({ sessions: 100, rounds_completed: 500 });

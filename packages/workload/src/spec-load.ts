@@ -5,9 +5,9 @@ import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { expandInferencePerf, type InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
 import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
-import { type WorkloadSpec, WorkloadSpecSchema, lateWindowIssues } from './spec-schema.js';
+import { type WorkloadSpec, WorkloadSpecSchema, lateWindowIssues, unboundedSpecIssues } from './spec-schema.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
-import { windowRequestIssues } from './window-limits.js';
+import { windowOnlyRequestIssues, windowRequestIssues } from './window-limits.js';
 import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from './yaml-input.js';
 
 /**
@@ -55,7 +55,8 @@ export interface SpecLoadOptions {
   /**
    * The horizon of the run the spec is for (`--horizon`, `horizonUs`), when the spec has none
    * of its own or a later one: lifecycle windows that all open after it are refused, as windows
-   * after the spec's own horizon are, rather than run as 0 requests.
+   * after the spec's own horizon are, rather than run as 0 requests. It also bounds a spec with
+   * neither `num_requests` nor `horizon`.
    */
   runHorizonUs?: number;
 }
@@ -74,6 +75,9 @@ function validateSpec(raw: unknown, file: string, source: SpecSource, opts: Spec
   const located = (issues: { path: (string | number)[]; expected: string; found: string }[]) =>
     new WorkloadSpecError(issues.slice(0, MAX_SPEC_ISSUES).map((i) => ({ file, line: source.lineOf(i.path), field: fieldPathText(i.path), expected: i.expected, found: i.found })));
   const h = opts.runHorizonUs;
+  // An inference_perf section is bounded by its stages.
+  const unbounded = spec.inferencePerf === undefined ? unboundedSpecIssues(spec, h) : [];
+  if (unbounded.length > 0) throw located(unbounded);
   if (h !== undefined && (spec.horizon === undefined || spec.horizon > h)) {
     const late = lateWindowIssues(spec, h, `the run's horizon (${h} µs)`);
     if (late.length > 0) throw located(late);
@@ -81,6 +85,8 @@ function validateSpec(raw: unknown, file: string, source: SpecSource, opts: Spec
   // Cut at the spec's horizon, where the generator cuts windows (a run's --horizon ends the run, not the drawing).
   const crowded = windowRequestIssues(spec, spec.horizon);
   if (crowded.length > 0) throw located(crowded);
+  const open = spec.inferencePerf === undefined && spec.num_requests === undefined && spec.horizon === undefined && h === undefined ? windowOnlyRequestIssues(spec) : [];
+  if (open.length > 0) throw located(open);
   return spec;
 }
 

@@ -131,8 +131,6 @@ export const WorkloadSpecSchema = z
     // In absolute rate mode rates come from the windows' trace_rate; rate_fraction is unused.
     if (s.aggregate_rate > 0 && s.clients.every((c) => c.rate_fraction === 0))
       ctx.addIssue({ code: 'custom', path: ['clients'], message: 'at least one client with rate_fraction > 0', params: { found: 'every rate_fraction is 0' } });
-    if (s.num_requests === undefined && s.horizon === undefined)
-      ctx.addIssue({ code: 'custom', path: ['num_requests'], message: 'num_requests or horizon (an unbounded workload never ends)', params: { found: 'neither' } });
     if (s.horizon !== undefined && s.horizon > MAX_CLOCK_US) ctx.addIssue({ code: 'custom', path: ['horizon'], message: `at most ${MAX_CLOCK_TEXT}`, params: { found: String(s.horizon) } });
     // Without a horizon every request arrives: at 1e-300 req/s, past the clock's range.
     if (s.horizon === undefined && s.num_requests !== undefined && Number.isSafeInteger(s.num_requests) && s.aggregate_rate > 0 && (s.num_requests / s.aggregate_rate) * 1e6 > MAX_CLOCK_US)
@@ -189,6 +187,27 @@ export const WorkloadSpecSchema = z
       ids.add(c.id);
     });
   });
+
+/**
+ * Whether the spec ends on its own: a request budget, a horizon, or every sending client inside
+ * lifecycle windows (which all close; BLIS's step-up/step-down autoscaling example is one). A
+ * run's `--horizon` bounds the rest, so this is checked where the run horizon is known.
+ */
+export function unboundedSpecIssues(
+  s: Pick<WorkloadSpec, 'aggregate_rate' | 'clients' | 'num_requests' | 'horizon'>,
+  runHorizonUs: number | undefined,
+): { path: (string | number)[]; expected: string; found: string }[] {
+  if (s.num_requests !== undefined || s.horizon !== undefined || runHorizonUs !== undefined) return [];
+  const open = s.clients.findIndex((c) => (s.aggregate_rate === 0 || c.rate_fraction > 0) && c.lifecycle === undefined);
+  if (open < 0) return [];
+  return [
+    {
+      path: ['num_requests'],
+      expected: `num_requests or horizon, a run --horizon, or lifecycle windows on every sending client (an unbounded workload never ends)`,
+      found: `none; client "${s.clients[open].id}" sends without windows`,
+    },
+  ];
+}
 
 /**
  * Windows that all open at or after the horizon leave nothing to send: a spec whose every sending

@@ -28,3 +28,31 @@ export function windowRequestIssues(spec: Pick<WorkloadSpec, 'aggregate_rate' | 
   }
   return [];
 }
+
+/**
+ * A spec bounded only by its clients' lifecycle windows (no `num_requests`, no horizon) sends
+ * for as long as its windows stay open: refused when that plans more than
+ * {@link MAX_WINDOW_REQUESTS} requests (each client's rate × the time its windows are open), at
+ * the window that passes the limit. The per-window generator's count is
+ * {@link windowRequestIssues}'.
+ */
+export function windowOnlyRequestIssues(spec: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'>): { path: (string | number)[]; expected: string; found: string }[] {
+  if (spec.clients.some((c) => c.lifecycle?.windows.some(hasWindowOverrides) === true)) return [];
+  const totalFraction = spec.clients.reduce((a, c) => a + c.rate_fraction, 0);
+  let total = 0;
+  for (const [ci, c] of spec.clients.entries()) {
+    const rate = totalFraction > 0 ? spec.aggregate_rate * (c.rate_fraction / totalFraction) : 0;
+    for (const [wi, w] of (c.lifecycle?.windows ?? []).entries()) {
+      total += rate * ((w.end_us - w.start_us) / 1e6);
+      if (total > MAX_WINDOW_REQUESTS)
+        return [
+          {
+            path: ['clients', ci, 'lifecycle', 'windows', wi, 'end_us'],
+            expected: `lifecycle windows of at most ${MAX_WINDOW_REQUESTS} requests in all when nothing else bounds the workload (rate × open time; or give num_requests or horizon)`,
+            found: `${total.toPrecision(3)} requests up to this window`,
+          },
+        ];
+    }
+  }
+  return [];
+}

@@ -113,9 +113,52 @@ describe('loadWorkloadSpec', () => {
     expect(issuesOf(path)).toEqual([{ file: path, line: 6, field: 'clients[0].output_distribution', expected: 'a mapping', found: 'nothing (the field is missing)' }]);
   });
 
-  it('an unbounded spec (no num_requests, no horizon)', () => {
+  it('an unbounded spec (no num_requests, no horizon, a client without windows)', () => {
     const path = write('unbounded.yaml', BASE.replace('num_requests: 100\n', ''));
-    expect(issuesOf(path)).toEqual([{ file: path, line: 1, field: 'num_requests', expected: 'num_requests or horizon (an unbounded workload never ends)', found: 'neither' }]);
+    expect(issuesOf(path)).toEqual([
+      {
+        file: path,
+        line: 1,
+        field: 'num_requests',
+        expected: 'num_requests or horizon, a run --horizon, or lifecycle windows on every sending client (an unbounded workload never ends)',
+        found: 'none; client "a" sends without windows',
+      },
+    ]);
+  });
+
+  it('a spec whose every sending client has lifecycle windows ends by itself: no num_requests or horizon needed', () => {
+    const windows = '    lifecycle:\n      windows:\n        - {start_us: 0, end_us: 1000000, trace_rate: 5}\n        - {start_us: 2000000, end_us: 3000000, trace_rate: 2}\n';
+    const spec = loadWorkloadSpec(write('windows-only.yaml', BASE.replace('num_requests: 100\n', '').replace('aggregate_rate: 10', 'aggregate_rate: 0') + windows));
+    expect(spec.num_requests).toBeUndefined();
+    expect(spec.horizon).toBeUndefined();
+    // A second client without windows and rate_fraction 0 sends nothing, so it does not unbound the spec.
+    const idle = '  - id: idle\n    rate_fraction: 0\n    arrival: {process: poisson}\n    input_distribution: {type: constant, params: {value: 5}}\n    output_distribution: {type: constant, params: {value: 5}}\n';
+    const withWindows = BASE.replace('num_requests: 100\n', '') + windows.replace(/trace_rate: \d/g, 'trace_rate: 1');
+    expect(() => loadWorkloadSpec(write('windows-idle.yaml', withWindows + idle))).not.toThrow();
+  });
+
+  it('a spec bounded by its windows alone plans at most 10^8 requests', () => {
+    // 1000 req/s over a window open 10^6 s: 10^9 requests, refused at the window's end.
+    const windows = '    lifecycle:\n      windows:\n        - {start_us: 0, end_us: 1000000000000}\n';
+    const path = write('open-long.yaml', BASE.replace('num_requests: 100\n', '').replace('aggregate_rate: 10', 'aggregate_rate: 1000') + windows);
+    expect(issuesOf(path)).toEqual([
+      {
+        file: path,
+        line: 18,
+        field: 'clients[0].lifecycle.windows[0].end_us',
+        expected: 'lifecycle windows of at most 100000000 requests in all when nothing else bounds the workload (rate × open time; or give num_requests or horizon)',
+        found: '1.00e+9 requests up to this window',
+      },
+    ]);
+    // The same window at 10 req/s (10^7 requests) is accepted; so is the long one with num_requests.
+    expect(() => loadWorkloadSpec(write('open-ok.yaml', BASE.replace('num_requests: 100\n', '') + windows))).not.toThrow();
+    expect(() => loadWorkloadSpec(write('open-capped.yaml', BASE.replace('aggregate_rate: 10', 'aggregate_rate: 1000') + windows))).not.toThrow();
+  });
+
+  it("a run's horizon bounds a spec with neither num_requests nor horizon", () => {
+    const path = write('run-horizon.yaml', BASE.replace('num_requests: 100\n', ''));
+    expect(loadWorkloadSpec(path, { runHorizonUs: 5_000_000 }).num_requests).toBeUndefined();
+    expect(() => parseWorkloadSpec({ version: 2, aggregate_rate: 1, clients: [{ id: 'a', rate_fraction: 1, arrival: { process: 'poisson' }, input_distribution: { type: 'constant', params: { value: 5 } }, output_distribution: { type: 'constant', params: { value: 5 } } }] }, 'inline', { runHorizonUs: 1e6 })).not.toThrow();
   });
 
   it('duplicate client ids', () => {

@@ -1,4 +1,5 @@
 import type { BadInputCase } from './bad-input-case.js';
+import { oneClientSpec } from './one-client-spec.js';
 
 // Resource limits (docs/limits.md): sizes no machine could hold are refused before anything is
 // allocated, naming the flag or the file, the limit and the value.
@@ -153,6 +154,16 @@ export const cases: readonly BadInputCase[] = [
     env: { BLIS_MEMORY_LIMIT: String(200 * 2 ** 20) },
     stderr: [
       '--max-instances 1024: expected a run that fits in 200.0 MiB (BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway), found an estimated 239.6 MiB: KV cache 47.6 MiB (1024 × 1000 blocks), instances 64.0 MiB, 5 requests 2.0 KiB, process 128.0 MiB',
+    ],
+    exactLines: true,
+  },
+  {
+    // Windows that all close, or a run --horizon, would bound it (workload-cli.test.ts runs both).
+    name: 'a spec that never ends: no num_requests, no horizon, a client without windows, no --horizon',
+    args: ['run', '--latency-model', 'blackbox', '--workload-spec', '$DIR/spec.yaml'],
+    files: { 'spec.yaml': oneClientSpec('aggregate_rate: 10\n') },
+    stderr: [
+      /^blis: \S+spec\.yaml:1 num_requests: expected num_requests or horizon, a run --horizon, or lifecycle windows on every sending client \(an unbounded workload never ends\), found none; client "a" sends without windows$/,
     ],
     exactLines: true,
   },

@@ -96,4 +96,18 @@ describe('blis evaluate', () => {
     expect(JSON.stringify(out[0])).toContain('stdin:1: expected a blis-eval/1 request (JSON) of at most 16 MiB per line, found a longer line');
     expect(out[1].per_scenario?.[0].id).toBe('after');
   });
+
+  it('a candidate that never returns is answered timeout at max_wall_ms, one-shot and in --serve, which goes on', async () => {
+    const spin = (id: string) =>
+      JSON.stringify({ ...JSON.parse(request({ kind: 'policy-module', language: 'javascript', text: "export default () => ({ name: 'spin', route() { while (true) {} } });" }, id)), max_wall_ms: 500 });
+    const one = await evaluateCli([], spin('once'));
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout)).toMatchObject({ status: 'timeout', combined_score: 0 });
+    expect(JSON.parse(one.stdout).error.message).toMatch(/stopped in routing policy "spin" \(candidate\.mjs\): route\(\) for request 0/);
+    const r = await evaluateCli(['--serve'], `${spin('stuck')}\n${request({ kind: 'baseline' }, 'after')}\n`);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { status: string; per_scenario: { id: string }[] });
+    expect(out.map((o) => o.status)).toEqual(['timeout', 'ok']);
+    expect(out[1].per_scenario[0].id).toBe('after');
+  });
 });

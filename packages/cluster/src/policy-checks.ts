@@ -1,6 +1,7 @@
 import {
   type AdmissionPolicy,
   type AutoScalePolicy,
+  type CallWatch,
   type DisaggregationDecider,
   type GuardOptions,
   type InstanceScheduler,
@@ -24,6 +25,7 @@ export interface PolicyCheckRuntime {
   scheduler?: (instanceIndex: number) => InstanceScheduler;
   checkPolicies?: boolean;
   policyBudgetMs?: number;
+  policyWatch?: CallWatch;
   policySources?: Partial<Record<PolicyKind, string>>;
 }
 
@@ -60,6 +62,7 @@ export function withPolicyChecks<R extends PolicyCheckRuntime>(runtime: R, regis
     const source = runtime.policySources?.[kind];
     if (source !== undefined) options.source = source;
     if (runtime.policyBudgetMs !== undefined) options.budgetMs = runtime.policyBudgetMs;
+    if (runtime.policyWatch !== undefined) options.watch = runtime.policyWatch;
     const guarded = guardPolicy(kind, policy, options);
     if (byKind === undefined) guards.set(policy, (byKind = new Map()));
     byKind.set(kind, guarded);

@@ -4,6 +4,7 @@ import { type LatencyModel, type ModelArchitecture, loadModelConfig, modelConfig
 import {
   type AdmissionPolicy,
   type AutoScalePolicy,
+  type CallWatch,
   type DisaggregationDecider,
   type InstanceScheduler,
   type PolicyFactoryContext,
@@ -68,6 +69,11 @@ export interface SimulationRuntime {
   policyBudgetMs?: number;
   /** Where each kind's policy object came from (a module path), named in its errors. */
   policySources?: Partial<Record<PolicyKind, string>>;
+  /**
+   * Told when each call of a policy object given here starts and ends, so that a watchdog
+   * outside the run can stop a call that never returns and name it (see `GuardOptions.watch`).
+   */
+  policyWatch?: CallWatch;
   /**
    * Refuse (a {@link RunLimitError}) a run whose memory estimate exceeds `bytes`; `what` says
    * whose memory that is, in the message. The CLI passes the machine's; unset = no check.

@@ -15,7 +15,7 @@ export {
   UnknownPolicyError,
 } from './errors.js';
 // Guarded policies: errors with their decision's context, time budget, read-only views.
-export { type GuardOptions, guardPolicy, isGuardedPolicy, type PolicyOfKind } from './guard/index.js';
+export { type CallWatch, type GuardOptions, type RunningCall, guardPolicy, isGuardedPolicy, type PolicyOfKind } from './guard/index.js';
 export { parsePolicyParams } from './params.js';
 export { counterfactualFallbackScore, effectiveLoad, outstandingRequests } from './load.js';
 export {

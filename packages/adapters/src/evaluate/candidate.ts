@@ -1,9 +1,9 @@
 import type { SimulationRuntime } from '@blis/cluster';
 import { PartitionedRng } from '@blis/engine';
-import { type PolicyFactoryContext, type PolicyOfKind, type PoolType, guardPolicy } from '@blis/policies';
+import { type CallWatch, type PolicyFactoryContext, type PolicyOfKind, type PoolType, guardPolicy } from '@blis/policies';
 import { InvalidCandidateError } from './candidate-error.js';
 import { type BundlePatch, bundlePatch, validateBundle } from './policy-bundle-apply.js';
-import { type PolicyFactory, loadPolicyModule, policyKindOf } from './policy-module.js';
+import { type Bounded, type PolicyFactory, loadPolicyModule, policyKindOf } from './policy-module.js';
 import type { Candidate, ComponentName, EvalIssue, ModulePolicyKind } from './protocol.js';
 import { parseYamlText } from './yaml-text.js';
 
@@ -46,8 +46,11 @@ export type TreeKind = Exclude<ModulePolicyKind, 'decider'>;
 
 const TREE_KIND: Partial<Record<ComponentName, TreeKind>> = { admission: 'admission', priority: 'priority', routing: 'routing', autoscaler: 'autoscaler' };
 
-/** Validates and prepares `candidate`; its faults throw {@link InvalidCandidateError}. */
-export async function resolveCandidate(candidate: Candidate, loadTree?: TreeLoader): Promise<ResolvedCandidate> {
+/**
+ * Validates and prepares `candidate`; its faults throw {@link InvalidCandidateError}. Its code
+ * (a module's top level, its factory) runs inside `bounded`, which may stop it.
+ */
+export async function resolveCandidate(candidate: Candidate, loadTree?: TreeLoader, bounded: Bounded = (fn) => fn()): Promise<ResolvedCandidate> {
   const out: ResolvedCandidate = { patch: {}, objects: [], objectNames: {} };
   switch (candidate.kind) {
     case 'baseline':
@@ -60,8 +63,8 @@ export async function resolveCandidate(candidate: Candidate, loadTree?: TreeLoad
     }
     case 'policy-module': {
       const file = candidate.language === 'typescript' ? 'candidate.ts' : 'candidate.mjs';
-      const factory = await loadPolicyModule(candidate.text, candidate.language);
-      const probe = buildChecked(factory, file, contextFor({ seed: 0, numInstances: 1, blockSizeTokens: 16 }, 'check'));
+      const factory = await loadPolicyModule(candidate.text, candidate.language, bounded);
+      const probe = bounded(() => buildChecked(factory, file, contextFor({ seed: 0, numInstances: 1, blockSizeTokens: 16 }, 'check')));
       const kind = candidate.policy_kind ?? policyKindOf(probe, file);
       addObject(out, { kind, origin: file, build: factory, guard: true }, probe);
       return out;
@@ -127,13 +130,13 @@ function buildChecked(factory: PolicyFactory, origin: string, ctx: PolicyFactory
   return policy as Record<string, unknown>;
 }
 
-/** Fresh policy objects for one run, as SimulationRuntime overrides. */
-export function runtimeFor(c: ResolvedCandidate, run: RunContext): SimulationRuntime {
+/** Fresh policy objects for one run, as SimulationRuntime overrides; `watch` hears their guarded calls. */
+export function runtimeFor(c: ResolvedCandidate, run: RunContext, watch?: CallWatch): SimulationRuntime {
   const runtime: SimulationRuntime = {};
   for (const o of c.objects) {
     const make = (stream: string) => {
       const p = buildChecked(o.build, o.origin, contextFor(run, stream));
-      return o.guard ? guardPolicy(o.kind, p as unknown as PolicyOfKind[ModulePolicyKind], { source: o.origin }) : p;
+      return o.guard ? guardPolicy(o.kind, p as unknown as PolicyOfKind[ModulePolicyKind], { source: o.origin, ...(watch !== undefined ? { watch } : {}) }) : p;
     };
     switch (o.kind) {
       case 'admission':

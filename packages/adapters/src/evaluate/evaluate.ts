@@ -1,6 +1,7 @@
 import { type SimulationConfigInput, SimulationConfigSchema, type SimulationResult, createTraceRecorder, prepareSimulation, runPrepared } from '@blis/cluster';
 import { PolicyError } from '@blis/policies';
 import { isConfigRefusal } from '../config-refusal.js';
+import { BudgetSpent, CandidateCallWatch, WallBudgetExceeded, runBounded } from './bounded-run.js';
 import { EvalRequestError, InvalidCandidateError, zodIssues } from './candidate-error.js';
 import { type ResolvedCandidate, type TreeLoader, resolveCandidate, runtimeFor } from './candidate.js';
 import { scenarioFeedback } from './feedback.js';
@@ -20,9 +21,6 @@ export interface EvaluateOptions {
   memoryLimit?: { bytes: number; what: string };
 }
 
-/** Thrown from the progress hook when the request's wall-clock budget is spent. */
-class BudgetSpent extends Error {}
-
 /**
  * Answers one `blis-eval/1` request. A malformed request throws {@link EvalRequestError} (the
  * caller's mistake, not the candidate's); everything about the candidate, including code that
@@ -34,11 +32,20 @@ export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {
   const request = parseRequest(raw);
   const bases = request.scenarios.map((s, i) => scenarioBase(request, s, i));
 
+  // Candidate code runs inside `bounded`: stopped, wherever it is stuck, when the budget runs out.
+  const watch = new CandidateCallWatch();
+  let phase = "the candidate's top-level code or factory";
+  const bounded = <T>(fn: () => T): T => {
+    const left = deadline - now();
+    if (left <= 0) throw new BudgetSpent();
+    return runBounded(left, fn);
+  };
   let candidate: ResolvedCandidate;
   try {
-    candidate = await resolveCandidate(request.candidate, options.loadTree);
+    candidate = await resolveCandidate(request.candidate, options.loadTree, bounded);
   } catch (e) {
     if (e instanceof InvalidCandidateError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: e.issues });
+    if (e instanceof BudgetSpent || e instanceof WallBudgetExceeded) return timedOut(request, 0, e, watch, phase);
     throw e;
   }
 
@@ -49,16 +56,18 @@ export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {
   try {
     request.scenarios.forEach((scenario, i) => {
       current = i;
-      const r = runScenario(request, scenario, bases[i], candidate, options.memoryLimit, () => {
-        if (now() > deadline) throw new BudgetSpent();
-      });
+      phase = `scenario "${scenario.id}"`;
+      const r = bounded(() =>
+        runScenario(request, scenario, bases[i], candidate, options.memoryLimit, watch, () => {
+          if (now() > deadline) throw new BudgetSpent();
+        }),
+      );
       results.push(r);
       metricRows.push(r.metrics);
       featureRows.push(r.features);
     });
   } catch (e) {
-    if (e instanceof BudgetSpent)
-      return failed(request, 'timeout', { kind: 'timeout', message: `the wall-clock budget of ${request.max_wall_ms} ms was spent after ${results.length} of ${request.scenarios.length} scenario(s)`, issues: [] });
+    if (e instanceof BudgetSpent || e instanceof WallBudgetExceeded) return timedOut(request, results.length, e, watch, phase);
     if (e instanceof InvalidCandidateError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: e.issues });
     if (e instanceof PolicyError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: [policyIssue(e)] });
     const message = (e as Error)?.message ?? String(e);
@@ -132,7 +141,15 @@ function scenarioBase(request: ParsedEvalRequest, s: Scenario, i: number): Simul
   return input;
 }
 
-function runScenario(request: ParsedEvalRequest, s: Scenario, base: SimulationConfigInput, candidate: ResolvedCandidate, memoryLimit: EvaluateOptions['memoryLimit'], tick: () => void): ScenarioResult {
+function runScenario(
+  request: ParsedEvalRequest,
+  s: Scenario,
+  base: SimulationConfigInput,
+  candidate: ResolvedCandidate,
+  memoryLimit: EvaluateOptions['memoryLimit'],
+  watch: CandidateCallWatch,
+  tick: () => void,
+): ScenarioResult {
   const runs: RunMetrics[] = [];
   let traceSummary: string | undefined;
   let report: Record<string, unknown> = {};
@@ -143,7 +160,7 @@ function runScenario(request: ParsedEvalRequest, s: Scenario, base: SimulationCo
     const parsed = SimulationConfigSchema.safeParse(input);
     if (!parsed.success) throw new InvalidCandidateError(zodIssues('candidate (applied to the config)', parsed.error.issues, input));
     const config = parsed.data;
-    const runtime = runtimeFor(candidate, { seed, numInstances: config.numInstances, blockSizeTokens: config.blockSizeTokens });
+    const runtime = runtimeFor(candidate, { seed, numInstances: config.numInstances, blockSizeTokens: config.blockSizeTokens }, watch);
     const traced = request.trace !== 'none' && seed === s.seeds[0];
     const recorder = traced
       ? createTraceRecorder(config, { customRouting: candidate.objectNames.routing, customDecider: candidate.objectNames.decider, customAutoscaler: candidate.objectNames.autoscaler })
@@ -203,6 +220,27 @@ function weightedMean(rows: readonly Record<string, number>[], weights: readonly
   const total = weights.reduce((a, b) => a + b, 0);
   for (const k of Object.keys(rows[0])) out[k] = rows.reduce((acc, r, i) => acc + (r[k] ?? 0) * weights[i], 0) / total;
   return out;
+}
+
+/**
+ * The answer past the budget. Spent between steps of the work (`BudgetSpent`) it is the
+ * simulation's time; stopped mid-call (`WallBudgetExceeded`), the candidate's code was stuck:
+ * the issue names the call that had not returned, or the phase (its module, its factory).
+ */
+function timedOut(request: ParsedEvalRequest, done: number, e: BudgetSpent | WallBudgetExceeded, watch: CandidateCallWatch, phase: string): EvalResponse {
+  let message = `the wall-clock budget of ${request.max_wall_ms} ms was spent after ${done} of ${request.scenarios.length} scenario(s)`;
+  const issues: EvalIssue[] = [];
+  if (e instanceof WallBudgetExceeded) {
+    const running = watch.running?.error('had not returned when the budget ran out');
+    if (running !== undefined) {
+      message += `; stopped in ${running.message}`;
+      issues.push({ where: `${running.source ?? 'candidate'} ${running.method}() for ${running.context}`, expected: 'a decision within the wall-clock budget', found: 'it had not returned when the budget ran out' });
+    } else {
+      message += `; stopped in ${phase}`;
+      issues.push({ where: phase, expected: 'work that ends within the wall-clock budget', found: 'still running when the budget ran out' });
+    }
+  }
+  return failed(request, 'timeout', { kind: 'timeout', message, issues });
 }
 
 /** The answer for a candidate that did not run to the end: a score of 0 everywhere, and why. */

@@ -1,9 +1,12 @@
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInThisContext } from 'node:vm';
 import type { PolicyFactoryContext } from '@blis/policies';
 import { InvalidCandidateError } from './candidate-error.js';
 import type { ModulePolicyKind } from './protocol.js';
 import { importModule } from '../import-module.js';
+import { BudgetSpent, WallBudgetExceeded } from './bounded-run.js';
 
 /** The method each policy kind must have, used to find a module's kind when it is not given. */
 export const POLICY_METHOD: Readonly<Record<ModulePolicyKind, string>> = {
@@ -19,14 +22,22 @@ export type PolicyFactory = (ctx: PolicyFactoryContext) => Record<string, unknow
 /** Where candidate imports resolve from: this package, whose dependencies include @blis/policies. */
 const resolveDir = dirname(fileURLToPath(import.meta.url));
 
+/** Runs candidate code within what is left of the request's budget (see bounded-run.ts). */
+export type Bounded = <T>(fn: () => T) => T;
+
+/** `require` for the candidate's `node:*` imports, the only ones left outside its bundle. */
+const candidateRequire = createRequire(import.meta.url);
+
 /**
  * Compiles a candidate module (TypeScript or JavaScript) and returns its default export. The
  * text is bundled with esbuild so that imports of `@blis/policies` resolve without a file on
- * disk, then imported from a `data:` URL. Every failure is the candidate's: syntax and type-strip
- * errors with their line, a missing import, a top-level throw, a default export that is not a
- * function.
+ * disk, as one CommonJS script: its top-level code then runs synchronously inside `bounded`,
+ * where a module that never finishes loading can be stopped (an ES module's body runs from the
+ * loader's own job, out of reach). Every failure is the candidate's: syntax and type-strip
+ * errors with their line, a missing import, top-level await (a script has none), a top-level
+ * throw, a default export that is not a function.
  */
-export async function loadPolicyModule(text: string, language: 'typescript' | 'javascript'): Promise<PolicyFactory> {
+export async function loadPolicyModule(text: string, language: 'typescript' | 'javascript', bounded: Bounded = (fn) => fn()): Promise<PolicyFactory> {
   const file = language === 'typescript' ? 'candidate.ts' : 'candidate.mjs';
   // Loaded on first use: every `blis` command imports this package, few compile a module.
   const { build } = await importModule<typeof import('esbuild')>('esbuild');
@@ -36,7 +47,7 @@ export async function loadPolicyModule(text: string, language: 'typescript' | 'j
       stdin: { contents: text, loader: language === 'typescript' ? 'ts' : 'js', resolveDir, sourcefile: file },
       bundle: true,
       write: false,
-      format: 'esm',
+      format: 'cjs',
       platform: 'node',
       target: 'node20',
       // Sources in a checkout, the built files when installed (the published exports lack this condition).
@@ -49,18 +60,27 @@ export async function loadPolicyModule(text: string, language: 'typescript' | 'j
     const errors = (e as { errors?: { text: string; location?: { line: number; column: number } | null }[] }).errors ?? [];
     if (errors.length === 0) throw new InvalidCandidateError([{ where: file, expected: 'a module that compiles', found: (e as Error).message.split('\n')[0] }]);
     throw new InvalidCandidateError(
-      errors.map((x) => ({ where: x.location ? `${file}:${x.location.line}:${x.location.column + 1}` : file, expected: 'a module that compiles', found: x.text })),
+      errors.map((x) => {
+        const where = x.location ? `${file}:${x.location.line}:${x.location.column + 1}` : file;
+        // esbuild names its output format; say what it means for a candidate.
+        if (/^Top-level await/.test(x.text)) return { where, expected: 'a module without top-level await (candidate modules load synchronously, within the request\'s budget)', found: 'a top-level await' };
+        return { where, expected: 'a module that compiles', found: x.text };
+      }),
     );
   }
-  let mod: { default?: unknown };
+  const mod: { exports: { default?: unknown } } = { exports: {} };
   try {
-    mod = await importModule<{ default?: unknown }>(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+    // An ES module is strict mode; the script keeps it so.
+    const body = runInThisContext(`(function (exports, require, module) {"use strict";${code}\n})`, { filename: file }) as (e: unknown, r: NodeRequire, m: unknown) => void;
+    bounded(() => body(mod.exports, candidateRequire, mod));
   } catch (e) {
-    throw new InvalidCandidateError([{ where: file, expected: 'a module that loads', found: `it threw: ${(e as Error).message.split('\n')[0]}` }]);
+    if (e instanceof WallBudgetExceeded || e instanceof BudgetSpent) throw e;
+    throw new InvalidCandidateError([{ where: file, expected: 'a module that loads', found: `it threw: ${(e as Error)?.message?.split('\n')[0] ?? String(e)}` }]);
   }
-  if (typeof mod.default !== 'function')
-    throw new InvalidCandidateError([{ where: `${file} default export`, expected: 'a policy factory function (ctx) => policy', found: mod.default === undefined ? 'no default export' : typeof mod.default }]);
-  return mod.default as PolicyFactory;
+  const factory = mod.exports.default;
+  if (typeof factory !== 'function')
+    throw new InvalidCandidateError([{ where: `${file} default export`, expected: 'a policy factory function (ctx) => policy', found: factory === undefined ? 'no default export' : typeof factory }]);
+  return factory as PolicyFactory;
 }
 
 /** The kind a policy object implements, from its methods; ambiguous or none is an error. */

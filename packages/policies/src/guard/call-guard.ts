@@ -19,6 +19,24 @@ export interface GuardOptions {
   readOnly?: boolean;
   /** The clock the budget is measured with, in ms (default `performance.now`). */
   clock?: () => number;
+  /**
+   * Told when each call starts and ends. A call that never returns cannot be stopped from its
+   * own thread; a watchdog elsewhere (a `vm` timeout, a watchdog thread) can, and then names the
+   * call in progress through it. Unset: nothing is told.
+   */
+  watch?: CallWatch;
+}
+
+/** The guarded call in progress, as a watchdog that stopped it reports it. */
+export interface RunningCall {
+  /** A PolicyError about this call (policy, source, method, decision) with `problem`. */
+  error(problem: string): PolicyError;
+}
+
+/** What a guard tells a watchdog: a call began, the call ended (returned or threw). */
+export interface CallWatch {
+  enter(call: RunningCall): void;
+  leave(): void;
 }
 
 const firstLine = (e: unknown): string => {
@@ -36,7 +54,7 @@ function formatMs(ms: number): string {
  * The bookkeeping of one guarded policy: the call in progress (for the error's context), the
  * first write to a view, the clock. One per policy object; calls do not nest within one policy.
  */
-export class CallGuard {
+export class CallGuard implements RunningCall {
   readonly views: ReadOnlyViews | undefined;
   private method = '';
   private describe: DescribeCall | undefined;
@@ -46,6 +64,7 @@ export class CallGuard {
   private written: PolicyError | undefined;
   private readonly budgetMs: number | undefined;
   private readonly clock: () => number;
+  private readonly watch: CallWatch | undefined;
 
   constructor(
     private readonly kind: PolicyKind,
@@ -55,6 +74,7 @@ export class CallGuard {
   ) {
     this.budgetMs = options.budgetMs;
     this.clock = options.clock ?? (() => performance.now());
+    this.watch = options.watch;
     this.views = options.readOnly === true ? new ReadOnlyViews((path) => this.wrote(path)) : undefined;
   }
 
@@ -71,6 +91,7 @@ export class CallGuard {
     this.b = b;
     this.c = c;
     this.written = undefined;
+    this.watch?.enter(this);
     return this.budgetMs === undefined ? 0 : this.clock();
   }
 
@@ -100,8 +121,10 @@ export class CallGuard {
     try {
       answer = invoke();
     } catch (e) {
+      this.watch?.leave();
       throw this.threw(e);
     }
+    this.watch?.leave();
     this.leave(start);
     if (problem !== undefined) this.check(problem(answer));
     return answer;

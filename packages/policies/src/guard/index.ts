@@ -1,2 +1,2 @@
-export type { GuardOptions } from './call-guard.js';
+export type { CallWatch, GuardOptions, RunningCall } from './call-guard.js';
 export { guardPolicy, isGuardedPolicy, type PolicyOfKind } from './guard-policy.js';

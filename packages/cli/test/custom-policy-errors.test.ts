@@ -33,6 +33,34 @@ describe.concurrent('custom routing modules that misbehave during the run', () =
       new RegExp(`^blis: ${who('slow', 'slow-router').replace(/[.()]/g, '\\$&')} for request 0 \\("0"\\) at 930684 µs: took [\\d.]+ ms; the budget per decision is 5 ms$`),
     ));
 
+  it('a decision that never returns: stopped by the watchdog at the budget plus as long again (at least 1 s), exit 2', ({ expect }) =>
+    rejects(
+      expect,
+      [...RUN, '--routing-policy', module('spin-router'), '--policy-budget-ms', '300'],
+      `${who('spin', 'spin-router')} for request 2 ("2") at 1693920 µs: did not return within 1300 ms (the budget per decision is 300 ms, --policy-budget-ms); the run was stopped`,
+    ));
+
+  it('a scorer module whose score() never returns names its file', ({ expect }) =>
+    rejects(
+      expect,
+      [...RUN, '--routing-policy', 'weighted', '--routing-scorers', `${module('spin-scorer')}:1,queue-depth:1`, '--policy-budget-ms', '300'],
+      `scorer "spin-scorer" (${module('spin-scorer')}): score() for request 0 ("0") at 930684 µs: did not return within 1300 ms (the budget per decision is 300 ms, --policy-budget-ms); the run was stopped`,
+    ));
+
+  it('a factory that never returns', ({ expect }) =>
+    rejects(
+      expect,
+      [...RUN, '--routing-policy', module('spin-factory'), '--policy-budget-ms', '300'],
+      `--routing-policy ${module('spin-factory')}: expected a factory that returns within 1300 ms (the budget per decision is 300 ms, --policy-budget-ms), found it still running; the run was stopped`,
+    ));
+
+  it('a module whose top-level code never ends (limit: ten budgets, at least 5 s)', ({ expect }) =>
+    rejects(
+      expect,
+      [...RUN, '--routing-policy', module('spin-on-load'), '--policy-budget-ms', '100'],
+      `--routing-policy ${module('spin-on-load')}: expected a module that loads within 5000 ms, found it still running; the run was stopped`,
+    ));
+
   it('a write to the router state under --check-policies', ({ expect }) =>
     rejects(
       expect,

@@ -1,15 +1,19 @@
 import type { PolicyFactoryContext, PolicyKind } from '@blis/policies';
 import { UsageError } from '../usage-error.js';
+import type { PolicyWatchdog } from '../policy-watchdog/index.js';
 import type { LoadedFactory } from './import-factory.js';
 import { POLICY_METHOD } from './module-path.js';
 
 const an = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
 
-/** Calls a module's factory and checks the policy has the contract's shape: a string `name` and the kind's method. */
-export function buildPolicy(kind: PolicyKind, factory: LoadedFactory, where: string, ctx: PolicyFactoryContext): unknown {
+/**
+ * Calls a module's factory and checks the policy has the contract's shape: a string `name` and
+ * the kind's method. Under `watchdog`, a factory that never returns stops the run.
+ */
+export function buildPolicy(kind: PolicyKind, factory: LoadedFactory, where: string, ctx: PolicyFactoryContext, watchdog?: PolicyWatchdog): unknown {
   let policy: unknown;
   try {
-    policy = factory(ctx);
+    policy = watchdog === undefined ? factory(ctx) : watchdog.factory(where, () => factory(ctx));
   } catch (e) {
     throw new UsageError([{ where, expected: 'a factory that builds a policy', found: `it threw: ${e instanceof Error ? e.message : String(e)}` }]);
   }

@@ -32,8 +32,11 @@ export function customAutoscalerName(runtime: CustomPolicies): string | undefine
 export function customRuntime(setup: PolicySetup, run: RunShape): CustomPolicies {
   const rng = new PartitionedRng(run.seed);
   const ctx = (m: LoadedModule, stream: string): PolicyFactoryContext => ({ numInstances: run.numInstances, params: structuredClone(m.params) as Record<string, unknown>, random: rng.stream(`custom/${stream}`), blockSizeTokens: run.blockSizeTokens });
-  const build = <T>(m: LoadedModule, stream: string) => buildPolicy(m.kind, m.factory, m.where, ctx(m, stream)) as T;
+  const build = <T>(m: LoadedModule, stream: string) => buildPolicy(m.kind, m.factory, m.where, ctx(m, stream), m.watchdog) as T;
   const runtime: CustomPolicies = {};
+  // Every guarded call of a module policy arms the watchdog (one per process, when a module was loaded).
+  const watchdog = setup.watchdog ?? Object.values(setup.modules).find((m) => m?.watchdog !== undefined)?.watchdog;
+  if (watchdog !== undefined) runtime.policyWatch = watchdog;
   const { admission, priority, routing, decider, scheduler, autoscaler } = setup.modules;
   if (admission) runtime.admission = build(admission, 'admission');
   if (priority) runtime.priority = build(priority, 'priority');

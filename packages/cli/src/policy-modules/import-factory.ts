@@ -4,6 +4,16 @@ import type { PolicyFactoryContext, PolicyKind } from '@blis/policies';
 import { isDecisionTreePath, loadDecisionTreeFactory } from '../decision-tree-file.js';
 import { UsageError } from '../usage-error.js';
 import { importModule } from '@blis/adapters';
+import type { PolicyWatchdog } from '../policy-watchdog/index.js';
+
+/**
+ * How long a module's import may take under the watchdog, in ms: ten policy decisions' budget,
+ * at least 5 s. Generous (its files are read in that time too): it is there for top-level code
+ * that never ends.
+ */
+export function moduleLoadLimitMs(budgetMs: number): number {
+  return Math.max(5_000, 10 * budgetMs);
+}
 
 /** A policy factory as a module's default export is documented: `(ctx) => policy`. */
 export type LoadedFactory = (ctx: PolicyFactoryContext) => unknown;
@@ -17,11 +27,11 @@ const cache = new Map<string, Promise<LoadedFactory>>();
  * checked to be a function, or a decision tree's factory. `where` names the flag or YAML key
  * for errors (`--routing-policy ./x.mjs`, `policy.yaml:4 routing.type (./x.mjs)`).
  */
-export function importFactory(kind: PolicyKind, absPath: string, where: string): Promise<LoadedFactory> {
+export function importFactory(kind: PolicyKind, absPath: string, where: string, watchdog?: PolicyWatchdog): Promise<LoadedFactory> {
   const key = `${kind}\0${absPath}`;
   let hit = cache.get(key);
   if (hit === undefined) {
-    hit = load(kind, absPath, where);
+    hit = load(kind, absPath, where, watchdog);
     cache.set(key, hit);
     // A failure is reported once, under the name that asked first; a retry should see it again.
     hit.catch(() => cache.delete(key));
@@ -29,13 +39,14 @@ export function importFactory(kind: PolicyKind, absPath: string, where: string):
   return hit;
 }
 
-async function load(kind: PolicyKind, absPath: string, where: string): Promise<LoadedFactory> {
+async function load(kind: PolicyKind, absPath: string, where: string, watchdog: PolicyWatchdog | undefined): Promise<LoadedFactory> {
   if (!existsSync(absPath))
     throw new UsageError([{ where, expected: isDecisionTreePath(absPath) ? 'an existing decision-tree YAML file' : 'a policy name or an existing ES module path', found: 'no such file' }]);
   if (isDecisionTreePath(absPath)) return loadDecisionTreeFactory(kind, absPath, where);
   let mod: { default?: unknown };
   try {
-    mod = await importModule<{ default?: unknown }>(pathToFileURL(absPath).href);
+    const url = pathToFileURL(absPath).href;
+    mod = await (watchdog === undefined ? importModule<{ default?: unknown }>(url) : watchdog.load(where, moduleLoadLimitMs(watchdog.budget), () => importModule<{ default?: unknown }>(url)));
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     throw new UsageError([{ where, expected: 'an importable ES module', found: `importing it threw: ${message.split('\n')[0]}` }]);

@@ -6,6 +6,7 @@ import { isDecisionTreePath } from '../decision-tree-file.js';
 import { requireReadable } from '../input-files.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
 import { readYamlFile } from '../yaml-file.js';
+import { type PolicyWatchdog, policyWatchdog } from '../policy-watchdog/index.js';
 import { type BundleModules, extractBundleModules } from './bundle-modules.js';
 import { buildPolicy } from './build-policy.js';
 import { type LoadedFactory, importFactory } from './import-factory.js';
@@ -23,6 +24,8 @@ export interface LoadedModule {
   readonly where: string;
   readonly factory: LoadedFactory;
   readonly params: Readonly<Record<string, unknown>>;
+  /** Stops a run whose module code never returns (set for ES modules). */
+  readonly watchdog?: PolicyWatchdog;
 }
 
 /** Everything the policy flags and the policy YAML name, loaded once before the config is built. */
@@ -37,6 +40,8 @@ export interface PolicySetup {
   readonly modules: Partial<Record<ModuleKind, LoadedModule>>;
   /** Where each custom policy came from, for the runtime's error messages. */
   readonly sources: Partial<Record<PolicyKind, string>>;
+  /** Present when an ES module was loaded: stops a run whose module code never returns. */
+  readonly watchdog?: PolicyWatchdog;
 }
 
 interface Wanted {
@@ -102,11 +107,14 @@ export async function preparePolicies(flags: Record<string, unknown>): Promise<P
   }
   if (issues.length > 0) throw new UsageError(issues);
 
+  // Code of ours (decision trees) needs no watchdog; an ES module's might never return.
+  const budgetMs = (flags.policyBudgetMs as number | undefined) ?? DEFAULT_POLICY_BUDGET_MS;
+  const watchdog = [...wanted, ...scorers].some((w) => !isDecisionTreePath(w.absPath)) ? policyWatchdog(budgetMs) : undefined;
   // One import per file, in a fixed order, so the first problem reported is always the same one.
   const factories = new Map<Wanted, LoadedFactory>();
   for (const w of [...wanted, ...scorers]) {
     try {
-      factories.set(w, await importFactory(w.kind, w.absPath, w.where));
+      factories.set(w, await importFactory(w.kind, w.absPath, w.where, watchdog));
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       issues.push(...e.issues);
@@ -118,7 +126,7 @@ export async function preparePolicies(flags: Record<string, unknown>): Promise<P
   const sources: Partial<Record<PolicyKind, string>> = {};
   for (const w of wanted) {
     const kind = w.kind as ModuleKind;
-    modules[kind] = { kind, given: w.given, where: w.where, factory: factories.get(w) as LoadedFactory, params: w.params };
+    modules[kind] = { kind, given: w.given, where: w.where, factory: factories.get(w) as LoadedFactory, params: w.params, ...(watchdog !== undefined ? { watchdog } : {}) };
     sources[kind] = w.given;
   }
   const scorerNames = new Map<string, string>();
@@ -135,17 +143,17 @@ export async function preparePolicies(flags: Record<string, unknown>): Promise<P
         const where = s.where;
         // Guarded like every module policy: its errors name the file and the decision.
         const source = s.given;
-        const budgetMs = (flags.policyBudgetMs as number | undefined) ?? DEFAULT_POLICY_BUDGET_MS;
-        registry.registerScorer(name, (ctx) => guardPolicy('scorer', buildPolicy('scorer', factory, where, ctx) as Scorer, { source, budgetMs, readOnly: flags.checkPolicies === true }));
+        const guard = { source, budgetMs, readOnly: flags.checkPolicies === true, ...(watchdog !== undefined ? { watch: watchdog } : {}) };
+        registry.registerScorer(name, (ctx) => guardPolicy('scorer', buildPolicy('scorer', factory, where, ctx, watchdog) as Scorer, guard));
         // Built once now, so a module that throws or has the wrong shape fails before any run.
-        buildPolicy('scorer', factory, where, policyContext({ numInstances: (flags.numInstances as number | undefined) ?? 1, params: { ...s.params, ...flagParams.scorers[name] } }));
+        buildPolicy('scorer', factory, where, policyContext({ numInstances: (flags.numInstances as number | undefined) ?? 1, params: { ...s.params, ...flagParams.scorers[name] } }), watchdog);
       }
       if (s.index !== undefined && bundle !== undefined) ((bundle.value.routing as { scorers: Record<string, unknown>[] }).scorers[s.index] as Record<string, unknown>).name = name;
       else scorerNames.set(s.given, name);
     }
     sources.scorer = [...new Set(scorers.map((s) => s.given))].join(', ');
   }
-  return { flagParams, bundle, registry, scorerNames, modules, sources };
+  return { flagParams, bundle, registry, scorerNames, modules, sources, ...(watchdog !== undefined ? { watchdog } : {}) };
 }
 
 /** The section's `params` when it names no policy (they then go to whichever runs). */
@@ -170,5 +178,7 @@ function registryName(registry: PolicyRegistry, absPath: string): string {
 /** Loads one module named outside the policy flags (`blis compare --policies`), checked to exist and import. */
 export async function loadModule(kind: ModuleKind, given: string, where: string, params: Record<string, unknown>): Promise<LoadedModule> {
   if (!existsSync(given)) throw new UsageError([{ where, expected: 'an existing ES module or decision-tree path', found: JSON.stringify(given) }]);
-  return { kind, given, where: `${where} ${given}`, factory: await importFactory(kind, resolve(given), `${where} ${given}`), params };
+  const watchdog = isDecisionTreePath(given) ? undefined : policyWatchdog(DEFAULT_POLICY_BUDGET_MS);
+  const factory = await importFactory(kind, resolve(given), `${where} ${given}`, watchdog);
+  return { kind, given, where: `${where} ${given}`, factory, params, ...(watchdog !== undefined ? { watchdog } : {}) };
 }

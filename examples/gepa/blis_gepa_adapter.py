@@ -17,8 +17,14 @@ on every instance, with the reason in every trajectory: GEPA's reflection then r
 failure of the tool itself (no `node`, a request the CLI refuses, output that is not a response)
 raises `BlisEvaluateError`.
 
-Standard library only. The CLI is the repository's `packages/cli/bin/blis.js` run with `node`, or
-the command line in `$BLIS_CLI` (e.g. `npx blis`).
+Standard library only. The adapter keeps `blis evaluate --serve` children (one per concurrent
+`batch_evaluate` worker, started when first needed) and sends every request to one of them, so a
+search pays Node's start-up once, not once per metric call; a child that crashed or did not
+answer within `timeout_s` is killed and replaced. `persistent=False` (or
+`$BLIS_EVAL_MODE=oneshot`) runs one process per call instead. The CLI is the repository's built
+bundle (`packages/cli/dist/cli.cjs`) when it exists and is newer than every source file, else
+`packages/cli/bin/blis.js` run with `node` (the sources through tsx), or the command line in
+`$BLIS_CLI` (e.g. `npx blis`).
 """
 
 from __future__ import annotations
@@ -26,11 +32,14 @@ from __future__ import annotations
 import copy
 import json
 import os
+import queue
 import random
 import shlex
 import signal
 import subprocess
 import threading
+import weakref
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,11 +79,42 @@ def load_scenarios() -> Dict[str, Any]:
 
 
 def cli_command(override: Optional[str] = None) -> List[str]:
-    """`override`, else `$BLIS_CLI`, split like a shell would; else node + the repository's CLI."""
+    """`override`, else `$BLIS_CLI`, split like a shell would; else the repository's current bundle, else its bin."""
     text = (override if override is not None else os.environ.get("BLIS_CLI", "")).strip()
     if text:
         return shlex.split(text)
+    bundle = current_bundle(HERE.parents[1])
+    if bundle is not None:
+        return ["node", str(bundle)]
     return ["node", str(HERE.parents[1] / "packages" / "cli" / "bin" / "blis.js")]
+
+
+_bundles: Dict[Path, Optional[Path]] = {}
+
+
+def current_bundle(repo: Path) -> Optional[Path]:
+    """`packages/cli/dist/cli.cjs` when it is newer than every file of `packages/*/src`, else None.
+
+    The bundle starts in a fraction of the time tsx takes to run the sources; a stale one would
+    evaluate yesterday's simulator, so any newer source file sends the adapter to the sources.
+    """
+    if repo not in _bundles:
+        bundle = repo / "packages" / "cli" / "dist" / "cli.cjs"
+        try:
+            built = bundle.stat().st_mtime
+            newest = max((p.stat().st_mtime for p in (repo / "packages").glob("*/src/**/*") if p.is_file()), default=0.0)
+            _bundles[repo] = bundle if newest <= built else None
+        except OSError:
+            _bundles[repo] = None
+    return _bundles[repo]
+
+
+def persistent_by_default() -> bool:
+    """False when `$BLIS_EVAL_MODE` is `oneshot`; `serve` or unset keep the CLI running."""
+    mode = os.environ.get("BLIS_EVAL_MODE", "").strip().lower() or "serve"
+    if mode not in ("serve", "oneshot"):
+        raise ValueError(f"BLIS_EVAL_MODE must be serve or oneshot, not {mode!r}")
+    return mode == "serve"
 
 
 def describe_workload(scenario: Mapping[str, Any]) -> str:
@@ -137,6 +177,7 @@ class BlisTsAdapter:
         max_workers: int = 4,
         max_records: int = 8,
         seed: int = 0,
+        persistent: Optional[bool] = None,
     ) -> None:
         doc = load_scenarios()
         self.base_config = copy.deepcopy(base_config if base_config is not None else doc.get("base_config", {}))
@@ -147,6 +188,12 @@ class BlisTsAdapter:
         self.max_workers = max_workers
         self.max_records = max_records
         self.seed = seed
+        self.persistent = persistent_by_default() if persistent is None else persistent
+        # Idle `--serve` children, and how many exist: at most one per concurrent evaluation.
+        self._idle: "queue.LifoQueue[BlisServe]" = queue.LifoQueue()
+        self._children: List["BlisServe"] = []
+        self._children_lock = threading.Lock()
+        self._finalizer = weakref.finalize(self, _close_all, self._children)
 
     # -- GEPA's protocol ------------------------------------------------------------------------
 
@@ -233,10 +280,36 @@ class BlisTsAdapter:
             "Feedback": feedback,
         }
 
+    def close(self) -> None:
+        """Ends the adapter's `--serve` children (also done when the adapter is collected)."""
+        self._finalizer()
+
+    def _ask(self, payload: str) -> Tuple[int, str, str]:
+        """One request through an idle `--serve` child, started when none is idle."""
+        command = tuple(cli_command(self.cli))
+        try:
+            child = self._idle.get_nowait()
+        except queue.Empty:
+            child = BlisServe(command=command)
+            with self._children_lock:
+                self._children.append(child)
+        try:
+            if child.command != command:  # $BLIS_CLI changed: a child for the new command
+                child.close()
+                child = BlisServe(command=command)
+                with self._children_lock:
+                    self._children.append(child)
+            return child.ask(payload, self.timeout_s)
+        finally:
+            self._idle.put(child)
+
     def _run(self, request: Dict[str, Any]) -> Dict[str, Any]:
         payload = json.dumps(request)
         try:
-            code, stdout, stderr = run_cli(cli_command(self.cli), payload, self.timeout_s)
+            if self.persistent:
+                code, stdout, stderr = self._ask(payload)
+            else:
+                code, stdout, stderr = run_cli(cli_command(self.cli), payload, self.timeout_s)
         except subprocess.TimeoutExpired:
             # The CLI's own budget (max_wall_ms) should have answered first: treat as the candidate's.
             msg = f"blis evaluate did not answer within {self.timeout_s:g} s"
@@ -290,45 +363,123 @@ def run_cli(command: List[str], payload: str, timeout_s: float, args: Sequence[s
 class BlisServe:
     """`blis evaluate --serve`: one Node process for many requests (a search loop's fast path).
 
-    `evaluate(request)` writes one request line and reads one response line; use it as a context
-    manager so that the process ends with the loop. Thread-safe (one request at a time).
+    Started on the first request, and again after it died or was killed. `ask(payload,
+    timeout_s)` returns what `run_cli` returns (exit code, stdout, stderr): code 0 with the
+    response line, or the child's exit code and its stderr when it ended without one; past
+    `timeout_s` the child is killed and `subprocess.TimeoutExpired` raised. `evaluate(request)`
+    returns the response as a dict. Use it as a context manager so that the process ends with
+    the loop. Thread-safe (one request at a time).
     """
 
-    def __init__(self, cli: Optional[str] = None) -> None:
-        self._proc = subprocess.Popen(
-            [*cli_command(cli), "evaluate", "--serve"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            encoding="utf-8",
-            start_new_session=True,
-        )
+    def __init__(self, cli: Optional[str] = None, *, command: Optional[Tuple[str, ...]] = None) -> None:
+        self.command = command if command is not None else tuple(cli_command(cli))
+        self._proc: Optional[subprocess.Popen] = None
+        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._stderr: deque = deque(maxlen=400)
+        self._stderr_done = threading.Event()
         self._lock = threading.Lock()
 
-    def evaluate(self, request: Mapping[str, Any]) -> Dict[str, Any]:
+    def evaluate(self, request: Mapping[str, Any], timeout_s: float = 3600.0) -> Dict[str, Any]:
+        code, stdout, stderr = self.ask(json.dumps(request), timeout_s)
+        if code != 0:
+            raise BlisEvaluateError(f"blis evaluate --serve ended (exit {code}); stderr: {stderr[-2000:]}")
+        return json.loads(stdout)
+
+    def ask(self, payload: str, timeout_s: float) -> Tuple[int, str, str]:
         with self._lock:
-            assert self._proc.stdin is not None and self._proc.stdout is not None
-            self._proc.stdin.write(json.dumps(request) + "\n")
-            self._proc.stdin.flush()
-            line = self._proc.stdout.readline()
-        if line == "":
-            raise BlisEvaluateError(f"blis evaluate --serve ended (exit {self._proc.poll()})")
-        return json.loads(line)
+            if self._proc is None or self._proc.poll() is not None:
+                self._start()
+            proc = self._proc
+            assert proc is not None and proc.stdin is not None
+            # What it writes on stderr from now on goes with this request.
+            self._stderr.clear()
+            try:
+                proc.stdin.write(payload + "\n")
+                proc.stdin.flush()
+            except OSError:
+                pass  # it died: the response queue says how
+            try:
+                line = self._lines.get(timeout=timeout_s)
+            except queue.Empty:
+                self._stop(kill=True)
+                raise subprocess.TimeoutExpired(list(self.command), timeout_s)
+            if line is None:
+                code = proc.wait()
+                self._stderr_done.wait(5)
+                self._stop(kill=True)
+                return code if code != 0 else 1, "", "".join(list(self._stderr))
+            return 0, line, "".join(list(self._stderr))
+
+    def _start(self) -> None:
+        self._lines = queue.Queue()
+        self._stderr = deque(maxlen=400)
+        self._stderr_done = threading.Event()
+        # A new session: in a checkout the launcher runs the CLI in a child node process, which must die with it.
+        proc = subprocess.Popen(
+            [*self.command, "evaluate", "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+            start_new_session=True,
+        )
+        self._proc = proc
+        threading.Thread(target=_pump_lines, args=(proc.stdout, self._lines), daemon=True).start()
+        threading.Thread(target=_pump_stderr, args=(proc.stderr, self._stderr, self._stderr_done), daemon=True).start()
+
+    def _stop(self, kill: bool) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if not kill and proc.stdin is not None:
+            try:
+                proc.stdin.close()  # --serve ends at the end of its input
+                proc.wait(timeout=10)
+                return
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (AttributeError, ProcessLookupError, PermissionError):
+            proc.kill()
+        proc.wait()
+        if proc.stdin is not None:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
 
     def close(self) -> None:
-        if self._proc.stdin is not None and not self._proc.stdin.closed:
-            self._proc.stdin.close()
-        try:
-            self._proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(self._proc.pid, signal.SIGKILL)
-            self._proc.wait()
-        if self._proc.stdout is not None:
-            self._proc.stdout.close()
+        with self._lock:
+            self._stop(kill=False)
 
     def __enter__(self) -> "BlisServe":
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _pump_lines(stream, lines: "queue.Queue[Optional[str]]") -> None:
+    try:
+        for line in stream:
+            lines.put(line)
+    finally:
+        lines.put(None)
+        stream.close()
+
+
+def _pump_stderr(stream, tail: deque, done: threading.Event) -> None:
+    try:
+        for line in stream:
+            tail.append(line)
+    finally:
+        done.set()
+        stream.close()
+
+
+def _close_all(children: List[BlisServe]) -> None:
+    for child in children:
+        child.close()

@@ -18,21 +18,32 @@ A candidate that does not compile, throws, times out or makes the CLI print some
 a response is not an exception: the result is `{"combined_score": 0.0, "error": 0.0}` with the
 reason in the artifacts. Raising would make OpenEvolve retry a deterministic failure three times.
 
-Standard library only. The CLI is the repository's `packages/cli/bin/blis.js` run with `node`,
-or the command line in `$BLIS_CLI` (e.g. `npx blis`). The subprocess timeout is 0.9 x the
-`evaluator.timeout` of `config.yaml` (or `$BLIS_EVAL_TIMEOUT_S`), so that a slow candidate is
-answered before OpenEvolve's own timeout fires.
+Standard library only. Each evaluator process (OpenEvolve runs evaluations in a process pool)
+keeps one `blis evaluate --serve` child, started on its first evaluation and reused for every
+later one, so a search pays Node's start-up once per process, not once per call; it is started
+again after a crash or a timeout (a candidate stuck in a loop is answered `timeout` by the CLI
+itself at `max_wall_ms`; past the subprocess timeout the child is killed and replaced).
+`$BLIS_EVAL_MODE=oneshot` runs one process per call instead. The CLI is the repository's built
+bundle (`packages/cli/dist/cli.cjs`) when it exists and is newer than every source file, else
+`packages/cli/bin/blis.js` (which runs the sources through tsx), or the command line in
+`$BLIS_CLI` (e.g. `npx blis`). The subprocess timeout is 0.9 x the `evaluator.timeout` of
+`config.yaml` (or `$BLIS_EVAL_TIMEOUT_S`), so that a slow candidate is answered before
+OpenEvolve's own timeout fires.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import os
+import queue
 import re
 import shlex
 import signal
 import subprocess
+import threading
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -112,7 +123,10 @@ def evaluate_with_artifacts(program_path: str, stage: str = "full") -> Evaluatio
     # The CLI's own budget ends first, so a slow candidate gets a `timeout` answer, not a kill.
     request["max_wall_ms"] = max(1, int(timeout_s * 1000 * 0.9))
     try:
-        code, stdout, stderr = run_cli(json.dumps(request), timeout_s)
+        if eval_mode() == "oneshot":
+            code, stdout, stderr = run_cli(json.dumps(request), timeout_s)
+        else:
+            code, stdout, stderr = serve_client(tuple(cli_command())).ask(json.dumps(request), timeout_s)
     except subprocess.TimeoutExpired as e:
         return _failure(stage, "timeout", f"blis evaluate did not answer within {timeout_s:.1f} s", _text(e.stderr))
     except OSError as e:
@@ -220,11 +234,42 @@ def build_request(candidate: Dict[str, Any], stage: str) -> Dict[str, Any]:
 
 
 def cli_command() -> List[str]:
-    """`$BLIS_CLI` split like a shell would, else `node <repo>/packages/cli/bin/blis.js`."""
+    """`$BLIS_CLI` split like a shell would, else the repository's current bundle, else its bin."""
     override = os.environ.get("BLIS_CLI", "").strip()
     if override:
         return shlex.split(override)
+    bundle = current_bundle(HERE.parents[1])
+    if bundle is not None:
+        return ["node", str(bundle)]
     return ["node", str(HERE.parents[1] / "packages" / "cli" / "bin" / "blis.js")]
+
+
+_bundles: Dict[Path, Optional[Path]] = {}
+
+
+def current_bundle(repo: Path) -> Optional[Path]:
+    """`packages/cli/dist/cli.cjs` when it is newer than every file of `packages/*/src`, else None.
+
+    The bundle starts in a fraction of the time tsx takes to run the sources; a stale one would
+    evaluate yesterday's simulator, so any newer source file sends the evaluator to the sources.
+    """
+    if repo not in _bundles:
+        bundle = repo / "packages" / "cli" / "dist" / "cli.cjs"
+        try:
+            built = bundle.stat().st_mtime
+            newest = max((p.stat().st_mtime for p in (repo / "packages").glob("*/src/**/*") if p.is_file()), default=0.0)
+            _bundles[repo] = bundle if newest <= built else None
+        except OSError:
+            _bundles[repo] = None
+    return _bundles[repo]
+
+
+def eval_mode() -> str:
+    """`serve` (one persistent CLI per evaluator process, the default) or `oneshot` (`$BLIS_EVAL_MODE`)."""
+    mode = os.environ.get("BLIS_EVAL_MODE", "").strip().lower() or "serve"
+    if mode not in ("serve", "oneshot"):
+        raise ValueError(f"BLIS_EVAL_MODE must be serve or oneshot, not {mode!r}")
+    return mode
 
 
 def configured_timeout_s() -> float:
@@ -287,3 +332,126 @@ def _kill_group(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except (AttributeError, ProcessLookupError, PermissionError):
         proc.kill()
+
+
+# ---------------------------------------------------------------------------------------------
+# The persistent CLI
+
+
+class ServeClient:
+    """One `blis evaluate --serve` child: a request line in, its response line out.
+
+    Started on the first `ask`, and again after it died or was killed. `ask` returns what
+    `run_cli` returns (exit code, stdout, stderr), so that the caller treats both alike: code 0
+    with the response line, or the child's exit code and its stderr when it ended without one.
+    """
+
+    def __init__(self, command: Tuple[str, ...]) -> None:
+        self.command = command
+        self._proc: Optional[subprocess.Popen] = None
+        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._stderr: deque = deque(maxlen=400)
+        self._stderr_done = threading.Event()
+        self._lock = threading.Lock()
+
+    def ask(self, payload: str, timeout_s: float) -> Tuple[int, str, str]:
+        with self._lock:
+            if self._proc is None or self._proc.poll() is not None:
+                self._start()
+            proc = self._proc
+            assert proc is not None and proc.stdin is not None
+            # What it writes on stderr from now on goes with this request.
+            self._stderr.clear()
+            try:
+                proc.stdin.write(payload + "\n")
+                proc.stdin.flush()
+            except OSError:
+                pass  # it died: the response queue says how
+            try:
+                line = self._lines.get(timeout=timeout_s)
+            except queue.Empty:
+                self.close(kill=True)
+                raise subprocess.TimeoutExpired(list(self.command), timeout_s, stderr=self._stderr_text())
+            if line is None:
+                code = proc.wait()
+                self._stderr_done.wait(5)
+                self.close(kill=True)
+                return code if code != 0 else 1, "", self._stderr_text()
+            return 0, line, self._stderr_text()
+
+    def _start(self) -> None:
+        self._lines = queue.Queue()
+        self._stderr = deque(maxlen=400)
+        self._stderr_done = threading.Event()
+        # A new session, so that the launcher's child (in a checkout the CLI runs its sources in a
+        # second node process) can be killed with it.
+        proc = subprocess.Popen(
+            [*self.command, "evaluate", "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+            start_new_session=True,
+        )
+        self._proc = proc
+        threading.Thread(target=_pump_lines, args=(proc.stdout, self._lines), daemon=True).start()
+        threading.Thread(target=_pump_stderr, args=(proc.stderr, self._stderr, self._stderr_done), daemon=True).start()
+
+    def _stderr_text(self) -> str:
+        return "".join(list(self._stderr))
+
+    def close(self, kill: bool = False) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if not kill and proc.stdin is not None:
+            try:
+                proc.stdin.close()  # --serve ends at the end of its input
+                proc.wait(timeout=10)
+                return
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        _kill_group(proc)
+        proc.wait()
+        if proc.stdin is not None:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+
+
+def _pump_lines(stream, lines: "queue.Queue[Optional[str]]") -> None:
+    try:
+        for line in stream:
+            lines.put(line)
+    finally:
+        lines.put(None)
+        stream.close()
+
+
+def _pump_stderr(stream, tail: deque, done: threading.Event) -> None:
+    try:
+        for line in stream:
+            tail.append(line)
+    finally:
+        done.set()
+        stream.close()
+
+
+_clients: Dict[Tuple[str, ...], ServeClient] = {}
+
+
+def serve_client(command: Tuple[str, ...]) -> ServeClient:
+    """This process's persistent CLI for `command` (a changed `$BLIS_CLI` gets its own)."""
+    client = _clients.get(command)
+    if client is None:
+        client = _clients[command] = ServeClient(command)
+    return client
+
+
+@atexit.register
+def _close_clients() -> None:
+    for client in _clients.values():
+        client.close()

@@ -1,28 +1,41 @@
 """A stand-in for `blis evaluate` in failure tests: `fake_cli.py MODE [args...]` (the evaluator
-appends `evaluate`, which is ignored).
+appends `evaluate`, or `evaluate --serve` for its persistent child).
 
-- `nonjson`: prints a line that is not JSON and exits 0;
+- `nonjson`: answers a request with a line that is not JSON;
 - `crash`: prints a message on stderr and exits 1 with nothing on stdout;
 - `sleep`: sleeps far longer than any test's timeout;
-- `canned FILE`: reads the request from stdin and prints FILE's JSON response.
+- `canned FILE`: answers a request with FILE's JSON response.
+
+Without `--serve` the request is all of stdin and the process ends after its answer; with it,
+each line is a request and the process runs until stdin closes, as `blis evaluate --serve` does.
 """
 
 import sys
 import time
 
 mode = sys.argv[1]
-if mode == "nonjson":
-    sys.stdin.read()
-    print("this is not a response")
-elif mode == "crash":
-    sys.stdin.read()
-    sys.stderr.write("internal error: something broke\n")
-    sys.exit(1)
-elif mode == "sleep":
-    time.sleep(60)
-elif mode == "canned":
-    sys.stdin.read()
-    with open(sys.argv[2], encoding="utf-8") as f:
-        sys.stdout.write(f.read().strip() + "\n")
+serve = "--serve" in sys.argv
+
+
+def answer(request: str) -> None:
+    if mode == "nonjson":
+        print("this is not a response", flush=True)
+    elif mode == "crash":
+        sys.stderr.write("internal error: something broke\n")
+        sys.exit(1)
+    elif mode == "sleep":
+        time.sleep(60)
+    elif mode == "canned":
+        with open(sys.argv[2], encoding="utf-8") as f:
+            sys.stdout.write(f.read().strip() + "\n")
+            sys.stdout.flush()
+    else:
+        sys.exit(f"fake_cli.py: unknown mode {mode}")
+
+
+if serve:
+    for line in sys.stdin:
+        if line.strip():
+            answer(line)
 else:
-    sys.exit(f"fake_cli.py: unknown mode {mode}")
+    answer(sys.stdin.read())

@@ -137,6 +137,33 @@ class EvaluateTest(unittest.TestCase):
         self.assertTrue(all("did not answer" in t["error"] for t in r.trajectories))
 
 
+class PersistentCliTest(unittest.TestCase):
+    """The adapter's `--serve` children: reused, one per concurrent evaluation, same answers as one-shot."""
+
+    def test_sequential_calls_reuse_one_child(self):
+        a = g.BlisTsAdapter()
+        try:
+            first = a.evaluate(TRAIN[:1], g.SEED_CANDIDATE)
+            pid = a._children[0]._proc.pid
+            second = a.evaluate(TRAIN[:1], LEAST_LOADED)
+            self.assertEqual(len(a._children), 1)
+            self.assertEqual(a._children[0]._proc.pid, pid)
+            self.assertEqual(first.scores, evaluated("seed", g.SEED_CANDIDATE, TRAIN[:2], False).scores[:1])
+            self.assertNotEqual(first.scores, second.scores)
+        finally:
+            a.close()
+        self.assertIsNone(a._children[0]._proc)
+
+    def test_oneshot_gives_the_same_batch(self):
+        persistent = g.BlisTsAdapter().evaluate(TRAIN[:2], g.SEED_CANDIDATE, capture_traces=True)
+        with mock.patch.dict(os.environ, {"BLIS_EVAL_MODE": "oneshot"}):
+            adapter = g.BlisTsAdapter()
+            self.assertFalse(adapter.persistent)
+            oneshot = adapter.evaluate(TRAIN[:2], g.SEED_CANDIDATE, capture_traces=True)
+        self.assertEqual(dataclasses.asdict(oneshot), dataclasses.asdict(persistent))
+        self.assertEqual(g.BlisTsAdapter(persistent=False).evaluate(TRAIN[:1], LEAST_LOADED).scores, g.BlisTsAdapter().evaluate(TRAIN[:1], LEAST_LOADED).scores)
+
+
 class ReflectiveDatasetTest(unittest.TestCase):
     def batch(self, n: int, error=None) -> "g.EvaluationBatch":
         trajectories = [

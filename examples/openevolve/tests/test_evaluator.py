@@ -333,5 +333,79 @@ class CascadeTest(unittest.TestCase):
         self.assertEqual((metrics, stages), ({"combined_score": 0.2, "a": 1.0, "b": 2.0}, 2))
 
 
+SPIN_TS = "export default () => ({ name: 'spin', route() { while (true) {} } });\n"
+
+
+class PersistentCliTest(unittest.TestCase):
+    """The evaluator's one `blis evaluate --serve` child per process, and its fallbacks."""
+
+    def setUp(self):
+        # Short subprocess and CLI budgets, so that the stuck candidate costs seconds.
+        self.env = mock.patch.dict(os.environ, {"BLIS_EVAL_TIMEOUT_S": "20", "BLIS_CLI": "", "BLIS_EVAL_MODE": ""})
+        self.env.start()
+
+    def tearDown(self):
+        self.env.stop()
+
+    def client(self):
+        return evaluator.serve_client(tuple(evaluator.cli_command()))
+
+    def test_one_child_answers_every_call_and_a_stuck_candidate_does_not_poison_the_next(self):
+        with tempfile.TemporaryDirectory() as d:
+            spin = Path(d) / "spin.ts"
+            spin.write_text(SPIN_TS, encoding="utf-8")
+            first = evaluator.evaluate_with_artifacts(str(INITIAL), "stage1")
+            pid = self.client()._proc.pid
+            with mock.patch.dict(os.environ, {"BLIS_EVAL_TIMEOUT_S": "4"}):
+                stuck = evaluator.evaluate_with_artifacts(str(spin), "stage1")
+            after = evaluator.evaluate_with_artifacts(str(INITIAL), "stage1")
+        self.assertEqual(stuck.metrics, {"combined_score": 0.0, "error": 0.0})
+        self.assertEqual(stuck.artifacts["failure_stage"], "stage1: timeout")
+        self.assertIn('route() for request 0 ("0")', stuck.artifacts["stderr"])
+        # The CLI answered the stuck candidate itself (max_wall_ms): the same child goes on.
+        self.assertEqual(self.client()._proc.pid, pid)
+        self.assertEqual(after.metrics, first.metrics)
+
+    def test_oneshot_mode_gives_the_same_metrics(self):
+        persistent = evaluator.evaluate_with_artifacts(str(INITIAL), "stage2")
+        with mock.patch.dict(os.environ, {"BLIS_EVAL_MODE": "oneshot"}):
+            oneshot = evaluator.evaluate_with_artifacts(str(INITIAL), "stage2")
+        self.assertEqual(json.dumps(oneshot.metrics, sort_keys=True), json.dumps(persistent.metrics, sort_keys=True))
+        self.assertEqual(oneshot.metrics, real(INITIAL, "stage2").metrics)
+
+    def test_a_child_that_crashed_or_hung_is_replaced(self):
+        with mock.patch.dict(os.environ, {"BLIS_CLI": f"{sys.executable} {FAKE_CLI} crash"}):
+            crashed = evaluator.evaluate_with_artifacts(str(INITIAL), "stage1")
+            again = evaluator.evaluate_with_artifacts(str(INITIAL), "stage1")
+        self.assertEqual(crashed.artifacts["failure_stage"], "stage1: non_json")
+        self.assertIn("internal error: something broke", again.artifacts["stderr"])
+        with mock.patch.dict(os.environ, {"BLIS_CLI": f"{sys.executable} {FAKE_CLI} sleep", "BLIS_EVAL_TIMEOUT_S": "1"}):
+            hung = evaluator.evaluate_with_artifacts(str(INITIAL), "stage1")
+            self.assertIsNone(self.client()._proc)  # killed, to be started again on the next call
+        self.assertEqual(hung.artifacts["failure_stage"], "stage1: timeout")
+
+    def test_unknown_mode_is_refused(self):
+        with mock.patch.dict(os.environ, {"BLIS_EVAL_MODE": "threads"}):
+            with self.assertRaises(ValueError):
+                evaluator.eval_mode()
+
+    def test_the_bundle_is_used_only_when_newer_than_every_source(self):
+        with tempfile.TemporaryDirectory() as d:
+            repo = Path(d)
+            src = repo / "packages" / "engine" / "src" / "step.ts"
+            bundle = repo / "packages" / "cli" / "dist" / "cli.cjs"
+            src.parent.mkdir(parents=True)
+            bundle.parent.mkdir(parents=True)
+            src.write_text("x", encoding="utf-8")
+            bundle.write_text("y", encoding="utf-8")
+            os.utime(src, (1000, 1000))
+            os.utime(bundle, (2000, 2000))
+            self.assertEqual(evaluator.current_bundle(repo), bundle)
+            evaluator._bundles.clear()
+            os.utime(src, (3000, 3000))
+            self.assertIsNone(evaluator.current_bundle(repo))
+            evaluator._bundles.clear()
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -3,7 +3,7 @@ import { PartitionedRng } from '@blis/engine';
 import { type CallWatch, type PolicyFactoryContext, type PolicyOfKind, type PoolType, guardPolicy } from '@blis/policies';
 import { InvalidCandidateError } from './candidate-error.js';
 import { type BundlePatch, bundlePatch, validateBundle } from './policy-bundle-apply.js';
-import { type Bounded, type PolicyFactory, loadPolicyModule, policyKindOf } from './policy-module.js';
+import { type PolicyFactory, instantiatePolicyModule, policyKindOf } from './policy-module.js';
 import type { Candidate, ComponentName, EvalIssue, ModulePolicyKind } from './protocol.js';
 import { parseYamlText } from './yaml-text.js';
 
@@ -46,11 +46,17 @@ export type TreeKind = Exclude<ModulePolicyKind, 'decider'>;
 
 const TREE_KIND: Partial<Record<ComponentName, TreeKind>> = { admission: 'admission', priority: 'priority', routing: 'routing', autoscaler: 'autoscaler' };
 
+/** The file name a module candidate's messages use. */
+export function candidateFile(language: 'typescript' | 'javascript'): string {
+  return language === 'typescript' ? 'candidate.ts' : 'candidate.mjs';
+}
+
 /**
- * Validates and prepares `candidate`; its faults throw {@link InvalidCandidateError}. Its code
- * (a module's top level, its factory) runs inside `bounded`, which may stop it.
+ * Validates and prepares `candidate`; its faults throw {@link InvalidCandidateError}. A module
+ * candidate comes compiled (`compiled`, compileCandidate's script): its code (top level, factory)
+ * runs here, synchronously, so that the caller can bound it.
  */
-export async function resolveCandidate(candidate: Candidate, loadTree?: TreeLoader, bounded: Bounded = (fn) => fn()): Promise<ResolvedCandidate> {
+export function resolveCandidate(candidate: Candidate, loadTree?: TreeLoader, compiled?: string): ResolvedCandidate {
   const out: ResolvedCandidate = { patch: {}, objects: [], objectNames: {} };
   switch (candidate.kind) {
     case 'baseline':
@@ -62,9 +68,10 @@ export async function resolveCandidate(candidate: Candidate, loadTree?: TreeLoad
       return out;
     }
     case 'policy-module': {
-      const file = candidate.language === 'typescript' ? 'candidate.ts' : 'candidate.mjs';
-      const factory = await loadPolicyModule(candidate.text, candidate.language, bounded);
-      const probe = bounded(() => buildChecked(factory, file, contextFor({ seed: 0, numInstances: 1, blockSizeTokens: 16 }, 'check')));
+      const file = candidateFile(candidate.language);
+      if (compiled === undefined) throw new Error('resolveCandidate: a policy-module candidate needs its compiled script');
+      const factory = instantiatePolicyModule(compiled, file);
+      const probe = buildChecked(factory, file, contextFor({ seed: 0, numInstances: 1, blockSizeTokens: 16 }, 'check'));
       const kind = candidate.policy_kind ?? policyKindOf(probe, file);
       addObject(out, { kind, origin: file, build: factory, guard: true }, probe);
       return out;

@@ -3,7 +3,8 @@ import { PolicyError } from '@blis/policies';
 import { isConfigRefusal } from '../config-refusal.js';
 import { BudgetSpent, CandidateCallWatch, WallBudgetExceeded, runBounded } from './bounded-run.js';
 import { EvalRequestError, InvalidCandidateError, zodIssues } from './candidate-error.js';
-import { type ResolvedCandidate, type TreeLoader, resolveCandidate, runtimeFor } from './candidate.js';
+import { type ResolvedCandidate, type TreeLoader, candidateFile, resolveCandidate, runtimeFor } from './candidate.js';
+import { compileCandidate } from './candidate-compile.js';
 import { scenarioFeedback } from './feedback.js';
 import { OBJECTIVES, OBJECTIVE_NAMES, scoreObjectives } from './objectives.js';
 import { EVAL_PROTOCOL, type EvalFailure, type EvalIssue, EvalRequestSchema, type EvalResponse, type EvalStatus, type ParsedEvalRequest, type Scenario, type ScenarioResult } from './protocol.js';
@@ -32,49 +33,58 @@ export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {
   const request = parseRequest(raw);
   const bases = request.scenarios.map((s, i) => scenarioBase(request, s, i));
 
-  // Candidate code runs inside `bounded`: stopped, wherever it is stuck, when the budget runs out.
+  // A module is compiled first (asynchronously, cached); then everything that runs its code (its
+  // top level, its factory, the scenarios) runs inside one `vm` timeout of what is left of the
+  // budget, which stops it wherever it is stuck.
+  let compiled: string | undefined;
+  const c = request.candidate;
+  if (c.kind === 'policy-module') {
+    try {
+      compiled = await compileCandidate(c.text, c.language, candidateFile(c.language));
+    } catch (e) {
+      if (e instanceof InvalidCandidateError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: e.issues });
+      throw e;
+    }
+  }
   const watch = new CandidateCallWatch();
   let phase = "the candidate's top-level code or factory";
-  const bounded = <T>(fn: () => T): T => {
-    const left = deadline - now();
-    if (left <= 0) throw new BudgetSpent();
-    return runBounded(left, fn);
-  };
-  let candidate: ResolvedCandidate;
-  try {
-    candidate = await resolveCandidate(request.candidate, options.loadTree, bounded);
-  } catch (e) {
-    if (e instanceof InvalidCandidateError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: e.issues });
-    if (e instanceof BudgetSpent || e instanceof WallBudgetExceeded) return timedOut(request, 0, e, watch, phase);
-    throw e;
-  }
-
   const results: ScenarioResult[] = [];
   const metricRows: Record<string, number>[] = [];
   const featureRows: Record<string, number>[] = [];
   let current = 0;
+  let loaded = false;
+  let objects = 0;
   try {
-    request.scenarios.forEach((scenario, i) => {
-      current = i;
-      phase = `scenario "${scenario.id}"`;
-      const r = bounded(() =>
-        runScenario(request, scenario, bases[i], candidate, options.memoryLimit, watch, () => {
+    const left = deadline - now();
+    if (left <= 0) throw new BudgetSpent();
+    // Only module code can be stuck where the budget checks between steps never run (policy
+    // texts and trees run as our code); the `vm` timeout costs about a millisecond a request.
+    const bound = c.kind === 'policy-module' ? runBounded : <T>(_ms: number, fn: () => T): T => fn();
+    bound(left, () => {
+      const candidate: ResolvedCandidate = resolveCandidate(c, options.loadTree, compiled);
+      loaded = true;
+      objects = candidate.objects.length;
+      request.scenarios.forEach((scenario, i) => {
+        current = i;
+        phase = `scenario "${scenario.id}"`;
+        const r = runScenario(request, scenario, bases[i], candidate, options.memoryLimit, watch, () => {
           if (now() > deadline) throw new BudgetSpent();
-        }),
-      );
-      results.push(r);
-      metricRows.push(r.metrics);
-      featureRows.push(r.features);
+        });
+        results.push(r);
+        metricRows.push(r.metrics);
+        featureRows.push(r.features);
+      });
     });
   } catch (e) {
     if (e instanceof BudgetSpent || e instanceof WallBudgetExceeded) return timedOut(request, results.length, e, watch, phase);
     if (e instanceof InvalidCandidateError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: e.issues });
+    if (!loaded) throw e;
     if (e instanceof PolicyError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: [policyIssue(e)] });
     const message = (e as Error)?.message ?? String(e);
     // The simulator's checks of a policy's decisions (an instance out of range, a pod of the
     // wrong pool) catch the candidate's code, not a fault of the simulator.
     const contract = (e as { name?: string; invariant?: string } | null)?.name === 'InvariantViolation' && ['routing', 'INV-PD-2'].includes((e as { invariant: string }).invariant);
-    if (contract && candidate.objects.length > 0)
+    if (contract && objects > 0)
       return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message, issues: [{ where: 'candidate decision', expected: 'decisions within the policy contract', found: message }] });
     if (isConfigRefusal(e)) {
       // The configuration was refused: the request's fault when the base alone is refused too.

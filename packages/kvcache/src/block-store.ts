@@ -55,10 +55,17 @@ export class BlockStore {
     this.ring = new Int32Array(size);
     this.ringHash = new Float64Array(size);
     this.mask = size - 1;
+    // What `pushBack` of every block in id order leaves, written directly: a short evaluation
+    // (100 requests on 4 instances) spent more time here, block by block, than simulating.
+    const rec = this.rec;
+    const ring = this.ring;
     for (let id = 0; id < total; id++) {
-      this.rec[id * BLOCK_FIELDS + HASH_HI] = NONE;
-      this.pushBack(id);
+      rec[id * BLOCK_FIELDS + HASH_HI] = NONE;
+      rec[id * BLOCK_FIELDS + AUX] = id;
+      ring[id] = id;
     }
+    this.ringHash.fill(NONE, 0, total);
+    this.tail = total;
   }
 
   /** The prefix hash `id` carries, or -1. */

@@ -31,7 +31,7 @@ export const OBSERVE_FLAGS: readonly FlagDef[] = [
   { name: 'max-concurrency', kind: 'posInt', group: CLIENT, description: 'requests in flight at most; with --concurrency it defaults to that', defaultText: '256' },
   { name: 'warmup-requests', kind: 'nonNegInt', group: CLIENT, description: 'send the first N requests but leave them out of the trace', defaultText: '0' },
   { name: 'prewarm-duration', kind: 'duration', group: CLIENT, description: 'before the workload, send small fixed requests at concurrency 4 for this long ("60s"); not recorded', defaultText: '0' },
-  { name: 'no-streaming', kind: 'bool', group: CLIENT, description: 'send every request without streaming (first/last chunk become first byte/end of body: no true TTFT)' },
+  { name: 'no-streaming', kind: 'bool', group: CLIENT, description: 'send every request without streaming, a flag-driven workload\'s too (it streams by default); first/last chunk become first byte/end of body: no true TTFT' },
   { name: 'unconstrained-output', kind: 'bool', group: CLIENT, description: 'no min_tokens, and no max_tokens (chat) or 2147483647 (completions): the server picks answer lengths' },
   { name: 'timeout', kind: 'posInt', group: CLIENT, description: 'per-request limit in seconds, send to end of body; beyond it the request is recorded as timeout', defaultText: '300' },
   { name: 'rtt-ms', kind: 'nonNegNumber', group: CLIENT, description: 'measured network round trip, recorded in the header (network.measured_rtt_ms)', defaultText: '0' },

@@ -66,8 +66,12 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
     horizonUs: concurrency === undefined ? horizon : undefined,
     seed,
   });
+  // Streamed, unlike BLIS's synthesized client (`streaming: false`): without streaming the first
+  // chunk is the end of the body, so the trace would carry no TTFT. Only observe's copy of the
+  // spec changes; `blis run` and `blis convert` keep BLIS's client. --no-streaming still wins.
+  const streamed: LoadedSpec = { ...spec, clients: spec.clients.map((c) => ({ ...c, streaming: true })) };
   // Bounded by the horizon alone: no request count.
-  const bounded: LoadedSpec = numRequests === undefined ? { ...spec, num_requests: undefined } : spec;
+  const bounded: LoadedSpec = numRequests === undefined ? { ...streamed, num_requests: undefined } : streamed;
   return {
     // BLIS's flag-driven workload has no SLO class, so no priority either (vLLM refuses a
     // non-zero one unless priority scheduling is on).

@@ -4,6 +4,7 @@ import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type SimServer, startSimServer } from '@blis/observe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, SOURCE, blis, rejects } from './blis-process.js';
 
@@ -166,4 +167,59 @@ describe('blis observe', () => {
     expect(JSON.parse(stdout)).toMatchObject({ requests_sent: 3, requests_recorded: 3, error: 3, interrupted: true });
     expect(readFileSync(d, 'utf8')).toContain(',error,aborted,');
   });
+});
+
+// The reference server with a known timeline: 20 ms of queueing plus one 10 ms step to the first
+// token, 10 ms per token after it, so a 12-token answer's body ends 140 ms after its arrival.
+// Arrivals 200 ms apart never overlap, so every first token is due 30 ms after its arrival.
+describe('blis observe streaming', () => {
+  const MODEL = 'meta-llama/llama-3.1-8b-instruct';
+  const FIRST_TOKEN_US = 30_000;
+  const BODY_END_US = 140_000;
+  let sim: SimServer;
+  beforeAll(async () => {
+    sim = await startSimServer({ config: { model: MODEL, latencyModel: 'blackbox', alphaCoeffs: [20_000, 0, 0], betaCoeffs: [10_000, 0, 0] } });
+  });
+  afterAll(() => sim.close());
+
+  const flagWorkload = ['--rate', '5', '--arrival-process', 'constant', '--num-requests', '4', '--prompt-tokens', '40', '--prompt-tokens-stdev', '0', '--output-tokens', '12', '--output-tokens-stdev', '0'];
+
+  /** Observes the reference server; per recorded request its `streaming` column and first chunk after the send, µs. */
+  async function record(name: string, workload: readonly string[]): Promise<{ streaming: string[]; firstChunkUs: number[]; numChunks: number[] }> {
+    const d = join(tmp, `${name}.csv`);
+    const r = await blis(['observe', '--server-url', sim.url, '--model', MODEL, ...workload, '--trace-header', join(tmp, `${name}.yaml`), '--trace-data', d, '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ requests_recorded: 4, ok: 4 });
+    const [head, ...rows] = readFileSync(d, 'utf8').trim().split('\n').map((l) => l.split(','));
+    const col = (n: string) => rows.map((c) => c[head.indexOf(n)]);
+    const send = col('send_time_us').map(Number);
+    return { streaming: col('streaming'), firstChunkUs: col('first_chunk_time_us').map((t, i) => Number(t) - send[i]), numChunks: col('num_chunks').map(Number) };
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+  it('streams a flag-driven workload by default, so the first chunk is the first token, not the end of the body (BLIS does not stream it)', async () => {
+    const r = await record('stream-default', flagWorkload);
+    expect(r.streaming).toEqual(['true', 'true', 'true', 'true']);
+    // 12 token chunks and the usage chunk.
+    expect(r.numChunks).toEqual([13, 13, 13, 13]);
+    for (const t of r.firstChunkUs) expect(t).toBeGreaterThanOrEqual(FIRST_TOKEN_US);
+    // Well short of the body's end (on a loaded machine the client reads some ms late).
+    expect(median(r.firstChunkUs)).toBeLessThan(FIRST_TOKEN_US + 60_000);
+  }, 60_000);
+
+  it('--no-streaming still sends a flag-driven workload without streaming', async () => {
+    const r = await record('stream-off', [...flagWorkload, '--no-streaming']);
+    expect(r.streaming).toEqual(['false', 'false', 'false', 'false']);
+    expect(r.numChunks).toEqual([1, 1, 1, 1]);
+    for (const t of r.firstChunkUs) expect(t).toBeGreaterThanOrEqual(BODY_END_US);
+  }, 60_000);
+
+  it('a spec client with streaming: false is still not streamed', async () => {
+    const spec = join(tmp, 'no-stream-spec.yaml');
+    writeFileSync(spec, 'version: "2"\nseed: 5\naggregate_rate: 5\nnum_requests: 4\nclients:\n  - id: c\n    rate_fraction: 1\n    streaming: false\n    arrival: {process: constant}\n    input_distribution: {type: constant, params: {value: 40}}\n    output_distribution: {type: constant, params: {value: 12}}\n');
+    const r = await record('stream-spec-off', ['--workload-spec', spec]);
+    expect(r.streaming).toEqual(['false', 'false', 'false', 'false']);
+    expect(r.numChunks).toEqual([1, 1, 1, 1]);
+    for (const t of r.firstChunkUs) expect(t).toBeGreaterThanOrEqual(BODY_END_US);
+  }, 60_000);
 });

@@ -170,7 +170,8 @@ interface Session {
 }
 
 async function openSession(url: QueueUrl, keys: SweepKeys, onConnection?: (e: ConnectionEvent) => void): Promise<Session> {
-  const redis = await openRedis(url, onConnection);
+  const connections = await openRedis(url, onConnection);
+  const { redis } = connections;
   const { Queue } = await importModule<typeof import('bullmq')>('bullmq');
   const queue = new Queue(keys.queue, { connection: redis, prefix: QUEUE_PREFIX });
   // BullMQ reports connection trouble as 'error' events; the connection's own retry reporting says it once.
@@ -180,7 +181,7 @@ async function openSession(url: QueueUrl, keys: SweepKeys, onConnection?: (e: Co
     queue,
     close: async () => {
       await queue.close();
-      redis.disconnect();
+      connections.disconnectAll();
     },
   };
 }

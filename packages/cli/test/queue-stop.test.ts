@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QUEUE_PREFIX, loadSweepSpec, planSweep, sweepKeys } from '@blis/adapters';
+import { ACTIVE_SWEEPS_KEY, QUEUE_PREFIX, loadSweepSpec, planSweep, sweepKeys } from '@blis/adapters';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ownRedisOrSkip, spawnRedis } from '../../../tools/test-support/redis-fixture.js';
@@ -114,5 +114,17 @@ describe.skipIf(skip !== undefined)('SIGTERM stops a queue process within a boun
     expect(await redis.admin.hlen(keys.failed)).toBe(0);
     expect(await redis.admin.zcard(`${QUEUE_PREFIX}:${keys.queue}:failed`)).toBe(0);
     expect(await redis.admin.keys(`${QUEUE_PREFIX}:${keys.queue}:*:lock`)).toHaveLength(1);
+  });
+
+  it('blis sweep --queue whose Redis is gone: stops waiting, exit 130, saying Redis did not answer', async () => {
+    const redis = await ownRedis();
+    const coordinator = start(['sweep', spec, '--output', join(tmp, 'never.csv'), '--queue', redis.url]);
+    await until('the sweep to be enqueued', async () => (await redis.admin.sismember(ACTIVE_SWEEPS_KEY, keys.queue)) === 1 && (await redis.admin.llen(`${QUEUE_PREFIX}:${keys.queue}:wait`)) === 4);
+    await redis.kill();
+    await until('the coordinator to see the connection lost', () => coordinator.stderr().includes('lost the connection'));
+    coordinator.child.kill('SIGTERM');
+    expect(await exitWithin(coordinator, HANG_MS), coordinator.stderr()).toBe(130);
+    expect(coordinator.stdout()).toBe('');
+    expect(coordinator.stderr()).toMatch(/^blis: stopped waiting; Redis at redis:\/\/127\.0\.0\.1:\d+ did not answer, so the jobs of sweep-[0-9a-f]{16} stay wherever Redis has them: rerun/m);
   });
 });

@@ -109,7 +109,7 @@ export type { QueuedSweepOptions, QueuedSweepOutcome, QueuedSweepStatus } from '
 export type { QueuedFailure } from './sweep/queue/sweep-redis-state.js';
 export { formatQueueProgress, queueRate } from './sweep/queue/queue-progress.js';
 export type { QueuedSweepCounts, QueueRate } from './sweep/queue/queue-progress.js';
-export { runQueueWorker } from './sweep/queue/queue-worker.js';
+export { runQueueWorker, DEFAULT_STOP_TIMEOUT_MS } from './sweep/queue/queue-worker.js';
 export type { QueueWorkerOptions, QueueWorkerSummary } from './sweep/queue/queue-worker.js';
 export { shipTask, localTask } from './sweep/queue/shipped-files.js';
 export type { QueuedTask, ShippedFile, ShippedField } from './sweep/queue/shipped-files.js';

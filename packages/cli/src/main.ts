@@ -201,6 +201,7 @@ export function buildProgram(): Command {
     .option('--lock-duration <ms>', "how long a job's lock lasts without renewal: a dead worker's jobs go back to the queue after about this long (default: 30000)")
     .option('--max-stalled <value>', 'times a job may be given back by dead workers before it fails for good (default: 2)')
     .option('--max-idle <seconds>', 'stop after this long with no job to run (default: run until stopped)')
+    .option('--stop-timeout <seconds>', 'on SIGTERM or Ctrl-C, how long the jobs it holds may take to finish before they are abandoned (exit 1), Redis answering or not (default: 10)')
     .option('--quiet', 'no log lines on stderr')
     .action(async (opts: Record<string, unknown>) => {
       const { runWorkerCommand } = await import('./commands/worker-command.js');

@@ -18,6 +18,8 @@ const OUTCOMES: ReadonlyMap<string, number> = new Map([
   ['QueuedSweepFailedError', 1],
   // `blis calibrate --fail-on-tolerance`: the report is written, the grade is below the bar.
   ['CalibrationToleranceError', 1],
+  // `blis worker` stopped with jobs still held past --stop-timeout.
+  ['JobsAbandonedError', 1],
   ['QueuedSweepStoppedError', 130],
   ['ObserveInterruptedError', 130],
 ]);

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { ExpectStatic } from 'vitest';
 
@@ -20,6 +20,43 @@ export function blis(args: readonly string[], viaBin = false): Promise<{ code: n
       resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stdout, stderr });
     });
   });
+}
+
+/** A long-running `blis` (a worker, a server) and what it wrote so far. */
+export interface BlisProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exit: Promise<number | null>;
+}
+
+/**
+ * Starts the CLI from its sources, without the launcher in between, so that a signal (or the
+ * SIGKILL that ends a hung test) reaches the process itself. The caller kills it when done.
+ */
+export function startBlis(args: readonly string[]): BlisProcess {
+  const child = spawn(process.execPath, ['--conditions=@blis/source', '--import', 'tsx', SOURCE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (err += d));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+/**
+ * Its exit code, or 'still running' (and the process killed) when it has not exited within
+ * `ms`: a bound on a hang, not a claim about speed.
+ */
+export async function exitWithin(p: BlisProcess, ms: number): Promise<number | null | 'still running'> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<'still running'>((resolve) => {
+    timer = setTimeout(() => resolve('still running'), ms);
+  });
+  const code = await Promise.race([p.exit, hung]);
+  clearTimeout(timer);
+  if (code === 'still running') p.child.kill('SIGKILL');
+  return code;
 }
 
 /** Exit 2, empty stdout, and exactly `lines` on stderr (a string is the text after "blis: "). */

@@ -70,6 +70,7 @@ describe('bad queue input exits 2 before any work, nothing on stdout', () => {
     ['a worker with nothing listening', ['worker', '--queue', 'redis://127.0.0.1:1'], /--queue: expected a Redis server.*connection refused/],
     ['a worker with a bad --concurrency', ['worker', '--queue', 'redis://127.0.0.1:1', '--concurrency', '0'], /--concurrency: expected a positive integer/],
     ['a worker with a bad --max-idle', ['worker', '--queue', 'redis://127.0.0.1:1', '--max-idle', 'soon'], /--max-idle: expected a positive number of seconds/],
+    ['a worker with a --stop-timeout over a day', ['worker', '--queue', 'redis://127.0.0.1:1', '--stop-timeout', '86401'], /--stop-timeout: expected a number of seconds from 0 to 86400, found "86401"/],
     ['a worker without --queue', ['worker'], /--queue/],
   ];
   for (const [name, args, message] of cases)

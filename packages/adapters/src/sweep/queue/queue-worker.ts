@@ -6,10 +6,15 @@ import { defaultWorkers } from '../sweep-runner.js';
 import { ACTIVE_SWEEPS_KEY, ANNOUNCE_CHANNEL, QUEUE_PREFIX, jobIdOf, sweepKeysOfQueue } from './queue-keys.js';
 import { type QueueUrl, parseQueueUrl } from './queue-url.js';
 import { type ConnectionEvent, checkRedis, openRedis, wakeOnMessages } from './redis-connection.js';
+import { unlessAborted } from './stopping.js';
 import { type QueuedTask, localTask } from './shipped-files.js';
 import type { QueuedFailure } from './sweep-redis-state.js';
 import { createTaskPool } from './task-pool.js';
+import { Wakeup } from './wakeup.js';
 import { importModule } from '../../import-module.js';
+
+/** How long the jobs a stopping worker holds may take to finish, by default. */
+export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
 
 /** How a `blis worker` runs. */
 export interface QueueWorkerOptions {
@@ -32,8 +37,14 @@ export interface QueueWorkerOptions {
   /** Lines for stderr: which sweeps it serves, each job's end. */
   onLog?: (line: string) => void;
   onConnection?: (e: ConnectionEvent) => void;
-  /** Stops taking jobs; the jobs it holds finish first. */
+  /** Stops taking jobs; the jobs it holds finish first, for up to `stopTimeoutMs`. */
   signal?: AbortSignal;
+  /**
+   * How long the jobs it holds may take to finish once it stops, in ms (default 10,000). Past
+   * it the worker closes its connections without waiting for Redis, and counts those jobs as
+   * abandoned: Redis gives them to another worker when their locks expire.
+   */
+  stopTimeoutMs?: number;
 }
 
 /** What a worker did before it stopped. */
@@ -44,6 +55,10 @@ export interface QueueWorkerSummary {
   failed: number;
   /** Jobs that already had a row (a duplicate), completed without running. */
   skipped: number;
+  /** Jobs it still held when `stopTimeoutMs` ran out (unfinished, or finished but not recorded in Redis). */
+  abandoned: number;
+  /** Whether Redis was not answering when it stopped (a lost connection, still retrying). */
+  redisLost: boolean;
 }
 
 /**
@@ -51,25 +66,34 @@ export interface QueueWorkerSummary {
  * `concurrency` threads. A task the simulator refuses is recorded as the job's failure and not
  * retried (the same task fails the same way anywhere). A row is written to the sweep's result
  * hash before the job completes; a job that finds its row there (it came twice) is not run.
+ * Stopping takes at most `stopTimeoutMs` (plus closing the threads), whether Redis answers or not.
  */
 export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWorkerSummary> {
   const url = typeof opts.queue === 'string' ? parseQueueUrl(opts.queue) : opts.queue;
   await checkRedis(url);
   const concurrency = Math.max(1, opts.concurrency ?? defaultWorkers());
   const log = opts.onLog ?? (() => {});
-  const redis = await openRedis(url, opts.onConnection);
+  const connections = await openRedis(url, opts.onConnection);
+  const { redis } = connections;
   const { Worker, UnrecoverableError } = await importModule<typeof import('bullmq')>('bullmq');
   const pool = await createTaskPool(concurrency);
   const filesDir = mkdtempSync(join(tmpdir(), 'blis-worker-'));
   log(`${concurrency} thread(s) on ${url.display}`);
   const name = `blis-worker@${hostname()}:${process.pid}`;
   const workers = new Map<string, Worker>();
-  const summary: QueueWorkerSummary = { jobs: 0, failed: 0, skipped: 0 };
+  // Per queue, the jobs held from the start of their run until BullMQ has recorded their end in
+  // Redis: what a stop waits for, and what it abandons when that takes too long.
+  const held = new Map<string, Set<Job>>();
+  const released = new Wakeup();
+  const summary: QueueWorkerSummary = { jobs: 0, failed: 0, skipped: 0, abandoned: 0, redisLost: false };
   let running = 0;
   let idleSince = Date.now();
+  let stopping = false;
+  let abandoning = false;
 
   const runJob = async (job: Job<QueuedTask>): Promise<void> => {
     running++;
+    held.get(job.queueName)?.add(job);
     try {
       const keys = sweepKeysOfQueue(job.queueName);
       const task = await localTask(job.data, filesDir, (sha) => redis.getBuffer(`${keys.filePrefix}${sha}`));
@@ -85,6 +109,8 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWor
       try {
         row = await pool.run(task);
       } catch (e) {
+        // The stop destroyed the threads under an abandoned job: the task did not fail.
+        if (abandoning) throw e;
         const failure: QueuedFailure = { candidate: task.candidate, seed: task.seed, reason: (e as Error).message };
         await redis.multi().hset(keys.failed, id, JSON.stringify(failure)).publish(keys.events, id).exec();
         summary.failed++;
@@ -109,33 +135,59 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWor
       stalledInterval: opts.lockDurationMs ?? 30_000,
       maxStalledCount: opts.maxStalled ?? 2,
     });
+    const jobs = new Set<Job>();
+    const release = (job: Job | undefined) => {
+      if (job !== undefined && jobs.delete(job)) released.wake();
+    };
+    w.on('completed', release);
+    w.on('failed', release);
     w.on('error', () => {}); // connection trouble is reported once, by the connection
+    held.set(queueName, jobs);
     workers.set(queueName, w);
     log(`serving ${queueName}`);
   };
 
   // New sweeps are announced on a channel, so an idle worker starts on one at once; the set is
   // still read every `discoverMs`, for sweeps announced while this worker was away.
-  const news = await wakeOnMessages(redis, ANNOUNCE_CHANNEL);
-  try {
+  const discover = async () => {
+    const news = await wakeOnMessages(redis, ANNOUNCE_CHANNEL);
     for (;;) {
       const active = new Set(await redis.smembers(ACTIVE_SWEEPS_KEY));
+      if (stopping) return;
       for (const q of active) if (!workers.has(q)) serve(q);
       for (const [q, w] of workers)
         if (!active.has(q)) {
+          // Its results are written, or it was removed: a job of it still held here is a
+          // duplicate or has nowhere to go, so the close waits for nothing.
           workers.delete(q);
-          await w.close();
+          held.delete(q);
+          void w.close(true).catch(() => {});
           log(`${q} finished or removed`);
         }
-      if (opts.signal?.aborted === true) break;
-      if (opts.maxIdleMs !== undefined && running === 0 && Date.now() - idleSince >= opts.maxIdleMs) break;
+      if (opts.signal?.aborted === true) return;
+      if (opts.maxIdleMs !== undefined && running === 0 && Date.now() - idleSince >= opts.maxIdleMs) return;
       await news.wakeup.wait(opts.discoverMs ?? 1000, opts.signal);
     }
+  };
+
+  try {
+    // The loop may be waiting on a Redis that is gone: a stop does not wait for it.
+    await unlessAborted(discover(), opts.signal, () => undefined);
   } finally {
-    await Promise.all([...workers.values()].map((w) => w.close()));
+    stopping = true;
+    // No new jobs; the held ones run on, and their ends are recorded, until the deadline.
+    for (const w of workers.values()) void w.pause(true).catch(() => {});
+    const heldCount = () => [...held.values()].reduce((n, jobs) => n + jobs.size, 0);
+    const deadline = Date.now() + (opts.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS);
+    while (heldCount() > 0 && Date.now() < deadline) await released.wait(deadline - Date.now());
+    summary.abandoned = heldCount();
+    summary.redisLost = !connections.answering();
+    abandoning = true;
+    // A forced close waits neither for the held jobs nor for Redis (a graceful one could do
+    // both forever); every connection then ends, BullMQ's own too.
+    await Promise.all([...workers.values()].map((w) => w.close(true).catch(() => {})));
+    connections.disconnectAll();
     await pool.destroy();
-    news.close();
-    redis.disconnect();
     rmSync(filesDir, { recursive: true, force: true });
   }
   return summary;

@@ -11,6 +11,8 @@ import { type QueueRate, type QueuedSweepCounts, queueRate } from './queue-progr
 import { type QueueUrl, parseQueueUrl } from './queue-url.js';
 import { type ConnectionEvent, checkRedis, openRedis, wakeOnMessages } from './redis-connection.js';
 import { shipTask } from './shipped-files.js';
+import { settlesWithin, unlessAborted } from './stopping.js';
+import type { Wakeup } from './wakeup.js';
 import { type QueuedFailure, readFailures, readNewRows, removeSweepKeys } from './sweep-redis-state.js';
 import { importModule } from '../../import-module.js';
 
@@ -32,7 +34,10 @@ export interface QueuedSweepOptions {
   onConnection?: (e: ConnectionEvent) => void;
   /** Things worth a line on stderr that are not errors (the sweep re-enqueued after Redis lost it). */
   onNotice?: (line: string) => void;
-  /** Stops waiting (the jobs stay queued; rerunning the same sweep collects them). */
+  /**
+   * Stops waiting (the jobs stay queued; rerunning the same sweep collects them). It stops at
+   * once, even while a command waits for a Redis that is gone: the coordinator holds no job.
+   */
   signal?: AbortSignal;
 }
 
@@ -56,8 +61,16 @@ export class QueuedSweepFailedError extends Error {
 
 /** The sweep was stopped before it finished; its jobs stay queued. */
 export class QueuedSweepStoppedError extends Error {
-  constructor(readonly queue: string) {
-    super(`stopped waiting; the jobs of ${queue} stay queued and workers keep running them: rerun the same command to collect the results`);
+  /** `lostRedis`: where the Redis is that was not answering when it stopped, if it was not. */
+  constructor(
+    readonly queue: string,
+    readonly lostRedis?: string,
+  ) {
+    super(
+      lostRedis === undefined
+        ? `stopped waiting; the jobs of ${queue} stay queued and workers keep running them: rerun the same command to collect the results`
+        : `stopped waiting; Redis at ${lostRedis} did not answer, so the jobs of ${queue} stay wherever Redis has them: rerun the same command once it is back to collect the results (what Redis lost is enqueued again)`,
+    );
     this.name = 'QueuedSweepStoppedError';
   }
 }
@@ -73,46 +86,59 @@ export function runQueuedSweep(plan: SweepPlan, opts: QueuedSweepOptions): Promi
   return withSession(plan, opts.queue, (session, keys) => collectSweep(plan, opts, session, keys), opts.onConnection);
 }
 
-async function collectSweep(plan: SweepPlan, opts: QueuedSweepOptions, { redis, queue }: Session, keys: SweepKeys): Promise<QueuedSweepOutcome> {
-  const attempts = opts.attempts ?? 3;
+async function collectSweep(plan: SweepPlan, opts: QueuedSweepOptions, session: Session, keys: SweepKeys): Promise<QueuedSweepOutcome> {
+  const { redis, queue } = session;
+  // Until the results are written, a stop ends the wait at once, even one on a Redis that is gone.
+  const stopped = (): never => {
+    throw new QueuedSweepStoppedError(keys.queue, session.answering() ? undefined : session.url.display);
+  };
   // Workers announce each row on the sweep's channel: the coordinator reads as they come.
-  const news = await wakeOnMessages(redis, keys.events);
+  const news = await unlessAborted(wakeOnMessages(redis, keys.events), opts.signal, stopped);
   try {
-    if (opts.restart === true) await removeSweepKeys(redis, queue, keys);
-    const planned = new Set(plan.tasks.map(jobIdOf));
-    const rows = new Map<string, SweepRow>();
-    let offset = await readNewRows(redis, keys, 0, rows);
-    let failures = await readFailures(redis, queue, keys, rows, planned);
-    const doneAtStart = rows.size + failures.size;
-    await enqueue(redis, queue, keys, plan, (id) => rows.has(id) || failures.has(id), attempts);
-    const start = Date.now();
-    const total = plan.tasks.length;
-    for (;;) {
-      if ((await redis.exists(keys.info)) === 0) {
-        // The sweep is gone from Redis (a server restarted without persistence, or --clean from
-        // elsewhere): what has no row here yet is enqueued again, and the done list starts over.
-        opts.onNotice?.(`the sweep's state vanished from Redis; enqueueing the ${plan.tasks.length - rows.size} job(s) without a result again`);
-        offset = 0;
-        await enqueue(redis, queue, keys, plan, (id) => rows.has(id), attempts);
-      }
-      offset = await readNewRows(redis, keys, offset, rows);
-      failures = await readFailures(redis, queue, keys, rows, planned);
-      const counts = await countJobs(queue, total, rows, failures);
-      opts.onProgress?.(counts, queueRate(counts, doneAtStart, start, Date.now()));
-      if (counts.done + counts.failed >= total) break;
-      if (opts.signal?.aborted === true) throw new QueuedSweepStoppedError(keys.queue);
-      await news.wakeup.wait(opts.pollMs ?? 1000, opts.signal);
-    }
+    const { rows, failures, doneAtStart } = await unlessAborted(awaitJobs(plan, opts, session, keys, news.wakeup), opts.signal, stopped);
     if (failures.size > 0) throw new QueuedSweepFailedError([...failures.values()].sort((a, b) => a.candidate - b.candidate || a.seed - b.seed));
     const byKey = new Map([...rows.values()].map((r) => [rowKey(r), r]));
     const results = sweepResults(plan, byKey);
     const jsonPath = jsonPathFor(opts.output);
     writeFileSync(opts.output, sweepCsv(results));
     writeFileSync(jsonPath, sweepJson(results));
-    if (opts.keepQueue !== true) await removeSweepKeys(redis, queue, keys);
+    // The results are written: a stop now only leaves the sweep's keys behind.
+    if (opts.keepQueue !== true)
+      await unlessAborted(removeSweepKeys(redis, queue, keys), opts.signal, () => opts.onNotice?.(`stopped before removing ${keys.queue} from Redis; --clean removes it`));
     return { csvPath: opts.output, jsonPath, rows: results.rows.length, candidates: plan.candidates.length, resumed: doneAtStart, queue: keys.queue };
   } finally {
     news.close();
+  }
+}
+
+/** Enqueues what has no result yet and waits until every job has a row or has failed for good. */
+async function awaitJobs(plan: SweepPlan, opts: QueuedSweepOptions, { redis, queue }: Session, keys: SweepKeys, news: Wakeup) {
+  const attempts = opts.attempts ?? 3;
+  if (opts.restart === true) await removeSweepKeys(redis, queue, keys);
+  const planned = new Set(plan.tasks.map(jobIdOf));
+  const rows = new Map<string, SweepRow>();
+  let offset = await readNewRows(redis, keys, 0, rows);
+  let failures = await readFailures(redis, queue, keys, rows, planned);
+  const doneAtStart = rows.size + failures.size;
+  await enqueue(redis, queue, keys, plan, (id) => rows.has(id) || failures.has(id), attempts);
+  const start = Date.now();
+  const total = plan.tasks.length;
+  for (;;) {
+    if ((await redis.exists(keys.info)) === 0) {
+      // The sweep is gone from Redis (a server restarted without persistence, or --clean from
+      // elsewhere): what has no row here yet is enqueued again, and the done list starts over.
+      opts.onNotice?.(`the sweep's state vanished from Redis; enqueueing the ${plan.tasks.length - rows.size} job(s) without a result again`);
+      offset = 0;
+      await enqueue(redis, queue, keys, plan, (id) => rows.has(id), attempts);
+    }
+    offset = await readNewRows(redis, keys, offset, rows);
+    failures = await readFailures(redis, queue, keys, rows, planned);
+    const counts = await countJobs(queue, total, rows, failures);
+    // Stopped meanwhile: the caller has reported it, so no more progress.
+    if (opts.signal?.aborted === true) throw new QueuedSweepStoppedError(keys.queue);
+    opts.onProgress?.(counts, queueRate(counts, doneAtStart, start, Date.now()));
+    if (counts.done + counts.failed >= total) return { rows, failures, doneAtStart };
+    await news.wait(opts.pollMs ?? 1000, opts.signal);
   }
 }
 
@@ -164,23 +190,33 @@ async function withSession<T>(plan: SweepPlan, queueUrl: string | QueueUrl, f: (
 }
 
 interface Session {
+  url: QueueUrl;
   redis: Redis;
   queue: Queue;
+  /** Whether Redis answers now. */
+  answering(): boolean;
   close(): Promise<void>;
 }
 
+/** How long closing a session's queue may take before its connections are cut anyway (Redis may be gone). */
+const CLOSE_WAIT_MS = 2000;
+
 async function openSession(url: QueueUrl, keys: SweepKeys, onConnection?: (e: ConnectionEvent) => void): Promise<Session> {
-  const redis = await openRedis(url, onConnection);
+  const connections = await openRedis(url, onConnection);
+  const { redis } = connections;
   const { Queue } = await importModule<typeof import('bullmq')>('bullmq');
   const queue = new Queue(keys.queue, { connection: redis, prefix: QUEUE_PREFIX });
   // BullMQ reports connection trouble as 'error' events; the connection's own retry reporting says it once.
   queue.on('error', () => {});
   return {
+    url,
     redis,
     queue,
+    answering: connections.answering,
     close: async () => {
-      await queue.close();
-      redis.disconnect();
+      await settlesWithin(queue.close(), CLOSE_WAIT_MS);
+      // Every connection, the pub/sub one of a sweep stopped mid-wait too.
+      connections.disconnectAll();
     },
   };
 }

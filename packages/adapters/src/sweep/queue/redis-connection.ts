@@ -10,6 +10,10 @@ export type ConnectionEvent = { kind: 'retrying'; attempt: number; delayMs: numb
 const RETRY_FIRST_MS = 200;
 const RETRY_CAP_MS = 10_000;
 const CONNECT_TIMEOUT_MS = 5_000;
+// How long ioredis lets a closing socket end before destroying it. It starts this timer on every
+// disconnect, even for a socket a lost server closed long ago, and the timer holds the process
+// open: at its default (2 s) every stop of a worker whose Redis is gone would linger that long.
+const DISCONNECT_WAIT_MS = 200;
 
 /** Backoff between reconnection attempts: 200 ms, 400 ms, ... up to 10 s, forever. */
 export function retryDelayMs(attempt: number): number {
@@ -25,6 +29,7 @@ function baseOptions(url: QueueUrl): RedisOptions {
     password: url.password,
     tls: url.tls ? {} : undefined,
     connectTimeout: CONNECT_TIMEOUT_MS,
+    disconnectTimeout: DISCONNECT_WAIT_MS,
   };
 }
 
@@ -64,13 +69,26 @@ function describeFailure(url: QueueUrl, e: Error & { code?: string }): string {
   return e.message;
 }
 
+/** A connection and every connection duplicated from it, ended together. */
+export interface RedisConnections {
+  /** The first connection; BullMQ (a worker's blocking connection) and the pub/sub wake-ups duplicate it. */
+  redis: Redis;
+  /** Whether the first connection is up now (false while it retries a server that went away). */
+  answering(): boolean;
+  /**
+   * Ends every connection at once, with no round-trip to Redis. A command still waiting for a
+   * server that is gone then never completes (ioredis keeps it queued): nothing may await one.
+   */
+  disconnectAll(): void;
+}
+
 /**
  * A connection for a queue, a worker or the coordinator: reconnects forever with backoff, and
  * tells `onEvent` when it loses the server and when it has it back, so a sweep says so on
  * stderr instead of hanging silently. BullMQ needs `maxRetriesPerRequest: null` (commands wait
  * for the connection instead of failing).
  */
-export async function openRedis(url: QueueUrl, onEvent?: (e: ConnectionEvent) => void): Promise<Redis> {
+export async function openRedis(url: QueueUrl, onEvent?: (e: ConnectionEvent) => void): Promise<RedisConnections> {
   const { Redis } = await importModule<typeof import('ioredis')>('ioredis');
   let lastError = 'connection closed';
   let lost = false;
@@ -91,7 +109,23 @@ export async function openRedis(url: QueueUrl, onEvent?: (e: ConnectionEvent) =>
     if (lost) onEvent?.({ kind: 'reconnected' });
     lost = false;
   });
-  return client;
+  // Connections made with duplicate() (BullMQ's own among them) are kept here, so that a stop
+  // ends them too: one left retrying a server that is gone holds the process open forever.
+  const all = new Set<Redis>();
+  const track = (c: Redis): Redis => {
+    all.add(c);
+    const duplicate = c.duplicate.bind(c);
+    c.duplicate = ((override?: Partial<RedisOptions>) => track(duplicate(override))) as Redis['duplicate'];
+    return c;
+  };
+  track(client);
+  return {
+    redis: client,
+    answering: () => client.status === 'ready',
+    disconnectAll: () => {
+      for (const c of all) disconnectOnce(c);
+    },
+  };
 }
 
 /**
@@ -105,5 +139,10 @@ export async function wakeOnMessages(redis: Redis, channel: string): Promise<{ w
   subscriber.on('error', () => {});
   subscriber.on('message', () => wakeup.wake());
   await subscriber.subscribe(channel);
-  return { wakeup, close: () => subscriber.disconnect() };
+  return { wakeup, close: () => disconnectOnce(subscriber) };
+}
+
+/** A connection that has ended is left alone: ioredis would start its socket-end timer again for nothing. */
+function disconnectOnce(c: Redis): void {
+  if (c.status !== 'end') c.disconnect();
 }

@@ -27,7 +27,13 @@ export function checkReadableFile(flag: string, path: string, what: string, allo
   const expected = `a readable ${what}`;
   try {
     const st = statSync(path);
-    if (st.isDirectory() && !allowDirectory) return { where, expected, found: 'a directory' };
+    if (st.isDirectory()) {
+      if (!allowDirectory) return { where, expected, found: 'a directory' };
+    } else if (!st.isFile()) {
+      // A FIFO would hold the read until a writer came, /dev/zero would never end: refused by name.
+      const kind = st.isFIFO() ? 'a named pipe (FIFO)' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isSocket() ? 'a socket' : 'not a regular file';
+      return { where, expected: `${expected} (a regular file)`, found: kind };
+    }
     accessSync(path, constants.R_OK);
   } catch (e) {
     return { where, expected, found: describeErrno(e) };

@@ -1,4 +1,4 @@
-import { fileSize, readFileSync } from '#host-files';
+import { readRegularFileWithin } from '#host-files';
 import type { InputIssue } from './errors.js';
 import { formatBytes, looksBinary } from './text-excerpt.js';
 
@@ -15,15 +15,16 @@ export interface BoundedTextOptions {
 export type BoundedTextResult = { ok: true; text: string } | { ok: false; issue: InputIssue };
 
 /**
- * The text of the file at `path` when it holds at most `maxBytes`, else its size (checked with a
- * `stat` first, so an oversized file is never loaded), or the code of the error that stopped
- * the read. What every whole-file reader (YAML inputs, JSON results, the sweep journal) words.
+ * The text of the regular file at `path` when it holds at most `maxBytes`, else its size (checked
+ * with a `stat` first, so an oversized file is never loaded), what it is instead of a regular
+ * file (a FIFO, /dev/zero, a directory: each would hang or fail the read), or the code of the
+ * error that stopped the read. What every whole-file reader (YAML inputs, JSON results, the
+ * sweep journal) words.
  */
-export function readTextWithin(path: string, maxBytes: number): { text: string } | { size: number } | { error: string } {
+export function readTextWithin(path: string, maxBytes: number): { text: string } | { size: number } | { kind: string } | { error: string } {
   try {
-    const size = fileSize(path);
-    if (size > maxBytes) return { size };
-    return { text: readFileSync(path, 'utf8') };
+    const read = readRegularFileWithin(path, maxBytes);
+    return 'bytes' in read ? { text: read.bytes.toString('utf8') } : read;
   } catch (e) {
     return { error: (e as NodeJS.ErrnoException).code ?? String(e) };
   }
@@ -39,6 +40,7 @@ export function readBoundedText(path: string, opts: BoundedTextOptions): Bounded
   const read = readTextWithin(path, opts.maxBytes);
   if ('size' in read) return { ok: false, issue: { file: path, expected: `a ${opts.what} of at most ${formatBytes(opts.maxBytes)}`, found: sizeText(read.size) } };
   if ('error' in read) return { ok: false, issue: { file: path, expected: `a readable ${opts.what}`, found: read.error } };
+  if ('kind' in read) return { ok: false, issue: { file: path, expected: `a ${opts.what} (a regular file)`, found: read.kind } };
   const text = opts.trailingNulsAllowed === true ? read.text.replace(/\0+$/, '') : read.text;
   if (looksBinary(text)) return { ok: false, issue: { file: path, expected: `a ${opts.what} (text)`, found: 'binary data' } };
   return { ok: true, text };

@@ -34,6 +34,7 @@ export function readYamlText(path: string, what: string): { ok: true; text: stri
   const read = readTextWithin(path, YAML_LIMITS.maxBytes);
   if ('size' in read) return { ok: false, issues: [{ file: path, expected: `a YAML file of at most ${formatBytes(YAML_LIMITS.maxBytes)}`, found: formatBytes(read.size) }] };
   if ('error' in read) return { ok: false, issues: [{ file: path, expected: `a readable ${what}`, found: read.error }] };
+  if ('kind' in read) return { ok: false, issues: [{ file: path, expected: `a ${what} (a regular file)`, found: read.kind }] };
   return { ok: true, text: read.text };
 }
 

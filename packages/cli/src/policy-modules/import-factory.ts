@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { PolicyFactoryContext, PolicyKind } from '@blis/policies';
 import { isDecisionTreePath, loadDecisionTreeFactory } from '../decision-tree-file.js';
+import { checkReadableFile } from '../input-files.js';
 import { UsageError } from '../usage-error.js';
 import { importModule } from '@blis/adapters';
 import type { PolicyWatchdog } from '../policy-watchdog/index.js';
@@ -42,6 +43,9 @@ export function importFactory(kind: PolicyKind, absPath: string, where: string, 
 async function load(kind: PolicyKind, absPath: string, where: string, watchdog: PolicyWatchdog | undefined): Promise<LoadedFactory> {
   if (!existsSync(absPath))
     throw new UsageError([{ where, expected: isDecisionTreePath(absPath) ? 'an existing decision-tree YAML file' : 'a policy name or an existing ES module path', found: 'no such file' }]);
+  // A FIFO or a device would hold the import (and the process's exit) for ever.
+  const unreadable = checkReadableFile(where, absPath, isDecisionTreePath(absPath) ? 'decision-tree YAML file' : 'ES module');
+  if (unreadable !== undefined) throw new UsageError([{ ...unreadable, where }]);
   if (isDecisionTreePath(absPath)) return loadDecisionTreeFactory(kind, absPath, where);
   let mod: { default?: unknown };
   try {

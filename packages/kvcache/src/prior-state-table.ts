@@ -12,9 +12,12 @@ const MIN_SLOTS = 64;
  * A new epoch forgets every record at once, without clearing: each slot carries the epoch it
  * was written in, and a slot from an earlier epoch counts as empty. Within one epoch slots only
  * go from empty to taken, so linear probing needs neither tombstones nor deletion, and a lookup
- * may stop at the first slot of an earlier epoch. This keeps a delayed view of a set at the cost
- * of its changes (one probe of a table sized by one epoch's changes, not by the set), with
- * nothing to replay when the view catches up.
+ * may stop at the first slot of an earlier epoch.
+ *
+ * Changes are only logged as they come and recorded at the next lookup: an epoch that ends
+ * before anyone looks (a router that does not route between two refreshes) costs an append per
+ * change and nothing more. So a delayed view of a set costs what is read of it, never a copy of
+ * the set nor a replay of its changes into one.
  */
 export class PriorStateTable {
   /** Per slot: the hash, then its tag `2 * epoch + (present before ? 1 : 0)`. */
@@ -24,21 +27,27 @@ export class PriorStateTable {
   private base = 2;
   /** Entries of the current epoch. */
   private count = 0;
+  /** Changes not yet recorded, in order: `hash` for an insertion, `-hash - 1` for a deletion. */
+  private log: Float64Array;
+  private logLength = 0;
 
   constructor(minSlots = MIN_SLOTS) {
     let size = 1;
     while (size < minSlots) size *= 2;
     this.slots = new Float64Array(size * 2);
     this.mask = size - 1;
+    this.log = new Float64Array(size);
   }
 
-  /** Hashes with a record in the current epoch. */
+  /** Hashes changed since the epoch began. */
   get size(): number {
+    if (this.logLength > 0) this.record();
     return this.count;
   }
 
   /** Starts a new epoch: the set as it is now is what later lookups answer for unrecorded hashes. */
   advance(): void {
+    this.logLength = 0;
     if (this.count === 0) return;
     this.base += 2;
     this.count = 0;
@@ -46,16 +55,19 @@ export class PriorStateTable {
 
   /** `hash` joined the set. */
   added(hash: number): void {
-    this.note(hash, 0);
+    if (this.logLength === this.log.length) this.growLog();
+    this.log[this.logLength++] = hash;
   }
 
   /** `hash` left the set. */
   removed(hash: number): void {
-    this.note(hash, 1);
+    if (this.logLength === this.log.length) this.growLog();
+    this.log[this.logLength++] = -hash - 1;
   }
 
   /** 1 when `hash` was in the set when the epoch began, 0 when not, -1 when it has not changed since. */
   lookup(hash: number): number {
+    if (this.logLength > 0) this.record();
     const slots = this.slots;
     const mask = this.mask;
     const base = this.base;
@@ -66,6 +78,17 @@ export class PriorStateTable {
       if (slots[2 * i] === hash) return tag - base;
       i = (i + 1) & mask;
     }
+  }
+
+  /** Records the logged changes. */
+  private record(): void {
+    const log = this.log;
+    for (let k = 0; k < this.logLength; k++) {
+      const v = log[k];
+      if (v >= 0) this.note(v, 0);
+      else this.note(-v - 1, 1);
+    }
+    this.logLength = 0;
   }
 
   private note(hash: number, before: number): void {
@@ -99,5 +122,11 @@ export class PriorStateTable {
     }
     this.slots = slots;
     this.mask = mask;
+  }
+
+  private growLog(): void {
+    const next = new Float64Array(this.log.length * 2);
+    next.set(this.log);
+    this.log = next;
   }
 }

@@ -16,9 +16,9 @@ export interface PrefixSignal {
 /**
  * The {@link PrefixSignal} of a cache's hash index, read through the live index: a hash that
  * has not changed since the last refresh is answered by the index, one that has by what it was
- * at the refresh, which the index's changes record as they happen. A refresh just starts a new
- * epoch of records, so the view costs one small-table probe per change and per read, never a
- * copy of the cache's hash set nor a replay of its changes.
+ * at the refresh, which the index's changes record (see {@link PriorStateTable}). A refresh just
+ * starts a new epoch of records: the view never copies the cache's hash set nor replays its
+ * changes into one.
  */
 export class DelayedPrefixSignal implements PrefixSignal {
   private index: HashIndex | undefined;
@@ -42,7 +42,7 @@ export class DelayedPrefixSignal implements PrefixSignal {
     const n = Math.min(maxBlocks, hashes.length);
     const changes = this.changes;
     let i = 0;
-    if (changes.size === 0) {
+    if (changes.unchanged) {
       while (i < n && index.get(hashes[i]) !== -1) i++;
       return i;
     }

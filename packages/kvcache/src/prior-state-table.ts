@@ -1,3 +1,4 @@
+import { EpochBitFilter } from './epoch-bit-filter.js';
 import { mixOf } from './hash-mix.js';
 
 /** Smallest table; it doubles when an epoch's entries pass half of it. */
@@ -14,10 +15,12 @@ const MIN_SLOTS = 64;
  * go from empty to taken, so linear probing needs neither tombstones nor deletion, and a lookup
  * may stop at the first slot of an earlier epoch.
  *
- * Changes are only logged as they come and recorded at the next lookup: an epoch that ends
- * before anyone looks (a router that does not route between two refreshes) costs an append per
- * change and nothing more. So a delayed view of a set costs what is read of it, never a copy of
- * the set nor a replay of its changes into one.
+ * Changes are only logged as they come, and marked in a small filter; they are recorded at the
+ * first lookup of a hash the filter says may have changed. A lookup of an unchanged hash (most
+ * of them: a router reads the prefixes of new prompts, or long-lived shared ones) is answered
+ * by the filter alone, and an epoch in which no such lookup comes costs an append and a bit per
+ * change. So a delayed view of a set costs about what is read of it, never a copy of the set
+ * nor a replay of its changes into one.
  */
 export class PriorStateTable {
   /** Per slot: the hash, then its tag `2 * epoch + (present before ? 1 : 0)`. */
@@ -30,6 +33,8 @@ export class PriorStateTable {
   /** Changes not yet recorded, in order: `hash` for an insertion, `-hash - 1` for a deletion. */
   private log: Float64Array;
   private logLength = 0;
+  /** Every hash changed this epoch, logged or recorded, may be in it; no other is, mostly. */
+  private readonly filter = new EpochBitFilter();
 
   constructor(minSlots = MIN_SLOTS) {
     let size = 1;
@@ -45,9 +50,15 @@ export class PriorStateTable {
     return this.count;
   }
 
+  /** True when nothing changed since the epoch began. */
+  get unchanged(): boolean {
+    return this.logLength === 0 && this.count === 0;
+  }
+
   /** Starts a new epoch: the set as it is now is what later lookups answer for unrecorded hashes. */
   advance(): void {
     this.logLength = 0;
+    this.filter.clear();
     if (this.count === 0) return;
     this.base += 2;
     this.count = 0;
@@ -57,21 +68,25 @@ export class PriorStateTable {
   added(hash: number): void {
     if (this.logLength === this.log.length) this.growLog();
     this.log[this.logLength++] = hash;
+    this.filter.add(mixOf(hash));
   }
 
   /** `hash` left the set. */
   removed(hash: number): void {
     if (this.logLength === this.log.length) this.growLog();
     this.log[this.logLength++] = -hash - 1;
+    this.filter.add(mixOf(hash));
   }
 
   /** 1 when `hash` was in the set when the epoch began, 0 when not, -1 when it has not changed since. */
   lookup(hash: number): number {
+    const mix = mixOf(hash);
+    if (!this.filter.mayHold(mix)) return -1;
     if (this.logLength > 0) this.record();
     const slots = this.slots;
     const mask = this.mask;
     const base = this.base;
-    let i = mixOf(hash) & mask;
+    let i = mix & mask;
     for (;;) {
       const tag = slots[2 * i + 1];
       if (tag < base) return -1;

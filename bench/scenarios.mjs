@@ -22,16 +22,20 @@ function parseScorers(list) {
 }
 
 /** A synthetic `blis run` workload: BLIS's flag defaults except count, rate and instances. */
-function synthetic({ name, requests, instances, rate, routing, scorers, trace, latency = 'blackbox', cpuBlocks, pd, autoscale, timeseriesMs, quick = false, note }) {
+function synthetic({ name, requests, instances, rate, routing, scorers, trace, latency = 'blackbox', cpuBlocks, pd, autoscale, timeseriesMs, pinned = true, signals, quick = false, note }) {
+  // Unpinned: BLIS HEAD's defaults (trained-physics, 50 ms signal staleness, 300 s timeout), as a
+  // user gets them; `signals` then sets the snapshot refresh and cache-signal delay, in µs.
   const config = {
     model: MODEL,
     seed: 42,
     numInstances: instances,
-    ...PINNED_CONFIG,
+    ...(pinned ? PINNED_CONFIG : {}),
+    ...(signals !== undefined ? { snapshotRefreshIntervalUs: signals, cacheSignalDelayUs: signals } : {}),
     latencyModel: latency,
-    workload: { kind: 'synthetic', numRequests: requests, rate, timeoutUs: 0 },
+    workload: { kind: 'synthetic', numRequests: requests, rate, ...(pinned ? { timeoutUs: 0 } : {}) },
   };
-  const args = ['run', '--model', MODEL, '--seed', '42', '--num-instances', String(instances), '--num-requests', String(requests), '--rate', String(rate), ...PINNED_ARGS, '--latency-model', latency, '--timeout', '-1'];
+  const args = ['run', '--model', MODEL, '--seed', '42', '--num-instances', String(instances), '--num-requests', String(requests), '--rate', String(rate), ...(pinned ? PINNED_ARGS : []), '--latency-model', latency, ...(pinned ? ['--timeout', '-1'] : [])];
+  if (signals !== undefined) args.push('--snapshot-refresh-interval', String(signals), '--cache-signal-delay', String(signals));
   if (routing !== undefined) {
     config.routing = { policy: routing, params: {} };
     args.push('--routing-policy', routing);
@@ -85,6 +89,8 @@ export const SCENARIOS = [
   synthetic({ name: '10k-4-physics', requests: 10_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, latency: 'trained-physics', note: '10k-4 with the trained-physics latency model (BLIS HEAD\'s default)' }),
   synthetic({ name: '100k-4', requests: 100_000, instances: 4, rate: 40, routing: 'weighted', scorers: DEFAULT_SCORERS, note: '10k-4 ten times longer: scaling at equal instances and load' }),
   synthetic({ name: '100k-16', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, note: 'weighted routing, default scorers' }),
+  synthetic({ name: '100k-16-default', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', latency: 'trained-physics', pinned: false, note: '100k-16 on BLIS HEAD\'s defaults: trained-physics, default scorers, 50 ms snapshot refresh and cache-signal delay, 300 s timeout' }),
+  synthetic({ name: '100k-16-default-live', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', latency: 'trained-physics', pinned: false, signals: 0, note: '100k-16-default with live signals (--snapshot-refresh-interval 0 --cache-signal-delay 0): what the delayed signals cost' }),
   synthetic({ name: '100k-8p8d', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, pd: { prefill: 8, decode: 8, decider: 'always' }, note: '100k-16 as 8 prefill + 8 decode instances, every request disaggregated (--pd-decider always)' }),
   synthetic({ name: '100k-autoscale', requests: 100_000, instances: 4, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, autoscale: { intervalUs: 10_000_000, max: 16, loadingUs: 30_000_000 }, note: '100k-16\'s load on 4 instances that wva-saturation grows up to 16 (10 s interval, 30 s loading)' }),
   synthetic({ name: '100k-16-timeseries', requests: 100_000, instances: 16, rate: 160, routing: 'weighted', scorers: DEFAULT_SCORERS, timeseriesMs: 1000, note: '100k-16 with a time series sampled every simulated second (--timeseries-interval 1000)' }),

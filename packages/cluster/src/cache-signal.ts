@@ -8,7 +8,7 @@ const CACHE_SCORERS = new Set(['precise-prefix-cache', 'no-hit-lru']);
 /**
  * Whether a routing set-up may read the instances' prefix caches, and so needs the delayed cache
  * signal kept up to date. Unknown policies (custom modules, runtime objects) are assumed to read
- * it; the built-ins that do not are spared the change journal.
+ * it; the built-ins that do not are spared recording the caches' changes.
  */
 export function routingReadsPrefixCache(policy: string, scorers: readonly { name: string }[] | undefined, customRouting: boolean): boolean {
   if (customRouting) return true;

@@ -1,7 +1,13 @@
 import type { BlockStore } from './block-store.js';
-import type { HashJournal } from './hash-journal.js';
+import { mixOf } from './hash-mix.js';
 
 const EMPTY = -1;
+
+/** Hears of changes to the set of hashes an index holds (not of a hash moving between blocks). */
+export interface IndexWatcher {
+  added(hash: number): void;
+  removed(hash: number): void;
+}
 
 /**
  * The prefix cache's hash → block index: an open-addressing table (linear probing,
@@ -19,8 +25,8 @@ export class HashIndex {
   private slots: Int32Array;
   private mask: number;
   private count = 0;
-  /** Hashes gained and lost since the last drain, kept only while a stale view follows the index. */
-  journal: HashJournal | undefined;
+  /** Told of every hash the index gains or loses, only while a delayed view follows the index. */
+  watcher: IndexWatcher | undefined;
 
   constructor(store: BlockStore, capacity = store.total) {
     this.store = store;
@@ -67,7 +73,7 @@ export class HashIndex {
 
   /** Maps `hash` to `block`, which must already carry it, replacing any earlier mapping. */
   set(hash: number, block: number): void {
-    if (this.place(hash, block)) this.journal?.added(hash);
+    if (this.place(hash, block)) this.watcher?.added(hash);
   }
 
   /** Inserts or remaps `hash`; true when the hash is new to the index. */
@@ -115,7 +121,7 @@ export class HashIndex {
       }
       i = (i + 1) & mask;
     }
-    this.journal?.removed(hash);
+    this.watcher?.removed(hash);
     // Backward-shift deletion: pull later members of the probe run into the hole so that
     // lookups never need tombstones.
     this.count--;
@@ -135,11 +141,4 @@ export class HashIndex {
     }
     slots[2 * hole] = EMPTY;
   }
-}
-
-/** A 32-bit mix of a non-negative integer hash below 2^53: the probe start, and a quick filter. */
-function mixOf(hash: number): number {
-  let h = (hash >>> 0) ^ ((hash / 4294967296) >>> 0);
-  h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
-  return h ^ (h >>> 16);
 }

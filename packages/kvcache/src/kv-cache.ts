@@ -2,7 +2,7 @@ import { BLOCK_FIELDS, BlockStore, REF } from './block-store.js';
 import { type BlockLayout, blockLayout, checkCacheConsistency } from './cache-inspection.js';
 import { KVCacheError } from './errors.js';
 import { HashIndex } from './hash-index.js';
-import { JournalledPrefixSignal, type PrefixSignal } from './prefix-signal.js';
+import { DelayedPrefixSignal, type PrefixSignal } from './prefix-signal.js';
 import { OwnerTable } from './owner-table.js';
 
 const NONE = -1;
@@ -60,7 +60,7 @@ export class KVCache {
   private hashToBlock: HashIndex;
   private owners = new OwnerTable();
   /** The prefix signal opened on this cache, released with it. */
-  private signal: JournalledPrefixSignal | undefined;
+  private signal: DelayedPrefixSignal | undefined;
   private isRetired = false;
 
   /** Where preloaded values go, so that the loads are not optimised away. */
@@ -119,13 +119,13 @@ export class KVCache {
 
   /**
    * A delayed view of the prefix cache's contents for routers (BLIS's `--cache-signal-delay`):
-   * it shows the cache as of its last `refresh()`. Opening it starts a change journal, so only a
-   * cache that is watched pays for one; a cache has at most one.
+   * it shows the cache as of its last `refresh()`. Opening it starts recording the prefix index's
+   * changes, so only a cache that is watched pays for that; a cache has at most one.
    */
   openPrefixSignal(): PrefixSignal {
     if (this.isRetired) throw new KVCacheError('cannot open a prefix signal on a retired cache');
-    if (this.hashToBlock.journal !== undefined) throw new KVCacheError('this cache already has a prefix signal');
-    this.signal = new JournalledPrefixSignal(this.hashToBlock);
+    if (this.hashToBlock.watcher !== undefined) throw new KVCacheError('this cache already has a prefix signal');
+    this.signal = new DelayedPrefixSignal(this.hashToBlock);
     return this.signal;
   }
 

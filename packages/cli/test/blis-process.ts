@@ -32,10 +32,12 @@ export interface BlisProcess {
 
 /**
  * Starts the CLI from its sources, without the launcher in between, so that a signal (or the
- * SIGKILL that ends a hung test) reaches the process itself. The caller kills it when done.
+ * SIGKILL that ends a hung test) reaches the process itself; `viaBin` goes through the
+ * launcher (bin/blis.js) instead. The caller kills it when done.
  */
-export function startBlis(args: readonly string[]): BlisProcess {
-  const child = spawn(process.execPath, ['--conditions=@blis/source', '--import', 'tsx', SOURCE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startBlis(args: readonly string[], viaBin = false): BlisProcess {
+  const argv = viaBin ? [BIN, ...args] : ['--conditions=@blis/source', '--import', 'tsx', SOURCE, ...args];
+  const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d) => (out += d));

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisForTests, spawnRedis } from '../../../tools/test-support/redis-fixture.js';
+import { type BlisProcess, startBlis } from './blis-process.js';
 
 // `blis sweep --queue` and `blis worker` as processes against a real redis-server: a worker
 // killed (SIGKILL) while it holds a job loses nothing, and every bad queue URL or unreachable
@@ -28,15 +29,10 @@ function blis(args: readonly string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function start(args: readonly string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (err += d));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exit };
+function start(args: readonly string[]): BlisProcess {
+  const p = startBlis(args, true);
+  children.push(p.child);
+  return p;
 }
 
 function specFile(name: string, requests: number): string {

@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { runInThisContext } from 'node:vm';
 import * as policies from '@blis/policies';
 import type { PolicyFactoryContext } from '@blis/policies';
-import { BudgetSpent, WallBudgetExceeded } from './bounded-run.js';
 import { InvalidCandidateError } from './candidate-error.js';
 import type { ModulePolicyKind } from './protocol.js';
 
@@ -41,7 +40,6 @@ export function instantiatePolicyModule(code: string, file: string): PolicyFacto
     const body = runInThisContext(`(function (exports, require, module) {"use strict";${code}\n})`, { filename: file }) as (e: unknown, r: (id: string) => unknown, m: unknown) => void;
     body(mod.exports, candidateRequire, mod);
   } catch (e) {
-    if (e instanceof WallBudgetExceeded || e instanceof BudgetSpent) throw e;
     throw new InvalidCandidateError([{ where: file, expected: 'a module that loads', found: `it threw: ${(e as Error)?.message?.split('\n')[0] ?? String(e)}` }]);
   }
   const factory = mod.exports.default;

@@ -1,4 +1,5 @@
 import { constants, accessSync, statSync } from 'node:fs';
+import { nonRegularFileKind } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
 
 const ERRNO_TEXT: Record<string, string> = {
@@ -29,10 +30,10 @@ export function checkReadableFile(flag: string, path: string, what: string, allo
     const st = statSync(path);
     if (st.isDirectory()) {
       if (!allowDirectory) return { where, expected, found: 'a directory' };
-    } else if (!st.isFile()) {
+    } else {
       // A FIFO would hold the read until a writer came, /dev/zero would never end: refused by name.
-      const kind = st.isFIFO() ? 'a named pipe (FIFO)' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isSocket() ? 'a socket' : 'not a regular file';
-      return { where, expected: `${expected} (a regular file)`, found: kind };
+      const kind = nonRegularFileKind(st);
+      if (kind !== undefined) return { where, expected: `${expected} (a regular file)`, found: kind };
     }
     accessSync(path, constants.R_OK);
   } catch (e) {

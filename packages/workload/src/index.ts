@@ -41,6 +41,7 @@ export type { Lines } from './traces/text-lines.js';
 export type { TraceOptions } from './traces/trace-source.js';
 export { describeExpected, customFound } from './describe-issue.js';
 export { readBoundedText, type BoundedTextOptions, type BoundedTextResult } from './bounded-text-file.js';
+export { nonRegularFileKind, type FileTypeStats } from './file-kind.js';
 export { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource, YAML_LIMITS } from './yaml-input.js';
 export type { YamlInput } from './yaml-input.js';
 export { yamlSyntaxProblem, type YamlSyntaxProblem } from './yaml-syntax.js';

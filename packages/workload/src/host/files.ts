@@ -3,6 +3,7 @@
 // ./files.browser.ts instead, so the rest of the package stays free of Node built-ins (issue 20;
 // the `core-browser-safe` dependency-cruiser rule holds the line).
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { nonRegularFileKind } from '../file-kind.js';
 export { closeSync, existsSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 export { dirname, isAbsolute, join } from 'node:path';
 export { StringDecoder } from 'node:string_decoder';
@@ -17,17 +18,6 @@ export function fileSize(path: string): number {
   return statSync(path).size;
 }
 
-/** What a path is when it is not a regular file, in a message's words; undefined for a regular file. */
-function notRegular(st: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isFile(): boolean }): string | undefined {
-  if (st.isFile()) return undefined;
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a named pipe (FIFO)';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
-
 /**
  * The bytes of the regular file at `path` when it holds at most `maxBytes`; else its size, or
  * what it is instead of a regular file. A FIFO is refused before it is opened (opening one
@@ -35,12 +25,12 @@ function notRegular(st: { isDirectory(): boolean; isFIFO(): boolean; isCharacter
  * one byte past the limit, so a file that grows after the check cannot take the memory either.
  */
 export function readRegularFileWithin(path: string, maxBytes: number): { bytes: Buffer } | { size: number } | { kind: string } {
-  const kind = notRegular(statSync(path));
+  const kind = nonRegularFileKind(statSync(path));
   if (kind !== undefined) return { kind };
   const fd = openSync(path, 'r');
   try {
     const st = fstatSync(fd);
-    const again = notRegular(st);
+    const again = nonRegularFileKind(st);
     if (again !== undefined) return { kind: again };
     if (st.size > maxBytes) return { size: st.size };
     const buf = Buffer.allocUnsafe(Math.min(maxBytes, st.size) + 1);

@@ -5,9 +5,9 @@ import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { expandInferencePerf, type InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
 import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
-import { type WorkloadSpec, WorkloadSpecSchema, lateWindowIssues, unboundedSpecIssues } from './spec-schema.js';
+import { type WorkloadSpec, WorkloadSpecSchema, lateWindowIssues } from './spec-schema.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
-import { windowOnlyRequestIssues, windowRequestIssues } from './window-limits.js';
+import { unboundedSpecIssues, windowRequestIssues } from './window-limits.js';
 import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from './yaml-input.js';
 
 /**
@@ -85,8 +85,6 @@ function validateSpec(raw: unknown, file: string, source: SpecSource, opts: Spec
   // Cut at the spec's horizon, where the generator cuts windows (a run's --horizon ends the run, not the drawing).
   const crowded = windowRequestIssues(spec, spec.horizon);
   if (crowded.length > 0) throw located(crowded);
-  const open = spec.inferencePerf === undefined && spec.num_requests === undefined && spec.horizon === undefined && h === undefined ? windowOnlyRequestIssues(spec) : [];
-  if (open.length > 0) throw located(open);
   return spec;
 }
 

@@ -189,27 +189,6 @@ export const WorkloadSpecSchema = z
   });
 
 /**
- * Whether the spec ends on its own: a request budget, a horizon, or every sending client inside
- * lifecycle windows (which all close; BLIS's step-up/step-down autoscaling example is one). A
- * run's `--horizon` bounds the rest, so this is checked where the run horizon is known.
- */
-export function unboundedSpecIssues(
-  s: Pick<WorkloadSpec, 'aggregate_rate' | 'clients' | 'num_requests' | 'horizon'>,
-  runHorizonUs: number | undefined,
-): { path: (string | number)[]; expected: string; found: string }[] {
-  if (s.num_requests !== undefined || s.horizon !== undefined || runHorizonUs !== undefined) return [];
-  const open = s.clients.findIndex((c) => (s.aggregate_rate === 0 || c.rate_fraction > 0) && c.lifecycle === undefined);
-  if (open < 0) return [];
-  return [
-    {
-      path: ['num_requests'],
-      expected: `num_requests or horizon, a run --horizon, or lifecycle windows on every sending client (an unbounded workload never ends)`,
-      found: `none; client "${s.clients[open].id}" sends without windows`,
-    },
-  ];
-}
-
-/**
  * Windows that all open at or after the horizon leave nothing to send: a spec whose every sending
  * client is like that would run 0 requests and report it as a result. One issue per such client,
  * at its earliest window's `start_us`. `horizonText` names the horizon (the spec's, or a run's).

@@ -30,13 +30,29 @@ export function windowRequestIssues(spec: Pick<WorkloadSpec, 'aggregate_rate' | 
 }
 
 /**
- * A spec bounded only by its clients' lifecycle windows (no `num_requests`, no horizon) sends
- * for as long as its windows stay open: refused when that plans more than
+ * Whether the spec ends: a request budget, a horizon (its own or the run's `--horizon`), or every
+ * sending client inside lifecycle windows, which all close (BLIS's step-up/step-down autoscaling
+ * example is one). Checked where the run's horizon is known. A spec bounded by nothing is refused
+ * at `num_requests`, naming a client that sends without windows; one bounded by its windows alone
+ * sends for as long as they stay open, and is refused when that plans more than
  * {@link MAX_WINDOW_REQUESTS} requests (each client's rate × the time its windows are open), at
- * the window that passes the limit. The per-window generator's count is
- * {@link windowRequestIssues}'.
+ * the window that passes the limit (the per-window generator's count is
+ * {@link windowRequestIssues}').
  */
-export function windowOnlyRequestIssues(spec: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'>): { path: (string | number)[]; expected: string; found: string }[] {
+export function unboundedSpecIssues(
+  spec: Pick<WorkloadSpec, 'aggregate_rate' | 'clients' | 'num_requests' | 'horizon'>,
+  runHorizonUs: number | undefined,
+): { path: (string | number)[]; expected: string; found: string }[] {
+  if (spec.num_requests !== undefined || spec.horizon !== undefined || runHorizonUs !== undefined) return [];
+  const open = spec.clients.findIndex((c) => (spec.aggregate_rate === 0 || c.rate_fraction > 0) && c.lifecycle === undefined);
+  if (open >= 0)
+    return [
+      {
+        path: ['num_requests'],
+        expected: 'num_requests or horizon, a run --horizon, or lifecycle windows on every sending client (an unbounded workload never ends)',
+        found: `none; client "${spec.clients[open].id}" sends without windows`,
+      },
+    ];
   if (spec.clients.some((c) => c.lifecycle?.windows.some(hasWindowOverrides) === true)) return [];
   const totalFraction = spec.clients.reduce((a, c) => a + c.rate_fraction, 0);
   let total = 0;

@@ -34,6 +34,15 @@ describe('grid expansion', () => {
     expect(gridValues({ min: 1, max: 2, integer: false })).toHaveProperty('error');
   });
 
+  it('counts a range before listing it: one past the limit is refused with its count, denormal steps too', () => {
+    // [0, 1] by 0.25 is 5 points: a limit of 5 lists them, 4 refuses.
+    expect(gridValues({ min: 0, max: 1, step: 0.25, integer: false }, 5)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(gridValues({ min: 0, max: 1, step: 0.25, integer: false }, 4)).toEqual({ error: 'a range of at most 4 step points (a larger step, or a list of values)', found: '5 step points' });
+    expect(() => expandCandidates(spec({ parameters: { r: { min: 1, max: 1e9, step: 0.0001 } } }))).toThrow('parameters.r: expected a range of at most 1000000 step points (a larger step, or a list of values), found 9999999990001 step points');
+    expect(() => expandCandidates(spec({ parameters: { r: { min: 1, max: 2, step: 5e-324 } } }))).toThrow('found infinitely many step points');
+    expect(() => expandCandidates(spec({ search: { kind: 'random', samples: 2 }, parameters: { r: { min: 1, max: 2, step: 5e-324 } } }))).toThrow('found infinitely many step points');
+  });
+
   it('has one candidate per combination, each distinct (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.uniqueArray(fc.integer(), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }), (axes) => {
@@ -65,6 +74,16 @@ describe('random search', () => {
       expect(Number.isInteger(c.values.n) && (c.values.n as number) >= 2 && (c.values.n as number) <= 8).toBe(true);
       expect([0, 0.25, 0.5, 0.75, 1]).toContain(c.values.w);
     }
+  });
+
+  it('draws a step point by its index, without listing the range: 10^9 points cost one draw', () => {
+    const fine = spec({ search: { kind: 'random', samples: 50, seed: 3 }, parameters: { r: { min: 0, max: 1, step: 1e-9 } } });
+    const drawn = expandCandidates(fine).map((c) => c.values.r as number);
+    for (const r of drawn) {
+      expect(Math.abs(r / 1e-9 - Math.round(r / 1e-9))).toBeLessThan(1e-3);
+      expect(r >= 0 && r <= 1).toBe(true);
+    }
+    expect(new Set(drawn).size).toBe(50);
   });
 });
 

@@ -99,6 +99,8 @@ export function autoscaleFields(
   } else {
     for (const w of converted.warnings) warn(w);
     const a: AutoscalingInput = { ...converted.config.autoscaling, intervalUs };
+    if (givenInterval === undefined)
+      setConfigOrigin('autoscaling.intervalUs', fileInterval !== undefined && fileInterval > 0 ? fileWhere(file, ['autoscaler', 'interval_us']) : '--autoscaler-enabled (every 30 s)');
     if (out.customAutoscaler !== undefined) {
       // A custom autoscaler is a runtime object (policy-modules/): it got the section's params
       // unless the section names another autoscaler, whose params these are.
@@ -120,6 +122,7 @@ export function autoscaleFields(
 
   // Node pools: the file's, with --provisioning-delay's mean.
   const provisioningUs = f.provisioningDelay as number | undefined;
+  if (converted.config.nodePools !== undefined) setConfigOrigin('nodePools', fileWhere(file, ['node_pools']));
   if (converted.config.nodePools !== undefined)
     out.nodePools = converted.config.nodePools.map((p) =>
       provisioningUs === undefined ? p : { ...p, provisioningDelay: { meanUs: provisioningUs, stddevUs: p.provisioningDelay?.stddevUs ?? 0 } },

@@ -26,6 +26,9 @@ export type FlagKind =
   /** A non-negative duration with its unit, as µs: `30s`, `2m`, `500ms`, `250us`; a bare `0`. */
   | 'duration';
 
+/** The simulated clock's range (`MAX_CLOCK_US` of @blis/engine, which the flag tables do not load). */
+const MAX_DURATION_US = Number.MAX_SAFE_INTEGER;
+
 export interface FlagDef {
   /** Long name without dashes, e.g. `max-num-seqs`. */
   name: string;
@@ -159,6 +162,10 @@ export function parseFlagValue(def: FlagDef, raw: unknown, issues: UsageIssue[])
     if (v === undefined) {
       const bare = (parseDecimal(text) ?? 0) > 0;
       issues.push({ where, expected: parsers.duration.expected, found: `${quoteExcerpt(text)}${bare ? ' (no unit)' : ''}` });
+    } else if (v > MAX_DURATION_US) {
+      // A replica loading for 3e11 s served nothing within any run the clock can hold.
+      issues.push({ where, expected: `a duration of at most ${MAX_DURATION_US} µs (the simulated clock's range of about 285 years)`, found: quoteExcerpt(text) });
+      return undefined;
     }
     return v;
   }

@@ -13,6 +13,7 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   kvCpuBlocks: '--kv-cpu-blocks',
   maxNumSeqs: '--max-num-seqs',
   'autoscaling.maxReplicas': '--autoscaler-max',
+  'autoscaling.intervalUs': '--model-autoscaler-interval-us',
   blockSizeTokens: '--block-size-in-tokens',
   horizonUs: '--horizon',
   'workload.rate': '--rate',

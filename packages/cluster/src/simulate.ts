@@ -36,6 +36,8 @@ import { kvDerivationOf } from './limits/kv-derivation.js';
 import { type CpuTierSize, type InstanceGroup, type MemoryEstimate, type MemoryEstimateInput, estimateMemory, timeseriesSamplesOf } from './limits/memory-estimate.js';
 import { type MemoryLimit, memoryLimitIssues } from './limits/memory-limit.js';
 import { autoscaleLimitIssues, autoscalePeak } from './limits/autoscale-peak.js';
+import { fleetCeiling } from './limits/fleet-ceiling.js';
+import { unplaceableGroupIssues } from './limits/unplaceable-groups.js';
 import { GO_ROUTER_STREAMS, goRouterRandom } from './router-random.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
@@ -211,7 +213,8 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   const sized = runtime.source !== undefined ? { requests: requestsOfSource(config) } : estimateOnly ? sizeWorkload(config.workload, workloadOptions) : undefined;
   const opened = sized === undefined ? openSizedWorkload(config.workload, workloadOptions) : { source: runtime.source, ...sized };
   const cpuTier: CpuTierSize | undefined = kvTiers === undefined ? undefined : { kind: kvTiers.kind, blocks: kvTiers.cpuBlocks };
-  const memory = checkMemory(runtime.memoryLimit, { instances: groups, requests: opened.requests, requestsFrom: opened.requestsFrom, cpuTier, batchSlots: config.maxNumSeqs }, config);
+  const size = { instances: groups, requests: opened.requests, requestsFrom: opened.requestsFrom, cpuTier, batchSlots: config.maxNumSeqs };
+  const memory = checkMemory(runtime.memoryLimit, size, config);
   // (The second test only narrows the type: a source is missing only when estimating.)
   if (estimateOnly || opened.source === undefined) return memory;
   const onPhase = runtime.onPhase;
@@ -254,6 +257,17 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     newInstance: (i, pool) => buildInstance(i, pd !== undefined && (pool === 'prefill' || pool === 'decode') ? pd.pool(pool) : undefined),
     autoscaler: runtime.autoscaler,
   });
+
+  if (lifecycle !== undefined) {
+    const f = lifecycle.fleet;
+    const placing = unplaceableGroupIssues(f.nodePools, lifecycle.autoscaling !== undefined ? [...f.initial, ...f.groups] : f.initial);
+    if (placing.length > 0) throw new RunLimitError(placing);
+  }
+  if (lifecycle?.autoscaling !== undefined) {
+    const largest = Math.max(...groups.map((g) => g.kvBlocks));
+    const withOneMore = estimateMemory({ ...size, instances: [...groups, { count: 1, kvBlocks: largest }], includeRequests: config.includeRequests, timeseriesSamples: timeseriesSamplesOf(config) });
+    lifecycle.autoscaling.ceiling = fleetCeiling({ counted: groups.reduce((n, g) => n + g.count, 0), estimate: memory, withOneMore, limit: runtime.memoryLimit });
+  }
 
   const source = opened.source;
   const fc = config.flowControl;

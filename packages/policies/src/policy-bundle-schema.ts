@@ -71,9 +71,17 @@ export const preemptionSectionSchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * The longest delay (s): the simulated clock counts whole µs exactly up to 2^53 (about 285
+ * years). A replica loading for 1e300 s served nothing and the run reported "300/300 completed
+ * in 1e+300 simulated s".
+ */
+const MAX_DELAY_S = Number.MAX_SAFE_INTEGER / 1e6;
+const delaySeconds = () => finiteNonNegative('a finite number of seconds >= 0').max(MAX_DELAY_S, { error: `expected at most ${MAX_DELAY_S} seconds (the simulated clock's range of about 285 years)` });
+
 const delaySchema = z.strictObject({
-  mean: finiteNonNegative('a finite number of seconds >= 0').optional(),
-  stddev: finiteNonNegative('a finite number of seconds >= 0').optional(),
+  mean: delaySeconds().optional(),
+  stddev: delaySeconds().optional(),
 });
 
 /** Nodes of one pool (10,000, a run's instance limit): every node hosts at least one replica. */

@@ -1,5 +1,5 @@
 import { PartitionedRng } from '@blis/engine';
-import { gridValues, sampleValue } from './parameter-values.js';
+import { gridValues, sampleValue, stepPointsProblem } from './parameter-values.js';
 import type { LoadedSweepSpec } from './sweep-spec-load.js';
 import { SweepSpecError, type SweepIssue } from './sweep-spec-error.js';
 import type { ParameterValue, SweepSpec } from './sweep-spec-schema.js';
@@ -24,6 +24,12 @@ export function expandCandidates(spec: SweepSpec, loaded?: Pick<LoadedSweepSpec,
   if (spec.search.kind === 'random') {
     if (spec.search.samples > MAX_SWEEP_CANDIDATES)
       throw new SweepSpecError([{ where: loaded?.where(['search', 'samples']) ?? 'search.samples', expected: `at most ${MAX_SWEEP_CANDIDATES} candidates`, found: String(spec.search.samples) }]);
+    const issues: SweepIssue[] = [];
+    for (const n of names) {
+      const problem = stepPointsProblem(spec.parameters[n]);
+      if (problem) issues.push({ where: loaded?.where(['parameters', n]) ?? `parameters.${n}`, expected: problem.error, found: problem.found ?? JSON.stringify(spec.parameters[n]) });
+    }
+    if (issues.length > 0) throw new SweepSpecError(issues);
     const random = new PartitionedRng(spec.search.seed).stream('sweep/random-search');
     const out: Candidate[] = [];
     for (let index = 0; index < spec.search.samples; index++) {
@@ -36,9 +42,10 @@ export function expandCandidates(spec: SweepSpec, loaded?: Pick<LoadedSweepSpec,
   const axes: ParameterValue[][] = [];
   const issues: SweepIssue[] = [];
   for (const n of names) {
-    const g = gridValues(spec.parameters[n]);
+    // One axis past the candidate limit is refused before it is listed (10^13 points hung).
+    const g = gridValues(spec.parameters[n], MAX_SWEEP_CANDIDATES);
     if (Array.isArray(g)) axes.push(g);
-    else issues.push({ where: loaded?.where(['parameters', n]) ?? `parameters.${n}`, expected: g.error, found: JSON.stringify(spec.parameters[n]) });
+    else issues.push({ where: loaded?.where(['parameters', n]) ?? `parameters.${n}`, expected: g.error, found: g.found ?? JSON.stringify(spec.parameters[n]) });
   }
   if (issues.length > 0) throw new SweepSpecError(issues);
   const total = axes.reduce((a, x) => a * x.length, 1);

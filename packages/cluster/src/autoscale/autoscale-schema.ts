@@ -1,3 +1,4 @@
+import { MAX_CLOCK_US } from '@blis/engine';
 import * as z from 'zod';
 import { RUN_LIMITS } from '../limits/run-limits.js';
 
@@ -9,7 +10,7 @@ const nonNegInt = z.number().int().nonnegative();
  * standard deviation of 0 gives the mean exactly and draws nothing from the random stream.
  * (BLIS's YAML writes these in seconds; the CLI converts.)
  */
-export const DelaySchema = z.object({ meanUs: nonNeg, stddevUs: nonNeg.default(0) }).strict();
+export const DelaySchema = z.object({ meanUs: nonNeg.max(MAX_CLOCK_US), stddevUs: nonNeg.max(MAX_CLOCK_US).default(0) }).strict();
 
 /**
  * One draw of a delay, in whole µs (the simulation's ticks; BLIS truncates its draw to int64 µs

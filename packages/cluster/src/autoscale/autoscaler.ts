@@ -2,6 +2,8 @@ import type { EventQueue } from '@blis/engine';
 import type { AutoScaleContext, AutoScalePolicy, LoadSample, ReplicaMetrics } from '@blis/policies';
 import type { DecisionObserver, ScaleOutcome } from '@blis/trace';
 import type { ClusterRouterState } from '../router-state.js';
+import { checkAutoscalerTicks } from '../limits/autoscaler-ticks.js';
+import { type FleetCeiling, checkScaleUp } from '../limits/fleet-ceiling.js';
 import { type AutoscalingConfig, sampleDelay } from './autoscale-schema.js';
 import { FLEET_ACTUATE, FLEET_TICK, type Fleet } from './fleet.js';
 import { InstanceState } from './lifecycle-state.js';
@@ -68,6 +70,8 @@ export class Autoscaler {
   private idleTicks = 0;
   private lastActivityUs = Number.NaN;
   private lastTickUs = 0;
+  /** Evaluation ticks so far, held to the run's limit. */
+  private ticks = 0;
   /** The evaluations stopped while nothing was happening to any request; one leaving resumes them. */
   private paused = false;
   /** How many such evaluations end the ticks: a decision still on its way has had time to pass. */
@@ -76,8 +80,11 @@ export class Autoscaler {
   /** Reversals within this long of the previous action count as oscillations. */
   readonly oscillationWindowUs: number;
 
-  constructor(config: AutoscalingConfig, policies: readonly AutoScalePolicy[], fleet: Fleet, host: AutoscalerHost, normal: () => number) {
+  private readonly ceiling: FleetCeiling | undefined;
+
+  constructor(config: AutoscalingConfig, policies: readonly AutoScalePolicy[], fleet: Fleet, host: AutoscalerHost, normal: () => number, ceiling?: FleetCeiling) {
     this.config = config;
+    this.ceiling = ceiling;
     this.fleet = fleet;
     this.host = host;
     this.normal = normal;
@@ -122,6 +129,7 @@ export class Autoscaler {
 
   /** An evaluation tick; the next one is scheduled unless nothing is left to scale for. */
   tick(now: number): void {
+    checkAutoscalerTicks(++this.ticks, this.config.intervalUs, now);
     this.host.state.prepare(now);
     this.lastTickUs = now;
     // Idle: past the last arrival, and no request did anything since the previous evaluation:
@@ -168,6 +176,7 @@ export class Autoscaler {
     let ids: string[];
     let unplaced = 0;
     if (delta > 0) {
+      checkScaleUp(this.ceiling, this.liveInstances(), delta, `scaling group ${pool} from ${before} to ${before + delta} replicas at ${now} µs`);
       ({ ids, unplaced } = this.fleet.scaleUp(g, delta, now));
       this.stats.scaleUpEvents++;
       this.stats.replicasAdded += ids.length;
@@ -183,6 +192,13 @@ export class Autoscaler {
     s.lastActionUs = now;
     this.host.observer?.onScaleAction?.({ pool, before, after: this.current(g), instances: ids, unplaced }, now);
     return true;
+  }
+
+  /** Instances not yet terminated, in every group: what holds memory. */
+  private liveInstances(): number {
+    let n = 0;
+    for (const r of this.fleet.replicas) if (r.state !== InstanceState.Terminated) n++;
+    return n;
   }
 
   /** Routable plus pending replicas of group `g`: what a decision changes. */

@@ -85,6 +85,7 @@ export class ClusterLifecycle {
           stalled: () => this.held.length > 0 && this.held.length === host.liveRequests() && !host.arrivalsLeft() && !fleet.starting(),
         },
         as.normal,
+        as.ceiling,
       );
     }
   }

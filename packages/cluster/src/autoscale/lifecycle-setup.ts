@@ -1,6 +1,7 @@
 import type { InstanceConfig, PartitionedRng, RandomStream } from '@blis/engine';
 import type { AutoScalePolicy, PolicyFactoryContext, PolicyRegistry, PoolType } from '@blis/policies';
 import type { SimulationConfig } from '../config-schema.js';
+import type { FleetCeiling } from '../limits/fleet-ceiling.js';
 import type { ResolvedPdSetup } from '../pd/pd-setup.js';
 import { type AutoscalingConfig, LifecycleSchema } from './autoscale-schema.js';
 import type { FleetSettings, GroupSpec } from './fleet.js';
@@ -8,7 +9,7 @@ import type { FleetSettings, GroupSpec } from './fleet.js';
 /** What the cluster runs the lifecycle and the autoscaler with. */
 export interface LifecycleSetup {
   fleet: FleetSettings;
-  autoscaling?: { config: AutoscalingConfig; policies: AutoScalePolicy[]; normal: () => number };
+  autoscaling?: { config: AutoscalingConfig; policies: AutoScalePolicy[]; normal: () => number; ceiling?: FleetCeiling };
   /** Whether a completion met its latency targets (undefined: it had none), for the autoscaler's SLO signal. */
   metTargets(sloTargetUs: number, ttftUs: number, e2eUs: number): boolean | undefined;
 }

@@ -1,5 +1,6 @@
 import { MAX_CLOCK_TEXT, MAX_CLOCK_US, minRateWithinClock } from '@blis/engine';
 import type { SimulationConfig } from '../config-schema.js';
+import { autoscalerTickIssues } from './autoscaler-ticks.js';
 import { RUN_LIMITS } from './run-limits.js';
 import type { RunLimitIssue } from './run-limit-error.js';
 
@@ -35,6 +36,7 @@ export function configLimitIssues(config: SimulationConfig): RunLimitIssue[] {
       expected: `at least ${minRateWithinClock(w.numRequests)} requests per second (${w.numRequests} requests arriving within ${MAX_CLOCK_TEXT})`,
       found: String(w.rate),
     });
+  issues.push(...autoscalerTickIssues(config));
   // Within the per-instance bound, the product can still pass what one machine holds.
   if (config.totalKVBlocks !== undefined && config.totalKVBlocks <= RUN_LIMITS.maxKVBlocksPerInstance && config.numInstances <= RUN_LIMITS.maxInstances)
     issues.push(...totalBlockIssues(config.totalKVBlocks, 'flag', config.numInstances));

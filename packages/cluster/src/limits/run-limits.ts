@@ -36,6 +36,13 @@ export const RUN_LIMITS = {
    * of 10,000 clients of ordinary size is 2 to 5 MB.
    */
   maxSpecFileBytes: YAML_LIMITS.maxBytes,
+  /**
+   * Autoscaler evaluations of one run (10^6): each reads every replica and runs the policy, about
+   * a microsecond on one instance and more on a larger fleet; BLIS's default interval (30 s)
+   * reaches it after 347 days of simulated time, a 1 s interval after 11 days. An `interval_us: 1`
+   * planned 2 × 10^7 for a 20-request run.
+   */
+  maxAutoscalerEvaluations: 1_000_000,
   /** Samples a time series keeps per signal (`timeseriesMaxSamples`). */
   maxTimeseriesSamples: 1_000_000,
 } as const;

@@ -170,10 +170,25 @@ export async function runQueueWorker(opts: QueueWorkerOptions): Promise<QueueWor
     }
   };
 
+  // --max-idle holds while Redis is away too: the loop then waits on a command that is only
+  // answered once the server is back, so the idle time is watched beside it, not in it.
+  const idle = new AbortController();
+  const maxIdleMs = opts.maxIdleMs;
+  const idleWatch =
+    maxIdleMs === undefined
+      ? undefined
+      : setInterval(
+          () => {
+            if (running === 0 && Date.now() - idleSince >= maxIdleMs) idle.abort();
+          },
+          Math.min(1000, Math.max(10, maxIdleMs / 4)),
+        );
+  const stop = opts.signal === undefined ? idle.signal : AbortSignal.any([opts.signal, idle.signal]);
   try {
     // The loop may be waiting on a Redis that is gone: a stop does not wait for it.
-    await unlessAborted(discover(), opts.signal, () => undefined);
+    await unlessAborted(discover(), stop, () => undefined);
   } finally {
+    if (idleWatch !== undefined) clearInterval(idleWatch);
     stopping = true;
     // No new jobs; the held ones run on, and their ends are recorded, until the deadline.
     for (const w of workers.values()) void w.pause(true).catch(() => {});

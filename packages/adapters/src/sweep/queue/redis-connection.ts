@@ -10,6 +10,8 @@ export type ConnectionEvent = { kind: 'retrying'; attempt: number; delayMs: numb
 const RETRY_FIRST_MS = 200;
 const RETRY_CAP_MS = 10_000;
 const CONNECT_TIMEOUT_MS = 5_000;
+/** The first check's deadline, connection and first replies together. */
+const CHECK_TIMEOUT_MS = 10_000;
 // How long ioredis lets a closing socket end before destroying it. It starts this timer on every
 // disconnect, even for a socket a lost server closed long ago, and the timer holds the process
 // open: at its default (2 s) every stop of a worker whose Redis is gone would linger that long.
@@ -38,12 +40,18 @@ function baseOptions(url: QueueUrl): RedisOptions {
  * wrong URL, a server that is not there or refuses the credentials fails here, before any work,
  * with what the server or the socket said.
  */
-export async function checkRedis(url: QueueUrl, where = '--queue'): Promise<void> {
+export async function checkRedis(url: QueueUrl, where = '--queue', deadlineMs = CHECK_TIMEOUT_MS): Promise<void> {
   const { Redis } = await importModule<typeof import('ioredis')>('ioredis');
   const client = new Redis({ ...baseOptions(url), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
   const errors: Error[] = [];
   client.on('error', (e: Error) => errors.push(e));
-  try {
+  let timer: NodeJS.Timeout | undefined;
+  // A server that accepts the connection and never answers (not Redis, or a stuck one) would
+  // hold every command for ever: the whole check has one deadline.
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('no reply'), { code: 'NOREPLY' })), deadlineMs);
+  });
+  const check = async () => {
     await client.connect();
     await client.ping();
     // ioredis selects the database in the background and only logs a refusal.
@@ -51,10 +59,16 @@ export async function checkRedis(url: QueueUrl, where = '--queue'): Promise<void
     const version = /redis_version:(\d+)\.(\d+)/.exec(await client.info('server'));
     if (version !== null && Number(version[1]) < 5)
       throw new QueueConnectionError(where, 'Redis 5.0 or later (BullMQ needs it)', `Redis ${version[1]}.${version[2]} at ${url.display}`);
+  };
+  try {
+    await Promise.race([check(), silent]);
   } catch (e) {
+    if ((e as { code?: string }).code === 'NOREPLY')
+      throw new QueueConnectionError(where, `a Redis server that answers (${url.display})`, `no Redis reply from ${url.host}:${url.port} within ${deadlineMs / 1000} s (it accepted the connection: another kind of server, or a stuck one?)`);
     if (e instanceof QueueConnectionError) throw e;
     throw new QueueConnectionError(where, `a Redis server that accepts this connection (${url.display})`, describeFailure(url, errors.at(-1) ?? (e as Error)));
   } finally {
+    clearTimeout(timer);
     client.disconnect();
   }
 }

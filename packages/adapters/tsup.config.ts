@@ -1,5 +1,8 @@
 import { libraryConfig } from '../../tools/tsup.base.js';
 
-// The sweep worker is an entry of its own: tinypool loads it by file in each worker thread
-// (dist/sweep-worker.js, beside dist/index.js; see src/sweep/worker-file.ts).
-export default libraryConfig({ entry: { index: 'src/index.ts', 'sweep-worker': 'src/sweep/sweep-worker.ts' } });
+// The sweep worker and the evaluation sandbox's thread are entries of their own: each is loaded
+// by file in a worker thread (dist/sweep-worker.js and dist/evaluate-sandbox-thread.js, beside
+// dist/index.js; see src/sweep/worker-file.ts and src/evaluate/sandbox/sandbox-file.ts).
+export default libraryConfig({
+  entry: { index: 'src/index.ts', 'sweep-worker': 'src/sweep/sweep-worker.ts', 'evaluate-sandbox-thread': 'src/evaluate/sandbox/sandbox-thread.ts' },
+});

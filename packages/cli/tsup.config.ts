@@ -43,10 +43,11 @@ export default [
   }),
   // dist/cli.js, for `node dist/cli.js`: a module that requires the launcher.
   defineConfig({ entry: { cli: 'src/launch/entry.ts' }, format: ['esm'], dts: false, sourcemap: false, clean: false, target: 'node20', platform: 'node', shims: false }),
-  // The sweep's worker thread module: tinypool starts each worker from `./sweep-worker.js`
-  // beside the bundle (adapters' worker-file.ts).
+  // The thread modules: tinypool starts each sweep worker from `./sweep-worker.js` beside the
+  // bundle (adapters' worker-file.ts), `blis evaluate` a candidate's code in
+  // `./evaluate-sandbox-thread.js` (adapters' sandbox-file.ts).
   defineConfig({
-    entry: { 'sweep-worker': '../adapters/src/sweep/sweep-worker.ts' },
+    entry: { 'sweep-worker': '../adapters/src/sweep/sweep-worker.ts', 'evaluate-sandbox-thread': '../adapters/src/evaluate/sandbox/sandbox-thread.ts' },
     format: ['esm'],
     dts: false,
     sourcemap: true,

@@ -9,6 +9,7 @@ export { CONFIG_REFUSALS, isConfigRefusal } from './config-refusal.js';
 // --- evaluate: the blis-eval/1 protocol (src/evaluate/) ---
 export { evaluate, invalidRequestResponse } from './evaluate/entry.js';
 export type { EvaluateOptions } from './evaluate/evaluate.js';
+export { EvaluateSandbox, type EvaluateSandboxOptions, runsCandidateCode } from './evaluate/sandbox/evaluate-sandbox.js';
 export {
   EVAL_PROTOCOL,
   EVAL_REQUEST_MAX_BYTES,

@@ -19,7 +19,7 @@ export interface EvaluateOptions {
    * Refuse, before it is built, a run whose memory estimate exceeds this (the CLI passes the
    * machine's): the request's fault when its base config alone does, else the candidate's.
    */
-  memoryLimit?: { bytes: number; what: string };
+  memoryLimit?: { bytes: number; what: string; heap?: { bytes: number; what: string } };
 }
 
 /**
@@ -254,6 +254,15 @@ function timedOut(request: ParsedEvalRequest, done: number, e: BudgetSpent | Wal
 }
 
 /** The answer for a candidate that did not run to the end: a score of 0 everywhere, and why. */
+/**
+ * The answer for a candidate that took down the thread evaluating it (its heap, `process.exit`,
+ * an exception thrown outside any decision): `invalid_candidate`, with what happened.
+ */
+export function candidateFailedResponse(raw: unknown, found: string): EvalResponse {
+  const issue: EvalIssue = { where: 'candidate', expected: 'code that returns its decisions and leaves the evaluation running', found };
+  return failed(parseRequest(raw), 'invalid_candidate', { kind: 'invalid_candidate', message: `candidate: ${found}`, issues: [issue] });
+}
+
 function failed(request: ParsedEvalRequest, status: EvalStatus, error: EvalFailure): EvalResponse {
   const zeros = Object.fromEntries(Object.keys(request.objectives.weights).sort().map((k) => [k, 0]));
   const text = `The candidate did not run (${status}): ${error.message}`;

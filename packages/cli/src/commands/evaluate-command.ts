@@ -1,5 +1,5 @@
 import { describeFound, jsonSyntaxProblem, messageText } from '@blis/policies';
-import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, type EvaluateOptions, evaluate, invalidRequestResponse } from '@blis/adapters';
+import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, EvaluateSandbox, type EvaluateOptions, invalidRequestResponse } from '@blis/adapters';
 import { formatBytes, looksBinary, readBoundedText } from '@blis/workload';
 import { boundedLines } from '../bounded-lines.js';
 import { requireReadable } from '../input-files.js';
@@ -51,11 +51,14 @@ export async function runEvaluateCommand(opts: { request?: string; serve?: boole
   if (text.trim() === '') throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: 'nothing' }]);
   const request = parseJson(text, where);
   let response: EvalResponse;
+  const sandbox = new EvaluateSandbox();
   try {
-    response = await evaluate(request, options);
+    response = await sandbox.evaluate(request, options);
   } catch (e) {
     if (e instanceof EvalRequestError) throw new UsageError(e.issues.map((i) => ({ ...i, where: `${where} ${i.where}` })));
     throw e;
+  } finally {
+    await sandbox.close();
   }
   process.stdout.write(line(response));
 }
@@ -91,22 +94,29 @@ async function readStdin(): Promise<string> {
  * over the request size limit is answered the same way without being held whole.
  */
 async function serve(options: EvaluateOptions): Promise<void> {
+  // One thread for the candidates' code, kept across requests (a fresh one after a candidate
+  // takes it down), so a search pays its start-up once.
+  const sandbox = new EvaluateSandbox();
   let n = 0;
-  for await (const read of boundedLines(process.stdin, EVAL_REQUEST_MAX_BYTES)) {
-    n++;
-    let response: EvalResponse;
-    if ('tooLong' in read) {
-      response = invalidRequestResponse([{ where: `stdin:${n}`, expected: `a ${REQUEST_WHAT} of at most ${formatBytes(EVAL_REQUEST_MAX_BYTES)} per line`, found: 'a longer line' }]);
-    } else {
-      if (read.text.trim() === '') continue;
-      try {
-        response = await evaluate(JSON.parse(read.text), options);
-      } catch (e) {
-        const issues = e instanceof EvalRequestError ? e.issues : [notJson(read.text, `stdin:${n}`, e)];
-        if (!(e instanceof EvalRequestError) && !(e instanceof SyntaxError)) throw e;
-        response = invalidRequestResponse(issues);
+  try {
+    for await (const read of boundedLines(process.stdin, EVAL_REQUEST_MAX_BYTES)) {
+      n++;
+      let response: EvalResponse;
+      if ('tooLong' in read) {
+        response = invalidRequestResponse([{ where: `stdin:${n}`, expected: `a ${REQUEST_WHAT} of at most ${formatBytes(EVAL_REQUEST_MAX_BYTES)} per line`, found: 'a longer line' }]);
+      } else {
+        if (read.text.trim() === '') continue;
+        try {
+          response = await sandbox.evaluate(JSON.parse(read.text), options);
+        } catch (e) {
+          const issues = e instanceof EvalRequestError ? e.issues : [notJson(read.text, `stdin:${n}`, e)];
+          if (!(e instanceof EvalRequestError) && !(e instanceof SyntaxError)) throw e;
+          response = invalidRequestResponse(issues);
+        }
       }
+      process.stdout.write(line(response));
     }
-    process.stdout.write(line(response));
+  } finally {
+    await sandbox.close();
   }
 }

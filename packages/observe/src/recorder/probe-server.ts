@@ -11,7 +11,9 @@ export async function probeServer(serverUrl: string, timeoutMs = 10_000): Promis
     await res.body.dump();
     return undefined;
   } catch (e) {
-    const err = e as { message?: string; code?: string; cause?: { code?: string; message?: string } };
+    const err = e as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } };
+    // A server that accepts the connection and never answers (not HTTP, or stuck).
+    if (err.name === 'TimeoutError') return `no HTTP answer to GET /v1/models within ${timeoutMs / 1000} s`;
     const code = err.code ?? err.cause?.code;
     return `${code !== undefined ? `${code}: ` : ''}${err.cause?.message ?? err.message ?? String(e)}`;
   }

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { SimulationResult } from '@blis/cluster';
 import { describeFound, formatParamPath, jsonSyntaxProblem, messageText, zodIssueTexts } from '@blis/policies';
-import { looksBinary } from '@blis/workload';
+import { readBoundedText } from '@blis/workload';
 import * as z from 'zod';
-import { describeErrno, requireReadable } from './input-files.js';
+import { requireReadable } from './input-files.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -56,6 +55,13 @@ export const ResultFileSchema = MetricsBlockSchema.extend({
   timeseries: TimeseriesSchema.optional(),
 });
 
+/**
+ * The largest result file `blis report` (and `--calibration`) reads: 256 MiB, the bound on the
+ * simulator results calibrate reads. A result with per-request records takes about 450 bytes a
+ * request: a run of about 600,000 requests.
+ */
+export const RESULT_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
 /** `name=path` names a run; a bare path is named by its file name without `.json`. */
 export function runArgument(arg: string): { name: string; path: string } {
   const m = /^([^=/\\]+)=(.+)$/.exec(arg);
@@ -70,13 +76,13 @@ export function runArgument(arg: string): { name: string; path: string } {
  */
 export function readJsonObject(path: string, flag: string, what: string, hint: string): Record<string, unknown> {
   requireReadable(flag, path, hint);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError([{ where: path, expected: `a readable ${hint}`, found: describeErrno(e) }]);
+  // Read whole and parsed at several times its size: bounded as calibrate's results are.
+  const read = readBoundedText(path, { maxBytes: RESULT_FILE_MAX_BYTES, what: hint });
+  if (!read.ok) {
+    const binary = read.issue.found === 'binary data';
+    throw new UsageError([{ where: path, expected: binary ? `a JSON text file (${what})` : read.issue.expected, found: read.issue.found }]);
   }
-  if (looksBinary(text)) throw new UsageError([{ where: path, expected: `a JSON text file (${what})`, found: 'binary data' }]);
+  const text = read.text;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -43,6 +43,7 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
     requireReadable('--workload-spec', f.workloadSpec, 'workload spec file');
     requireSpecFileSize('--workload-spec', f.workloadSpec);
     const loaded = loadWorkloadSpec(f.workloadSpec);
+    if (f.quiet !== true) for (const n of loaded.notes ?? []) process.stderr.write(`blis: note: ${n}\n`);
     const spec: LoadedSpec = { ...loaded, ...(horizon !== undefined ? { horizon } : {}) };
     const seed = (f.seed as number | undefined) ?? spec.seed;
     // A client without slo_class is sent without a class (no objective header, no priority), as BLIS sends it.

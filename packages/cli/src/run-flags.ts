@@ -54,7 +54,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'output-tokens-max', kind: 'posInt', group: WORKLOAD, description: 'maximum output length', defaultText: '7000' },
   { name: 'prefix-tokens', kind: 'nonNegInt', group: WORKLOAD, description: 'shared system-prompt tokens on every request', defaultText: '0' },
   { name: 'workload', kind: 'string', choices: ['chatbot', 'contentgen', 'summarization', 'multidoc'], group: WORKLOAD, description: 'length preset from the catalogue' },
-  { name: 'arrival-process', kind: 'string', choices: ['poisson', 'constant'], group: WORKLOAD, description: 'inter-arrival process', defaultText: 'poisson' },
+  { name: 'arrival-process', kind: 'string', choices: ['poisson', 'constant'], group: WORKLOAD, description: 'inter-arrival process: constant (every 1/rate s, as BLIS) or poisson', defaultText: 'constant' },
   { name: 'workload-spec', kind: 'string', group: WORKLOAD, description: 'WorkloadSpec v2 YAML file' },
   { name: 'seed', kind: 'int', group: WORKLOAD, description: 'master random seed; when given, also overrides a --workload-spec seed', defaultText: '42' },
   { name: 'timeout', kind: 'int', group: WORKLOAD, description: 'per-request deadline in seconds after arrival; negative = none, 0 is refused; applies to a --workload-spec only when given', defaultText: '300' },

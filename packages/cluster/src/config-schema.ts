@@ -36,7 +36,7 @@ export const SyntheticWorkloadSchema = z
     outputTokensMin: posInt.optional(),
     outputTokensMax: posInt.optional(),
     prefixTokens: nonNegInt.optional(),
-    arrivalProcess: z.enum(['poisson', 'constant']).default('poisson'),
+    arrivalProcess: z.enum(['poisson', 'constant']).default('constant'),
     /** Per-request deadline after arrival, µs; 0 = none. BLIS's `blis run` default: 300 s. */
     timeoutUs: nonNegInt.default(300_000_000),
   })
@@ -199,7 +199,7 @@ export const SimulationConfigSchema = z
       outputTokensMin: 2,
       outputTokensMax: 7000,
       prefixTokens: 0,
-      arrivalProcess: 'poisson',
+      arrivalProcess: 'constant',
       timeoutUs: 300_000_000,
     }),
     sloTtftUs: nonNegInt.default(0),

@@ -11,6 +11,8 @@ const base: SimulationConfigInput = {
   hardware: 'H100',
   latencyModel: 'blackbox',
   numInstances: 3,
+  // Constant arrivals, as BLIS's: the first at int64(1 / (20 / 1e6)) = 49,999 µs (the quotient is
+  // 49999.99999999999 in float64).
   workload: { kind: 'synthetic', rate: 20, numRequests: 60, promptTokens: 256, outputTokens: 32, prefixTokens: 64 },
 };
 
@@ -33,7 +35,7 @@ const roundRobin = (): RoutingPolicy => {
 describe('SimulationRuntime policy checks', () => {
   it('a custom policy is always checked: an index out of range stops the run with its source and decision', () => {
     const e = policyError(base, { routing: { name: 'off-by-one', route: (_r, s) => ({ instance: s.instances.length, reason: '' }) }, policySources: { routing: './off.mjs' } });
-    expect(e.message).toBe('routing policy "off-by-one" (./off.mjs): route() for request 0 ("0") at 30001 µs: returned instance 3; expected 0..2');
+    expect(e.message).toBe('routing policy "off-by-one" (./off.mjs): route() for request 0 ("0") at 49999 µs: returned instance 3; expected 0..2');
   });
 
   it('a custom scheduler that throws inside the engine, and an autoscaler with a NaN delta, surface as PolicyErrors', () => {
@@ -79,7 +81,7 @@ describe('SimulationRuntime policy checks', () => {
       };
     };
     const e = policyError(base, { routing: writer(), checkPolicies: true, policySources: { routing: './w.mjs' } });
-    expect(e.message).toBe('routing policy "writer" (./w.mjs): route() for request 0 ("0") at 30001 µs: wrote state.instances[0].queueDepth; the views a policy receives are read-only');
+    expect(e.message).toBe('routing policy "writer" (./w.mjs): route() for request 0 ("0") at 49999 µs: wrote state.instances[0].queueDepth; the views a policy receives are read-only');
     expect(simulate(base, { routing: writer() }).completed_requests).toBe(60);
   });
 

@@ -1,4 +1,5 @@
-import type { RandomStream } from '@blis/engine';
+import type { GoRand } from './go-rand/go-rand.js';
+import { goLog } from './go-rand/go-log.js';
 
 export type ArrivalSpec =
   | { process: 'poisson' }
@@ -8,24 +9,37 @@ export type ArrivalSpec =
   | { process: 'bursty'; alpha?: number }
   | { process: 'periodic'; jitter?: number };
 
-/** Draws the next inter-arrival gap in µs (a non-negative real; callers floor arrival ticks). */
-export type GapSampler = (rng: RandomStream) => number;
+/** Draws the next inter-arrival gap: a whole number of µs, at least 1 (BLIS's `SampleIAT`). */
+export type GapSampler = (rng: GoRand) => number;
 
-/** Gamma(shape k, scale 1) by Marsaglia-Tsang (with the k < 1 boost). */
-export function gammaDraw(rng: RandomStream, k: number): number {
-  if (k < 1) return gammaDraw(rng, k + 1) * rng.nextOpen() ** (1 / k);
-  const d = k - 1 / 3;
+/** BLIS floors a rate at 1e-15 requests/µs (NewArrivalSampler), so that every gap stays finite. */
+const MIN_RATE_PER_US = 1e-15;
+
+/** Go's `int64(x)` of a gap, floored at 1 µs as BLIS's samplers floor it. */
+const wholeGap = (x: number): number => Math.max(1, Math.trunc(x));
+
+/**
+ * Gamma(shape, scale) as BLIS draws it (arrival.go gammaRand): Marsaglia-Tsang from NormFloat64
+ * and Float64, with the Ahrens-Dieter boost below shape 1 drawing its uniform first.
+ */
+export function gammaDraw(rng: GoRand, shape: number, scale = 1): number {
+  if (shape < 1) {
+    const u = rng.float64();
+    return gammaDraw(rng, shape + 1, scale) * u ** (1 / shape);
+  }
+  const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
   for (;;) {
     let x: number;
     let v: number;
     do {
-      x = rng.normal();
+      x = rng.normFloat64();
       v = 1 + c * x;
     } while (v <= 0);
     v = v * v * v;
-    const u = rng.nextOpen();
-    if (u < 1 - 0.0331 * x ** 4 || Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
+    const u = rng.float64();
+    if (u < 1 - 0.0331 * (x * x) * (x * x)) return d * v * scale;
+    if (goLog(u) < 0.5 * x * x + d * (1 - v + goLog(v))) return d * v * scale;
   }
 }
 
@@ -41,50 +55,74 @@ export function gammaFn(x: number): number {
   return Math.sqrt(2 * Math.PI) * t ** (x + 0.5) * Math.exp(-t) * a;
 }
 
-/** Weibull shape k whose coefficient of variation is `cv` (bisection on CV(k), decreasing in k). */
+/**
+ * Weibull shape k whose coefficient of variation is `cv`, as BLIS finds it (weibullShapeFromCV):
+ * bisection on [0.1, 100], stopping as soon as CV(k) is within 0.001 of the target.
+ */
 export function weibullShapeForCv(cv: number): number {
   const cvOf = (k: number) => Math.sqrt(gammaFn(1 + 2 / k) / gammaFn(1 + 1 / k) ** 2 - 1);
-  let lo = 0.05;
-  let hi = 50;
+  let lo = 0.1;
+  let hi = 100;
   for (let i = 0; i < 100; i++) {
     const mid = (lo + hi) / 2;
-    if (cvOf(mid) > cv) lo = mid;
+    const at = cvOf(mid);
+    if (Math.abs(at - cv) < 0.001) return mid;
+    if (at > cv) lo = mid;
     else hi = mid;
   }
   return (lo + hi) / 2;
 }
 
 /**
- * The gap sampler for an arrival process at `ratePerSec`. Every process has mean gap 1/rate:
- * poisson (exponential gaps, CV 1); gamma and weibull with a target CV (or explicit
- * shape/scale); constant spacing; bursty (Pareto gaps with shape `alpha`, default 1.5, heavy
- * tailed); periodic (constant spacing with ±`jitter` fraction of uniform noise).
+ * The gap sampler for an arrival process at `ratePerUs` requests per µs, BLIS's
+ * NewArrivalSampler: constant spacing `int64(1/rate)`; poisson `int64(ExpFloat64/rate)`; gamma
+ * and weibull from a CV (default 1), or from an explicit shape and scale (µs) when both are given
+ * (one alone fills in the other from the rate: BLIS would ignore it). A gamma CV above 10 (shape
+ * under 0.01) falls back to Poisson, as in BLIS. Two processes are this project's own, drawn from
+ * the same generator: bursty (Pareto gaps, shape `alpha`, default 1.5) and periodic (constant
+ * spacing with ±`jitter` fraction of uniform noise). Every gap is a whole number of µs, at least 1.
  */
-export function gapSampler(a: ArrivalSpec, ratePerSec: number): GapSampler {
-  const mean = 1e6 / ratePerSec;
+export function gapSampler(a: ArrivalSpec, ratePerUs: number): GapSampler {
+  const rate = Math.max(ratePerUs, MIN_RATE_PER_US);
+  const mean = 1 / rate;
+  const poisson: GapSampler = (rng) => wholeGap(rng.expFloat64() / rate);
   switch (a.process) {
     case 'poisson':
-      return (rng) => rng.exponential(mean);
+      return poisson;
     case 'gamma': {
-      const k = a.shape ?? 1 / (a.cv ?? 1) ** 2;
-      const theta = a.scale ?? mean / k;
-      return (rng) => gammaDraw(rng, k) * theta;
+      if (a.shape !== undefined && a.scale !== undefined) {
+        const { shape, scale } = a;
+        return (rng) => wholeGap(gammaDraw(rng, shape, scale));
+      }
+      const cv = a.cv ?? 1;
+      const shape = a.shape ?? 1 / (cv * cv);
+      const scale = a.scale ?? (a.shape !== undefined ? mean / shape : mean * cv * cv);
+      if (shape < 0.01) return poisson;
+      return (rng) => wholeGap(gammaDraw(rng, shape, scale));
     }
     case 'weibull': {
       const k = a.shape ?? weibullShapeForCv(a.cv ?? 1);
       const lambda = a.scale ?? mean / gammaFn(1 + 1 / k);
-      return (rng) => lambda * (-Math.log(rng.nextOpen())) ** (1 / k);
+      return (rng) => {
+        const u = rng.float64();
+        return wholeGap(lambda * (-goLog(u === 0 ? Number.MIN_VALUE : u)) ** (1 / k));
+      };
     }
-    case 'constant':
-      return () => mean;
+    case 'constant': {
+      const gap = wholeGap(1 / rate);
+      return () => gap;
+    }
     case 'bursty': {
       const alpha = a.alpha ?? 1.5;
       const xm = (mean * (alpha - 1)) / alpha;
-      return (rng) => xm / rng.nextOpen() ** (1 / alpha);
+      return (rng) => {
+        const u = rng.float64();
+        return wholeGap(xm / (u === 0 ? Number.MIN_VALUE : u) ** (1 / alpha));
+      };
     }
     case 'periodic': {
       const j = a.jitter ?? 0;
-      return (rng) => mean * (1 + j * (2 * rng.next() - 1));
+      return (rng) => wholeGap(mean * (1 + j * (2 * rng.float64() - 1)));
     }
   }
 }

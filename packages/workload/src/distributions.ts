@@ -1,11 +1,11 @@
 import { isAbsolute, join, readFileSync } from '#host-files';
-import type { RandomStream } from '@blis/engine';
+import type { GoRand } from './go-rand/go-rand.js';
 import { WorkloadSpecError } from './errors.js';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 import { keyText, looksBinary, quoteExcerpt } from './text-excerpt.js';
 
 /** Draws one positive integer length. */
-export type LengthSampler = (rng: RandomStream) => number;
+export type LengthSampler = (rng: GoRand) => number;
 
 export type DistributionSpec =
   | { type: 'gaussian'; params: { mean: number; std_dev: number; min: number; max: number } }
@@ -15,7 +15,6 @@ export type DistributionSpec =
   | { type: 'constant'; params: { value: number } }
   | { type: 'empirical'; params: { file?: string; column?: string; values?: number[] } };
 
-const clampInt = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(v)));
 
 /**
  * Loads the values of an empirical distribution: inline, or one column (default: the first) of a
@@ -49,45 +48,79 @@ export function empiricalValues(params: { file?: string; column?: string; values
   return out;
 }
 
+/** Go's `int(math.Round(x))`: halves round away from zero. */
+const goRound = (x: number): number => (x < 0 ? -Math.round(-x) : Math.round(x));
+
 /**
- * Builds the sampler for a token-length distribution. Every draw is a whole number >= 1 and
- * within [min, max] when bounds are given (gaussian: always).
+ * A drawn length within the clamp BLIS applies after rounding (0 = no bound), at least 1, and
+ * at most the per-request limit (BLIS has none; a longer draw would be refused).
+ */
+function clampDrawn(v: number, min: number, max: number): number {
+  let r = v;
+  if (min > 0 && r < min) r = min;
+  if (max > 0 && r > max) r = max;
+  return Math.min(Math.max(r, 1), MAX_TOKENS_PER_REQUEST);
+}
+
+/**
+ * Builds the sampler for a token-length distribution, drawing as BLIS's samplers do
+ * (sim/workload/distribution.go), draw for draw: gaussian `NormFloat64·σ + µ` clamped to
+ * [min, max] then rounded (no draw at all when min = max); exponential `ExpFloat64·mean`;
+ * lognormal `exp(µ + σ·NormFloat64)`; pareto_lognormal a `Float64` against `mix_weight`, then a
+ * Pareto `xm / Float64^(1/α)` or a lognormal draw; constant without a draw. Bounds are whole
+ * tokens (Go's `int()` of them). `empirical` (a list or a CSV column, picked with `Intn`) is this
+ * project's own: BLIS's empirical form is a probability table. Every length is at least 1.
  */
 export function lengthSampler(d: DistributionSpec, baseDir = '.'): LengthSampler {
   switch (d.type) {
     case 'gaussian': {
-      const { mean, std_dev, min, max } = d.params;
-      return (rng) => clampInt(mean + std_dev * rng.normal(), Math.max(1, min), Math.min(max, MAX_TOKENS_PER_REQUEST));
+      const { mean, std_dev } = d.params;
+      const min = Math.trunc(d.params.min);
+      const max = Math.trunc(d.params.max);
+      if (min === max) {
+        const v = clampDrawn(min, 0, 0);
+        return () => v;
+      }
+      return (rng) => clampDrawn(goRound(Math.min(max, Math.max(min, rng.normFloat64() * std_dev + mean))), 0, 0);
     }
     case 'exponential': {
       const { mean } = d.params;
-      const lo = Math.max(1, d.params.min ?? 1);
-      const hi = Math.min(d.params.max ?? MAX_TOKENS_PER_REQUEST, MAX_TOKENS_PER_REQUEST);
-      return (rng) => clampInt(rng.exponential(mean), lo, hi);
+      const min = Math.trunc(d.params.min ?? 0);
+      const max = Math.trunc(d.params.max ?? 0);
+      return (rng) => clampDrawn(goRound(rng.expFloat64() * mean), min, max);
     }
     case 'lognormal': {
       const { mu, sigma } = d.params;
-      const lo = Math.max(1, d.params.min ?? 1);
-      const hi = Math.min(d.params.max ?? MAX_TOKENS_PER_REQUEST, MAX_TOKENS_PER_REQUEST);
-      return (rng) => clampInt(Math.exp(mu + sigma * rng.normal()), lo, hi);
+      const min = Math.trunc(d.params.min ?? 0);
+      const max = Math.trunc(d.params.max ?? 0);
+      return (rng) => {
+        const v = Math.exp(mu + sigma * rng.normFloat64());
+        return Number.isFinite(v) ? clampDrawn(goRound(v), min, max) : clampDrawn(min, 0, 0);
+      };
     }
     case 'pareto_lognormal': {
       const { alpha, xm, mu, sigma, mix_weight } = d.params;
-      const lo = Math.max(1, d.params.min ?? 1);
-      const hi = Math.min(d.params.max ?? MAX_TOKENS_PER_REQUEST, MAX_TOKENS_PER_REQUEST);
-      // With probability mix_weight a heavy-tailed Pareto draw, otherwise a lognormal body.
+      // BLIS has no bounds here; ours are optional and apply after its draw.
+      const min = Math.trunc(d.params.min ?? 0);
+      const max = Math.trunc(d.params.max ?? 0);
       return (rng) => {
-        const v = rng.next() < mix_weight ? xm / rng.nextOpen() ** (1 / alpha) : Math.exp(mu + sigma * rng.normal());
-        return clampInt(v, lo, hi);
+        let v: number;
+        if (rng.float64() < mix_weight) {
+          const u = rng.float64();
+          v = xm / (u === 0 ? Number.MIN_VALUE : u) ** (1 / alpha);
+        } else {
+          v = Math.exp(mu + sigma * rng.normFloat64());
+        }
+        return Number.isFinite(v) ? clampDrawn(goRound(v), min, max) : 1;
       };
     }
     case 'constant': {
-      const v = Math.max(1, Math.round(d.params.value));
+      const v = clampDrawn(Math.trunc(d.params.value), 0, 0);
       return () => v;
     }
     case 'empirical': {
-      const values = empiricalValues(d.params, baseDir).map((v) => Math.max(1, Math.round(v)));
-      return (rng) => values[rng.nextInt(values.length)];
+      const values = empiricalValues(d.params, baseDir).map((v) => clampDrawn(Math.round(v), 0, 0));
+      return (rng) => values[rng.intn(values.length)];
     }
   }
 }

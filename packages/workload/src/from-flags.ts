@@ -24,9 +24,12 @@ export interface FlagWorkload {
 }
 
 /**
- * The flag-driven workload as a WorkloadSpec v2 (one client, gaussian lengths, Poisson or
- * constant arrivals, an optional shared prefix), so flags, presets and YAML share one generator.
- * A preset supplies the length defaults; explicit flags override it.
+ * The flag-driven workload as a WorkloadSpec v2, the spec BLIS's SynthesizeFromDistribution and
+ * SynthesizeFromPreset make (sim/workload/synthesis.go): one client `distribution`, gaussian
+ * lengths, constant arrivals (every 1/rate s from 1/rate s on; `arrivalProcess: 'poisson'` for
+ * exponential gaps instead), a prefix group `shared` when there is a prefix. Flags, presets and
+ * YAML so share one generator, and the same flags and seed give BLIS's requests. A preset
+ * supplies the length defaults; explicit flags override it.
  */
 export function specFromFlags(f: FlagWorkload): LoadedSpec {
   const p = f.preset !== undefined ? workloadPreset(f.preset) : undefined;
@@ -34,15 +37,15 @@ export function specFromFlags(f: FlagWorkload): LoadedSpec {
   const raw = {
     version: '2',
     seed: f.seed ?? 42,
-    category: f.preset ?? 'flags',
+    category: 'language',
     aggregate_rate: f.rate ?? 1,
     num_requests: f.numRequests ?? 100,
     ...(f.horizonUs !== undefined ? { horizon: f.horizonUs } : {}),
     clients: [
       {
-        id: 'default',
+        id: 'distribution',
         rate_fraction: 1,
-        arrival: { process: f.arrivalProcess ?? 'poisson' },
+        arrival: { process: f.arrivalProcess ?? 'constant' },
         ...(f.timeoutUs !== undefined ? { timeout: f.timeoutUs } : {}),
         input_distribution: {
           type: 'gaussian',
@@ -62,7 +65,7 @@ export function specFromFlags(f: FlagWorkload): LoadedSpec {
             max: f.outputTokensMax ?? p?.output_tokens_max ?? 7000,
           },
         },
-        ...(prefix > 0 ? { prefix_group: 'flags-prefix', prefix_length: prefix } : {}),
+        ...(prefix > 0 ? { prefix_group: 'shared', prefix_length: prefix } : {}),
       },
     ],
   };

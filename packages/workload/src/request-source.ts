@@ -1,7 +1,10 @@
-import { PartitionedRng, RandomStream, type RequestOutcome, type RequestSource, type RequestSpec, deriveSeed } from '@blis/engine';
+import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
 import { type GapSampler, gapSampler } from './arrivals.js';
+import { WindowCursor, clientRatesPerUs, drawTokenIds, inActiveWindow, lastWindowEnd } from './blis-draws.js';
 import { requestBlockHashes } from './block-hashes.js';
-import { type LengthSampler, lengthSampler } from './distributions.js';
+import { type DistributionSpec, type LengthSampler, lengthSampler } from './distributions.js';
+import { GoRand } from './go-rand/go-rand.js';
+import { goSubsystemRand } from './go-rand/partitioned-rng.js';
 import { WorkloadSpecError } from './errors.js';
 import { InferencePerfSource } from './inference-perf/inference-perf-source.js';
 import { MinHeap } from './min-heap.js';
@@ -34,14 +37,15 @@ const DEFAULT_PREFIX_LENGTH = 50;
 interface ClientState {
   spec: ClientSpec;
   index: number;
-  rng: RandomStream;
+  /** The client's own Go generator (seeded from BLIS's `workload-gen` stream); undefined for a client that sends nothing. */
+  rng: GoRand | undefined;
   gap: GapSampler;
   input: LengthSampler;
   output: LengthSampler;
   /** Shared prefix tokens in front of every prompt: the group's length, or 0 outside a group. */
   prefixLength: number;
-  /** Next open-loop arrival (µs, fractional). */
-  next: number;
+  /** Arrival of the client's pending open-loop request (whole µs). */
+  time: number;
   sessions: number;
 }
 
@@ -51,35 +55,18 @@ interface Lengths {
   output: LengthSampler;
 }
 
-/**
- * One lifecycle window of a spec with per-window overrides, generated as BLIS's time-varying
- * generator does (generator.go generateRequestsForWindow): `count = ceil(rate × duration)` gaps
- * of the window's arrival process, rescaled so they sum to the window exactly; arrivals are the
- * running sums, and those at or after `end` (always the last) are dropped. The gaps are drawn
- * twice from the same stream, once to sum them and once as they are emitted, so a window holds
- * one pending arrival whatever its count.
- */
-interface WindowState extends Lengths {
-  client: number;
-  /** The window, clamped to the horizon: arrivals fall in [start, end). */
-  start: number;
-  end: number;
-  count: number;
-  /** Factor that makes the `count` gaps (summed in the first pass) fill the window exactly. */
-  scale: number;
-  drawn: number;
-  /** Sum of the gaps drawn so far. */
-  partial: number;
-  gap: GapSampler;
-  rng: RandomStream;
-}
-
 interface Pending {
   time: number;
+  /**
+   * Order among arrivals at the same µs: BLIS sorts its generated requests stably, so ties keep
+   * client order (then window order); the follow-up rounds of sessions come after them, in the
+   * order they were made.
+   */
+  rank: number;
   seq: number;
   client: number;
   /** Follow-up round of a session, or undefined for an open-loop arrival. */
-  round?: { sessionId: string; round: number; contextTokens: number; rounds: number };
+  round?: { sessionId: string; round: number; contextTokens: number; rounds: number; rng: GoRand };
   /** The window (index into `windows`) of an arrival from the per-window generator. */
   window?: number;
 }
@@ -92,19 +79,26 @@ interface SessionState {
   rounds: number;
   inputTokens: number;
   outputTokens: number;
+  /** The session's own generator, for its follow-up rounds. */
+  rng: GoRand;
 }
 
 /**
- * A lazy request stream for a WorkloadSpec: each client's arrivals come from its own random
- * stream and are merged in time order; multi-turn sessions schedule their next round only when
- * the previous one completes (closed loop, via `onRequestDone`). Memory holds one pending
- * arrival per client (per lifecycle window when a window has overrides: BLIS's per-window
- * generation) plus one per open session, whatever `num_requests` is.
+ * A lazy request stream for a WorkloadSpec, drawn as BLIS HEAD's generator draws it
+ * (sim/workload/generator.go): Go's math/rand, its `workload-gen` stream drawing first the tokens
+ * of every prefix group, then one seed per sending client; each client's generator draws a gap,
+ * then the request's prompt and answer lengths and their tokens, then the next gap. Clients are
+ * merged in time order, ties in client order, as BLIS's stable sort leaves them. Multi-turn
+ * sessions schedule their next round only when the previous one completes (closed loop, via
+ * `onRequestDone`). Memory holds one pending arrival per client (per lifecycle window on the
+ * per-window generator) plus one per open session, whatever `num_requests` is.
  */
 export class SpecRequestSource implements RequestSource {
   private readonly clients: ClientState[];
   /** Per-window generation (any window has overrides); empty otherwise. */
-  private readonly windows: WindowState[] = [];
+  private readonly windows: WindowCursor[] = [];
+  /** Per client, its windows in spec order when they run one after another on the client's stream. */
+  private readonly windowQueues = new Map<number, WindowCursor[]>();
   private readonly heap = new MinHeap<Pending>(before);
   private readonly sessions = new Map<number, SessionState>();
   private readonly blockSize: number;
@@ -113,6 +107,9 @@ export class SpecRequestSource implements RequestSource {
   private readonly horizon: number;
   private readonly timeoutOverride: number | undefined;
   private readonly defaultSloClass: string;
+  private readonly seed: bigint;
+  /** Seeds of the sessions' generators, one per session in the order sessions start. */
+  private followUpSeeds: GoRand | undefined;
   private emitted = 0;
   private seq = 0;
   /** Follow-up rounds reserved by open sessions and not yet emitted. */
@@ -127,114 +124,144 @@ export class SpecRequestSource implements RequestSource {
     this.horizon = spec.horizon ?? Number.POSITIVE_INFINITY;
     this.timeoutOverride = opts.timeoutUs;
     this.defaultSloClass = opts.defaultSloClass ?? DEFAULT_SLO_CLASS;
-    const rng = new PartitionedRng(opts.seed ?? spec.seed);
-    const totalFraction = spec.clients.reduce((a, c) => a + c.rate_fraction, 0);
+    this.seed = BigInt(opts.seed ?? spec.seed);
+    const workload = goSubsystemRand(this.seed, 'workload-gen');
     const groupLength = prefixGroupLengths(spec.clients);
+    // The shared prefixes come first from the workload stream, a group at a time in spec order.
+    for (const length of groupLength.values()) drawTokenIds(workload, length);
     // As in BLIS, one window with an override puts the whole spec on the per-window generator.
     const perWindow = spec.clients.some((c) => c.lifecycle?.windows.some(hasWindowOverrides) === true);
+    const rates = clientRatesPerUs(spec);
     this.clients = spec.clients.map((c, i) => {
-      const stream = rng.stream(`workload/client/${c.id}`);
-      // Normalise the fraction first: aggregate * fraction can underflow for tiny fractions.
-      const rate = spec.aggregate_rate * (c.rate_fraction / totalFraction);
-      const st: ClientState = {
+      // A client that sends nothing draws no seed (BLIS skips it before drawing).
+      const sends = perWindow ? c.lifecycle !== undefined : rates[i] > 0;
+      return {
         spec: c,
         index: i,
-        rng: stream,
-        gap: rate > 0 && !perWindow ? gapSampler(c.arrival, rate) : () => Number.POSITIVE_INFINITY,
+        rng: sends ? GoRand.fromSeed(workload.int63()) : undefined,
+        gap: gapSampler(c.arrival, rates[i]),
         input: lengthSampler(c.input_distribution, spec.baseDir),
         output: lengthSampler(c.output_distribution, spec.baseDir),
         prefixLength: c.prefix_group !== undefined ? groupLength.get(c.prefix_group)! : 0,
-        next: Number.POSITIVE_INFINITY,
+        time: 0,
         sessions: 0,
       };
-      if (!perWindow) st.next = this.advanceIntoWindow(st, st.gap(stream));
-      return st;
     });
     if (perWindow) {
-      this.buildWindows(spec, rng.masterSeed);
-      for (let w = 0; w < this.windows.length; w++) this.pushWindowArrival(w);
+      this.buildWindows(spec);
+      return;
     }
-    for (const c of this.clients) if (c.next !== Number.POSITIVE_INFINITY) this.heap.push({ time: c.next, seq: this.seq++, client: c.index });
+    for (const c of this.clients) this.pushOpenLoop(c);
   }
 
   /**
    * The windows of the per-window generator, in client then window order (BLIS's
    * generateTimeVaryingRequests): a window starting at or after the horizon is skipped, one
-   * ending after it is cut there, and one whose rate is 0 sends nothing.
+   * ending after it is cut there, and one whose rate is 0 sends nothing. A client's windows share
+   * its stream in spec order; when they also follow each other in time they run one after
+   * another, otherwise each starts from where a dry run of the ones before it left the stream.
    */
-  private buildWindows(spec: LoadedSpec, masterSeed: number): void {
+  private buildWindows(spec: LoadedSpec): void {
     spec.clients.forEach((c, ci) => {
-      c.lifecycle?.windows.forEach((w, wi) => {
+      const rng = this.clients[ci].rng;
+      if (rng === undefined || c.lifecycle === undefined) return;
+      const cursors: WindowCursor[] = [];
+      for (const w of c.lifecycle.windows) {
         const planned = plannedWindow(spec, c, w, this.horizon);
-        if (planned === undefined) return;
-        const { end, rate, count } = planned;
-        const name = `workload/client/${c.id}/window/${wi}`;
-        // The gaps are rescaled, so the rate only sets their scale; floored as BLIS's
-        // NewArrivalSampler floors it (1e-15 per µs) to keep them finite.
-        const gap = gapSampler(w.arrival ?? c.arrival, Math.max(rate, 1e-9));
-        const first = new RandomStream(name, deriveSeed(masterSeed, name));
-        let total = 0;
-        for (let k = 0; k < count; k++) total += gap(first);
+        if (planned === undefined) continue;
         const client = this.clients[ci];
-        this.windows.push({
-          client: ci,
-          start: w.start_us,
-          end,
-          count,
-          // All gaps 0 cannot be rescaled: BLIS leaves them, so every arrival is at the start.
-          scale: total > 0 ? (end - w.start_us) / total : 0,
-          drawn: 0,
-          partial: 0,
-          gap,
-          rng: new RandomStream(name, deriveSeed(masterSeed, name)),
-          input: w.input_distribution !== undefined ? lengthSampler(w.input_distribution, spec.baseDir) : client.input,
-          output: w.output_distribution !== undefined ? lengthSampler(w.output_distribution, spec.baseDir) : client.output,
-        });
-      });
+        cursors.push(
+          new WindowCursor(
+            ci,
+            this.windows.length + cursors.length,
+            w.start_us,
+            planned.end,
+            planned.count,
+            gapSampler(w.arrival ?? c.arrival, planned.rate / 1e6),
+            w.input_distribution !== undefined ? lengthSampler(w.input_distribution, spec.baseDir) : client.input,
+            w.output_distribution !== undefined ? lengthSampler(w.output_distribution, spec.baseDir) : client.output,
+          ),
+        );
+      }
+      this.windows.push(...cursors);
+      const sequential = cursors.every((w, k) => k === 0 || w.start >= cursors[k - 1].end);
+      if (sequential) {
+        if (cursors.length === 0) return;
+        this.windowQueues.set(ci, cursors.slice(1));
+        cursors[0].begin(rng);
+        this.pushWindowArrival(cursors[0]);
+        return;
+      }
+      const cur = rng.clone();
+      for (const w of cursors) {
+        const start = cur.clone();
+        // A dry run moves `cur` past this window's gaps, lengths and tokens, to where the next window starts.
+        w.begin(cur);
+        while (w.nextArrival() !== undefined) drawTokenIds(cur, w.input(cur) + w.output(cur));
+        w.begin(start);
+      }
     });
+    for (const w of this.windows) if (!this.windowQueues.has(w.client) && w.rng !== undefined) this.pushWindowArrival(w);
   }
 
-  /** Queues a window's next arrival: the running sum of its gaps, rescaled to the window. */
-  private pushWindowArrival(index: number): void {
-    const w = this.windows[index];
-    if (w.drawn >= w.count) return;
-    w.partial += w.gap(w.rng);
-    w.drawn++;
-    // The last rescaled sum is the window's end (BLIS puts the rounding residual on the last gap).
-    const t = w.drawn === w.count && w.scale > 0 ? w.end : w.start + w.partial * w.scale;
-    if (t >= w.end) {
-      w.drawn = w.count;
+  /** Queues a window's next arrival; a finished window hands the client's stream to its next one. */
+  private pushWindowArrival(w: WindowCursor): void {
+    const t = w.nextArrival();
+    if (t !== undefined) {
+      this.heap.push({ time: t, rank: w.order, seq: this.seq++, client: w.client, window: w.order });
       return;
     }
-    this.heap.push({ time: t, seq: this.seq++, client: w.client, window: index });
+    const queue = this.windowQueues.get(w.client);
+    const next = queue?.shift();
+    if (next === undefined) return;
+    next.begin(w.rng!);
+    this.pushWindowArrival(next);
+  }
+
+  /**
+   * Draws a client's next open-loop arrival, BLIS's loop: a gap, and an arrival at or after the
+   * horizon ends the client; outside its lifecycle windows the arrival is dropped (no lengths are
+   * drawn for it), and one after the last window ends the client.
+   */
+  private pushOpenLoop(c: ClientState): void {
+    const rng = c.rng;
+    if (rng === undefined) return;
+    const windows = c.spec.lifecycle?.windows;
+    for (;;) {
+      c.time += c.gap(rng);
+      if (c.time >= this.horizon) return;
+      if (windows !== undefined && !inActiveWindow(c.time, windows)) {
+        if (c.time >= lastWindowEnd(windows)) return;
+        continue;
+      }
+      this.heap.push({ time: c.time, rank: c.index, seq: this.seq++, client: c.index });
+      return;
+    }
   }
 
   peekArrivalUs(): number {
     if (!this.openLoopDone && this.emitted + this.reserved >= this.limit) this.closeOpenLoop();
-    const top = this.heap.peek();
-    if (top === undefined) return Number.POSITIVE_INFINITY;
-    const t = Math.floor(top.time);
-    return t > this.horizon ? Number.POSITIVE_INFINITY : t;
+    return this.heap.peek()?.time ?? Number.POSITIVE_INFINITY;
   }
 
   next(): RequestSpec | undefined {
     if (this.peekArrivalUs() === Number.POSITIVE_INFINITY) return undefined;
     const p = this.heap.pop()!;
     const c = this.clients[p.client];
-    const arrival = Math.floor(p.time);
     if (p.window !== undefined) {
-      this.pushWindowArrival(p.window);
-      return this.emit(c, arrival, undefined, this.windows[p.window]);
+      const w = this.windows[p.window];
+      const spec = this.emit(c, p.time, undefined, w, w.rng!);
+      this.pushWindowArrival(w);
+      return spec;
     }
-    if (p.round === undefined) {
-      // Open loop: schedule this client's next arrival now, so the stream stays in time order.
-      const nextTime = this.advanceIntoWindow(c, c.next + c.gap(c.rng));
-      c.next = nextTime;
-      if (nextTime !== Number.POSITIVE_INFINITY) this.heap.push({ time: nextTime, seq: this.seq++, client: c.index });
-    } else {
+    if (p.round !== undefined) {
       this.reserved--;
+      return this.emit(c, p.time, p.round, c, p.round.rng);
     }
-    return this.emit(c, arrival, p.round);
+    // Open loop: the request's lengths and tokens are drawn before the client's next gap, as in BLIS.
+    const spec = this.emit(c, p.time, undefined, c, c.rng!);
+    this.pushOpenLoop(c);
+    return spec;
   }
 
   onRequestDone(spec: RequestSpec, timeUs: number, outcome: RequestOutcome): void {
@@ -251,7 +278,13 @@ export class SpecRequestSource implements RequestSource {
       return;
     }
     const context = mt.context_growth === 'accumulate' ? s.inputTokens + s.outputTokens : 0;
-    this.heap.push({ time: nextAt, seq: this.seq++, client: s.client, round: { sessionId: s.sessionId, round: s.round + 1, contextTokens: context, rounds: s.rounds } });
+    this.heap.push({
+      time: nextAt,
+      rank: Number.MAX_SAFE_INTEGER,
+      seq: this.seq++,
+      client: s.client,
+      round: { sessionId: s.sessionId, round: s.round + 1, contextTokens: context, rounds: s.rounds, rng: s.rng },
+    });
   }
 
   /**
@@ -263,7 +296,27 @@ export class SpecRequestSource implements RequestSource {
     this.heap.retain((p) => p.round !== undefined);
   }
 
-  private emit(c: ClientState, arrival: number, round: Pending['round'], lengths: Lengths = c): RequestSpec {
+  /**
+   * The draws BLIS makes on a client's stream when a multi-turn session starts
+   * (GenerateReasoningRequests): the session id's Int63, then for every round its lengths, their
+   * tokens and its reason ratio. Only round 0's lengths are used; BLIS places the later rounds
+   * open loop and then replaces them by closed-loop follow-ups drawn from a stream of their own.
+   */
+  private startSession(rng: GoRand, lengths: Lengths, cs: ClientSpec, rounds: number): { input: number; output: number } {
+    rng.int63();
+    const reason = cs.reasoning?.reason_ratio_distribution;
+    const reasonSampler = reason !== undefined ? lengthSampler(reason as DistributionSpec) : undefined;
+    const input = lengths.input(rng);
+    const output = lengths.output(rng);
+    for (let r = 0; r < rounds; r++) {
+      const [i, o] = r === 0 ? [input, output] : [lengths.input(rng), lengths.output(rng)];
+      drawTokenIds(rng, i + o);
+      reasonSampler?.(rng);
+    }
+    return { input, output };
+  }
+
+  private emit(c: ClientState, arrival: number, round: Pending['round'], lengths: Lengths, rng: GoRand): RequestSpec {
     const cs = c.spec;
     const index = this.emitted++;
     const multiTurn = cs.reasoning?.multi_turn;
@@ -271,25 +324,33 @@ export class SpecRequestSource implements RequestSource {
     let roundIndex = 0;
     let context = 0;
     let rounds = 0;
-    if (multiTurn !== undefined) {
-      if (round === undefined) {
-        sessionId = `${cs.id}/session-${c.sessions++}`;
-        // num_requests counts every round: a new session reserves its follow-ups up front, so
-        // sessions started inside the budget can finish (BLIS: ~N/max_rounds whole sessions).
-        rounds = Math.min(multiTurn.max_rounds, this.limit - index - this.reserved);
-        this.reserved += rounds - 1;
-      } else {
+    let sessionRng = rng;
+    let fresh: number;
+    let outputTokens: number;
+    if (multiTurn !== undefined && round === undefined) {
+      sessionId = `${cs.id}/session-${c.sessions++}`;
+      // num_requests counts every round: a new session reserves its follow-ups up front, so
+      // sessions started inside the budget can finish (BLIS: ~N/max_rounds whole sessions).
+      rounds = Math.min(multiTurn.max_rounds, this.limit - index - this.reserved);
+      this.reserved += rounds - 1;
+      ({ input: fresh, output: outputTokens } = this.startSession(rng, lengths, cs, multiTurn.max_rounds));
+      // Follow-up rounds draw from the session's own generator (BLIS: seeded from spec seed + 7919).
+      this.followUpSeeds ??= GoRand.fromSeed(this.seed + 7919n);
+      sessionRng = GoRand.fromSeed(this.followUpSeeds.int63());
+    } else {
+      if (round !== undefined) {
         sessionId = round.sessionId;
         roundIndex = round.round;
         context = round.contextTokens;
         rounds = round.rounds;
       }
+      fresh = lengths.input(rng);
+      outputTokens = lengths.output(rng);
+      drawTokenIds(rng, fresh + outputTokens);
     }
     const prefixLength = c.prefixLength;
-    const fresh = lengths.input(c.rng);
     // An accumulated context already starts with the prefix; otherwise every round sends it.
     const inputTokens = (roundIndex === 0 || multiTurn?.context_growth === 'none' ? prefixLength : 0) + context + fresh;
-    const outputTokens = lengths.output(c.rng);
     const id = String(index);
     if (inputTokens > MAX_TOKENS_PER_REQUEST || outputTokens > MAX_TOKENS_PER_REQUEST) {
       const [field, n] = inputTokens > MAX_TOKENS_PER_REQUEST ? ['input_distribution', inputTokens] : ['output_distribution', outputTokens];
@@ -320,7 +381,7 @@ export class SpecRequestSource implements RequestSource {
       sloTargetUs: cs.slo_target_us,
       networkDelayUs: networkDelay(cs, inputTokens, outputTokens),
     };
-    if (sessionId !== '') this.sessions.set(index, { client: c.index, sessionId, round: roundIndex, rounds, inputTokens, outputTokens });
+    if (sessionId !== '') this.sessions.set(index, { client: c.index, sessionId, round: roundIndex, rounds, inputTokens, outputTokens, rng: sessionRng });
     return spec;
   }
 
@@ -330,22 +391,11 @@ export class SpecRequestSource implements RequestSource {
     return timeout > 0 ? arrival + timeout : 0;
   }
 
-  /** Moves an arrival time into the client's next active window (or Infinity after the last). */
-  private advanceIntoWindow(c: ClientState, t: number): number {
-    const windows = c.spec.lifecycle?.windows;
-    if (windows === undefined) return t;
-    for (const w of windows) {
-      if (t < w.start_us) return w.start_us;
-      if (t <= w.end_us) return t;
-    }
-    return Number.POSITIVE_INFINITY;
-  }
 }
 
 function before(a: Pending, b: Pending): boolean {
-  const ta = Math.floor(a.time);
-  const tb = Math.floor(b.time);
-  return ta !== tb ? ta < tb : a.seq < b.seq;
+  if (a.time !== b.time) return a.time < b.time;
+  return a.rank !== b.rank ? a.rank < b.rank : a.seq < b.seq;
 }
 
 /**

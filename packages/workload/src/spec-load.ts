@@ -6,6 +6,7 @@ import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { expandInferencePerf, type InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
 import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
 import { type WorkloadSpec, WorkloadSpecSchema, lateWindowIssues } from './spec-schema.js';
+import { upgradeV1Spec } from './spec-upgrade.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
 import { unboundedSpecIssues, windowRequestIssues } from './window-limits.js';
 import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from './yaml-input.js';
@@ -14,7 +15,12 @@ import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from './ya
  * A validated spec plus the directory relative paths in it (empirical CSVs) resolve against.
  * A spec written as an `inference_perf` section also carries BLIS's generation plan.
  */
-export type LoadedSpec = WorkloadSpec & { readonly baseDir?: string; readonly inferencePerf?: InferencePerfOrigin };
+export type LoadedSpec = WorkloadSpec & {
+  readonly baseDir?: string;
+  readonly inferencePerf?: InferencePerfOrigin;
+  /** What reading the file changed, for stderr (a v1 spec upgraded to v2); absent when nothing. */
+  readonly notes?: readonly string[];
+};
 
 /** Problems of a spec shown at most (a generated spec can repeat one mistake 300,000 times). */
 const MAX_SPEC_ISSUES = 20;
@@ -100,12 +106,13 @@ function validateSpecAlone(raw: unknown, file: string, source: SpecSource): Load
       throw new WorkloadSpecError(expanded.issues.map((i) => ({ file, line: lineOf(i.path), field: fieldPathText(i.path), expected: i.expected, found: i.found })));
     return expanded.spec;
   }
-  const r = WorkloadSpecSchema.safeParse(raw);
-  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, raw));
-  return r.data;
+  const upgraded = upgradeV1Spec(raw);
+  const r = WorkloadSpecSchema.safeParse(upgraded.raw);
+  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, upgraded.raw));
+  return upgraded.notes.length > 0 ? { ...r.data, notes: upgraded.notes } : r.data;
 }
 
-/** Reads, parses and validates a WorkloadSpec v2 YAML file; every error names its line. */
+/** Reads, parses and validates a WorkloadSpec YAML file (v2, or v1 upgraded as BLIS does); every error names its line. */
 export function loadWorkloadSpec(path: string, opts: SpecLoadOptions = {}): LoadedSpec {
   const read = readYamlText(path, 'workload spec');
   if (!read.ok) throw new WorkloadSpecError(read.issues);
@@ -121,4 +128,16 @@ export function parseWorkloadSpecText(text: string, file: string, opts: SpecLoad
   if (!parsed.ok) throw new WorkloadSpecError(parsed.issues);
   const raw = parsed.yaml.value;
   return validateSpec(raw, file, { lineOf: (p) => yamlLineOf(parsed.yaml, p), numberText: (p) => yamlNumberSource(parsed.yaml, p) }, opts);
+}
+
+/**
+ * The notes reading a spec file would give (a v1 spec upgraded), without validating it: for a
+ * caller that hands the path on to be loaded later and has stderr now. Nothing for a file that
+ * cannot be read or parsed (loading it reports that).
+ */
+export function workloadSpecNotes(path: string): readonly string[] {
+  const read = readYamlText(path, 'workload spec');
+  if (!read.ok) return [];
+  const parsed = parseYamlInput(read.text, path);
+  return parsed.ok ? upgradeV1Spec(parsed.yaml.value).notes : [];
 }

@@ -113,8 +113,9 @@ export const ClientSchema = z
 
 export const WorkloadSpecSchema = z
   .strictObject({
-    // Go BLIS reads `version: 2` unquoted as the string too.
-    version: z.union([z.literal('2'), z.literal(2)]).transform(() => '2' as const),
+    // Go BLIS reads `version: 2` unquoted as the string too. A v1 spec (or one without a version)
+    // arrives here upgraded (spec-upgrade.ts); "1" is listed so that a wrong version names it.
+    version: z.union([z.literal('2'), z.literal(2), z.literal('1'), z.literal(1)]).transform(() => '2' as const),
     seed: z.number().int().default(42),
     category: z.string().default(''),
     /**

@@ -214,10 +214,12 @@ describe('parseWorkloadSpecText', () => {
 });
 
 describe('specFromFlags', () => {
-  it('is a WorkloadSpec: one poisson client, gaussian lengths with BLIS defaults', () => {
+  it('is BLIS`s synthesized spec: one constant-arrival client `distribution`, gaussian lengths with BLIS defaults', () => {
     const s = specFromFlags({});
-    expect(s).toMatchObject({ version: '2', seed: 42, aggregate_rate: 1, num_requests: 100 });
+    expect(s).toMatchObject({ version: '2', seed: 42, category: 'language', aggregate_rate: 1, num_requests: 100 });
     expect(s.clients).toHaveLength(1);
+    expect(s.clients[0]).toMatchObject({ id: 'distribution', rate_fraction: 1, arrival: { process: 'constant' } });
+    expect(specFromFlags({ arrivalProcess: 'poisson' }).clients[0].arrival).toEqual({ process: 'poisson' });
     expect(s.clients[0].input_distribution).toEqual({ type: 'gaussian', params: { mean: 512, std_dev: 256, min: 2, max: 7000 } });
     expect(s.clients[0].prefix_group).toBeUndefined();
   });
@@ -225,13 +227,14 @@ describe('specFromFlags', () => {
   it('presets supply length defaults; explicit flags override them', () => {
     const chat = specFromFlags({ preset: 'chatbot' });
     const plain = specFromFlags({});
-    expect(chat.category).toBe('chatbot');
+    // BLIS's SynthesizeFromPreset: the preset's lengths in the same one-client spec.
+    expect(chat.category).toBe('language');
     expect(chat.clients[0].input_distribution).not.toEqual(plain.clients[0].input_distribution);
     const overridden = specFromFlags({ preset: 'chatbot', promptTokens: 33 });
     expect((overridden.clients[0].input_distribution.params as { mean: number }).mean).toBe(33);
   });
 
-  it('--prefix-tokens becomes a prefix group of that length', () => {
-    expect(specFromFlags({ prefixTokens: 64 }).clients[0]).toMatchObject({ prefix_group: 'flags-prefix', prefix_length: 64 });
+  it('--prefix-tokens becomes a prefix group of that length (BLIS names it `shared`)', () => {
+    expect(specFromFlags({ prefixTokens: 64 }).clients[0]).toMatchObject({ prefix_group: 'shared', prefix_length: 64 });
   });
 });

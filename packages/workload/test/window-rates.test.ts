@@ -38,13 +38,17 @@ describe('absolute rate mode (aggregate_rate: 0): a window’s trace_rate is its
 
   it('constant arrivals at 10, 40, then 10 req/s for 10 s each: 99 + 399 + 99 requests, evenly spaced', () => {
     const reqs = run({ clients: [client('a', step, { arrival: { process: 'constant' } })] });
-    // 10 req/s × 10 s = 100 gaps of 100 ms: requests at 0.1 s, 0.2 s, ... 9.9 s (the 100th sum is 10 s,
-    // the window's end, and is not sent). At 40 req/s: 400 gaps of 25 ms, 399 requests.
+    // 10 req/s × 10 s = 100 gaps: requests at 0.1 s, 0.2 s, ... 9.9 s (the 100th sum is 10 s, the
+    // window's end, and is not sent). At 40 req/s, 400 gaps and 399 requests, 24,999 µs apart, as
+    // BLIS HEAD places them (checked with its --trace-output): its constant gap is int64(1 / (40 /
+    // 1e6)) = 24,999 µs (the quotient is 24999.999999999996 in float64), and rescaling 400 of them
+    // to 10 s multiplies each by 1e7 / 9,999,600, which truncates back to 24,999; the last gap
+    // takes the residual. At 10 req/s the same steps give 99,999 µs gaps that rescale to 100,000.
     expect([inRange(reqs, 0, 10 * S).length, inRange(reqs, 10 * S, 20 * S).length, inRange(reqs, 20 * S, 30 * S).length]).toEqual([99, 399, 99]);
     expect(reqs).toHaveLength(597);
     const expected = [
       ...Array.from({ length: 99 }, (_, k) => (k + 1) * 100_000),
-      ...Array.from({ length: 399 }, (_, k) => 10 * S + (k + 1) * 25_000),
+      ...Array.from({ length: 399 }, (_, k) => 10 * S + (k + 1) * 24_999),
       ...Array.from({ length: 99 }, (_, k) => 20 * S + (k + 1) * 100_000),
     ];
     expect(reqs.map((r) => r.arrivalUs)).toEqual(expected);
@@ -91,7 +95,8 @@ describe('absolute rate mode (aggregate_rate: 0): a window’s trace_rate is its
   it('num_requests keeps the first requests in time order', () => {
     const reqs = run({ num_requests: 150, clients: [client('a', step, { arrival: { process: 'constant' } })] });
     expect(reqs).toHaveLength(150);
-    expect(reqs.at(-1)?.arrivalUs).toBe(10 * S + 51 * 25_000);
+    // The 51st request of the 40 req/s window, 24,999 µs apart (see above).
+    expect(reqs.at(-1)?.arrivalUs).toBe(10 * S + 51 * 24_999);
   });
 
   it('same seed, same requests; another seed, other arrivals', () => {
@@ -153,10 +158,11 @@ describe('proportional mode (aggregate_rate > 0): trace_rate is a weight among c
   it('one override anywhere switches the spec to per-window generation; without any, windows only gate', () => {
     const windows = [{ start_us: 0, end_us: 10 * S }];
     const base = { aggregate_rate: 100, clients: [client('a', windows, { arrival: { process: 'constant' as const } }), client('b', [{ start_us: 20 * S, end_us: 30 * S }])] };
-    // No override: each client sends aggregate × fraction / Σ fractions = 50 req/s in its window.
+    // No override: each client sends aggregate × fraction / Σ fractions of the clients whose windows
+    // overlap its own (BLIS's normalizeRateFractions). a's and b's do not overlap: a sends all
+    // 100 req/s in its window, constant gaps of 10 ms from 10 ms on, 999 requests before 10 s.
     const gated = run(base);
-    expect(inRange(gated, 0, 10 * S).length).toBeGreaterThanOrEqual(499);
-    expect(inRange(gated, 0, 10 * S).length).toBeLessThanOrEqual(501);
+    expect(inRange(gated, 0, 10 * S).map((r) => r.arrivalUs)).toEqual(Array.from({ length: 999 }, (_, k) => (k + 1) * 10_000));
     // An arrival override on b: each window now gets aggregate × own / Σ co-active = 100 req/s.
     const perWindow = run({ ...base, clients: [base.clients[0], client('b', [{ start_us: 20 * S, end_us: 30 * S, arrival: { process: 'constant' } }])] });
     expect(perWindow.filter((r) => r.clientId === 'a')).toHaveLength(999);

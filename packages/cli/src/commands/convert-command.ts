@@ -70,7 +70,9 @@ export async function runConvertCommand(raw: Record<string, unknown>): Promise<v
       blockSizeTokens,
     });
   } else if (typeof f.workloadSpec === 'string') {
-    source = createRequestSource(loadWorkloadSpec(f.workloadSpec), { blockSizeTokens, maxRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined, timeoutUs: timeoutUs(f.timeout) });
+    const spec = loadWorkloadSpec(f.workloadSpec);
+    for (const n of spec.notes ?? []) process.stderr.write(`blis: note: ${n}\n`);
+    source = createRequestSource(spec, { blockSizeTokens, maxRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined, timeoutUs: timeoutUs(f.timeout) });
   } else {
     source = createRequestSource(
       specFromFlags({ preset: f.workload as string | undefined, rate: f.rate as number | undefined, numRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined, timeoutUs: timeoutUs(f.timeout ?? DEFAULT_TIMEOUT_SECONDS) }),

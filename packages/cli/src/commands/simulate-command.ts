@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type AutoscalingMetrics, type PreparedRun, type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
+import { workloadSpecNotes } from '@blis/workload';
 import { buildConfig } from '../build-config.js';
 import { customAutoscalerName, customRuntime, preparePolicies } from '../policy-modules/index.js';
 import { type FlagDef, parseFlags } from '../flags.js';
@@ -57,6 +58,8 @@ export async function runSimulationCommand(
   };
   if (tracing !== undefined) runtime.observer = tracing.observer;
   const prepared = prepareSimulation(input, runtime);
+  // Said once the spec has loaded (prepareSimulation reports a bad one first).
+  if (!quiet && workload?.kind === 'spec' && workload.path !== undefined) for (const n of workloadSpecNotes(workload.path)) process.stderr.write(`blis: note: ${n}\n`);
   if (!quiet && logsPolicies(logLevel))
     process.stderr.write(`blis: ${describePolicies(prepared.config, { customDecider: custom.decider?.name, customAutoscaler: customAutoscalerName(custom) })}\n`);
   const result = runPrepared(prepared);

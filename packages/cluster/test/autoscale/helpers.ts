@@ -2,15 +2,15 @@ import type { AutoScaleContext, AutoScalePolicy } from '@blis/policies';
 import type { DecisionObserver, ScaleAction, ScaleEvaluation } from '@blis/trace';
 import type { SimulationConfigInput } from '../../src/index.js';
 
-/** A light, steady load: one short request per second for `seconds` seconds. */
-export function steadyLoad(seconds: number, rate = 1): SimulationConfigInput['workload'] {
+/** A light, steady load: one short request per second for `seconds` seconds (`outputTokens` long answers). */
+export function steadyLoad(seconds: number, rate = 1, outputTokens = 16): SimulationConfigInput['workload'] {
   return {
     kind: 'synthetic',
     rate,
     numRequests: Math.round(seconds * rate),
     promptTokens: 64,
     promptTokensStdev: 0,
-    outputTokens: 16,
+    outputTokens,
     outputTokensStdev: 0,
     arrivalProcess: 'constant',
     timeoutUs: 0,

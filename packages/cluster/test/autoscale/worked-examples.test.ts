@@ -56,7 +56,10 @@ describe('AS-4: cost', () => {
       {
         numInstances: 1,
         horizonUs: 900 * S,
-        workload: steadyLoad(1200),
+        // Constant arrivals every second, the last before the horizon at 899 s (as in BLIS, none
+        // arrives at it); 200-token answers keep a request in flight at every instant, so the run
+        // lasts to the horizon rather than ending with the last answer.
+        workload: steadyLoad(1200, 1, 200),
         // Ticks at 0, 75, ..., 525 s; each decision acts 75 s later.
         autoscaling: { intervalUs: 75 * S, scrapeDelay: { meanUs: 75 * S } },
         nodePools: [{ name: 'gpu', gpuType: 'H100', gpusPerNode: 1, gpuMemoryGib: 80, initialNodes: 2, maxNodes: 2, costPerHour: 2 }],

@@ -27,6 +27,11 @@ export class GoRand {
     return new GoRand(new GoRandSource(seed));
   }
 
+  /** A generator in this one's exact state, drawing the same values from here on. */
+  clone(): GoRand {
+    return new GoRand(this.source.clone());
+  }
+
   /** Go's `Seed`: restarts the stream as `fromSeed(seed)` would. */
   seed(seed: GoSeed): void {
     this.source.seed(seed);
@@ -67,6 +72,21 @@ export class GoRand {
     let v = this.int31();
     while (v > max) v = this.int31();
     return v % n;
+  }
+
+  /**
+   * Makes `count` draws of `Intn(n)` and discards them: the stream then stands where Go's does
+   * after drawing that many token ids (BLIS draws every token of a generated request).
+   */
+  skipIntn(n: number, count: number): void {
+    checkInt31(n, 'skipIntn');
+    if ((n & (n - 1)) === 0) {
+      for (let i = 0; i < count; i++) this.source.next();
+      return;
+    }
+    const max = INT31_MAX - (TWO_31 % n);
+    const src = this.source;
+    for (let i = 0; i < count; i++) while ((src.next() & 0x7fffffff) > max);
   }
 
   /**

@@ -113,6 +113,13 @@ export class GoRandSource {
     return hi[feed];
   }
 
+  /** A source in this one's exact state: both then draw the same words (Go has no such method; a replay of a stretch of draws needs it). */
+  clone(): GoRandSource {
+    const c = Object.create(GoRandSource.prototype) as GoRandSource;
+    Object.assign(c, { hi: this.hi.slice(), lo: this.lo.slice(), tap: this.tap, feed: this.feed, lastLo: this.lastLo });
+    return c;
+  }
+
   /** Go's `Uint64`: the next word, in [0, 2^64). */
   uint64(): bigint {
     const hi = this.next();

@@ -1,4 +1,5 @@
 import type { RequestRecord, SimulationResult, UnfinishedRequestRecord } from '@blis/cluster';
+import type { RequestSpec } from '@blis/engine';
 
 /**
  * BLIS's `MetricsOutput` (sim/metrics_utils.go), the file `blis run|replay --metrics-path` writes
@@ -52,7 +53,16 @@ export interface BlisRequestMetrics {
   slo_class?: string;
   tenant_id?: string;
   handled_by?: string;
+  session_id?: string;
   round_index: number;
+}
+
+/** A request's session, as the run's workload gave it. */
+type SessionOf = (id: string) => Pick<RequestSpec, 'sessionId' | 'roundIndex'> | undefined;
+
+function session(id: string, of: SessionOf): { session_id?: string; round_index: number } {
+  const s = of(id);
+  return { ...(s?.sessionId ? { session_id: s.sessionId } : {}), round_index: s?.roundIndex ?? 0 };
 }
 
 /** BLIS names requests `request_<n>`, by trace row or generation order; ours carry the bare number. */
@@ -60,7 +70,7 @@ export function blisRequestId(id: string): string {
   return /^\d+$/.test(id) ? `request_${id}` : id;
 }
 
-function completedRecord(r: RequestRecord): BlisRequestMetrics {
+function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
   return {
     arrived_at: r.arrival_ms / 1000,
     requestID: blisRequestId(r.request_id),
@@ -73,12 +83,12 @@ function completedRecord(r: RequestRecord): BlisRequestMetrics {
     ...(r.slo_class ? { slo_class: r.slo_class } : {}),
     ...(r.tenant ? { tenant_id: r.tenant } : {}),
     ...(r.handled_by !== '' ? { handled_by: r.handled_by } : {}),
-    round_index: 0,
+    ...session(r.request_id, of),
   };
 }
 
 /** An unfinished request keeps what it reached (BLIS zeroes what it never had: ITL and E2E need a completion). */
-function unfinishedRecord(r: UnfinishedRequestRecord): BlisRequestMetrics {
+function unfinishedRecord(r: UnfinishedRequestRecord, of: SessionOf): BlisRequestMetrics {
   return {
     arrived_at: r.arrival_ms / 1000,
     requestID: blisRequestId(r.request_id),
@@ -91,7 +101,7 @@ function unfinishedRecord(r: UnfinishedRequestRecord): BlisRequestMetrics {
     ...(r.slo_class ? { slo_class: r.slo_class } : {}),
     ...(r.tenant ? { tenant_id: r.tenant } : {}),
     handled_by: r.handled_by,
-    round_index: 0,
+    ...session(r.request_id, of),
   };
 }
 
@@ -99,15 +109,16 @@ function unfinishedRecord(r: UnfinishedRequestRecord): BlisRequestMetrics {
  * The metrics file of a run. `cache_hit_rate` is BLIS's cluster figure, the unweighted mean of
  * the instances' rates (ours in the result pools blocks; docs/engine-semantics.md item 7).
  * Requests no instance received (rejected at admission, shed at the gateway) are not in BLIS's
- * per-instance metrics and are left out here too.
+ * per-instance metrics and are left out here too. `sessionOf` gives a request's session and round
+ * (BLIS's `session_id`, `round_index`); without it every request is round 0 of no session.
  */
-export function blisMetricsOutput(result: SimulationResult): BlisMetricsOutput {
+export function blisMetricsOutput(result: SimulationResult, sessionOf: SessionOf = () => undefined): BlisMetricsOutput {
   const r = result;
   const rates = r.instances.map((i) => i.cache_hit_rate);
   const hitRate = r.blis_mean_rates?.cache_hit_rate ?? (rates.length === 0 ? r.cache_hit_rate : rates.reduce((a, b) => a + b, 0) / rates.length);
   const requests: BlisRequestMetrics[] = [];
-  for (const q of r.requests ?? []) requests.push(completedRecord(q));
-  for (const q of r.unfinished_requests ?? []) if (q.handled_by !== '') requests.push(unfinishedRecord(q));
+  for (const q of r.requests ?? []) requests.push(completedRecord(q, sessionOf));
+  for (const q of r.unfinished_requests ?? []) if (q.handled_by !== '') requests.push(unfinishedRecord(q, sessionOf));
   // Stable: equal arrivals keep BLIS's request-id order.
   requests.sort((a, b) => a.arrived_at - b.arrived_at || (a.requestID < b.requestID ? -1 : a.requestID > b.requestID ? 1 : 0));
   return {

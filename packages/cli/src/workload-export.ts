@@ -3,7 +3,7 @@ import { type SimulationConfig, type SimulationResult, openWorkload } from '@bli
 import { type TraceV2Header, type TraceV2RowOutcome, writeTraceV2 } from '@blis/workload';
 
 /** What the run made of one request, from its per-request record. */
-interface RunFate {
+export interface RunFate {
   arrivalUs: number;
   inputTokens: number;
   outputTokens: number;
@@ -53,18 +53,22 @@ function arraySource(rows: readonly RequestSpec[]): RequestSource {
   return { peekArrivalUs: () => rows[i]?.arrivalUs ?? Number.POSITIVE_INFINITY, next: () => rows[i++] };
 }
 
+/** A request as the run received it: its spec (arrival and token counts the run's) and fate. */
+export interface RunRequest {
+  spec: RequestSpec;
+  fate: RunFate;
+}
+
 /**
- * `--trace-output <prefix>`: the run's workload as BLIS writes it, a TraceV2 pair
- * `<prefix>.yaml` + `<prefix>.csv` of every request that arrived, by arrival, numbered from 0,
- * with the chunk times and status the run gave it. The requests are generated again from the
- * same config and seed (the run streamed them without keeping them) and matched to the run's
- * per-request records by id; arrivals and token counts are the run's (a session's later rounds
- * arrive when the run completed the earlier ones). Returns the number of rows.
+ * Every request the run received, by arrival: generated again from the same config and seed (the
+ * run streamed them without keeping them) and matched to the run's per-request records by id.
+ * Arrivals and token counts are the run's (a session's later rounds arrive when the run completed
+ * the earlier ones).
  */
-export function exportRunWorkload(config: SimulationConfig, result: SimulationResult, prefix: string, mode: 'generated' | 'replayed'): number {
+export function runRequests(config: SimulationConfig, result: SimulationResult): RunRequest[] {
   const byId = fates(result);
   const source = openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs });
-  const rows: { spec: RequestSpec; fate: RunFate }[] = [];
+  const rows: RunRequest[] = [];
   for (let r = source.next(); r !== undefined && rows.length < byId.size; r = source.next()) {
     const fate = byId.get(r.id);
     if (fate === undefined) {
@@ -78,7 +82,16 @@ export function exportRunWorkload(config: SimulationConfig, result: SimulationRe
     const left = LEFT_AS[fate.outcome];
     if (left !== undefined) source.onRequestDone?.(r, fate.leftUs ?? fate.arrivalUs, left);
   }
-  rows.sort((a, b) => a.spec.arrivalUs - b.spec.arrivalUs || a.spec.index - b.spec.index);
+  return rows.sort((a, b) => a.spec.arrivalUs - b.spec.arrivalUs || a.spec.index - b.spec.index);
+}
+
+/**
+ * `--trace-output <prefix>`: the run's workload as BLIS writes it, a TraceV2 pair
+ * `<prefix>.yaml` + `<prefix>.csv` of every request that arrived ({@link runRequests}), by
+ * arrival, numbered from 0, with the chunk times and status the run gave it. Returns the number
+ * of rows.
+ */
+export function exportRunWorkload(config: SimulationConfig, rows: readonly RunRequest[], prefix: string, mode: 'generated' | 'replayed'): number {
   const numbered = rows.map((row, i) => ({ ...row.spec, id: String(i) }));
   const outcomes = new Map(numbered.map((spec, i) => [spec, rowOutcome(rows[i].fate)]));
   const w = config.workload;

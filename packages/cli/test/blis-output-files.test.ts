@@ -79,6 +79,18 @@ describe('blis run --metrics-path and --trace-output', () => {
     expect(JSON.parse(rp.stdout).ttft_p99_ms).toBe(JSON.parse(stdout).ttft_p99_ms);
   });
 
+  it("a session workload's records carry BLIS's session_id and round_index", async () => {
+    const m = join(dir, 'sessions.json');
+    const spec = join(import.meta.dirname, '..', '..', '..', 'examples', 'workloads', 'multiturn-chat-demo.yaml');
+    const r = await blis(['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--workload-spec', spec, '--quiet', '--metrics-path', m]);
+    expect(r.code, r.stderr).toBe(0);
+    const requests = json(m).requests as { session_id?: string; round_index: number }[];
+    // The demo: 100 sessions of 5 rounds each (rounds 0 to 4).
+    expect(requests).toHaveLength(500);
+    expect(new Set(requests.map((q) => q.session_id)).size).toBe(100);
+    for (let round = 0; round < 5; round++) expect(requests.filter((q) => q.round_index === round)).toHaveLength(100);
+  });
+
   it('blis calibrate --sim-metrics reads the file as the simulated KV hit rate', async () => {
     const header = join(dir, 'h.yaml');
     writeFileSync(header, 'trace_version: 3\ntime_unit: us\nmode: real\nwarm_up_requests: 0\nobserved_kv_metrics:\n  source: tiered\n  hit_rate: 0.25\n');

@@ -17,7 +17,7 @@ import { createTracing } from '../tracing.js';
 import { UsageError } from '../usage-error.js';
 import { writeRunReport } from '../run-report.js';
 import { blisMetricsOutput } from '../metrics-file.js';
-import { exportRunWorkload } from '../workload-export.js';
+import { exportRunWorkload, runRequests } from '../workload-export.js';
 import { checkWritableFile } from '../writable-file.js';
 
 /**
@@ -94,8 +94,13 @@ export async function runSimulationCommand(
       throw new UsageError([{ where: '--results-path', expected: 'a writable file', found: describeErrno(e) }]);
     }
   }
-  if (metricsPath !== undefined) writeOutputFile('--metrics-path', () => writeJsonFile(metricsPath, blisMetricsOutput(result)));
-  if (traceOutput !== undefined) writeOutputFile('--trace-output', () => exportRunWorkload(prepared.config, result, traceOutput, prepared.config.workload.kind === 'trace' ? 'replayed' : 'generated'));
+  // Both files need the requests the run received, generated again: once for the two.
+  const received = metricsPath !== undefined || traceOutput !== undefined ? runRequests(prepared.config, result) : [];
+  if (metricsPath !== undefined) {
+    const byId = new Map(received.map((r) => [r.spec.id, r.spec]));
+    writeOutputFile('--metrics-path', () => writeJsonFile(metricsPath, blisMetricsOutput(result, (id) => byId.get(id))));
+  }
+  if (traceOutput !== undefined) writeOutputFile('--trace-output', () => exportRunWorkload(prepared.config, received, traceOutput, prepared.config.workload.kind === 'trace' ? 'replayed' : 'generated'));
   if (reportPath !== undefined) await writeRunReport(reportPath, result, !quiet);
   void requests;
   void unfinished_requests;

@@ -152,7 +152,7 @@ describe('blis run --autoscaler-policy <built module>', () => {
       '--model-autoscaler-interval-us', '5000000',
       '--autoscaler-policy', builtAutoscaler,
       '--trace-level', 'decisions',
-      '--trace-output', trace,
+      '--decision-trace', trace,
     ]);
     const alone = blis(workload);
 

@@ -233,7 +233,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     fitnessWeights,
     trace: {
       level: f.traceLevel,
-      outputPath: f.traceOutput,
+      outputPath: f.decisionTrace,
       counterfactualK: f.counterfactualK,
       summarize: f.summarizeTrace === true,
       summaryMaxTokens: f.summaryMaxTokens,
@@ -241,7 +241,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
       tailRatioThreshold: f.tailRatioThreshold,
     },
     checkInvariants: f.checkInvariants === true,
-    includeRequests: typeof f.resultsPath === 'string' || typeof f.report === 'string',
+    includeRequests: ['resultsPath', 'report', 'metricsPath', 'traceOutput'].some((k) => typeof f[k] === 'string'),
     // A report draws the instances over time: --report samples every second unless told otherwise.
     timeseriesIntervalUs: timeseriesIntervalUs((f.timeseriesInterval as number | undefined) ?? (typeof f.report === 'string' ? REPORT_TIMESERIES_INTERVAL_MS : undefined)),
     pd: pd.pd === undefined || modules.decider !== undefined ? pd.pd : { ...pd.pd, deciderParams: withParams(pd.pd.deciderParams, setup.flagParams.byKind.decider) },

@@ -10,7 +10,7 @@ export const CALIBRATE_OPTIONS = [
   { flags: '--network-rtt-us <value>', description: 'RTT in µs added to simulated TTFT and E2E; -1 = the header\'s network.measured_rtt_ms × 1000 (default: -1)' },
   { flags: '--network-bandwidth-mbps <value>', description: 'add prompt upload and answer download time at 4 bytes a token; 0 = none (default: 0)' },
   { flags: '--itl-data <file>', description: 'chunk timings (`blis observe --record-itl`): grade ITL too' },
-  { flags: '--sim-metrics <file>', description: 'simulator metrics JSON with cache_hit_rate (`blis replay` stdout or --results-path file): compare the KV hit rate' },
+  { flags: '--sim-metrics <file>', description: 'simulator metrics JSON with cache_hit_rate (`blis replay --metrics-path` file, as BLIS writes it; or its stdout or --results-path file): compare the KV hit rate' },
   { flags: '--hit-rate-tolerance-pp <value>', description: 'KV hit-rate band in percentage points (default: 5)' },
   { flags: '--ttft-mape-threshold <value>', description: 'TTFT MAPE threshold, a fraction, for the tolerance verdict (default: 0.15)' },
   { flags: '--slo-ttft <list>', description: 'per-class TTFT goodput targets, e.g. critical=100ms,standard=500ms (over the header\'s)' },

@@ -26,6 +26,8 @@ export const CAPACITY_EXCLUDED_FLAGS: readonly string[] = [
   'timeseries-interval',
   'trace-level',
   'trace-output',
+  'decision-trace',
+  'metrics-path',
   'counterfactual-k',
   'summarize-trace',
   'summary-max-tokens',

@@ -50,7 +50,7 @@ const GENERATION_FLAGS: readonly string[] = [
  * `blis run` flags `blis compare` lacks: the routing policy it varies, outputs written per run,
  * and the memory comparison (its runs are on worker threads; see docs/limits.md).
  */
-const COMPARE_EXCLUDED: readonly string[] = ['log', 'check-policies', 'policy-budget-ms', 'routing-policy', 'results-path', 'report', 'timeseries-interval', 'trace-level', 'trace-output', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
+const COMPARE_EXCLUDED: readonly string[] = ['log', 'check-policies', 'policy-budget-ms', 'routing-policy', 'results-path', 'report', 'timeseries-interval', 'trace-level', 'trace-output', 'decision-trace', 'metrics-path', 'counterfactual-k', 'summarize-trace', 'summary-max-tokens', 'tail-ratio-threshold', 'summary-strategy'];
 
 /** Builds the `blis` program; exported for tests that drive the CLI in-process. */
 export function buildProgram(): Command {

@@ -19,6 +19,8 @@ export const SERVE_SIM_EXCLUDED: readonly string[] = [
   'timeseries-interval',
   'trace-level',
   'trace-output',
+  'decision-trace',
+  'metrics-path',
   'counterfactual-k',
   'summarize-trace',
   'summary-max-tokens',

@@ -12,7 +12,7 @@ export interface AttachedTracing {
 /** The flag behind each trace setting, for error messages. */
 const FLAG_OF: Record<string, string> = {
   level: '--trace-level',
-  outputPath: '--trace-output',
+  outputPath: '--decision-trace',
   counterfactualK: '--counterfactual-k',
   summarize: '--summarize-trace',
   summaryMaxTokens: '--summary-max-tokens',
@@ -54,7 +54,7 @@ export function createTracing(input: SimulationConfigInput, customDecider?: stri
     try {
       sink = new JsonlFileSink(t.outputPath);
     } catch (e) {
-      if (e instanceof TraceOutputError) throw new UsageError([{ where: '--trace-output', expected: 'a writable file', found: `${e.code} (${e.path})` }]);
+      if (e instanceof TraceOutputError) throw new UsageError([{ where: '--decision-trace', expected: 'a writable file', found: `${e.code} (${e.path})` }]);
       throw e;
     }
   }

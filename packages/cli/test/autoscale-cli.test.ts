@@ -279,7 +279,7 @@ describe('tracing', () => {
       [250, false],
     ] as const) {
       const out = join(tmp, `trace-${gapS}.jsonl`);
-      const cfg = await configOf(['--policy-config', PHASE2, '--trace-level', 'decisions', '--trace-output', out]);
+      const cfg = await configOf(['--policy-config', PHASE2, '--trace-level', 'decisions', '--decision-trace', out]);
       const tracing = createTracing(cfg);
       if (tracing === undefined) throw new Error('no tracing');
       tracing.observer.onScaleAction({ pool: 'monolithic', before: 1, after: 2, instances: ['instance_1'], unplaced: 0 }, 0);

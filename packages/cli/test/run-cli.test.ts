@@ -78,7 +78,7 @@ describe('blis run --model meta-llama/llama-3.1-8b-instruct --num-requests 1000 
   });
 
   it('logs on stderr: the run summary line (and no JSON)', () => {
-    expect(first.stderr).toMatch(/blis: 1 instance\(s\), trained-physics latency, \d+ KV blocks \(derived\); 1000\/1000 completed in [\d.]+ simulated s\n$/);
+    expect(first.stderr).toMatch(/blis: 1 instance\(s\), trained-physics latency, 26312 KV blocks \(derived: 80 GiB × 0\.9 × TP 1 − 14\.96 weights − 5\.5 activations − 0\.15 non-torch = 51\.39 GiB \/ 2097152 B per block\); 1000\/1000 completed in [\d.]+ simulated s\n$/);
     expect(first.stderr).not.toContain('"completed_requests"');
   });
 

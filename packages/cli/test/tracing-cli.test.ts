@@ -31,7 +31,7 @@ describe('blis run with decision tracing', () => {
 
   it('runs the issue command: trace file, counterfactual top 3, anomalies and a grounded summary', () => {
     const out = join(tmp, 't.jsonl');
-    const r = blis(...BASE, '--trace-level', 'decisions', '--counterfactual-k', '3', '--trace-output', out, '--summarize-trace');
+    const r = blis(...BASE, '--trace-level', 'decisions', '--counterfactual-k', '3', '--decision-trace', out, '--summarize-trace');
     expect(r.code, r.stderr).toBe(0);
     const res = JSON.parse(r.stdout);
     const records = [...readTraceFile(out)];
@@ -53,8 +53,8 @@ describe('blis run with decision tracing', () => {
     const a = join(tmp, 'a.jsonl');
     const b = join(tmp, 'b.jsonl');
     const flags = ['--routing-policy', 'round-robin', '--trace-level', 'full', '--counterfactual-k', '2', '--summarize-trace', '--summary-strategy', 'decision-audit'];
-    const ra = blis(...BASE, ...flags, '--trace-output', a);
-    const rb = blis(...BASE, ...flags, '--trace-output', b);
+    const ra = blis(...BASE, ...flags, '--decision-trace', a);
+    const rb = blis(...BASE, ...flags, '--decision-trace', b);
     expect(ra.code, ra.stderr).toBe(0);
     expect(rb.stdout).toBe(ra.stdout);
     expect(readFileSync(b, 'utf8')).toBe(readFileSync(a, 'utf8'));
@@ -71,13 +71,15 @@ describe('blis run with decision tracing', () => {
   });
 
   it.each([
-    [['--trace-output', join(tmp, 'x.jsonl')], /--trace-output: expected trace level decisions or full for a trace output file, found none/],
+    [['--decision-trace', join(tmp, 'x.jsonl')], /--decision-trace: expected trace level decisions or full for a trace output file, found none/],
     [['--counterfactual-k', '3'], /--counterfactual-k: expected trace level decisions or full for counterfactual candidates, found none/],
     [['--trace-level', 'verbose'], /--trace-level/],
     [['--summarize-trace', '--summary-max-tokens', '50'], /--summary-max-tokens: expected number to be >=100, found 50/],
     [['--summarize-trace', '--summary-strategy', 'pattern-mining'], /--summary-strategy/],
     [['--trace-level', 'decisions', '--tail-ratio-threshold', '1'], /--tail-ratio-threshold: expected number to be >1, found 1/],
-    [['--trace-level', 'decisions', '--trace-output', join(tmp, 'missing-dir', 't.jsonl')], /--trace-output: expected a writable file, found ENOENT/],
+    [['--trace-level', 'decisions', '--decision-trace', join(tmp, 'missing-dir', 't.jsonl')], /--decision-trace: expected a writable file, found ENOENT/],
+    // The decision trace's old flag: --trace-output is BLIS's workload export now.
+    [['--trace-level', 'decisions', '--trace-output', join(tmp, 't')], /^blis: --trace-output: expected BLIS's workload export \(a TraceV2 <prefix>\.yaml \+ <prefix>\.csv\); the decision trace of --trace-level is written with --decision-trace <file> since this release, found --trace-output \S+ beside --trace-level decisions$/m],
   ])('rejects %j with exit 2 and nothing on stdout', (flags, message) => {
     const r = blis(...BASE, ...flags);
     expect(r.code).toBe(2);

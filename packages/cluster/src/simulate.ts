@@ -1,6 +1,7 @@
-import { type InstanceConfig, PartitionedRng, type RandomStream, type RequestSource } from '@blis/engine';
+import { type InstanceConfig, PartitionedRng, type RequestSource } from '@blis/engine';
+import { type GoRand, goSubsystemRand } from '@blis/workload';
 import type { KVTierConfig } from '@blis/kvcache';
-import { type LatencyModel, type ModelArchitecture, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
+import { type LatencyModel, type ModelArchitecture, describeKVCapacity, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
 import {
   type AdmissionPolicy,
   type AutoScalePolicy,
@@ -93,6 +94,8 @@ export interface PreparedRun {
   latencyKind: string;
   totalKVBlocks: number;
   kvBlocksSource: string;
+  /** How a derived count came about (`80 GiB × 0.9 × TP 1 − … / 131072 B per block`); absent otherwise. */
+  kvBlocksDerivation?: string;
   /** What the run was estimated to need before anything was allocated (docs/limits.md). */
   memory: MemoryEstimate;
   /** The CPU tier or offload chain every instance has behind its GPU cache; absent = GPU only. */
@@ -136,6 +139,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   let tp = config.tp ?? modelDefault(config.model)?.tp ?? 1;
   let modelResolved = false;
   let derivation: KVDerivation | undefined;
+  let kvBlocksDerivation: string | undefined;
   if (latency === undefined || kvBlocks === undefined) {
     const { resolved, kv } = resolveInstanceModel(config);
     if (latency === undefined) {
@@ -147,7 +151,10 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     modelConfig = resolved.modelConfig;
     tp = resolved.tp;
     modelResolved = true;
-    if (kv.source === 'derived') derivation = kvDerivationOf(config, resolved);
+    if (kv.source === 'derived') {
+      derivation = kvDerivationOf(resolved, kv.derivation);
+      kvBlocksDerivation = describeKVCapacity(kv.derivation);
+    }
   }
   const blockIssues = kvBlockIssues(kvBlocks, kvSource, config, derivation);
   if (blockIssues.length > 0 || sizeIssues.length > 0)
@@ -227,7 +234,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     totalKVBlocks: pool?.totalKVBlocks ?? kvBlocks,
     // Transfer jitter draws from a stream of its own per instance (BLIS's kv-offload partition),
     // and only when a device sets jitter, so other streams never shift.
-    ...(kvTiers !== undefined ? { kvTiers, kvTierNormal: jitterSource(rng, i) } : {}),
+    ...(kvTiers !== undefined ? { kvTiers, kvTierNormal: jitterSource(config.seed) } : {}),
     blockSizeTokens: config.blockSizeTokens,
     maxNumSeqs: config.maxNumSeqs,
     maxNumBatchedTokens: config.maxNumBatchedTokens,
@@ -247,7 +254,6 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   }
   const lifecycle = resolveLifecycle({
     config,
-    rng,
     registry,
     ctx,
     tp,
@@ -297,7 +303,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     ...(lifecycle !== undefined ? { lifecycle } : {}),
     ...(config.timeseriesIntervalUs !== undefined ? { timeseries: { intervalUs: config.timeseriesIntervalUs, maxSamples: config.timeseriesMaxSamples } } : {}),
   });
-  const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, memory };
+  const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, kvBlocksDerivation, memory };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
   return prepared;
 }
@@ -322,11 +328,16 @@ function modelArchitecture(config: SimulationConfig): ModelArchitecture | undefi
   return raw === undefined ? undefined : parseModelConfig(raw, `catalogue config of ${config.model}`);
 }
 
-function jitterSource(rng: PartitionedRng, instance: number): () => number {
-  let stream: RandomStream | undefined;
+/**
+ * An instance's offload jitter draws as BLIS makes them: each instance's KV store seeds its own
+ * `kv-offload` stream from the run seed (sim/kv/register.go), so every instance draws the same
+ * sequence of Go `NormFloat64`s. Seeded at the first draw: only jittered tiers draw.
+ */
+function jitterSource(seed: number): () => number {
+  let stream: GoRand | undefined;
   return () => {
-    stream ??= rng.stream(`kv-offload/${instance}`);
-    return stream.normal();
+    stream ??= goSubsystemRand(BigInt(seed), 'kv-offload');
+    return stream.normFloat64();
   };
 }
 

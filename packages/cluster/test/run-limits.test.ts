@@ -68,7 +68,7 @@ describe('kvBlockIssues', () => {
     expect(kvBlockIssues(0, 'derived', config, d)).toEqual([
       {
         path: ['blockSizeTokens'],
-        expected: 'at most 10 tokens per block (H100 × TP 1 at 0.9 utilisation leaves 0.0 GiB beside the weights of m, 100 bytes of KV per token)',
+        expected: "at most 10 tokens per block (H100 × TP 1 at 0.9 utilisation leaves 0.0 GiB per GPU beside the weights of m and vLLM's reserves, 100 bytes of KV per token per GPU)",
         found: '16 (0 KV blocks per instance)',
       },
     ]);
@@ -100,7 +100,7 @@ describe('prepareSimulation', () => {
     const e = refusal(() => prepareSimulation({ model: MODEL, blockSizeTokens: 1e12 }));
     expect(e.issues).toHaveLength(1);
     expect(e.issues[0].path).toEqual(['blockSizeTokens']);
-    expect(e.issues[0].expected).toMatch(/^at most 467296 tokens per block \(H100 × TP 1 at 0\.9 utilisation/);
+    expect(e.issues[0].expected).toMatch(/^at most 421007 tokens per block \(H100 × TP 1 at 0\.9 utilisation/);
   });
 
   const spec = (clients: number, numRequests = 5) => ({

@@ -9,7 +9,7 @@ export { LatencyConfigError } from './errors.js';
 export type { ModelArchitecture } from './model-config.js';
 export type { StepModelConfig } from './step-model-config.js';
 export { parseStepModelConfig, isMoE, effectiveWeightBytesPerParam } from './step-model-config.js';
-export { parseModelConfig, loadModelConfig, parameterCount, kvBytesPerToken } from './model-config.js';
+export { parseModelConfig, loadModelConfig } from './model-config.js';
 export type { GpuSpec } from './hardware.js';
 export { hardwareSpec, knownHardware } from './hardware.js';
 export type { CoefficientEntry, ModelDefault, WorkloadPreset } from './catalogue.js';
@@ -24,7 +24,16 @@ export {
 } from './catalogue.js';
 export { resolveLatency } from './resolve.js';
 export type { LatencyModelKind, ResolveLatencyOptions, ResolvedLatency } from './resolve.js';
-export { DEFAULT_TOTAL_KV_BLOCKS, deriveTotalKVBlocks, resolveKVBlocks } from './kv-capacity.js';
-export type { KVCapacityInput, ResolveKVBlocksInput } from './kv-capacity.js';
+export {
+  ACTIVATION_RESERVE_GIB,
+  DEFAULT_TOTAL_KV_BLOCKS,
+  NON_TORCH_RESERVE_GIB,
+  deriveKVCapacity,
+  deriveTotalKVBlocks,
+  describeKVCapacity,
+  resolveKVBlocks,
+} from './kv-capacity.js';
+export type { KVCapacityDerivation, KVCapacityInput, ResolveKVBlocksInput, ResolvedKVBlocks } from './kv-capacity.js';
+export { capacityWeightBytes } from './kv-capacity-weights.js';
 export { kvBytesPerTokenPerRank, parseKVShape } from './kv-bytes-per-token.js';
 export type { KVShape } from './kv-bytes-per-token.js';

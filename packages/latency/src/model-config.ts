@@ -102,22 +102,3 @@ export function loadModelConfig(path: string): ModelArchitecture {
   }
   return parseModelConfig(raw, file);
 }
-
-/** Weight parameters: embeddings (+ LM head), attention and MLP/MoE per layer. */
-export function parameterCount(m: ModelArchitecture): number {
-  const q = m.heads * m.headDim;
-  const kv = m.kvHeads * m.headDim;
-  const attention = m.hiddenSize * q + 2 * m.hiddenSize * kv + q * m.hiddenSize;
-  const mlp = m.experts > 0 ? m.experts * 3 * m.hiddenSize * m.moeIntermediateSize + m.hiddenSize * m.experts : 3 * m.hiddenSize * m.intermediateSize;
-  const embeddings = m.vocabSize * m.hiddenSize * (m.tiedEmbeddings ? 1 : 2);
-  return embeddings + m.layers * (attention + mlp);
-}
-
-/**
- * KV cache bytes per token across all TP ranks, as GPU capacity sizing reads the config (K and V
- * for every layer and KV head at the weight width). Offload block sizing and P/D transfers use
- * BLIS's per-rank formula instead, `kvBytesPerTokenPerRank`, which also knows MLA.
- */
-export function kvBytesPerToken(m: ModelArchitecture): number {
-  return 2 * m.layers * m.kvHeads * m.headDim * m.dtypeBytes;
-}

@@ -31,6 +31,10 @@ export interface StepModelConfig {
   /** Quantized weight width from `quantization_config` or the model name; 0 = not quantized. */
   quantizedWeightBytesPerParam: number;
   hiddenAct: string;
+  /** `vocab_size` as given (0 when absent): KV capacity sizes the embeddings and LM head with it. */
+  vocabSize: number;
+  /** MoE models whose first k layers are dense (`first_k_dense_replace`); 0 = none. */
+  firstKDenseReplace: number;
 }
 
 /** Fewest routed experts that make a model mixture-of-experts (a single expert is dense). */
@@ -153,5 +157,7 @@ export function parseStepModelConfig(rawConfig: unknown): StepModelConfig {
     bytesPerParam: Object.hasOwn(DTYPE_BYTES, dtype) ? DTYPE_BYTES[dtype] : 0,
     quantizedWeightBytesPerParam: quantizedWeightBytes(raw.quantization_config),
     hiddenAct: typeof raw.hidden_act === 'string' ? raw.hidden_act : '',
+    vocabSize: int(raw, 'vocab_size'),
+    firstKDenseReplace: int(raw, 'first_k_dense_replace'),
   };
 }

@@ -11,7 +11,6 @@ import {
   hardwareSpec,
   knownModels,
   modelConfigRaw,
-  parameterCount,
   parseModelConfig,
   resolveKVBlocks,
   resolveLatency,
@@ -155,10 +154,10 @@ describe('catalogue and resolution', () => {
 
 describe('KV capacity', () => {
   it('derives llama-3.1-8b on one H100 by hand', () => {
-    const m = parseModelConfig({ num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, vocab_size: 128256, torch_dtype: 'bfloat16' });
-    const params = 128256 * 4096 * 2 + 32 * (4096 * 4096 + 2 * 4096 * 1024 + 4096 * 4096 + 3 * 4096 * 14336);
-    expect(parameterCount(m)).toBe(params);
-    const free = 80 * 2 ** 30 * 0.9 - params * 2;
+    const m = parseModelConfig({ num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, vocab_size: 128256, torch_dtype: 'bfloat16', hidden_act: 'silu' });
+    // Embeddings and LM head, per layer attention (Q and O hidden², K and V hidden·1024) and two norms, SwiGLU MLP, final norm.
+    const params = 128256 * 4096 * 2 + 32 * (4096 * 4096 + 2 * 4096 * 1024 + 4096 * 4096 + 2 * 4096 + 3 * 4096 * 14336) + 4096;
+    const free = Math.trunc((80 * 0.9 - (params * 2) / 2 ** 30 - 5.5 - 0.15) * 2 ** 30);
     const perBlock = 2 * 32 * 8 * 128 * 2 * 16;
     expect(deriveTotalKVBlocks({ modelConfig: m, hardware: hardwareSpec('H100'), tp: 1 })).toBe(Math.floor(free / perBlock));
   });

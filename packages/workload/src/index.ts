@@ -32,7 +32,7 @@ export { estimateTraceRecords, type TraceRecordEstimate } from './traces/trace-s
 export { openTraceV2, openTraceV2Text, writeTraceV2, readTraceV2Header, parseTraceV2Header, traceV2Pair, TRACEV2_COLUMNS, TraceV2HeaderSchema } from './traces/tracev2.js';
 export { TraceKVOffloadSchema, TraceKVOffloadTierSchema, TraceObservedKVMetricsSchema, kvOffloadHeaderBlock } from './traces/tracev2-kv-offload.js';
 export type { TraceKVOffloadBlock, TraceKVOffloadTier, TraceObservedKVMetrics } from './traces/tracev2-kv-offload.js';
-export type { TraceV2Header } from './traces/tracev2.js';
+export type { TraceV2Header, TraceV2RowOutcome } from './traces/tracev2.js';
 export { openAzureTrace, azureTimestampUs } from './traces/azure.js';
 export { openMooncakeTrace } from './traces/mooncake.js';
 export { TraceRequestSource } from './traces/trace-source.js';

@@ -17,6 +17,8 @@ import { requireSpecFileSize } from '../spec-file-limit.js';
 import { createTracing } from '../tracing.js';
 import { UsageError } from '../usage-error.js';
 import { writeRunReport } from '../run-report.js';
+import { blisMetricsOutput } from '../metrics-file.js';
+import { exportRunWorkload, runRequests } from '../workload-export.js';
 import { checkWritableFile } from '../writable-file.js';
 
 /**
@@ -29,6 +31,7 @@ export async function runSimulationCommand(
   workloadFrom: (flags: Record<string, unknown>) => SimulationConfigInput['workload'],
 ): Promise<void> {
   const flags = parseFlags(defs, rawOpts);
+  refuseOldTraceOutput(flags);
   const workload = workloadFrom(flags);
   if (workload?.kind === 'spec' && workload.path !== undefined) requireSpecFileSize('--workload-spec', workload.path);
   const setup = await preparePolicies(flags);
@@ -37,6 +40,10 @@ export async function runSimulationCommand(
   if (resultsPath !== undefined) checkWritable(resultsPath);
   const reportPath = flags.report as string | undefined;
   if (reportPath !== undefined) checkWritableFile('--report', reportPath);
+  const metricsPath = flags.metricsPath as string | undefined;
+  if (metricsPath !== undefined) checkWritableFile('--metrics-path', metricsPath);
+  const traceOutput = flags.traceOutput as string | undefined;
+  if (traceOutput !== undefined) for (const ext of ['.yaml', '.csv']) checkWritableFile('--trace-output', `${traceOutput}${ext}`);
   const custom = customRuntime(setup, {
     seed: (flags.seed as number | undefined) ?? 42,
     numInstances: input.numInstances ?? 1,
@@ -67,7 +74,7 @@ export async function runSimulationCommand(
   tracing?.finish(result, prepared.cluster.endUs);
   if (!quiet) {
     process.stderr.write(
-      `blis: ${prepared.config.numInstances} instance(s), ${prepared.latencyKind} latency, ${prepared.totalKVBlocks} KV blocks (${prepared.kvBlocksSource}); ${result.completed_requests}/${result.injected_requests} completed in ${result.vllm_estimated_duration_s.toFixed(3)} simulated s\n`,
+      `blis: ${prepared.config.numInstances} instance(s), ${prepared.latencyKind} latency, ${prepared.totalKVBlocks} KV blocks (${prepared.kvBlocksSource}${prepared.kvBlocksDerivation === undefined ? '' : `: ${prepared.kvBlocksDerivation}`}); ${result.completed_requests}/${result.injected_requests} completed in ${result.vllm_estimated_duration_s.toFixed(3)} simulated s\n`,
     );
     const overload = overloadNote(result, prepared.config.numInstances);
     if (overload !== undefined) process.stderr.write(`blis: ${overload}\n`);
@@ -90,12 +97,45 @@ export async function runSimulationCommand(
       throw new UsageError([{ where: '--results-path', expected: 'a writable file', found: describeErrno(e) }]);
     }
   }
+  // Both files need the requests the run received, generated again: once for the two.
+  const received = metricsPath !== undefined || traceOutput !== undefined ? runRequests(prepared.config, result) : [];
+  if (metricsPath !== undefined) {
+    const byId = new Map(received.map((r) => [r.spec.id, r.spec]));
+    writeOutputFile('--metrics-path', () => writeJsonFile(metricsPath, blisMetricsOutput(result, (id) => byId.get(id))));
+  }
+  if (traceOutput !== undefined) writeOutputFile('--trace-output', () => exportRunWorkload(prepared.config, received, traceOutput, prepared.config.workload.kind === 'trace' ? 'replayed' : 'generated'));
   if (reportPath !== undefined) await writeRunReport(reportPath, result, !quiet);
   void requests;
   void unfinished_requests;
   // A time series sampled only for --report stays out of stdout, which --report leaves as it was.
   if (reportPath !== undefined && flags.timeseriesInterval === undefined) delete summary.timeseries;
   writeJsonStdout(summary);
+}
+
+/**
+ * `--trace-output` is BLIS's workload export; until this release it named the decision trace
+ * file, which needed `--trace-level`. That usage now stops with where the file moved, rather
+ * than writing a workload the user did not ask for.
+ */
+function refuseOldTraceOutput(flags: Record<string, unknown>): void {
+  const level = flags.traceLevel;
+  if (flags.traceOutput === undefined || level === undefined || level === 'none') return;
+  throw new UsageError([
+    {
+      where: '--trace-output',
+      expected: `BLIS's workload export (a TraceV2 <prefix>.yaml + <prefix>.csv); the decision trace of --trace-level is written with --decision-trace <file> since this release`,
+      found: `--trace-output ${String(flags.traceOutput)} beside --trace-level ${String(level)}`,
+    },
+  ]);
+}
+
+function writeOutputFile(flag: string, write: () => unknown): void {
+  try {
+    write();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === undefined) throw e;
+    throw new UsageError([{ where: flag, expected: 'a writable file', found: describeErrno(e) }]);
+  }
 }
 
 /** Fails before the run when --results-path cannot be created, rather than after it. */

@@ -39,13 +39,13 @@ export const cases: readonly BadInputCase[] = [
   {
     name: '--block-size-in-tokens 1e12 (no block fits)',
     args: [...RUN, '--block-size-in-tokens', '1e12'],
-    stderr: [/^blis: --block-size-in-tokens: expected at most 467296 tokens per block \(H100 × TP 1 at 0\.9 utilisation leaves 57\.0 GiB beside the weights of meta-llama\/llama-3\.1-8b-instruct, 131072 bytes of KV per token\), found 1000000000000 \(0 KV blocks per instance\)$/],
+    stderr: [/^blis: --block-size-in-tokens: expected at most 421007 tokens per block \(H100 × TP 1 at 0\.9 utilisation leaves 51\.4 GiB per GPU beside the weights of meta-llama\/llama-3\.1-8b-instruct and vLLM's reserves, 131072 bytes of KV per token per GPU\), found 1000000000000 \(0 KV blocks per instance\)$/],
     exactLines: true,
   },
   {
     name: '--block-size-in-tokens within the limit, still no block fits',
     args: [...RUN, '--block-size-in-tokens', '500000'],
-    stderr: [/^blis: --block-size-in-tokens: expected at most 467296 tokens per block \(.*\), found 500000 \(0 KV blocks per instance\)$/],
+    stderr: [/^blis: --block-size-in-tokens: expected at most 421007 tokens per block \(.*\), found 500000 \(0 KV blocks per instance\)$/],
     exactLines: true,
   },
   {

@@ -19,7 +19,10 @@ export const DelaySchema = z.object({ meanUs: nonNeg.max(MAX_CLOCK_US), stddevUs
  */
 export function sampleDelay(d: { meanUs: number; stddevUs: number }, normal: () => number): number {
   if (d.stddevUs <= 0) return Math.trunc(d.meanUs);
-  return Math.max(0, Math.trunc(d.meanUs + d.stddevUs * normal()));
+  // In seconds and in BLIS's order of operations (`DelaySpec.Sample`), so a draw truncates to
+  // the same µs as BLIS's.
+  const secs = normal() * (d.stddevUs / 1e6) + d.meanUs / 1e6;
+  return secs < 0 ? 0 : Math.trunc(secs * 1e6);
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { InstanceConfig, PartitionedRng, RandomStream } from '@blis/engine';
+import type { InstanceConfig } from '@blis/engine';
 import type { AutoScalePolicy, PolicyFactoryContext, PolicyRegistry, PoolType } from '@blis/policies';
+import { type GoRand, goSubsystemRand } from '@blis/workload';
 import type { SimulationConfig } from '../config-schema.js';
 import type { FleetCeiling } from '../limits/fleet-ceiling.js';
 import type { ResolvedPdSetup } from '../pd/pd-setup.js';
@@ -16,7 +17,6 @@ export interface LifecycleSetup {
 
 export interface LifecycleSetupInput {
   config: SimulationConfig;
-  rng: PartitionedRng;
   registry: PolicyRegistry;
   ctx: (name: string, params: Record<string, unknown>) => PolicyFactoryContext;
   /** Tensor parallelism and KV blocks of an instance without P/D overrides. */
@@ -55,14 +55,16 @@ export function resolveLifecycle(input: LifecycleSetupInput): LifecycleSetup | u
     return { ...(p === 'shared' ? poolSpec('decode') : base), pool: p };
   });
 
-  const streams = new Map<string, RandomStream>();
+  // BLIS's named streams (sim/cluster/infra_config.go): Go's math/rand seeded with the run seed
+  // XOR FNV-1a of the name, standard normals by its NormFloat64, so delays are BLIS's draw for draw.
+  const streams = new Map<string, GoRand>();
   const normal = (name: string) => {
     let s = streams.get(name);
     if (s === undefined) {
-      s = input.rng.stream(name);
+      s = goSubsystemRand(BigInt(config.seed), name);
       streams.set(name, s);
     }
-    return s.normal();
+    return s.normFloat64();
   };
 
   const slo = { ttft: config.sloTtftUs, e2e: config.sloE2eUs };
@@ -72,7 +74,7 @@ export function resolveLifecycle(input: LifecycleSetupInput): LifecycleSetup | u
       nodePools: config.nodePools,
       groups,
       initial,
-      normal: (stream) => normal(`lifecycle/${stream}`),
+      normal: (stream) => normal(stream === 'loading' ? 'instance-loading' : 'node-provisioning'),
       newInstance: input.newInstance,
     },
     metTargets: (target, ttft, e2e) => {

@@ -49,15 +49,15 @@ export interface KVDerivation {
   gpu: string;
   tp: number;
   gpuMemoryUtilization: number;
-  /** Bytes left for the KV cache beside the weights, over the TP group. */
+  /** Bytes left for the KV cache on one GPU of the TP group, beside the weights and vLLM's reserves. */
   freeBytes: number;
-  /** KV bytes one token takes. */
+  /** KV bytes one token takes on one GPU. */
   kvBytesPerToken: number;
 }
 
 /**
  * What the resolved KV block count per instance says: none fit (a block bigger than the memory
- * beside the weights), more than one instance may hold, or more than all instances may hold.
+ * beside the weights and reserves), more than one instance may hold, or more than all instances may hold.
  * `source` is where the count came from (`flag` counts were checked with the config).
  */
 export function kvBlockIssues(blocks: number, source: string, config: SimulationConfig, derivation: KVDerivation | undefined): RunLimitIssue[] {
@@ -102,5 +102,5 @@ function totalBlockIssues(blocks: number, source: string, instances: number): Ru
 
 function describeDerivation(d: KVDerivation): string {
   const gib = (d.freeBytes / 2 ** 30).toFixed(1);
-  return `${d.gpu} × TP ${d.tp} at ${d.gpuMemoryUtilization} utilisation leaves ${gib} GiB beside the weights of ${d.model}, ${d.kvBytesPerToken} bytes of KV per token`;
+  return `${d.gpu} × TP ${d.tp} at ${d.gpuMemoryUtilization} utilisation leaves ${gib} GiB per GPU beside the weights of ${d.model} and vLLM's reserves, ${d.kvBytesPerToken} bytes of KV per token per GPU`;
 }

@@ -1,19 +1,14 @@
-import { type ResolvedLatency, kvBytesPerToken, parameterCount } from '@blis/latency';
-import type { SimulationConfig } from '../config-schema.js';
+import type { KVCapacityDerivation, ResolvedLatency } from '@blis/latency';
 import type { KVDerivation } from './config-limits.js';
 
-/** The facts a derived KV block count came from (as @blis/latency's deriveTotalKVBlocks computes it). */
-export function kvDerivationOf(config: SimulationConfig, resolved: ResolvedLatency): KVDerivation | undefined {
-  const m = resolved.modelConfig;
-  const hw = resolved.hardware;
-  if (m === undefined || hw === undefined) return undefined;
-  const budget = hw.memoryGiB * 2 ** 30 * config.gpuMemoryUtilization * resolved.tp;
+/** The facts a derived KV block count came from, per TP rank (as @blis/latency's deriveKVCapacity computes it). */
+export function kvDerivationOf(resolved: ResolvedLatency, d: KVCapacityDerivation): KVDerivation {
   return {
     model: resolved.modelId,
-    gpu: hw.name,
-    tp: resolved.tp,
-    gpuMemoryUtilization: config.gpuMemoryUtilization,
-    freeBytes: budget - parameterCount(m) * m.dtypeBytes,
-    kvBytesPerToken: kvBytesPerToken(m),
+    gpu: resolved.hardware?.name ?? resolved.gpu,
+    tp: d.tp,
+    gpuMemoryUtilization: d.gpuMemoryUtilization,
+    freeBytes: d.allocatableBytes / d.tp,
+    kvBytesPerToken: d.bytesPerTokenPerRank,
   };
 }

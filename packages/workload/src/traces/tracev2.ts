@@ -238,12 +238,20 @@ function sortedByArrival(read: () => RequestSpec | undefined, csv: string, lineO
   };
 }
 
+/** What a simulated run made of a written request: its chunk times (0 = none) and BLIS's status (`ok`, `timeout`, `incomplete`). */
+export interface TraceV2RowOutcome {
+  firstChunkUs: number;
+  lastChunkUs: number;
+  status: string;
+}
+
 /**
- * Writes every request of `source` as a BLIS TraceV2 pair. Arrival times are written as given;
+ * Writes every request of `source` as a BLIS TraceV2 pair; `outcome` gives each row the run's
+ * chunk times and status (without it, none and `ok`, as a conversion has no run). Arrival times are written as given;
  * closed-loop sessions are written with the arrivals they would have without feedback, so a
  * replay has fixed arrivals (documented in the README).
  */
-export function writeTraceV2(source: RequestSource, headerPath: string, csvPath: string, header: Partial<TraceV2Header> = {}): number {
+export function writeTraceV2(source: RequestSource, headerPath: string, csvPath: string, header: Partial<TraceV2Header> = {}, outcome?: (r: RequestSpec) => TraceV2RowOutcome): number {
   const h = { trace_version: 2, time_unit: 'microseconds', mode: 'generated', warm_up_requests: 0, ...header };
   const fd = openSync(csvPath, 'w');
   let n = 0;
@@ -253,10 +261,11 @@ export function writeTraceV2(source: RequestSource, headerPath: string, csvPath:
     for (let r = source.next(); r !== undefined; r = source.next()) {
       // As BLIS's exporter: input_tokens excludes the group prefix, the deadline is absolute.
       const p = prefixColumns.columns(r.prefixGroup, r.prefixLength, r.inputTokens);
+      const o = outcome?.(r);
       const row = [
         r.id, r.clientId, r.tenantId, r.sloClass, r.sessionId, r.roundIndex, r.prefixGroup, p.prefixLength,
         r.streaming, p.ownTokens, r.outputTokens, r.inputTokens, 0, 0, 0, 0, '', r.deadlineUs,
-        0, r.arrivalUs, r.arrivalUs, 0, 0, 0, 'ok', '', '',
+        0, r.arrivalUs, r.arrivalUs, ...(o === undefined ? [0, 0, 0, 'ok'] : [o.firstChunkUs, o.lastChunkUs, 0, o.status]), '', '',
       ];
       buf += `${row.map(csvField).join(',')}\n`;
       n++;

@@ -1,0 +1,157 @@
+import type { RequestRecord, SimulationResult, UnfinishedRequestRecord } from '@blis/cluster';
+import type { RequestSpec } from '@blis/engine';
+
+/**
+ * BLIS's `MetricsOutput` (sim/metrics_utils.go), the file `blis run|replay --metrics-path` writes
+ * and `blis calibrate --sim-metrics` reads: the cluster's aggregate under BLIS's field names in
+ * BLIS's order, the KV cache hit rate, and one `RequestMetrics` record per request an instance
+ * received, by arrival.
+ */
+export interface BlisMetricsOutput {
+  instance_id: string;
+  completed_requests: number;
+  still_queued: number;
+  still_running: number;
+  injected_requests: number;
+  total_input_tokens: number;
+  total_output_tokens: number;
+  vllm_estimated_duration_s: number;
+  responses_per_sec: number;
+  tokens_per_sec: number;
+  e2e_mean_ms: number;
+  e2e_p90_ms: number;
+  e2e_p95_ms: number;
+  e2e_p99_ms: number;
+  ttft_mean_ms: number;
+  ttft_p90_ms: number;
+  ttft_p95_ms: number;
+  ttft_p99_ms: number;
+  itl_mean_ms: number;
+  itl_p90_ms: number;
+  itl_p95_ms: number;
+  itl_p99_ms: number;
+  scheduling_delay_p99_ms: number;
+  kv_allocation_failures?: number;
+  preemption_count: number;
+  cache_hit_rate: number;
+  dropped_unservable: number;
+  length_capped_requests: number;
+  timed_out_requests: number;
+  requests?: BlisRequestMetrics[];
+}
+
+/** BLIS's per-request `RequestMetrics` (times in ms, arrival in seconds). */
+export interface BlisRequestMetrics {
+  arrived_at: number;
+  requestID: string;
+  num_prefill_tokens: number;
+  num_decode_tokens: number;
+  ttft_ms: number;
+  itl_ms: number;
+  e2e_ms: number;
+  scheduling_delay_ms: number;
+  slo_class?: string;
+  tenant_id?: string;
+  handled_by?: string;
+  session_id?: string;
+  round_index: number;
+}
+
+/** A request's session, as the run's workload gave it. */
+type SessionOf = (id: string) => Pick<RequestSpec, 'sessionId' | 'roundIndex'> | undefined;
+
+function session(id: string, of: SessionOf): { session_id?: string; round_index: number } {
+  const s = of(id);
+  return { ...(s?.sessionId ? { session_id: s.sessionId } : {}), round_index: s?.roundIndex ?? 0 };
+}
+
+/** BLIS names requests `request_<n>`, by trace row or generation order; ours carry the bare number. */
+export function blisRequestId(id: string): string {
+  return /^\d+$/.test(id) ? `request_${id}` : id;
+}
+
+function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
+  return {
+    arrived_at: r.arrival_ms / 1000,
+    requestID: blisRequestId(r.request_id),
+    num_prefill_tokens: r.input_tokens,
+    num_decode_tokens: r.output_tokens,
+    ttft_ms: r.ttft_ms,
+    itl_ms: r.itl_ms,
+    e2e_ms: r.e2e_ms,
+    scheduling_delay_ms: r.scheduling_delay_ms,
+    ...(r.slo_class ? { slo_class: r.slo_class } : {}),
+    ...(r.tenant ? { tenant_id: r.tenant } : {}),
+    ...(r.handled_by !== '' ? { handled_by: r.handled_by } : {}),
+    ...session(r.request_id, of),
+  };
+}
+
+/** An unfinished request keeps what it reached (BLIS zeroes what it never had: ITL and E2E need a completion). */
+function unfinishedRecord(r: UnfinishedRequestRecord, of: SessionOf): BlisRequestMetrics {
+  return {
+    arrived_at: r.arrival_ms / 1000,
+    requestID: blisRequestId(r.request_id),
+    num_prefill_tokens: r.input_tokens,
+    num_decode_tokens: r.output_tokens,
+    ttft_ms: r.ttft_ms ?? 0,
+    itl_ms: 0,
+    e2e_ms: 0,
+    scheduling_delay_ms: r.scheduling_delay_ms ?? 0,
+    ...(r.slo_class ? { slo_class: r.slo_class } : {}),
+    ...(r.tenant ? { tenant_id: r.tenant } : {}),
+    handled_by: r.handled_by,
+    ...session(r.request_id, of),
+  };
+}
+
+/**
+ * The metrics file of a run. `cache_hit_rate` is BLIS's cluster figure, the unweighted mean of
+ * the instances' rates (ours in the result pools blocks; docs/engine-semantics.md item 7).
+ * Requests no instance received (rejected at admission, shed at the gateway) are not in BLIS's
+ * per-instance metrics and are left out here too. `sessionOf` gives a request's session and round
+ * (BLIS's `session_id`, `round_index`); without it every request is round 0 of no session.
+ */
+export function blisMetricsOutput(result: SimulationResult, sessionOf: SessionOf = () => undefined): BlisMetricsOutput {
+  const r = result;
+  const rates = r.instances.map((i) => i.cache_hit_rate);
+  const hitRate = r.blis_mean_rates?.cache_hit_rate ?? (rates.length === 0 ? r.cache_hit_rate : rates.reduce((a, b) => a + b, 0) / rates.length);
+  const requests: BlisRequestMetrics[] = [];
+  for (const q of r.requests ?? []) requests.push(completedRecord(q, sessionOf));
+  for (const q of r.unfinished_requests ?? []) if (q.handled_by !== '') requests.push(unfinishedRecord(q, sessionOf));
+  // Stable: equal arrivals keep BLIS's request-id order.
+  requests.sort((a, b) => a.arrived_at - b.arrived_at || (a.requestID < b.requestID ? -1 : a.requestID > b.requestID ? 1 : 0));
+  return {
+    instance_id: 'cluster',
+    completed_requests: r.completed_requests,
+    still_queued: r.still_queued,
+    still_running: r.still_running,
+    injected_requests: r.injected_requests,
+    total_input_tokens: r.total_input_tokens,
+    total_output_tokens: r.total_output_tokens,
+    vllm_estimated_duration_s: r.vllm_estimated_duration_s,
+    responses_per_sec: r.responses_per_sec,
+    tokens_per_sec: r.tokens_per_sec,
+    e2e_mean_ms: r.e2e_mean_ms,
+    e2e_p90_ms: r.e2e_p90_ms,
+    e2e_p95_ms: r.e2e_p95_ms,
+    e2e_p99_ms: r.e2e_p99_ms,
+    ttft_mean_ms: r.ttft_mean_ms,
+    ttft_p90_ms: r.ttft_p90_ms,
+    ttft_p95_ms: r.ttft_p95_ms,
+    ttft_p99_ms: r.ttft_p99_ms,
+    itl_mean_ms: r.itl_mean_ms,
+    itl_p90_ms: r.itl_p90_ms,
+    itl_p95_ms: r.itl_p95_ms,
+    itl_p99_ms: r.itl_p99_ms,
+    scheduling_delay_p99_ms: r.scheduling_delay_p99_ms,
+    // BLIS omits a zero count (omitempty).
+    ...(r.kv_allocation_failures !== 0 ? { kv_allocation_failures: r.kv_allocation_failures } : {}),
+    preemption_count: r.preemption_count,
+    cache_hit_rate: hitRate,
+    dropped_unservable: r.dropped_unservable,
+    length_capped_requests: r.length_capped_requests,
+    timed_out_requests: r.timed_out_requests,
+    ...(requests.length > 0 ? { requests } : {}),
+  };
+}

@@ -1,0 +1,101 @@
+import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
+import { type SimulationConfig, type SimulationResult, openWorkload } from '@blis/cluster';
+import { type TraceV2Header, type TraceV2RowOutcome, writeTraceV2 } from '@blis/workload';
+
+/** What the run made of one request, from its per-request record. */
+export interface RunFate {
+  arrivalUs: number;
+  inputTokens: number;
+  outputTokens: number;
+  ttftUs: number | null;
+  itlUs: number;
+  outcome: string;
+  leftUs: number | null;
+}
+
+function fates(result: SimulationResult): Map<string, RunFate> {
+  const byId = new Map<string, RunFate>();
+  for (const r of result.requests ?? [])
+    byId.set(r.request_id, { arrivalUs: Math.round(r.arrival_ms * 1000), inputTokens: r.input_tokens, outputTokens: r.output_tokens, ttftUs: Math.round(r.ttft_ms * 1000), itlUs: r.itl_ms * 1000, outcome: 'completed', leftUs: r.left_ms === undefined ? null : Math.round(r.left_ms * 1000) });
+  for (const r of result.unfinished_requests ?? [])
+    byId.set(r.request_id, {
+      arrivalUs: Math.round(r.arrival_ms * 1000),
+      inputTokens: r.input_tokens,
+      outputTokens: r.output_tokens,
+      ttftUs: r.ttft_ms === null ? null : Math.round(r.ttft_ms * 1000),
+      itlUs: 0,
+      outcome: r.outcome,
+      leftUs: r.left_ms === null ? null : Math.round(r.left_ms * 1000),
+    });
+  return byId;
+}
+
+/** How a closed-loop source hears of a request that left (still queued or running: it never did). */
+const LEFT_AS: Record<string, RequestOutcome | undefined> = { completed: 'completed', dropped_unservable: 'dropped', timed_out: 'timed_out', rejected: 'rejected', shed: 'rejected', drained: 'dropped' };
+
+/**
+ * BLIS's row fate (`RequestsToTraceRecords`): the first chunk at arrival + TTFT, the last at
+ * arrival + TTFT + the inter-token gaps (a request's mean ITL over its output tokens but one);
+ * `ok` when it completed, `timeout` when it timed out, else `incomplete`. An unfinished request
+ * that produced tokens gets its first-token time as its last chunk: the records keep no partial ITLs.
+ */
+function rowOutcome(f: RunFate): TraceV2RowOutcome {
+  const status = f.outcome === 'completed' ? 'ok' : f.outcome === 'timed_out' ? 'timeout' : 'incomplete';
+  if (f.ttftUs === null) return { firstChunkUs: 0, lastChunkUs: 0, status };
+  const first = f.arrivalUs + f.ttftUs;
+  const last = f.outcome === 'completed' ? f.arrivalUs + Math.round(f.ttftUs + f.itlUs * Math.max(0, f.outputTokens - 1)) : first;
+  return { firstChunkUs: first, lastChunkUs: last, status };
+}
+
+/** The requests of `rows`, in order, as a source. */
+function arraySource(rows: readonly RequestSpec[]): RequestSource {
+  let i = 0;
+  return { peekArrivalUs: () => rows[i]?.arrivalUs ?? Number.POSITIVE_INFINITY, next: () => rows[i++] };
+}
+
+/** A request as the run received it: its spec (arrival and token counts the run's) and fate. */
+export interface RunRequest {
+  spec: RequestSpec;
+  fate: RunFate;
+}
+
+/**
+ * Every request the run received, by arrival: generated again from the same config and seed (the
+ * run streamed them without keeping them) and matched to the run's per-request records by id.
+ * Arrivals and token counts are the run's (a session's later rounds arrive when the run completed
+ * the earlier ones).
+ */
+export function runRequests(config: SimulationConfig, result: SimulationResult): RunRequest[] {
+  const byId = fates(result);
+  const source = openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs });
+  const rows: RunRequest[] = [];
+  for (let r = source.next(); r !== undefined && rows.length < byId.size; r = source.next()) {
+    const fate = byId.get(r.id);
+    if (fate === undefined) {
+      // Past the run's horizon: nothing later arrived either (arrivals never go back in time).
+      if (config.horizonUs !== undefined && r.arrivalUs > config.horizonUs) break;
+      source.onRequestDone?.(r, r.arrivalUs, 'completed');
+      continue;
+    }
+    const shift = fate.arrivalUs - r.arrivalUs;
+    rows.push({ spec: { ...r, arrivalUs: fate.arrivalUs, inputTokens: fate.inputTokens, outputTokens: fate.outputTokens, deadlineUs: r.deadlineUs > 0 ? r.deadlineUs + shift : 0 }, fate });
+    const left = LEFT_AS[fate.outcome];
+    if (left !== undefined) source.onRequestDone?.(r, fate.leftUs ?? fate.arrivalUs, left);
+  }
+  return rows.sort((a, b) => a.spec.arrivalUs - b.spec.arrivalUs || a.spec.index - b.spec.index);
+}
+
+/**
+ * `--trace-output <prefix>`: the run's workload as BLIS writes it, a TraceV2 pair
+ * `<prefix>.yaml` + `<prefix>.csv` of every request that arrived ({@link runRequests}), by
+ * arrival, numbered from 0, with the chunk times and status the run gave it. Returns the number
+ * of rows.
+ */
+export function exportRunWorkload(config: SimulationConfig, rows: readonly RunRequest[], prefix: string, mode: 'generated' | 'replayed'): number {
+  const numbered = rows.map((row, i) => ({ ...row.spec, id: String(i) }));
+  const outcomes = new Map(numbered.map((spec, i) => [spec, rowOutcome(rows[i].fate)]));
+  const w = config.workload;
+  const seed = w.kind === 'synthetic' ? config.seed : w.kind === 'spec' ? w.seed : undefined;
+  const header: Partial<TraceV2Header> = { trace_version: 3, mode, ...(mode === 'generated' && seed !== undefined ? { workload_seed: seed } : {}) };
+  return writeTraceV2(arraySource(numbered), `${prefix}.yaml`, `${prefix}.csv`, header, (r) => outcomes.get(r)!);
+}

@@ -1,6 +1,7 @@
 import { DEFERRED, KVCache, type KVTiers, createKVTiers } from '@blis/kvcache';
 import { type StepBatch, createStepBatch } from '@blis/latency';
 import type { SchedulerContext, SchedulerEntry } from '@blis/policies';
+import { BulkDecode } from './bulk-decode.js';
 import type { EventQueue } from './event-queue.js';
 import { EventKind, instanceClass } from './event-kinds.js';
 import type { InstanceConfig } from './instance-config.js';
@@ -68,6 +69,18 @@ export class InstanceSimulator {
   private readonly schedCtx: { nowUs: number; instanceIndex: number; queueDepth: number; batchSize: number };
   private readonly compareFn: ((a: SimRequest, b: SimRequest) => number) | undefined;
   private readonly maxTokensPerRequest: number;
+  /** Plain decode advanced in bulk; absent in the reference (step-by-step) engine. */
+  private readonly bulk: BulkDecode | undefined;
+  /** Bulk steps fill the batch's per-request decode contexts only for a reader of them. */
+  private readonly fillContexts: boolean;
+  private readonly completeAt = (pos: number): void => {
+    this.run.writeBack(pos);
+    this.complete(this.run.reqs[pos], this.stepEnd);
+    if (this.doneCount === this.completedAt.length) this.growCompletedAt();
+    this.completedAt[this.doneCount++] = pos;
+  };
+  private stepEnd = 0;
+  private doneCount = 0;
 
   constructor(config: InstanceConfig, events: EventQueue, lookup: (slot: number) => SimRequest, hooks: InstanceHooks) {
     this.config = config;
@@ -84,6 +97,11 @@ export class InstanceSimulator {
     this.clsTimeout = instanceClass(config.index, EventKind.Timeout);
     this.maxTokensPerRequest = config.totalKVBlocks * config.blockSizeTokens;
     this.schedCtx = { nowUs: 0, instanceIndex: config.index, queueDepth: 0, batchSize: 0 };
+    // Bulk decode needs integer ITLs (exact sums) from a model that says what it reads, and no
+    // KV tier (its mirror walks the batch every step).
+    const inputs = config.latency.decodeInputs;
+    this.bulk = config.stepByStep !== true && this.kvTiers === undefined && inputs !== undefined && Number.isInteger(this.alpha2) ? new BulkDecode(this.run, this.kv) : undefined;
+    this.fillContexts = inputs !== 'count' && inputs !== 'sum' || hooks.onStep !== undefined;
     const sched = config.scheduler;
     if (sched?.compare !== undefined) {
       const cmp = sched.compare.bind(sched);
@@ -120,7 +138,11 @@ export class InstanceSimulator {
    */
   forEachRunning(fn: (req: SimRequest, progress: number, itlSumUs: number) => void): void {
     const run = this.run;
-    for (let i = 0; i < run.reqs.length; i++) fn(run.reqs[i], run.progress[i], run.itlSum[i]);
+    const bulk = this.bulk;
+    for (let i = 0; i < run.reqs.length; i++) {
+      if (bulk === undefined) fn(run.reqs[i], run.progress[i], run.itlSum[i]);
+      else fn(run.reqs[i], bulk.progressOf(i), bulk.itlSumOf(i));
+    }
   }
 
   /** A routed request reaches the instance: it enters the wait queue after the alpha queueing delay. */
@@ -196,6 +218,7 @@ export class InstanceSimulator {
    */
   evacuate(running: boolean, keep?: (r: SimRequest) => boolean): SimRequest[] {
     const out: SimRequest[] = [];
+    if (running) this.bulk?.materialize();
     for (const r of this.waitQueue.toArray()) {
       if (keep?.(r)) continue;
       this.waitQueue.remove(r);
@@ -311,6 +334,7 @@ export class InstanceSimulator {
       if (req.kvOwner >= 0) this.releaseKV(req);
     }
     else if (req.state === RequestState.Running) {
+      this.bulk?.materialize();
       const i = this.run.reqs.indexOf(req);
       this.run.writeBack(i);
       this.run.removeAt(i);
@@ -348,6 +372,16 @@ export class InstanceSimulator {
     let budget = cfg.maxNumBatchedTokens;
     let preempted = false;
     let idx = 0;
+    const bulk = this.bulk;
+    // Requests in plain decode advanced in bulk this step (then all of the running ones).
+    let inBulk = 0;
+    if (bulk !== undefined && bulk.count > 0) {
+      if (bulk.begin(budget)) {
+        inBulk = bulk.grant(batch, this.fillContexts);
+        budget -= inBulk;
+        idx = inBulk;
+      } else bulk.materialize();
+    }
     while (idx < run.length) {
       if (budget <= 0) break;
       const progress = run.progress[idx];
@@ -464,6 +498,11 @@ export class InstanceSimulator {
     // be in the batch: compose it again from the survivors. Preemption is rare, steps are not.
     if (preempted) this.recomposeBatch();
     batch.decodeTokens = batch.decodeCount;
+    if (inBulk > 0) {
+      let sum = bulk!.contexts;
+      for (let i = inBulk; i < batch.decodeCount; i++) sum += batch.decodeContext[i];
+      batch.decodeContextSum = sum;
+    } else batch.decodeContextSum = -1;
 
     let stepTime = cfg.latency.stepTime(batch);
     if (tiers !== undefined) {
@@ -495,9 +534,12 @@ export class InstanceSimulator {
     const progress = run.progress;
     const input = run.inputTokens;
     const granted = run.granted;
-    let done = 0;
+    this.stepEnd = end;
+    this.doneCount = 0;
+    if (inBulk > 0) bulk!.settle(itl, this.completeAt);
+    let done = this.doneCount;
     const n = run.length;
-    for (let i = 0; i < n; i++) {
+    for (let i = inBulk; i < n; i++) {
       const g = granted[i];
       if (g > 0) {
         granted[i] = 0;
@@ -521,6 +563,7 @@ export class InstanceSimulator {
       }
     }
     if (done > 0) run.removeSorted(this.completedAt, done);
+    bulk?.adopt();
 
     this.metrics.busyUs += stepTime;
     this.lastBusyUntil = end;

@@ -203,7 +203,7 @@ export class BulkDecode {
     const base = run.baseStep[p];
     const opens = base + run.kvRoom[p];
     const completes = base + run.finalProgress[p] - run.progress[p] - 1;
-    this.heap.push(opens < completes ? opens : completes, run.seq[p]);
+    this.heap.push(Math.min(opens, completes), run.seq[p]);
   }
 
   private growDue(): void {

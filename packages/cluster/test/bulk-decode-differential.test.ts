@@ -28,6 +28,8 @@ const extrasArb = fc.record({
   latency: latencyArb,
   blockSizeTokens: fc.constantFrom(1, 2, 16),
   timeseries: fc.constantFrom(0, 0, 997, 20_000),
+  // More running requests than the token budget: decode alone exhausts it mid-batch.
+  crowded: fc.boolean(),
 });
 
 function differs(config: SimulationConfigInput): void {
@@ -36,7 +38,7 @@ function differs(config: SimulationConfigInput): void {
   expect(fast).toEqual(reference);
 }
 
-function withExtras(config: SimulationConfigInput, e: { latency: Partial<SimulationConfigInput>; blockSizeTokens: number; timeseries: number }): SimulationConfigInput {
+function withExtras(config: SimulationConfigInput, e: { latency: Partial<SimulationConfigInput>; blockSizeTokens: number; timeseries: number; crowded: boolean }): SimulationConfigInput {
   // The generated config's own latency choice (blackbox coefficients) gives way to this one.
   const { alphaCoeffs: _a, betaCoeffs: _b, latencyModel: _m, ...rest } = config;
   return {
@@ -44,6 +46,7 @@ function withExtras(config: SimulationConfigInput, e: { latency: Partial<Simulat
     ...e.latency,
     blockSizeTokens: e.blockSizeTokens,
     ...(e.timeseries > 0 ? { timeseriesIntervalUs: e.timeseries } : {}),
+    ...(e.crowded ? { maxNumSeqs: 40, maxNumBatchedTokens: 24 } : {}),
   };
 }
 

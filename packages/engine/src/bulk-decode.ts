@@ -5,7 +5,7 @@ import { InvariantViolation } from './invariant-error.js';
 import type { RunningBatch } from './running-batch.js';
 
 const NO_HASHES: ArrayLike<number> = new Float64Array(0);
-/** Steps without bulk decode after it had to stop (KV pressure): spares adopting a batch that would fall back at once. */
+/** Steps without bulk decode after it had to stop (KV pressure, budget): spares adopting a batch that would fall back at once. */
 const COOLDOWN_STEPS = 16;
 
 /**
@@ -58,7 +58,12 @@ export class BulkDecode {
   begin(budget: number): boolean {
     const run = this.run;
     const n = this.count;
-    if (n === 0 || n !== run.length || n > budget) return false;
+    if (n === 0 || n !== run.length) return false;
+    if (n > budget) {
+      // More decoding requests than the budget grants tokens: the step stops at the budget.
+      this.cooldown = COOLDOWN_STEPS;
+      return false;
+    }
     const heap = this.heap;
     const D = this.steps;
     let due = 0;

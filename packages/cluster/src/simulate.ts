@@ -47,6 +47,11 @@ export interface SimulationRuntime {
   source?: RequestSource;
   /** Use this latency model instead of resolving `config.model`. */
   latency?: LatencyModel;
+  /**
+   * Run the reference engine: every running request advanced every step, none in bulk. Same
+   * results, slower: the oracle of the bulk engine's differential tests.
+   */
+  stepByStep?: boolean;
   /** Policy objects that replace the named ones (custom policies). */
   admission?: AdmissionPolicy;
   priority?: PriorityPolicy;
@@ -245,6 +250,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     priority,
     preemptionPolicy: config.preemptionPolicy,
     checkInvariants: config.checkInvariants,
+    stepByStep: runtime.stepByStep,
   });
   const instances: InstanceConfig[] = [];
   for (let i = 0; i < config.numInstances; i++) {

@@ -10,7 +10,7 @@ export type { RequestPartValue, RequestStateValue } from './request.js';
 export { RequestTable } from './request-table.js';
 export { WaitQueue } from './wait-queue.js';
 export { InstanceSimulator } from './instance-simulator.js';
-export type { InstanceHooks } from './instance-simulator.js';
+export type { InstanceHooks } from './instance-hooks.js';
 export type { InstanceConfig } from './instance-config.js';
 export { INSTANCE_DEFAULTS } from './instance-config.js';
 export { InstanceMetrics } from './instance-metrics.js';

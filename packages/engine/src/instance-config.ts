@@ -41,6 +41,11 @@ export interface InstanceConfig {
   preemptionPolicy: PreemptionPolicyName;
   /** Run the invariant monitor (INV-2..5, INV-8) on every event; slower, for tests. */
   checkInvariants: boolean;
+  /**
+   * The reference engine: every running request is advanced every step, none in bulk. Same
+   * results, slower; the oracle of the bulk engine's differential tests.
+   */
+  stepByStep?: boolean;
 }
 
 export const INSTANCE_DEFAULTS = {

@@ -31,6 +31,19 @@ export class RunningBatch implements MirrorBatch {
   hashCount: Int32Array;
   /** The request's index in its workload: names it to KV tiers across steps. */
   keys: Int32Array;
+  /**
+   * Admission order, increasing along the batch: names a position across removals (see
+   * {@link positionOf}).
+   */
+  seq: Float64Array;
+  /**
+   * Bulk decode (see decode-advance.ts): the instance's bulk-step count and ITL sum at which
+   * this position's counters were last brought up to date. Meaningful only for the positions
+   * the instance advances in bulk.
+   */
+  baseStep: Float64Array;
+  baseItl: Float64Array;
+  private nextSeq = 0;
 
   constructor(capacity: number) {
     this.progress = new Int32Array(capacity);
@@ -43,6 +56,9 @@ export class RunningBatch implements MirrorBatch {
     this.kvOwner = new Int32Array(capacity);
     this.hashCount = new Int32Array(capacity);
     this.keys = new Int32Array(capacity);
+    this.seq = new Float64Array(capacity);
+    this.baseStep = new Float64Array(capacity);
+    this.baseItl = new Float64Array(capacity);
   }
 
   get length(): number {
@@ -82,6 +98,20 @@ export class RunningBatch implements MirrorBatch {
     this.kvOwner[i] = r.kvOwner;
     this.hashCount[i] = r.blockHashes.length;
     this.keys[i] = r.spec.index;
+    this.seq[i] = this.nextSeq++;
+  }
+
+  /** The position of the request admitted as `seq`, which must be in the batch (binary search). */
+  positionOf(seq: number): number {
+    let lo = 0;
+    let hi = this.reqs.length - 1;
+    const s = this.seq;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (s[mid] < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Copies position `i`'s counters back to its request (it is leaving the batch). */
@@ -131,6 +161,9 @@ export class RunningBatch implements MirrorBatch {
     this.kvOwner.copyWithin(to, from, end);
     this.hashCount.copyWithin(to, from, end);
     this.keys.copyWithin(to, from, end);
+    this.seq.copyWithin(to, from, end);
+    this.baseStep.copyWithin(to, from, end);
+    this.baseItl.copyWithin(to, from, end);
   }
 
   private grow(): void {
@@ -149,8 +182,14 @@ export class RunningBatch implements MirrorBatch {
     this.kvOwner = grow32(this.kvOwner);
     this.hashCount = grow32(this.hashCount);
     this.keys = grow32(this.keys);
-    const sums = new Float64Array(cap);
-    sums.set(this.itlSum);
-    this.itlSum = sums;
+    const grow64 = (a: Float64Array) => {
+      const b = new Float64Array(cap);
+      b.set(a);
+      return b;
+    };
+    this.itlSum = grow64(this.itlSum);
+    this.seq = grow64(this.seq);
+    this.baseStep = grow64(this.baseStep);
+    this.baseItl = grow64(this.baseItl);
   }
 }

@@ -8,6 +8,7 @@ import type { LatencyModel, StepBatch } from './latency-model.js';
  */
 export class BlackboxLatencyModel implements LatencyModel {
   readonly kind = 'blackbox';
+  readonly decodeInputs = 'count';
   readonly alpha: readonly [number, number, number];
   readonly beta: readonly [number, number, number];
   private readonly a2: number;

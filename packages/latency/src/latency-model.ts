@@ -22,11 +22,24 @@ export interface StepBatch {
   decodeCount: number;
   /** Per decoding request: context length (tokens in its KV cache) before this step. */
   decodeContext: Int32Array;
+  /**
+   * When >= 0, the sum of the decode contexts, and `decodeContext` may not be filled: the
+   * engine sets it for a model whose {@link LatencyModel.decodeInputs} is `sum`. Absent or
+   * negative: sum the entries.
+   */
+  decodeContextSum?: number;
 }
 
 /** Predicts GPU step time and the non-GPU overheads around it, all in integer microseconds. */
 export interface LatencyModel {
   readonly kind: 'blackbox' | 'roofline' | 'trained-physics' | (string & {});
+  /**
+   * What `stepTime` reads of the decoding requests: their count only, the sum of their contexts
+   * (an integer sum, so its order does not matter), or each context in batch order. Declaring
+   * it also promises integer step times: the engine may then advance plain decode steps in
+   * bulk (its ITL sums stay exact). Absent: the engine steps one request at a time.
+   */
+  readonly decodeInputs?: 'count' | 'sum' | 'each';
   /** Step duration in µs, an integer of at least 1. */
   stepTime(batch: StepBatch): number;
   /** Delay between a request's arrival and its entry into the wait queue, in integer µs. */
@@ -51,5 +64,6 @@ export function createStepBatch(capacity = 256): StepBatch {
     prefillInputTokens: new Int32Array(capacity),
     decodeCount: 0,
     decodeContext: new Int32Array(capacity),
+    decodeContextSum: -1,
   };
 }

@@ -31,6 +31,7 @@ interface Flops {
  */
 export class RooflineLatencyModel implements LatencyModel {
   readonly kind = 'roofline';
+  readonly decodeInputs = 'each';
   readonly model: ModelArchitecture;
   readonly gpu: GpuSpec;
   readonly tp: number;

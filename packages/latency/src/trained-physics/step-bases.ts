@@ -68,8 +68,11 @@ export function stepBases(a: TrainedPhysicsArchitecture, batch: StepBatch, out: 
     prefillAttn += 4 * headsPerDevice * ti * (si + ti / 2) * dH;
   }
   const decodeTokens = batch.decodeCount;
-  let sumCtx = 0;
-  for (let i = 0; i < decodeTokens; i++) sumCtx += batch.decodeContext[i];
+  let sumCtx = batch.decodeContextSum ?? -1;
+  if (sumCtx < 0) {
+    sumCtx = 0;
+    for (let i = 0; i < decodeTokens; i++) sumCtx += batch.decodeContext[i];
+  }
 
   out.pfCompute = 0;
   out.pfKv = 0;

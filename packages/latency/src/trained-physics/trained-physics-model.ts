@@ -21,6 +21,7 @@ import { type StepBases, stepBases } from './step-bases.js';
  */
 export class TrainedPhysicsLatencyModel implements LatencyModel {
   readonly kind = 'trained-physics';
+  readonly decodeInputs = 'sum';
   readonly model: ModelArchitecture;
   readonly gpu: GpuSpec;
   readonly tp: number;

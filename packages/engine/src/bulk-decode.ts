@@ -1,0 +1,222 @@
+import type { KVCache } from '@blis/kvcache';
+import type { StepBatch } from '@blis/latency';
+import { DecodeEventHeap } from './decode-event-heap.js';
+import { InvariantViolation } from './invariant-error.js';
+import type { RunningBatch } from './running-batch.js';
+
+const NO_HASHES: ArrayLike<number> = new Float64Array(0);
+/** Steps without bulk decode after it had to stop (KV pressure, budget): spares adopting a batch that would fall back at once. */
+const COOLDOWN_STEPS = 16;
+
+/**
+ * Bulk decode: advances the running requests that are in plain decode without touching each
+ * one every step.
+ *
+ * Between the steps where something happens to it (it opens a KV block, it completes), a
+ * decoding request gains one token and the step's ITL each step, and hands its token to the
+ * KV cache only as a deferred count. So its counters are kept as of a base step, and its
+ * state at step D is the base plus (D - base) tokens and the ITLs summed since: the instance
+ * keeps a count of bulk steps and a running sum of their ITLs. ITLs are integer microseconds,
+ * so that difference of sums is exact and equals the per-step sum the step-by-step engine
+ * makes. Each request has one pending event on a heap keyed by (step, admission order): the
+ * step where it opens a block (its KV room runs out) or completes. Events of one step are
+ * handled in running order, so KV allocations and releases happen in the order the
+ * step-by-step engine makes them.
+ *
+ * Positions [0, count) of the running batch are bulk-advanced; a step is taken in bulk only
+ * when they are the whole batch, their decode tokens fit the budget and every block they
+ * open this step is free (each opens at most one, so none can fail and nothing is
+ * preempted). Otherwise {@link materialize} brings every counter up to date and the instance
+ * steps one request at a time, as the reference engine always does.
+ */
+export class BulkDecode {
+  /** Positions [0, count) of the running batch are advanced in bulk. */
+  count = 0;
+  /** Bulk steps taken, and the sum of their ITLs: the clocks the positions' bases refer to. */
+  private steps = 0;
+  private itl = 0;
+  /** Sum of the bulk positions' contexts (tokens processed) at the start of the current step. */
+  private contextSum = 0;
+  private readonly heap = new DecodeEventHeap();
+  /** This step's due events: positions, ascending, and the KV room after opening a block (-1: none opened). */
+  private duePos = new Int32Array(16);
+  private dueRoom = new Int32Array(16);
+  private dueCount = 0;
+  private cooldown = 0;
+  private readonly run: RunningBatch;
+  private readonly kv: KVCache;
+
+  constructor(run: RunningBatch, kv: KVCache) {
+    this.run = run;
+    this.kv = kv;
+  }
+
+  /**
+   * Start of a step with `budget` tokens: true when this step can be taken in bulk, its due
+   * events then taken off the heap. False: the caller calls {@link materialize}.
+   */
+  begin(budget: number): boolean {
+    const run = this.run;
+    const n = this.count;
+    if (n === 0 || n !== run.length) return false;
+    if (n > budget) {
+      // More decoding requests than the budget grants tokens: the step stops at the budget.
+      this.cooldown = COOLDOWN_STEPS;
+      return false;
+    }
+    const heap = this.heap;
+    const D = this.steps;
+    let due = 0;
+    let opening = 0;
+    while (heap.size > 0 && heap.peekStep() === D) {
+      const p = run.positionOf(heap.peekSeq());
+      heap.pop();
+      if (due === this.duePos.length) this.growDue();
+      this.duePos[due] = p;
+      const opens = run.baseStep[p] + run.kvRoom[p] === D;
+      this.dueRoom[due] = opens ? 0 : -1;
+      if (opens) opening++;
+      due++;
+    }
+    this.dueCount = due;
+    if (opening > this.kv.freeBlocks) {
+      this.cooldown = COOLDOWN_STEPS;
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Phase 1 of a bulk step: the due requests whose KV room ran out store their deferred tokens
+   * and this step's in the cache (a new block), in running order; the batch gets one decode
+   * entry per bulk position. Returns the number of decode tokens granted.
+   */
+  grant(batch: StepBatch, fillContexts: boolean): number {
+    const run = this.run;
+    const kv = this.kv;
+    const D = this.steps;
+    for (let k = 0; k < this.dueCount; k++) {
+      if (this.dueRoom[k] < 0) continue;
+      const p = this.duePos[k];
+      const owner = run.kvOwner[p];
+      // As the step-by-step engine does: hashes only while the cache may fill a hashed block.
+      const hashes = kv.blocksHeldBy(owner) > run.hashCount[p] ? NO_HASHES : run.reqs[p].blockHashes;
+      if (!kv.allocate(owner, run.kvDeferred[p] + (D - run.baseStep[p]) + 1, hashes, 0, false))
+        throw new InvariantViolation('INV-4', `bulk decode: a checked block allocation failed for KV owner ${owner}`);
+      this.dueRoom[k] = kv.deferrableTokens(owner, hashes);
+    }
+    const n = this.count;
+    if (fillContexts) {
+      const ctx = batch.decodeContext;
+      for (let i = 0; i < n; i++) ctx[i] = run.progress[i] + (D - run.baseStep[i]);
+    }
+    batch.decodeCount = n;
+    return n;
+  }
+
+  /** Sum of the bulk positions' decode contexts this step. */
+  get contexts(): number {
+    return this.contextSum;
+  }
+
+  /**
+   * Execution of a bulk step whose ITL is `itl`: the due requests are brought up to date, in
+   * running order; `complete` is called with the position of each that finished (the caller
+   * removes them from the batch afterwards), the others get their next event.
+   */
+  settle(itl: number, complete: (pos: number) => void): void {
+    const run = this.run;
+    const next = this.steps + 1;
+    const sum = this.itl + itl;
+    let gone = 0;
+    let goneContext = 0;
+    for (let k = 0; k < this.dueCount; k++) {
+      const p = this.duePos[k];
+      run.progress[p] += next - run.baseStep[p];
+      run.itlSum[p] += sum - run.baseItl[p];
+      run.baseStep[p] = next;
+      run.baseItl[p] = sum;
+      if (run.progress[p] === run.finalProgress[p]) {
+        gone++;
+        goneContext += run.progress[p];
+        complete(p);
+        continue;
+      }
+      run.kvRoom[p] = this.dueRoom[k];
+      run.kvDeferred[p] = 0;
+      this.schedule(p);
+    }
+    this.dueCount = 0;
+    this.contextSum += this.count - goneContext;
+    this.count -= gone;
+    this.steps = next;
+    this.itl = sum;
+  }
+
+  /**
+   * End of a step: the positions past the bulk ones join them when every one of them is in
+   * plain decode (a request still prefilling keeps the whole batch stepping one by one).
+   */
+  adopt(): void {
+    const run = this.run;
+    const n = run.length;
+    if (this.count === n) return;
+    if (this.cooldown > 0) {
+      this.cooldown--;
+      return;
+    }
+    for (let i = this.count; i < n; i++) if (run.progress[i] < run.inputTokens[i]) return;
+    for (let i = this.count; i < n; i++) {
+      run.baseStep[i] = this.steps;
+      run.baseItl[i] = this.itl;
+      this.contextSum += run.progress[i];
+      this.schedule(i);
+    }
+    this.count = n;
+  }
+
+  /** Brings every bulk position's counters up to date, as of the start of the next step, and stops bulk decode. */
+  materialize(): void {
+    const run = this.run;
+    const D = this.steps;
+    const C = this.itl;
+    for (let i = 0; i < this.count; i++) {
+      const dd = D - run.baseStep[i];
+      run.progress[i] += dd;
+      run.itlSum[i] += C - run.baseItl[i];
+      run.kvRoom[i] -= dd;
+      run.kvDeferred[i] += dd;
+    }
+    this.count = 0;
+    this.contextSum = 0;
+    this.dueCount = 0;
+    this.heap.clear();
+  }
+
+  /** Position `i`'s tokens processed and ITL sum as of now (between steps), without changing anything. */
+  progressOf(i: number): number {
+    return i < this.count ? this.run.progress[i] + (this.steps - this.run.baseStep[i]) : this.run.progress[i];
+  }
+
+  itlSumOf(i: number): number {
+    return i < this.count ? this.run.itlSum[i] + (this.itl - this.run.baseItl[i]) : this.run.itlSum[i];
+  }
+
+  /** Queues position `p`'s next event: the step where its KV room runs out, or the one it completes in. */
+  private schedule(p: number): void {
+    const run = this.run;
+    const base = run.baseStep[p];
+    const opens = base + run.kvRoom[p];
+    const completes = base + run.finalProgress[p] - run.progress[p] - 1;
+    this.heap.push(Math.min(opens, completes), run.seq[p]);
+  }
+
+  private growDue(): void {
+    const pos = new Int32Array(this.duePos.length * 2);
+    pos.set(this.duePos);
+    this.duePos = pos;
+    const room = new Int32Array(this.dueRoom.length * 2);
+    room.set(this.dueRoom);
+    this.dueRoom = room;
+  }
+}

@@ -1,4 +1,4 @@
-import type { RequestRecord, SimulationResult, UnfinishedRequestRecord } from '@blis/cluster';
+import type { MetricsBlock, RequestRecord, SimulationResult, UnfinishedRequestRecord } from '@blis/cluster';
 import type { RequestSpec } from '@blis/engine';
 
 /**
@@ -7,36 +7,16 @@ import type { RequestSpec } from '@blis/engine';
  * BLIS's order, the KV cache hit rate, and one `RequestMetrics` record per request an instance
  * received, by arrival.
  */
-export interface BlisMetricsOutput {
-  instance_id: string;
-  completed_requests: number;
-  still_queued: number;
-  still_running: number;
-  injected_requests: number;
-  total_input_tokens: number;
-  total_output_tokens: number;
-  vllm_estimated_duration_s: number;
-  responses_per_sec: number;
-  tokens_per_sec: number;
-  e2e_mean_ms: number;
-  e2e_p90_ms: number;
-  e2e_p95_ms: number;
-  e2e_p99_ms: number;
-  ttft_mean_ms: number;
-  ttft_p90_ms: number;
-  ttft_p95_ms: number;
-  ttft_p99_ms: number;
-  itl_mean_ms: number;
-  itl_p90_ms: number;
-  itl_p95_ms: number;
-  itl_p99_ms: number;
-  scheduling_delay_p99_ms: number;
+export interface BlisMetricsOutput
+  extends Pick<
+    MetricsBlock,
+    | 'instance_id' | 'completed_requests' | 'still_queued' | 'still_running' | 'injected_requests' | 'total_input_tokens' | 'total_output_tokens'
+    | 'vllm_estimated_duration_s' | 'responses_per_sec' | 'tokens_per_sec' | 'e2e_mean_ms' | 'e2e_p90_ms' | 'e2e_p95_ms' | 'e2e_p99_ms'
+    | 'ttft_mean_ms' | 'ttft_p90_ms' | 'ttft_p95_ms' | 'ttft_p99_ms' | 'itl_mean_ms' | 'itl_p90_ms' | 'itl_p95_ms' | 'itl_p99_ms'
+    | 'scheduling_delay_p99_ms' | 'preemption_count' | 'cache_hit_rate' | 'dropped_unservable' | 'length_capped_requests' | 'timed_out_requests'
+  > {
+  /** BLIS writes it only when positive (`omitempty`). */
   kv_allocation_failures?: number;
-  preemption_count: number;
-  cache_hit_rate: number;
-  dropped_unservable: number;
-  length_capped_requests: number;
-  timed_out_requests: number;
   requests?: BlisRequestMetrics[];
 }
 

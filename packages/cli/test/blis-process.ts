@@ -75,3 +75,16 @@ export async function rejects(expect: ExpectStatic, args: readonly string[], ...
     else expect(got[i]).toMatch(want);
   });
 }
+
+/** Runs `blis evaluate ...args` from the sources with `input` on stdin. */
+export function evaluateCli(args: readonly string[], input: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--conditions=@blis/source', '--import', 'tsx', SOURCE, 'evaluate', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}

@@ -1,22 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SOURCE, rejects } from './blis-process.js';
-
-/** Runs `blis evaluate ...args` with `input` on stdin. */
-function evaluateCli(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=@blis/source', '--import', 'tsx', SOURCE, 'evaluate', ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+import { evaluateCli, rejects } from './blis-process.js';
 
 const request = (candidate: Record<string, unknown>, id = 's') =>
   JSON.stringify({

@@ -1,22 +1,9 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SOURCE } from './blis-process.js';
+import { evaluateCli } from './blis-process.js';
 
 // A candidate's code runs in a thread of its own (EvaluateSandbox): process.exit and stray
 // stdout writes cannot end the evaluator or corrupt its answers, one-shot or in --serve, which
 // goes on with the next request as if nothing had happened.
-
-function evaluateCli(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=@blis/source', '--import', 'tsx', SOURCE, 'evaluate', ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 const module = (route: string) => `export default () => ({ name: 'r', route(req) { ${route} } });`;
 const request = (text: string, id = 's') =>
@@ -30,6 +17,7 @@ const request = (text: string, id = 's') =>
   });
 const FIRST = module("return { instance: 0, reason: 'first' };");
 const EXIT = module("if (req.id === '2') process.exit(3); return { instance: 0, reason: 'x' };");
+const HOARDS = module("if (req.id === '2') { const a = []; for (;;) a.push(new Array(1e5).fill(req.id)); } return { instance: 0, reason: 'x' };");
 const PRINTS = module("console.log('routing', req.id); return { instance: 0, reason: 'first' };");
 
 describe('blis evaluate: candidate code that would take the evaluator down', () => {
@@ -55,5 +43,19 @@ describe('blis evaluate: candidate code that would take the evaluator down', () 
     expect(lines).toEqual([silent.stdout.trimEnd(), silent.stdout.trimEnd()]);
     expect(loud.stderr).toContain('routing 0\n');
     expect(loud.stderr.match(/^routing \d+$/gm)).toHaveLength(60);
+  });
+
+  it('a candidate that allocates without bound is answered invalid_candidate at the sandbox heap, one-shot and in --serve, which goes on', async () => {
+    const small = { BLIS_EVAL_SANDBOX_HEAP_MB: '64' };
+    const one = await evaluateCli([], request(HOARDS), small);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout).error.issues[0].found).toBe("ran out of the evaluation's heap (64 MiB): it allocates without bound");
+    const served = await evaluateCli(['--serve'], `${request(HOARDS, 'h')}\n${request(FIRST, 'a')}\n`, small);
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).status)).toEqual(['invalid_candidate', 'ok']);
+    const bad = await evaluateCli([], request(FIRST), { BLIS_EVAL_SANDBOX_HEAP_MB: 'lots' });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toBe('blis: BLIS_EVAL_SANDBOX_HEAP_MB: expected a whole number of MiB, at least 16, found "lots"\n');
   });
 });

@@ -33,6 +33,18 @@ function notJson(text: string, where: string, e: unknown): { where: string; expe
 
 const REQUEST_WHAT = `${EVAL_PROTOCOL} request (JSON)`;
 
+/** The candidate sandbox's heap in MiB, when the environment sets one (scenarios larger than the default's 2 GiB). */
+const SANDBOX_HEAP_ENV = 'BLIS_EVAL_SANDBOX_HEAP_MB';
+
+function sandbox(): EvaluateSandbox {
+  const given = process.env[SANDBOX_HEAP_ENV];
+  if (given === undefined || given === '') return new EvaluateSandbox();
+  const mb = Number(given);
+  if (!/^\d+$/.test(given) || !Number.isSafeInteger(mb) || mb < 16)
+    throw new UsageError([{ where: SANDBOX_HEAP_ENV, expected: 'a whole number of MiB, at least 16', found: JSON.stringify(given.slice(0, 40)) }]);
+  return new EvaluateSandbox({ heapMb: mb });
+}
+
 /**
  * `blis evaluate`: one request (stdin, or --request FILE) in, exactly one response line out. A
  * malformed request is the caller's mistake: exit 2, nothing on stdout. A bad candidate is an
@@ -51,14 +63,14 @@ export async function runEvaluateCommand(opts: { request?: string; serve?: boole
   if (text.trim() === '') throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: 'nothing' }]);
   const request = parseJson(text, where);
   let response: EvalResponse;
-  const sandbox = new EvaluateSandbox();
+  const box = sandbox();
   try {
-    response = await sandbox.evaluate(request, options);
+    response = await box.evaluate(request, options);
   } catch (e) {
     if (e instanceof EvalRequestError) throw new UsageError(e.issues.map((i) => ({ ...i, where: `${where} ${i.where}` })));
     throw e;
   } finally {
-    await sandbox.close();
+    await box.close();
   }
   process.stdout.write(line(response));
 }
@@ -96,7 +108,7 @@ async function readStdin(): Promise<string> {
 async function serve(options: EvaluateOptions): Promise<void> {
   // One thread for the candidates' code, kept across requests (a fresh one after a candidate
   // takes it down), so a search pays its start-up once.
-  const sandbox = new EvaluateSandbox();
+  const box = sandbox();
   let n = 0;
   try {
     for await (const read of boundedLines(process.stdin, EVAL_REQUEST_MAX_BYTES)) {
@@ -107,7 +119,7 @@ async function serve(options: EvaluateOptions): Promise<void> {
       } else {
         if (read.text.trim() === '') continue;
         try {
-          response = await sandbox.evaluate(JSON.parse(read.text), options);
+          response = await box.evaluate(JSON.parse(read.text), options);
         } catch (e) {
           const issues = e instanceof EvalRequestError ? e.issues : [notJson(read.text, `stdin:${n}`, e)];
           if (!(e instanceof EvalRequestError) && !(e instanceof SyntaxError)) throw e;
@@ -117,6 +129,6 @@ async function serve(options: EvaluateOptions): Promise<void> {
       process.stdout.write(line(response));
     }
   } finally {
-    await sandbox.close();
+    await box.close();
   }
 }

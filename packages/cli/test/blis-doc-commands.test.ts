@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,17 +15,54 @@ import { BIN, ROOT } from './blis-process.js';
 // - `blis calibrate ... --itl-data trace.itl.csv`: the ITL file of such an observe run.
 // Not run, because what they need does not exist here yet (issue #43 remains open for them):
 // - `blis convert preset|servegen|inference-perf ...`: BLIS's convert subcommands; ours is one
-//   `blis convert` with `--workload`, `--workload-spec` or `--trace` and `--output`;
-// - the two autoscaling commands (`--policy-config autoscaler-demo.yaml --workload-spec
-//   examples/regression_workload_load_spikes.yaml`): that spec is `version: "1"`, which BLIS
-//   upgrades on load and our workload package refuses.
+//   `blis convert` with `--workload`, `--workload-spec` or `--trace` and `--output`.
 
 const cwd = mkdtempSync(join(tmpdir(), 'blis-doc-commands-'));
 
 /** BLIS's paths to ours. */
 const PATHS: Record<string, string> = {
   'examples/servegen-language.yaml': join(ROOT, 'examples', 'workloads', 'servegen-language.yaml'),
+  // BLIS's v1 spec, its comments removed (packages/workload/test/fixtures/blis-head-generated/PROVENANCE.md).
+  'examples/regression_workload_load_spikes.yaml': join(ROOT, 'packages', 'workload', 'test', 'fixtures', 'blis-head-generated', 'regression_workload_load_spikes.yaml'),
 };
+
+/** The README's `autoscaler-demo.yaml`, as it prints it (comments aside). */
+const AUTOSCALER_DEMO = `autoscaler:
+  interval_us: 10000000
+  scale_up_stabilization_window_us: 0
+  scale_down_stabilization_window_us: 300000000
+  hpa_scrape_delay:
+    mean: 15.0
+    stddev: 2.0
+  analyzer:
+    scale_up_threshold: 0.8
+    scale_down_boundary: 0.3
+    avg_input_tokens: 512
+
+node_pools:
+  - name: standard
+    gpu_type: H100
+    gpus_per_node: 8
+    gpu_memory_gib: 80
+    initial_nodes: 1
+    min_nodes: 1
+    max_nodes: 8
+    provisioning_delay:
+      mean: 120.0
+      stddev: 30.0
+    cost_per_hour: 32.77
+
+admission:
+  policy: always-admit
+
+routing:
+  policy: weighted
+  scorers:
+    - name: queue-depth
+      weight: 1.0
+    - name: kv-utilization
+      weight: 1.0
+`;
 
 /** A README command as written (continuation lines joined), split as a shell would. */
 function argv(command: string): string[] {
@@ -80,5 +117,17 @@ describe("BLIS HEAD's README commands run here", () => {
     const cal = run('./blis calibrate --trace-header t.yaml --trace-data d.csv \\\n  --sim-results results.json --report calibration.json');
     expect(cal.stdout).toMatch(/^requests 100: 100 matched/);
     expect(existsSync(join(cwd, 'calibration.json'))).toBe(true);
+  });
+
+  it("the autoscaling commands, on the README's autoscaler-demo.yaml and BLIS's v1 load-spikes spec", () => {
+    writeFileSync(join(cwd, 'autoscaler-demo.yaml'), AUTOSCALER_DEMO);
+    const first = simulated(run('./blis run \\\n  --model qwen/qwen3-14b \\\n  --num-instances 1 \\\n  --policy-config autoscaler-demo.yaml \\\n  --workload-spec examples/regression_workload_load_spikes.yaml').stdout, 5000);
+    // BLIS HEAD's own run of this command (f90a1e3a): 5,000 completed, TTFT mean 24,416.3467456 ms,
+    // E2E mean 27,377.6880794 ms (its stdout, 2026-11-29).
+    expect(first.completed_requests).toBe(5000);
+    expect(first.ttft_mean_ms).toBe(24416.3467456);
+    expect(first.e2e_mean_ms).toBe(27377.6880794);
+    expect(first.autoscaling.scale_up_events).toBeGreaterThan(0);
+    simulated(run('./blis run \\\n  --model qwen/qwen3-14b \\\n  --num-instances 1 \\\n  --policy-config autoscaler-demo.yaml \\\n  --model-autoscaler-interval-us 5000000 \\\n  --workload-spec examples/regression_workload_load_spikes.yaml').stdout, 5000);
   });
 });

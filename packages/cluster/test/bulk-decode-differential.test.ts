@@ -41,8 +41,13 @@ function differs(config: SimulationConfigInput): void {
 function withExtras(config: SimulationConfigInput, e: { latency: Partial<SimulationConfigInput>; blockSizeTokens: number; timeseries: number; crowded: boolean }): SimulationConfigInput {
   // The generated config's own latency choice (blackbox coefficients) gives way to this one.
   const { alphaCoeffs: _a, betaCoeffs: _b, latencyModel: _m, ...rest } = config;
+  // Node pools were sized for one GPU a replica: at TP > 1 each node gets as many more GPUs, so
+  // the same replicas fit (a pool that can host none is refused before the run).
+  const tp = e.latency.tp ?? 1;
+  const nodePools = rest.nodePools?.map((p) => ({ ...p, gpusPerNode: p.gpusPerNode * tp }));
   return {
     ...rest,
+    ...(nodePools !== undefined ? { nodePools } : {}),
     ...e.latency,
     blockSizeTokens: e.blockSizeTokens,
     ...(e.timeseries > 0 ? { timeseriesIntervalUs: e.timeseries } : {}),

@@ -9,7 +9,7 @@ export { CONFIG_REFUSALS, isConfigRefusal } from './config-refusal.js';
 // --- evaluate: the blis-eval/1 protocol (src/evaluate/) ---
 export { evaluate, invalidRequestResponse } from './evaluate/entry.js';
 export type { EvaluateOptions } from './evaluate/evaluate.js';
-export { EvaluateSandbox, type EvaluateSandboxOptions, runsCandidateCode } from './evaluate/sandbox/evaluate-sandbox.js';
+export { EvaluateSandbox, type EvaluateSandboxOptions, SANDBOX_HEAP_MB, runsCandidateCode } from './evaluate/sandbox/evaluate-sandbox.js';
 export {
   EVAL_PROTOCOL,
   EVAL_REQUEST_MAX_BYTES,
@@ -81,7 +81,7 @@ export { loadSweepSpec } from './sweep/sweep-spec-load.js';
 export type { LoadedSweepSpec } from './sweep/sweep-spec-load.js';
 export { expandCandidates } from './sweep/candidates.js';
 export type { Candidate as SweepCandidate } from './sweep/candidates.js';
-export { gridValues, sampleValue } from './sweep/parameter-values.js';
+export { type ParameterValuesProblem, gridValues, sampleValue } from './sweep/parameter-values.js';
 export { applyParameter } from './sweep/apply-parameter.js';
 export { DEFAULT_SWEEP_METRICS, extractMetrics, knownMetricNames, metricNameProblem } from './sweep/sweep-metrics.js';
 export { planSweep, buildTasks, withSeed } from './sweep/sweep-plan.js';

@@ -55,7 +55,7 @@ export abstract class InstancePreemption extends InstanceState {
 
   /**
    * Allocates KV for `req`, evicting running requests (newest first, or least urgent) until it
-   * fits. Returns a bit set: {@link PREEMPTED} when anything was evicted, {@link FAILED} when
+   * fits. Returns a bit set: `PREEMPTED` when anything was evicted, `FAILED` when
    * `req` cannot be scheduled this step (no victims left, or `req` itself was evicted).
    */
   protected allocateOrPreempt(req: SimRequest, idx: number, n: number, prefill: boolean, now: number, alreadyFailed = false): number {

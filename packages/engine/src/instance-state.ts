@@ -25,7 +25,10 @@ export abstract class InstanceState {
   readonly kvTiers: KVTiers | undefined;
   readonly metrics = new InstanceMetrics();
   readonly waitQueue = new WaitQueue();
-  /** Running requests in admission order, with their per-step counters. */
+  /**
+   * Running requests in admission order, with their per-step counters.
+   * @hidden the engine's own bookkeeping, not part of the public surface
+   */
   protected readonly run: RunningBatch;
 
   protected readonly events: EventQueue;
@@ -54,7 +57,10 @@ export abstract class InstanceState {
   protected readonly schedCtx: { nowUs: number; instanceIndex: number; queueDepth: number; batchSize: number };
   protected readonly compareFn: ((a: SimRequest, b: SimRequest) => number) | undefined;
   protected readonly maxTokensPerRequest: number;
-  /** Plain decode advanced in bulk; absent in the reference (step-by-step) engine. */
+  /**
+   * Plain decode advanced in bulk; absent in the reference (step-by-step) engine.
+   * @hidden the engine's own bookkeeping, not part of the public surface
+   */
   protected readonly bulk: BulkDecode | undefined;
   /** Bulk steps fill the batch's per-request decode contexts only for a reader of them. */
   protected readonly fillContexts: boolean;

@@ -4,3 +4,4 @@ export { configLimitIssues, kvBlockIssues, type KVDerivation } from './config-li
 export { MEMORY_COSTS, cpuTierBytes, estimateMemory, formatBytes, kvCacheBytes, requestsOf, timeseriesSamplesOf, type CpuTierSize, type InstanceGroup, type MemoryEstimate, type MemoryEstimateInput } from './memory-estimate.js';
 export { heapMegabytesFor, memoryLimitIssues, type MemoryLimit } from './memory-limit.js';
 export { autoscaleLimitIssues, autoscalePeak, type AutoscalePeak } from './autoscale-peak.js';
+export type { FleetCeiling } from './fleet-ceiling.js';

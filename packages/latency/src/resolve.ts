@@ -58,7 +58,7 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
   checkMoEParallelism(parallelism);
   const resolved = resolveBackend(opts, parallelism);
   // The model and backend are known only now: DP/EP need an MoE model under trained-physics.
-  if (usesMoEParallelism(parallelism)) checkMoEParallelismFor(parallelism, resolved.kind, opts.model, resolved.modelConfig?.step.experts ?? 0);
+  if (usesMoEParallelism(parallelism)) checkMoEParallelismFor(parallelism, resolved.kind, opts.model, resolved.modelConfig?.step.experts ?? 0, opts.latencyModel !== undefined);
   return resolved;
 }
 

@@ -46,15 +46,16 @@ export function checkMoEParallelism(p: MoEParallelism): void {
 
 /**
  * The rules that need the model and the latency backend: DP/EP only for an MoE model under
- * trained-physics, as BLIS (and, for EP on a dense model, vLLM) refuses otherwise.
+ * trained-physics, as BLIS (and, for EP on a dense model, vLLM) refuses otherwise. `kindChosen`:
+ * whether the caller named the latency model (else the message says the settings picked it).
  */
-export function checkMoEParallelismFor(p: MoEParallelism, latencyKind: string, model: string, experts: number): void {
+export function checkMoEParallelismFor(p: MoEParallelism, latencyKind: string, model: string, experts: number, kindChosen = true): void {
   checkMoEParallelism(p);
   if (!usesMoEParallelism(p)) return;
   const flag = p.dp > 1 ? '--dp' : p.enableExpertParallel ? '--enable-expert-parallel' : '--moe-comm-backend';
   const given = p.dp > 1 ? `--dp ${p.dp}` : p.enableExpertParallel ? '--enable-expert-parallel' : `--moe-comm-backend ${p.moeCommBackend}`;
   if (latencyKind !== 'trained-physics')
-    throw new LatencyConfigError(`${flag}: expected --latency-model trained-physics (the only latency model with data/expert-parallel terms), found ${given} with --latency-model ${latencyKind}`);
+    throw new LatencyConfigError(`${flag}: expected --latency-model trained-physics (the only latency model with data/expert-parallel terms), found ${given} with ${kindChosen ? `--latency-model ${latencyKind}` : `the ${latencyKind} latency model these settings select`}`);
   if (experts < 2)
     throw new LatencyConfigError(
       `${flag}: expected a mixture-of-experts model (at least 2 routed experts; a dense model's data parallelism is --num-instances), found ${given} for ${model}, a dense model`,

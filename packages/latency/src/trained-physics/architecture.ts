@@ -2,6 +2,7 @@ import { LatencyConfigError } from '../errors.js';
 import type { GpuSpec } from '../hardware.js';
 import { moeCommFamily } from '../moe/comm-backends.js';
 import type { DispatchShape } from '../moe/dispatch-basis.js';
+import { balancedExpertLoad } from '../moe/expert-placement.js';
 import { type MoEParallelism, NO_MOE_PARALLELISM, checkMoEParallelism, effectiveCommBackend } from '../moe/moe-parallelism.js';
 import { type StepModelConfig, effectiveWeightBytesPerParam, isMoE, layerSplit, peakTflops } from '../step-model-config.js';
 
@@ -30,6 +31,8 @@ export interface TrainedPhysicsArchitecture {
   dp: number;
   /** Devices routed experts are sharded over: TP·DP for MoE, TP for dense models. */
   moeGroup: number;
+  /** Whole-expert equivalents resident per GPU (the balanced placement's expertCount). */
+  expertsPerGpu: number;
   /** What the MoE dispatch/combine at DP > 1 moves, and over which group. */
   dispatch: DispatchShape;
   weightBytesPerParam: number;
@@ -88,6 +91,7 @@ export function trainedPhysicsArchitecture(c: StepModelConfig, gpu: GpuSpec, tp:
     tp,
     dp,
     moeGroup,
+    expertsPerGpu: balancedExpertLoad(0, kEff, c.experts, moeGroup, dp).expertCount,
     dispatch: {
       family: moeCommFamily(effectiveCommBackend(parallelism)),
       hiddenSize: c.hiddenSize,

@@ -1,6 +1,5 @@
 import type { StepBatch } from '../latency-model.js';
 import { dispatchLayerBasis } from '../moe/dispatch-basis.js';
-import { balancedExpertLoad } from '../moe/expert-placement.js';
 import type { TrainedPhysicsArchitecture } from './architecture.js';
 
 /** KV cache elements are fp16/bf16 whatever the weights' precision (vLLM's default). */
@@ -38,8 +37,10 @@ function ffnFlops(a: TrainedPhysicsArchitecture, tokens: number, tpdp: number): 
   const d = a.hiddenSize;
   let flops = 0;
   if (a.moeLayers > 0) {
-    // The busiest device computes its even share of the routed token·expert pairs.
-    flops += a.moeLayers * balancedExpertLoad(tokens, a.kEff, a.experts, a.moeGroup, a.dp).computeTokens * 6 * d * a.dFFMoE;
+    // The busiest device computes its even share of the routed token·expert pairs: the balanced
+    // placement's computeTokens, written out so the hot path allocates nothing.
+    const perDeviceTokens = (tokens * a.kEff) / a.moeGroup;
+    flops += a.moeLayers * perDeviceTokens * 6 * d * a.dFFMoE;
     if (a.sharedExpertFfnDim !== 0) flops += (a.moeLayers * tokens * 6 * d * a.sharedExpertFfnDim) / tpdp;
   }
   if (a.denseLayers > 0) flops += (a.denseLayers * tokens * 1 * 6 * d * a.dFFDense) / tpdp;
@@ -98,7 +99,7 @@ export function stepBases(a: TrainedPhysicsArchitecture, batch: StepBatch, out: 
   const attnBytes = (L * d * (2 * d + 2 * dKV) * bpp) / tp;
   let ffnBytes = 0;
   if (a.moeLayers > 0) {
-    ffnBytes += a.moeLayers * balancedExpertLoad(0, a.kEff, a.experts, a.moeGroup, a.dp).expertCount * 3 * d * a.dFFMoE * bpp;
+    ffnBytes += a.moeLayers * a.expertsPerGpu * 3 * d * a.dFFMoE * bpp;
     if (a.sharedExpertFfnDim > 0) ffnBytes += (a.moeLayers * 3 * d * a.sharedExpertFfnDim * bpp) / tp;
   }
   if (a.denseLayers > 0) ffnBytes += (a.denseLayers * 1 * 3 * d * a.dFFDense * bpp) / tp;

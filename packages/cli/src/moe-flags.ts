@@ -33,10 +33,13 @@ export function moeFlagFields(f: Record<string, unknown>, modelConfigReadable: b
   const flag = dpRanks > 1 ? '--dp' : ep ? '--enable-expert-parallel' : backend !== undefined ? '--moe-comm-backend' : undefined;
   if (flag === undefined) return fields;
   const given = dpRanks > 1 ? `--dp ${dpRanks}` : ep ? '--enable-expert-parallel' : `--moe-comm-backend ${backend}`;
-  const latencyModel = f.latencyModel as string | undefined;
-  if (latencyModel !== undefined && latencyModel !== 'trained-physics') {
-    issues.push({ where: flag, expected: '--latency-model trained-physics (the only latency model with data/expert-parallel terms)', found: `${given} with --latency-model ${latencyModel}` });
-    return fields;
+  // P/D pools may pick their own latency model; BLIS's DP applies to every pool.
+  for (const which of ['latency-model', 'prefill-latency-model', 'decode-latency-model']) {
+    const latencyModel = f[which.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] as string | undefined;
+    if (latencyModel !== undefined && latencyModel !== 'trained-physics') {
+      issues.push({ where: flag, expected: `--${which} trained-physics (the only latency model with data/expert-parallel terms)`, found: `${given} with --${which} ${latencyModel}` });
+      return fields;
+    }
   }
   if (!modelConfigReadable) return fields;
   const model = (f.model as string | undefined) ?? DEFAULT_MODEL;

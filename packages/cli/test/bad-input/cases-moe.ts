@@ -41,6 +41,12 @@ export const cases: readonly BadInputCase[] = [
     stderr: ['--dp: expected --latency-model trained-physics (the only latency model with data/expert-parallel terms), found --dp 2 with the roofline latency model these settings select'],
     exactLines: true,
   },
+  {
+    name: 'MoE: --dp with a P/D pool on roofline',
+    args: [...MOE, '--tp', '2', '--dp', '2', '--num-instances', '2', '--prefill-instances', '1', '--decode-instances', '1', '--pd-decider', 'always', '--prefill-latency-model', 'roofline'],
+    stderr: ['--dp: expected --prefill-latency-model trained-physics (the only latency model with data/expert-parallel terms), found --dp 2 with --prefill-latency-model roofline'],
+    exactLines: true,
+  },
   { name: 'MoE: --dp 0', args: [...MOE, '--dp', '0'], stderr: ['--dp: expected a positive integer, found "0"'], exactLines: true },
   { name: 'MoE: --dp with a fraction', args: [...MOE, '--dp', '1.5'], stderr: ['--dp: expected a positive integer, found "1.5"'], exactLines: true },
   {

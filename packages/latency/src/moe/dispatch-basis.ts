@@ -25,6 +25,7 @@ export interface DispatchShape {
  * placement's comm tokens × hidden × bytes (its `k` is already in them).
  */
 export function dispatchLayerBasis(s: DispatchShape, tokens: number): number {
+  // Evaluated left to right in BLIS's order: the µs must be bit-identical for request-level parity.
   if (s.family === 'all-gather') return ((((((tokens / s.dp) * (s.group - 1)) / s.group) * 2) * s.hiddenSize) * s.activationBytes) / s.bytesPerUs;
   return (balancedExpertLoad(tokens, s.k, s.experts, s.group, s.dp).commTokens * s.hiddenSize * s.activationBytes) / s.bytesPerUs;
 }

@@ -66,7 +66,8 @@ export function trainedPhysicsArchitecture(c: StepModelConfig, gpu: GpuSpec, tp:
   const { moeLayers, denseLayers } = layerSplit(c);
   const moe = isMoE(c);
   checkMoEParallelism(parallelism);
-  if (!moe && parallelism.dp > 1) bad(`--dp > 1 needs a mixture-of-experts model (at least 2 routed experts), found ${c.experts} experts`);
+  if (!moe && (parallelism.dp > 1 || parallelism.enableExpertParallel))
+    bad(`${parallelism.dp > 1 ? '--dp > 1' : '--enable-expert-parallel'} needs a mixture-of-experts model (at least 2 routed experts), found ${c.experts} experts`);
   const dp = parallelism.dp;
   const weightBytesPerParam = effectiveWeightBytesPerParam(c);
   const tflops = peakTflops(c, gpu);

@@ -17,6 +17,10 @@ import { type StepBases, stepBases } from './step-bases.js';
  * With 7 or 8 betas the prefill pair is `β1·max(compute, kv)`; with fewer than 10 the decode
  * pair is `β2·max(compute, kv)`. The step is truncated to whole µs, at least 1.
  *
+ * With data parallelism (`parallelism.dp` > 1, MoE models only) the token terms are one rank's
+ * share, the routed experts are sharded over TP·DP GPUs, and the MoE all-reduce becomes the
+ * backend's dispatch/combine (`T_moe_dispatch`, β11); see docs/latency-models.md.
+ *
  * Alphas: `alpha[0]` is a constant queueing delay, `alpha[1]` is added once to the E2E of a
  * request with output tokens when it completes, `alpha[2]` is added to TTFT and to every ITL.
  */

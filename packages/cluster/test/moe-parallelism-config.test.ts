@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BlackboxLatencyModel } from '@blis/latency';
 import { describe, expect, it } from 'vitest';
 import { SimulationConfigSchema, simulate } from '../src/index.js';
@@ -52,5 +53,21 @@ describe('SimulationConfig dp, enableExpertParallel, moeCommBackend', () => {
 
   it('DP changes an MoE run', () => {
     expect(simulate({ ...MOE, dp: 2 }).e2e_mean_ms).not.toBe(simulate(MOE).e2e_mean_ms);
+  });
+});
+
+describe('DP 1 without EP: the same bytes as before DP/EP existed', () => {
+  // sha256 of JSON.stringify(simulate(config)) at f311ae4, the commit before the DP/EP fields,
+  // and after them with the fields absent and set to their defaults. Only a change meant to move
+  // results (engine, latency, result fields) should need new hashes.
+  const BEFORE: [string, object, string][] = [
+    ['qwen3-30b-a3b TP 2', { model: 'qwen/qwen3-30b-a3b', hardware: 'H100', tp: 2, numInstances: 2, workload: { kind: 'synthetic', rate: 80, numRequests: 500 }, includeRequests: true }, '1f8ca371334a2b270c85d5bfaeffdc50fb3c1165f4d4ec17d43cbb9aed1cf9ed'],
+    ['mixtral-8x7b TP 2', { model: 'mixtral-8x7b-v0.1', hardware: 'H100', tp: 2, numInstances: 1, workload: { kind: 'synthetic', rate: 20, numRequests: 300 }, includeRequests: true }, '934a55bf9d85f9a7af052a29b6bdc8a1c1c92a10f35bee6285dd27596c4d7400'],
+    ['llama-3.1-8b', { model: 'meta-llama/llama-3.1-8b-instruct', numInstances: 2, workload: { kind: 'synthetic', rate: 40, numRequests: 500 }, includeRequests: true }, '60842b63c16e6f628aaf981b29ab68dbefc38a0b0c89e0fef239d3d7bef7b583'],
+  ];
+  const sha = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
+  it.each(BEFORE)('%s', (_name, config, hash) => {
+    expect(sha(simulate(config))).toBe(hash);
+    expect(sha(simulate({ ...config, dp: 1, enableExpertParallel: false }))).toBe(hash);
   });
 });

@@ -1,8 +1,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { blis } from './blis-process.js';
+import { HEAD_FIXTURE_DIR } from './parity-compare.js';
 
 // BLIS's output files through the process: `--metrics-path` (BLIS's MetricsOutput, which
 // `blis calibrate --sim-metrics` reads) and `--trace-output` (the run's workload as TraceV2, which
@@ -116,5 +118,25 @@ describe('blis run --metrics-path and --trace-output', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
+  });
+});
+
+// BLIS HEAD's own files for BLIS's P/D demo baseline (fixtures/blis-head-parity/PROVENANCE.md):
+// a flag-driven workload names no SLO class, so neither file gives its requests one, and a
+// request's text_tokens is 0 outside a multimodal prompt.
+describe("BLIS HEAD's output files, byte for byte", () => {
+  const fixture = (name: string) => readFileSync(join(HEAD_FIXTURE_DIR, 'flags-tp', name));
+  it('blis run --model qwen/qwen3-14b --num-instances 4 --rate 100 --num-requests 1000 --metrics-path --trace-output', async () => {
+    const m = join(dir, 'pd-baseline.json');
+    const w = join(dir, 'pd-baseline');
+    const r = await blis(['run', '--model', 'qwen/qwen3-14b', '--num-instances', '4', '--rate', '100', '--num-requests', '1000', '--metrics-path', m, '--trace-output', w]);
+    expect(r.code, r.stderr).toBe(0);
+    const ours = readFileSync(m, 'utf8');
+    const theirs = gunzipSync(fixture('metrics.json.gz')).toString('utf8');
+    // Parsed first, so that a difference shows as the record and key that differ.
+    expect(JSON.parse(ours)).toEqual(JSON.parse(theirs));
+    expect(ours).toBe(theirs);
+    expect(readFileSync(`${w}.yaml`, 'utf8')).toBe(fixture('trace-output.yaml').toString('utf8'));
+    expect(readFileSync(`${w}.csv`, 'utf8')).toBe(gunzipSync(fixture('trace-output.csv.gz')).toString('utf8'));
   });
 });

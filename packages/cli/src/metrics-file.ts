@@ -55,6 +55,11 @@ function session(id: string, of: SpecOf): { session_id?: string; round_index: nu
   return { ...(s?.sessionId ? { session_id: s.sessionId } : {}), round_index: s?.roundIndex ?? 0 };
 }
 
+/** BLIS's `arrived_at`: the arrival µs over 1e6 (µs / 1000 / 1000 can differ in the last bit). */
+function arrivedAt(arrivalMs: number): number {
+  return Math.round(arrivalMs * 1000) / 1e6;
+}
+
 /** BLIS names requests `request_<n>`, by trace row or generation order; ours carry the bare number. */
 export function blisRequestId(id: string): string {
   return /^\d+$/.test(id) ? `request_${id}` : id;
@@ -62,7 +67,7 @@ export function blisRequestId(id: string): string {
 
 function completedRecord(r: RequestRecord, of: SpecOf): BlisRequestMetrics {
   return {
-    arrived_at: r.arrival_ms / 1000,
+    arrived_at: arrivedAt(r.arrival_ms),
     requestID: blisRequestId(r.request_id),
     num_prefill_tokens: r.input_tokens,
     num_decode_tokens: r.output_tokens,
@@ -79,7 +84,7 @@ function completedRecord(r: RequestRecord, of: SpecOf): BlisRequestMetrics {
 /** An unfinished request keeps what it reached (BLIS zeroes what it never had: ITL and E2E need a completion). */
 function unfinishedRecord(r: UnfinishedRequestRecord, of: SpecOf): BlisRequestMetrics {
   return {
-    arrived_at: r.arrival_ms / 1000,
+    arrived_at: arrivedAt(r.arrival_ms),
     requestID: blisRequestId(r.request_id),
     num_prefill_tokens: r.input_tokens,
     num_decode_tokens: r.output_tokens,

@@ -50,7 +50,8 @@ describe('blis run --metrics-path and --trace-output', () => {
     for (const q of m.requests) {
       expect(Object.keys(q).slice(0, BLIS_REQUEST_KEYS.length)).toEqual(BLIS_REQUEST_KEYS);
       const ours = records.find((x) => `request_${x.request_id}` === q.requestID)!;
-      expect(q.arrived_at).toBe(ours.arrival_ms / 1000);
+      // BLIS's µs / 1e6 (ms / 1000 can differ in the last bit).
+      expect(q.arrived_at).toBe(Math.round(ours.arrival_ms * 1000) / 1e6);
       expect(q.ttft_ms).toBe(ours.ttft_ms);
       expect(q.handled_by).toBe(ours.handled_by);
     }
@@ -138,5 +139,29 @@ describe("BLIS HEAD's output files, byte for byte", () => {
     expect(ours).toBe(theirs);
     expect(readFileSync(`${w}.yaml`, 'utf8')).toBe(fixture('trace-output.yaml').toString('utf8'));
     expect(readFileSync(`${w}.csv`, 'utf8')).toBe(gunzipSync(fixture('trace-output.csv.gz')).toString('utf8'));
+  });
+});
+
+// The held-out references' command line (fixtures/blis-head-parity/PROVENANCE.md): BLIS wrote
+// their requests.csv from its --metrics-path file, so each record's arrived_at (µs / 1e6 in
+// BLIS, not ms / 1000) and times must read back as the same numbers.
+describe("the held-out references' replay writes BLIS's records", () => {
+  it('replay ... --latency-model roofline --num-instances 4 --metrics-path: every record as BLIS HEAD wrote it', async () => {
+    const trace = join(HEAD_FIXTURE_DIR, '..', 'blis-parity', 'azurecode2k');
+    const m = join(dir, 'azure-4rr.json');
+    const r = await blis([
+      'replay', '--model', 'meta-llama/llama-3.1-8b-instruct', '--hardware', 'H100', '--tp', '1', '--total-kv-blocks', '7463', '--block-size-in-tokens', '16',
+      '--max-num-seqs', '256', '--max-num-batched-tokens', '2048', '--routing-policy', 'round-robin', '--seed', '42', '--num-instances', '4', '--latency-model', 'roofline',
+      '--trace-header', `${trace}.yaml`, '--trace-data', `${trace}.csv`, '--metrics-path', m, '--quiet',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = readFileSync(join(HEAD_FIXTURE_DIR, 'roofline-4rr', 'requests.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const byId = new Map((json(m).requests as Record<string, unknown>[]).map((q) => [q.requestID, q]));
+    expect(byId.size).toBe(rows.length);
+    for (const [id, arrival, input, output, handledBy, ttft, itl, e2e, sched] of rows)
+      expect(byId.get(`request_${id}`), id).toEqual({
+        arrived_at: Number(arrival), requestID: `request_${id}`, num_prefill_tokens: Number(input), num_decode_tokens: Number(output),
+        ttft_ms: Number(ttft), itl_ms: Number(itl), e2e_ms: Number(e2e), scheduling_delay_ms: Number(sched), handled_by: handledBy, round_index: 0,
+      });
   });
 });

@@ -186,6 +186,14 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   if (issues.length > 0) throw new UsageError(issues);
 
   const routingParams = { ...specs.routing.params };
+  // BLIS ignores --routing-scorers, with a warning, under a router that takes no scorers (its
+  // docs give `--routing-scorers "vllm-dp:1"` beside the default round-robin): so do we, once
+  // the scorers have been checked.
+  const scorersIgnored = scorers !== undefined && specs.routing.name !== 'weighted' && setup.modules.routing === undefined && registry.has('routing', specs.routing.name);
+  if (scorersIgnored) {
+    delete routingParams.scorers;
+    if (f.quiet !== true) process.stderr.write(`blis: warning: --routing-scorers has no effect with routing policy "${specs.routing.name}" (it applies to --routing-policy weighted)\n`);
+  }
   const routingScorers = routingParams.scorers as { name: string; weight: number }[] | undefined;
   delete routingParams.scorers;
 
@@ -260,7 +268,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   const pdIssues = pdConfigIssues(out);
   if (pdIssues.length > 0) throw new UsageError(pdIssues);
   // Built-in policies check the params --policy-param and --routing-scorers gave them now, named by the flag.
-  const paramIssues = builtinParamIssues(out, setup, registry, paramFlags(flags));
+  const paramIssues = builtinParamIssues(out, setup, registry, paramFlags(flags).filter((p) => !(scorersIgnored && p.flag === '--routing-scorers')));
   if (paramIssues.length > 0) throw new UsageError(paramIssues);
   return out;
 }

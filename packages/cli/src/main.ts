@@ -2,6 +2,7 @@ import { describeFound } from '@blis/policies';
 import { Command, CommanderError, Option } from 'commander';
 import { CALIBRATE_OPTIONS } from './calibrate-flags.js';
 import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './capacity-flags.js';
+import { CONVERT_INFERENCE_PERF_FLAGS, CONVERT_PRESET_FLAGS, CONVERT_SERVEGEN_FLAGS } from './convert-spec-flags.js';
 import { camel } from './flag-name.js';
 import type { FlagDef } from './flags.js';
 import { requireReadable } from './input-files.js';
@@ -58,6 +59,8 @@ export function buildProgram(): Command {
     .description('BLIS: a fast, deterministic discrete-event simulator of LLM inference serving')
     .version(cliVersion())
     .showHelpAfterError(false)
+    // Each command reads the flags after its name (`blis convert preset --rate` is the preset's --rate).
+    .enablePositionalOptions()
     // commander's own messages ("error: unknown option ...") are not printed; exitOverride turns
     // them into UsageErrors, reported like every other bad input ("blis: where: expected ...").
     .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => {} });
@@ -140,9 +143,11 @@ export function buildProgram(): Command {
     await runObserveCommand(OBSERVE_FLAGS, opts);
   });
 
-  program
+  const convert = program
     .command('convert')
-    .description('write a workload spec, a preset or a trace as a BLIS TraceV2 pair (header .yaml + .csv)')
+    .description("write a workload spec, a preset or a trace as a BLIS TraceV2 pair (header .yaml + .csv); BLIS's converters to a v2 spec on stdout: convert preset|servegen|inference-perf")
+    // Its own flags only before a subcommand's name: --rate and --num-requests after `preset` are the preset's.
+    .enablePositionalOptions()
     .option('--workload-spec <file>', 'WorkloadSpec v2 YAML to convert')
     .option('--trace <file>', 'trace to convert (TraceV2, Mooncake JSONL, Azure CSV)')
     .option('--trace-format <format>', 'trace format (detected when omitted) [tracev2|mooncake|azure]')
@@ -158,11 +163,20 @@ export function buildProgram(): Command {
     .option('--model <value>', 'with --kv-offload-config: the model whose KV size sizes the offload blocks (default: meta-llama/llama-3.1-8b-instruct)')
     .option('--tp <value>', 'with --kv-offload-config: tensor parallelism; default: the model\'s')
     .option('--model-config <value>', 'with --kv-offload-config: HF config.json (or its folder) of a model the catalogue lacks')
-    .requiredOption('--output <prefix>', 'writes <prefix>.yaml and <prefix>.csv')
+    .option('--output <prefix>', 'writes <prefix>.yaml and <prefix>.csv (required)')
     .action(async (opts: Record<string, unknown>) => {
       const { runConvertCommand } = await import('./commands/convert-command.js');
       await runConvertCommand(opts);
     });
+  addFlags(convert.command('preset').description('BLIS: convert a named workload preset to a v2 spec (YAML on stdout)'), CONVERT_PRESET_FLAGS).action(async (opts: Record<string, unknown>) => {
+    (await import('./commands/convert-spec-command.js')).runConvertPresetCommand(opts);
+  });
+  addFlags(convert.command('servegen').description('BLIS: convert a ServeGen data directory to a v2 spec with multi-period cohorts (YAML on stdout)'), CONVERT_SERVEGEN_FLAGS).action(async (opts: Record<string, unknown>) => {
+    (await import('./commands/convert-servegen-command.js')).runConvertServeGenCommand(opts);
+  });
+  addFlags(convert.command('inference-perf').description('BLIS: convert an inference-perf spec to a v2 spec (YAML on stdout)'), CONVERT_INFERENCE_PERF_FLAGS).action(async (opts: Record<string, unknown>) => {
+    (await import('./commands/convert-spec-command.js')).runConvertInferencePerfCommand(opts);
+  });
 
   program
     .command('evaluate')
@@ -268,7 +282,8 @@ export function buildProgram(): Command {
     .command('policies')
     .description('list the built-in admission, priority, routing, scheduler policies, scorers, P/D deciders and autoscalers')
     .action(async () => (await import('./commands/list-command.js')).runListCommand('policies'));
-  for (const cmd of program.commands) usageErrors(cmd);
+  const withSubcommands = (cmds: readonly Command[]): Command[] => cmds.flatMap((c) => [c, ...withSubcommands(c.commands)]);
+  for (const cmd of withSubcommands(program.commands)) usageErrors(cmd);
   return program;
 }
 
@@ -293,11 +308,16 @@ function usageErrors(cmd: Command): void {
   });
 }
 
+/** `blis`, `blis run`, `blis convert preset`. */
+function commandPath(cmd: Command): string {
+  return cmd.parent === null ? 'blis' : `${commandPath(cmd.parent)} ${cmd.name()}`;
+}
+
 function commanderIssue(cmd: Command, err: CommanderError): UsageIssue | undefined {
   const msg = err.message.replace(/^error: /, '');
   const suggestion = /\(Did you mean (.+)\?\)/.exec(msg)?.[1];
   const hint = suggestion !== undefined ? `; did you mean ${suggestion}?` : '';
-  const name = cmd.parent === null ? 'blis' : `blis ${cmd.name()}`;
+  const name = commandPath(cmd);
   let m: RegExpExecArray | null;
   switch (err.code) {
     case 'commander.unknownOption':

@@ -67,7 +67,8 @@ export interface RunRequest {
  */
 export function runRequests(config: SimulationConfig, result: SimulationResult): RunRequest[] {
   const byId = fates(result);
-  const source = openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs });
+  // A client that names no SLO class sends requests of none, as BLIS writes them in both files.
+  const source = openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, defaultSloClass: '' });
   const rows: RunRequest[] = [];
   for (let r = source.next(); r !== undefined && rows.length < byId.size; r = source.next()) {
     const fate = byId.get(r.id);

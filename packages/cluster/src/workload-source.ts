@@ -26,6 +26,11 @@ export interface OpenWorkloadOptions {
   seed: number;
   blockSizeTokens: number;
   horizonUs?: number;
+  /**
+   * The SLO class of a generated request whose client names none: the request source's default
+   * (`standard`) unless given. BLIS's output files keep such a request's class empty.
+   */
+  defaultSloClass?: string;
   /** Told before each step that reads or sets up a large input. */
   onPhase?: (phase: PreparePhase) => void;
 }
@@ -51,13 +56,13 @@ export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions):
   switch (w.kind) {
     case 'synthetic': {
       const spec = specFromFlags({ ...w, seed: opts.seed, horizonUs: opts.horizonUs });
-      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens }), requests: w.numRequests };
+      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, defaultSloClass: opts.defaultSloClass }), requests: w.numRequests };
     }
     case 'spec': {
       const spec = readSpec(w, opts);
       const requests = specRequests(w, spec);
       opts.onPhase?.({ kind: 'generate', clients: spec.clients.length, requests });
-      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
+      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, defaultSloClass: opts.defaultSloClass, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
     }
     case 'trace': {
       opts.onPhase?.({ kind: 'read-trace', path: w.path });

@@ -61,6 +61,7 @@ import {
 import { createActiveRequestsScorer } from './scorers/active-requests.js';
 import { createKvUtilizationScorer } from './scorers/kv-utilization.js';
 import { createLoadAwareScorer } from './scorers/load-aware.js';
+import { createVllmDpScorer } from './scorers/vllm-dp.js';
 import { createLoadBalanceScorer } from './scorers/load-balance.js';
 import { createNoHitLruScorer } from './scorers/no-hit-lru.js';
 import { createPrecisePrefixCacheScorer } from './scorers/precise-prefix-cache.js';
@@ -173,6 +174,7 @@ export function registerBuiltinPolicies(registry: PolicyRegistry): void {
     paramless('scorer', 'running-requests', createRunningRequestsScorer),
   );
   registry.registerScorer('load-aware', paramless('scorer', 'load-aware', createLoadAwareScorer));
+  registry.registerScorer('vllm-dp', paramless('scorer', 'vllm-dp', createVllmDpScorer));
 
   // Routing
   registry.registerRoutingPolicy(

@@ -150,6 +150,7 @@ export {
 export { createActiveRequestsScorer } from './scorers/active-requests.js';
 export { createKvUtilizationScorer } from './scorers/kv-utilization.js';
 export { createLoadAwareScorer, LOAD_AWARE_QUEUE_THRESHOLD } from './scorers/load-aware.js';
+export { createVllmDpScorer } from './scorers/vllm-dp.js';
 export { createLoadBalanceScorer } from './scorers/load-balance.js';
 export { createNoHitLruScorer } from './scorers/no-hit-lru.js';
 export { createPrecisePrefixCacheScorer } from './scorers/precise-prefix-cache.js';

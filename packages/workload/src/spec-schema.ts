@@ -74,8 +74,12 @@ export const ClientSchema = z
     /**
      * Unset: the request source's default, {@link DEFAULT_SLO_CLASS} when simulating; `blis
      * observe` sends such requests without a class, as BLIS does. Kept unset here so the two can differ.
+     * `""` is unset too, as in BLIS (whose `blis convert preset` writes it).
      */
-    slo_class: z.enum(SLO_CLASSES).optional(),
+    slo_class: z
+      .enum(SLO_CLASSES)
+      .or(z.literal('').transform(() => undefined))
+      .optional(),
     rate_fraction: nonNeg,
     streaming: z.boolean().default(false),
     arrival: ArrivalSchema.default({ process: 'poisson' }),

@@ -52,6 +52,8 @@ function kvOffloadHeader(f: Record<string, unknown>, blockSizeTokens: number): P
 /** `blis convert`: any workload source written as a TraceV2 pair. Prints a one-line JSON summary. */
 export async function runConvertCommand(raw: Record<string, unknown>): Promise<void> {
   const f = parseFlags(CONVERT_FLAGS, raw);
+  // Not a commander requiredOption: the parent's required options bind its subcommands too.
+  if (f.output === undefined) throw new UsageError([{ where: '--output', expected: 'a value (`blis convert` requires it)', found: 'nothing' }]);
   if (f.workloadSpec !== undefined && f.trace !== undefined)
     throw new UsageError([{ where: '--workload-spec', expected: 'either --workload-spec or --trace', found: 'both' }]);
   if (typeof f.trace === 'string') requireReadable('--trace', f.trace, 'trace file');

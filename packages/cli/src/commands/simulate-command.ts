@@ -101,7 +101,7 @@ export async function runSimulationCommand(
   const received = metricsPath !== undefined || traceOutput !== undefined ? runRequests(prepared.config, result) : [];
   if (metricsPath !== undefined) {
     const byId = new Map(received.map((r) => [r.spec.id, r.spec]));
-    writeOutputFile('--metrics-path', () => writeJsonFile(metricsPath, blisMetricsOutput(result, (id) => byId.get(id))));
+    writeOutputFile('--metrics-path', () => writeJsonFile(metricsPath, blisMetricsOutput(result, (id) => byId.get(id)), false));
   }
   if (traceOutput !== undefined) writeOutputFile('--trace-output', () => exportRunWorkload(prepared.config, received, traceOutput, prepared.config.workload.kind === 'trace' ? 'replayed' : 'generated'));
   if (reportPath !== undefined) await writeRunReport(reportPath, result, !quiet);

@@ -259,12 +259,13 @@ export function writeTraceV2(source: RequestSource, headerPath: string, csvPath:
   try {
     let buf = `${TRACEV2_COLUMNS.join(',')}\n`;
     for (let r = source.next(); r !== undefined; r = source.next()) {
-      // As BLIS's exporter: input_tokens excludes the group prefix, the deadline is absolute.
+      // As BLIS's exporter: input_tokens excludes the group prefix, the deadline is absolute, and
+      // text_tokens (with the media columns) counts a multimodal prompt's parts, so 0 here.
       const p = prefixColumns.columns(r.prefixGroup, r.prefixLength, r.inputTokens);
       const o = outcome?.(r);
       const row = [
         r.id, r.clientId, r.tenantId, r.sloClass, r.sessionId, r.roundIndex, r.prefixGroup, p.prefixLength,
-        r.streaming, p.ownTokens, r.outputTokens, r.inputTokens, 0, 0, 0, 0, '', r.deadlineUs,
+        r.streaming, p.ownTokens, r.outputTokens, 0, 0, 0, 0, 0, '', r.deadlineUs,
         0, r.arrivalUs, r.arrivalUs, ...(o === undefined ? [0, 0, 0, 'ok'] : [o.firstChunkUs, o.lastChunkUs, 0, o.status]), '', '',
       ];
       buf += `${row.map(csvField).join(',')}\n`;

@@ -26,6 +26,8 @@ export interface KVCapacityInput {
   tp: number;
   gpuMemoryUtilization?: number;
   blockSizeTokens?: number;
+  /** HBM set apart for LoRA adapter slots over the TP group, bytes (BLIS's static reservation); 0 = none. */
+  adapterReservedBytes?: number;
 }
 
 /** Every term of a KV capacity derivation, for the startup line and error messages. */
@@ -41,6 +43,8 @@ export interface KVCapacityDerivation {
   activationGiB: number;
   /** Non-torch memory over the TP group: per-GPU reserve × tp. */
   nonTorchGiB: number;
+  /** LoRA adapter slots' HBM (0 without adapters). */
+  adapterGiB: number;
   /** What is left for KV over the TP group, in bytes (truncated). */
   allocatableBytes: number;
   /** Bytes one token's KV takes on one TP rank (may be fractional). */
@@ -85,17 +89,20 @@ export function deriveKVCapacity(input: KVCapacityInput): KVCapacityDerivation {
   const activationGiB = moe ? ACTIVATION_RESERVE_GIB.moe : ACTIVATION_RESERVE_GIB.dense;
   const nonTorchPerGpu = tp === 1 ? NON_TORCH_RESERVE_GIB.tp1 : NON_TORCH_RESERVE_GIB.tpMulti;
   const nonTorchGiB = nonTorchPerGpu * tp;
-  const overheadGiB = weightGiB + activationGiB + nonTorchGiB;
+  // Adapter slots are reserved once beside the weights (sharded like them, so TP-independent).
+  const adapterGiB = (input.adapterReservedBytes ?? 0) / GIB;
+  const overheadGiB = adapterGiB > 0 ? weightGiB + activationGiB + nonTorchGiB + adapterGiB : weightGiB + activationGiB + nonTorchGiB;
   if (overheadGiB >= budgetGiB) {
     const perGpu = hardware.memoryGiB * util - NON_TORCH_RESERVE_GIB.tpMulti;
-    const least = perGpu > 0 ? `; at least ${Math.ceil((weightGiB + activationGiB) / perGpu)} GPUs per instance would` : '';
+    const least = perGpu > 0 ? `; at least ${Math.ceil((weightGiB + activationGiB + adapterGiB) / perGpu)} GPUs per instance would` : '';
+    const adapters = adapterGiB > 0 ? ` + LoRA adapter slots ${adapterGiB.toFixed(2)} GiB` : '';
     fail(
-      `weights ${weightGiB.toFixed(2)} GiB + activations ${activationGiB.toFixed(2)} GiB + non-torch ${nonTorchGiB.toFixed(2)} GiB need more than the ${budgetGiB.toFixed(2)} GiB offered at ${util} utilisation${least}; raise --tp or --gpu-memory-utilization`,
+      `weights ${weightGiB.toFixed(2)} GiB + activations ${activationGiB.toFixed(2)} GiB + non-torch ${nonTorchGiB.toFixed(2)} GiB${adapters} need more than the ${budgetGiB.toFixed(2)} GiB offered at ${util} utilisation${least}; raise --tp or --gpu-memory-utilization`,
     );
   }
   const allocatableBytes = Math.trunc((budgetGiB - overheadGiB) * GIB);
   const blocks = Math.floor(allocatableBytes / (tp * blockBytesPerRank));
-  return { tp, memoryGiB: hardware.memoryGiB, gpuMemoryUtilization: util, blockSizeTokens: bs, moe, budgetGiB, weightGiB, activationGiB, nonTorchGiB, allocatableBytes, bytesPerTokenPerRank: perRankPerToken, blockBytesPerRank, blocks };
+  return { tp, memoryGiB: hardware.memoryGiB, gpuMemoryUtilization: util, blockSizeTokens: bs, moe, budgetGiB, weightGiB, activationGiB, nonTorchGiB, adapterGiB, allocatableBytes, bytesPerTokenPerRank: perRankPerToken, blockBytesPerRank, blocks };
 }
 
 /** The block count of {@link deriveKVCapacity}. */
@@ -106,7 +113,8 @@ export function deriveTotalKVBlocks(input: KVCapacityInput): number {
 /** `80 GiB × 0.9 × TP 1 − 14.96 weights − 5.5 activations − 0.15 non-torch = 51.39 GiB / 131072 B per block`. */
 export function describeKVCapacity(d: KVCapacityDerivation): string {
   const ranks = d.tp === 1 ? '' : ` / ${d.tp} ranks`;
-  return `${d.memoryGiB} GiB × ${d.gpuMemoryUtilization} × TP ${d.tp} − ${d.weightGiB.toFixed(2)} weights − ${d.activationGiB} activations − ${d.nonTorchGiB.toFixed(2)} non-torch = ${(d.allocatableBytes / GIB).toFixed(2)} GiB${ranks} / ${d.blockBytesPerRank} B per block`;
+  const adapters = d.adapterGiB > 0 ? ` − ${d.adapterGiB.toFixed(2)} LoRA adapter slots` : '';
+  return `${d.memoryGiB} GiB × ${d.gpuMemoryUtilization} × TP ${d.tp} − ${d.weightGiB.toFixed(2)} weights − ${d.activationGiB} activations − ${d.nonTorchGiB.toFixed(2)} non-torch${adapters} = ${(d.allocatableBytes / GIB).toFixed(2)} GiB${ranks} / ${d.blockBytesPerRank} B per block`;
 }
 
 export interface ResolveKVBlocksInput {
@@ -116,6 +124,8 @@ export interface ResolveKVBlocksInput {
   tp?: number;
   gpuMemoryUtilization?: number;
   blockSizeTokens?: number;
+  /** LoRA adapter slots' HBM, bytes: taken from the derived budget only, never from an explicit count. */
+  adapterReservedBytes?: number;
 }
 
 export type ResolvedKVBlocks =
@@ -132,6 +142,7 @@ export function resolveKVBlocks(input: ResolveKVBlocksInput): ResolvedKVBlocks {
       tp: input.tp ?? 1,
       gpuMemoryUtilization: input.gpuMemoryUtilization,
       blockSizeTokens: input.blockSizeTokens,
+      adapterReservedBytes: input.adapterReservedBytes,
     });
     return { blocks: derivation.blocks, source: 'derived', derivation };
   }

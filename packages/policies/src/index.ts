@@ -153,6 +153,7 @@ export { createLoadAwareScorer, LOAD_AWARE_QUEUE_THRESHOLD } from './scorers/loa
 export { createLoadBalanceScorer } from './scorers/load-balance.js';
 export { createNoHitLruScorer } from './scorers/no-hit-lru.js';
 export { createPrecisePrefixCacheScorer } from './scorers/precise-prefix-cache.js';
+export { createLoraAffinityScorer } from './scorers/lora-affinity.js';
 export {
   createPrefixAffinityScorer,
   DEFAULT_PREFIX_INDEX_CAPACITY,

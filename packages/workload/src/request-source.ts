@@ -380,6 +380,7 @@ export class SpecRequestSource implements RequestSource {
       deadlineUs: this.deadline(cs, arrival, multiTurn !== undefined),
       sloTargetUs: cs.slo_target_us,
       networkDelayUs: networkDelay(cs, inputTokens, outputTokens),
+      ...(cs.adapter !== undefined && cs.adapter !== '' ? { adapter: cs.adapter } : {}),
     };
     if (sessionId !== '') this.sessions.set(index, { client: c.index, sessionId, round: roundIndex, rounds, inputTokens, outputTokens, rng: sessionRng });
     return spec;

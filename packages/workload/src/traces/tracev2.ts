@@ -151,6 +151,8 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
   // them, so columns are found by name.
   const col = Object.fromEntries(TRACEV2_COLUMNS.map((n) => [n, names.indexOf(n)])) as Record<(typeof TRACEV2_COLUMNS)[number], number>;
   const sloCol = names.indexOf('slo_target_us');
+  // BLIS appends an `adapter` column (a LoRA adapter id) when any row has one.
+  const adapterCol = names.indexOf('adapter');
   const groupLength = readPrefixGroupLengths(open(), col.prefix_group, col.prefix_length);
   const sends = scanSendTimes(open(), col.send_time_us, col.arrival_time_us, unit);
   const read = (): RequestSpec | undefined => {
@@ -207,6 +209,7 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
       deadlineUs: deadline,
       sloTargetUs: slo,
       networkDelayUs: 0,
+      ...(adapterCol >= 0 && c[adapterCol].trim() !== '' ? { adapter: c[adapterCol].trim() } : {}),
     };
   };
   return new TraceRequestSource(csv, sends.ordered ? read : sortedByArrival(read, csv, () => lines.lineNumber), () => lines.lineNumber, opts, 'send_time_us');

@@ -48,6 +48,11 @@ function session(id: string, of: SessionOf): { session_id?: string; round_index:
   return { ...(s?.sessionId ? { session_id: s.sessionId } : {}), round_index: s?.roundIndex ?? 0 };
 }
 
+/** BLIS's arrival in seconds, divided from whole µs (from ms it can differ in the last digit: 0.21925299999999998 for 0.219253). */
+function arrivedAt(arrivalMs: number): number {
+  return Math.round(arrivalMs * 1000) / 1e6;
+}
+
 /** BLIS names requests `request_<n>`, by trace row or generation order; ours carry the bare number. */
 export function blisRequestId(id: string): string {
   return /^\d+$/.test(id) ? `request_${id}` : id;
@@ -55,7 +60,7 @@ export function blisRequestId(id: string): string {
 
 function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
   return {
-    arrived_at: r.arrival_ms / 1000,
+    arrived_at: arrivedAt(r.arrival_ms),
     requestID: blisRequestId(r.request_id),
     num_prefill_tokens: r.input_tokens,
     num_decode_tokens: r.output_tokens,
@@ -74,7 +79,7 @@ function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
 /** An unfinished request keeps what it reached (BLIS zeroes what it never had: ITL and E2E need a completion). */
 function unfinishedRecord(r: UnfinishedRequestRecord, of: SessionOf): BlisRequestMetrics {
   return {
-    arrived_at: r.arrival_ms / 1000,
+    arrived_at: arrivedAt(r.arrival_ms),
     requestID: blisRequestId(r.request_id),
     num_prefill_tokens: r.input_tokens,
     num_decode_tokens: r.output_tokens,

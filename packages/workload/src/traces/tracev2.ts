@@ -254,13 +254,21 @@ export interface TraceV2RowOutcome {
  * closed-loop sessions are written with the arrivals they would have without feedback, so a
  * replay has fixed arrivals (documented in the README).
  */
-export function writeTraceV2(source: RequestSource, headerPath: string, csvPath: string, header: Partial<TraceV2Header> = {}, outcome?: (r: RequestSpec) => TraceV2RowOutcome): number {
+export function writeTraceV2(
+  source: RequestSource,
+  headerPath: string,
+  csvPath: string,
+  header: Partial<TraceV2Header> = {},
+  outcome?: (r: RequestSpec) => TraceV2RowOutcome,
+  /** Append BLIS's trailing `adapter` column (it writes one when any request has a LoRA adapter). */
+  adapterColumn = false,
+): number {
   const h = { trace_version: 2, time_unit: 'microseconds', mode: 'generated', warm_up_requests: 0, ...header };
   const fd = openSync(csvPath, 'w');
   let n = 0;
   const prefixColumns = new PrefixColumnWriter();
   try {
-    let buf = `${TRACEV2_COLUMNS.join(',')}\n`;
+    let buf = `${TRACEV2_COLUMNS.join(',')}${adapterColumn ? ',adapter' : ''}\n`;
     for (let r = source.next(); r !== undefined; r = source.next()) {
       // As BLIS's exporter: input_tokens excludes the group prefix, the deadline is absolute.
       const p = prefixColumns.columns(r.prefixGroup, r.prefixLength, r.inputTokens);
@@ -270,6 +278,7 @@ export function writeTraceV2(source: RequestSource, headerPath: string, csvPath:
         r.streaming, p.ownTokens, r.outputTokens, r.inputTokens, 0, 0, 0, 0, '', r.deadlineUs,
         0, r.arrivalUs, r.arrivalUs, ...(o === undefined ? [0, 0, 0, 'ok'] : [o.firstChunkUs, o.lastChunkUs, 0, o.status]), '', '',
       ];
+      if (adapterColumn) row.push(r.adapter ?? '');
       buf += `${row.map(csvField).join(',')}\n`;
       n++;
       // Closed-loop sources wait for completions; without a simulator, each round completes at once.

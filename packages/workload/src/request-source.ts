@@ -380,8 +380,9 @@ export class SpecRequestSource implements RequestSource {
       deadlineUs: this.deadline(cs, arrival, multiTurn !== undefined),
       sloTargetUs: cs.slo_target_us,
       networkDelayUs: networkDelay(cs, inputTokens, outputTokens),
-      ...(cs.adapter !== undefined && cs.adapter !== '' ? { adapter: cs.adapter } : {}),
     };
+    // Only adapter requests carry the key: LoRA-off specs keep their shape (and their JSON).
+    if (cs.adapter !== undefined && cs.adapter !== '') spec.adapter = cs.adapter;
     if (sessionId !== '') this.sessions.set(index, { client: c.index, sessionId, round: roundIndex, rounds, inputTokens, outputTokens, rng: sessionRng });
     return spec;
   }

@@ -1,3 +1,4 @@
+import type { InstanceScheduler } from '@blis/policies';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type InstanceConfig, type InstanceSimulator, type LoraSettings, type RequestSpec, makeRequestSpec } from '../../src/index.js';
@@ -13,6 +14,7 @@ interface Scenario {
 }
 
 const ADAPTERS = ['a', 'b', 'c', 'd', 'e', 'f'];
+const SJF: InstanceScheduler = { name: 'sjf', compare: (a, b) => a.request.inputTokens - b.request.inputTokens };
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc
   .record({
@@ -22,6 +24,8 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
     totalKVBlocks: fc.integer({ min: 4, max: 60 }),
     maxNumSeqs: fc.integer({ min: 1, max: 6 }),
     budget: fc.integer({ min: 8, max: 300 }),
+    /** Shortest prompt first: preempted requests need not be at the queue's head. */
+    sjf: fc.boolean(),
     requests: fc.array(
       fc.record({
         gap: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 4000 })),
@@ -46,7 +50,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
         { rank: 32, k6: 0.06, k7: 1 },
       ],
     };
-    const config = instanceConfig(blackbox([100, 0.5, 5], [500, 2, 20]), { totalKVBlocks: c.totalKVBlocks, blockSizeTokens: 4, maxNumSeqs: c.maxNumSeqs, maxNumBatchedTokens: c.budget, lora });
+    const config = instanceConfig(blackbox([100, 0.5, 5], [500, 2, 20]), { totalKVBlocks: c.totalKVBlocks, blockSizeTokens: 4, maxNumSeqs: c.maxNumSeqs, maxNumBatchedTokens: c.budget, lora, ...(c.sjf ? { scheduler: SJF } : {}) });
     let t = 0;
     const specs = c.requests.map((r, index) => {
       t += r.gap;
@@ -75,8 +79,8 @@ function checkStep(instance: InstanceSimulator): void {
     expect(r.adapterPinned).toBe(true);
     inUse.set(r.adapter, (inUse.get(r.adapter) ?? 0) + 1);
   }
-  // Pins count the requests holding them (running, or preempted back to the queue).
-  for (const r of instance.waitQueue.toArray()) if (r.adapterPinned) inUse.set(r.adapter, (inUse.get(r.adapter) ?? 0) + 1);
+  // Pins count the running requests; a request back in the queue holds none.
+  for (const r of instance.waitQueue.toArray()) expect(r.adapterPinned).toBe(false);
   for (const [a, n] of inUse) expect(lora.resident.pins(a)).toBe(n);
 }
 
@@ -132,5 +136,25 @@ describe('LoRA serving on random workloads', () => {
     expect(r.outcomes.get(1)!.scheduledAt).toBe(1208 + 1008);
     expect(Array.from(r.instance.lora!.loads)).toEqual([1, 1]);
     expect(Array.from(r.instance.lora!.evictions)).toEqual([1, 0]);
+  });
+});
+
+describe('a preempted request and a full set of slots', () => {
+  it('does not hold its adapter while it waits: the cold head behind it loads (vLLM), no livelock', () => {
+    // One slot. C and A (adapter a) run until the cache is full and A, the newest, is preempted.
+    // Shortest-prompt-first then puts B (adapter b, cold) at the head. Had A kept its pin, once C
+    // completes nothing would run and B's load could never free a slot: empty steps for ever.
+    const lora: LoraSettings = { adapters: [{ id: 'a', rank: 8 }, { id: 'b', rank: 8 }], capacity: 1, loadBaseLatencyUs: 1000, loadBandwidthBytesUs: 2e6, footprintBytesPerRank: 2e6, stepOverheadTiers: [] };
+    const config = instanceConfig(blackbox([0, 0, 0], [100, 0, 0]), { lora, totalKVBlocks: 40, blockSizeTokens: 4, scheduler: SJF });
+    const specs = [
+      makeRequestSpec({ index: 0, arrivalUs: 0, inputTokens: 60, outputTokens: 30, adapter: 'a', blockHashes: promptHashes(60, 4, 0, 0, 0) }),
+      makeRequestSpec({ index: 1, arrivalUs: 0, inputTokens: 60, outputTokens: 30, adapter: 'a', blockHashes: promptHashes(60, 4, 0, 0, 1) }),
+      makeRequestSpec({ index: 2, arrivalUs: 3150, inputTokens: 10, outputTokens: 2, adapter: 'b', blockHashes: promptHashes(10, 4, 0, 0, 2) }),
+    ];
+    const r = drive(config, specs, 100_000, checkStep);
+    expect(r.instance.metrics.preemptions).toBeGreaterThan(0);
+    expect(r.instance.metrics.completed).toBe(3);
+    // a, then b (evicting a, which the preempted request no longer pins), then a again.
+    expect(Array.from(r.instance.lora!.loads)).toEqual([2, 1]);
   });
 });

@@ -1,3 +1,7 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JsonlFileSink, type RoutingRecord, TraceRecorder, readTraceFile, summarizeTrace } from '@blis/trace';
 import { describe, expect, it } from 'vitest';
 import { type SimulationConfigInput, simulate } from '../src/index.js';
 
@@ -58,5 +62,21 @@ describe('LoRA serving in a cluster', () => {
     const loads = (r: typeof blind) => Object.values(r.adapters!).reduce((n, a) => n + a.load_count, 0);
     expect(loads(aware)).toBeLessThan(loads(blind));
     expect(aware.ttft_mean_ms).toBeLessThan(blind.ttft_mean_ms);
+  });
+});
+
+describe('LoRA in decision traces', () => {
+  it('route records carry the adapter and where it was resident; the summary counts cold routings', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'blis-lora-trace-')), 'trace.jsonl');
+    const recorder = new TraceRecorder({ level: 'decisions', counterfactualK: 0, sink: new JsonlFileSink(path), policies: { routing: 'round-robin' } });
+    const r = simulate({ ...base, numInstances: 3, lora: { adapters: registry, adapterCapacity: 1 } }, { observer: recorder });
+    recorder.finish(r.vllm_estimated_duration_s * 1e6);
+    const routes = [...readTraceFile(path)].filter((x): x is RoutingRecord => x.t === 'route');
+    expect(routes).toHaveLength(160);
+    expect(routes.every((x) => x.adapter?.startsWith('ad-') && x.warm?.length === 3)).toBe(true);
+    // The first request finds its adapter nowhere.
+    expect(routes[0].warm).toEqual([0, 0, 0]);
+    const line = summarizeTrace(recorder.analyzer).split('\n').find((l) => l.startsWith('- LoRA adapters:'));
+    expect(line).toMatch(/^- LoRA adapters: 160 routings of adapter requests; \d+ \(\d+\.\d%\) went to an instance without the adapter while another held it, [1-9]\d* found it resident nowhere\.$/);
   });
 });

@@ -2,6 +2,7 @@ import { type SimulationConfigInput, parseFitnessWeights, FitnessWeightsError } 
 import { knownHardware } from '@blis/latency';
 import { latencyKnownModels, latencyResolvesModel } from './catalogue.js';
 import { kvTierFields } from './kv-tier-flags.js';
+import { loraFields, withLoraScorer } from './lora-flags.js';
 import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import { checkReadableFile } from './input-files.js';
 import { MAX_EXACT_INTEGER, type PolicyBundle, type PolicyOverrides, type PolicyRegistry, defaultPolicyRegistry, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitListMessage, splitPolicyMessage, describeFound, messageText } from '@blis/policies';
@@ -180,6 +181,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   }
   const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues);
   const moe = moeFlagFields(f, !unreadable.has('--model-config'), issues);
+  const lora = loraFields(f, issues);
   const pd = pdFields(f, isModulePath, issues, { registered: setup.scorerNames, known: registry.names('scorer') });
   // A file that failed to load is reported already; its sections are not checked against the flags.
   const autoscale = bundleOk ? autoscaleFields(f, bundle, bundleFile, isModulePath, issues) : {};
@@ -194,8 +196,9 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     delete routingParams.scorers;
     if (f.quiet !== true) process.stderr.write(`blis: warning: --routing-scorers has no effect with routing policy "${specs.routing.name}" (it applies to --routing-policy weighted)\n`);
   }
-  const routingScorers = routingParams.scorers as { name: string; weight: number }[] | undefined;
+  const routingScorers = withLoraScorer(routingParams.scorers as { name: string; weight: number }[] | undefined, f.loraScorerWeight as number | undefined, specs.routing.name, f.quiet === true, issues);
   delete routingParams.scorers;
+  if (issues.length > 0) throw new UsageError(issues);
 
   const withParams = (params: Record<string, unknown> | undefined, extra: Record<string, unknown> | undefined) => (extra === undefined ? params : { ...params, ...extra });
   const modules = setup.modules;
@@ -222,6 +225,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     prefixHitPrefillStart: f.prefixHitPrefillStart as 'cached' | 'zero' | undefined,
     maxModelLen: f.maxModelLen,
     ...kvTiers,
+    lora,
     admission: { policy: specs.admission.name, params: { ...specs.admission.params } },
     priority: { policy: specs.priority.name, params: { ...specs.priority.params } },
     routing: { policy: specs.routing.name, scorers: routingScorers, params: routingParams },

@@ -18,6 +18,8 @@ export interface BlisMetricsOutput
   /** BLIS writes it only when positive (`omitempty`). */
   kv_allocation_failures?: number;
   requests?: BlisRequestMetrics[];
+  /** Per LoRA adapter (BLIS's `adapters`), only when the run serves adapters. */
+  adapters?: SimulationResult['adapters'];
 }
 
 /** BLIS's per-request `RequestMetrics` (times in ms, arrival in seconds). */
@@ -33,6 +35,7 @@ export interface BlisRequestMetrics {
   slo_class?: string;
   tenant_id?: string;
   handled_by?: string;
+  adapter?: string;
   session_id?: string;
   round_index: number;
 }
@@ -77,6 +80,7 @@ function completedRecord(r: RequestRecord, of: SpecOf): BlisRequestMetrics {
     scheduling_delay_ms: r.scheduling_delay_ms,
     ...workloadKeys(r, of),
     ...(r.handled_by !== '' ? { handled_by: r.handled_by } : {}),
+    ...(r.adapter !== undefined ? { adapter: r.adapter } : {}),
     ...session(r.request_id, of),
   };
 }
@@ -94,6 +98,7 @@ function unfinishedRecord(r: UnfinishedRequestRecord, of: SpecOf): BlisRequestMe
     scheduling_delay_ms: r.scheduling_delay_ms ?? 0,
     ...workloadKeys(r, of),
     handled_by: r.handled_by,
+    ...(r.adapter !== undefined ? { adapter: r.adapter } : {}),
     ...session(r.request_id, of),
   };
 }
@@ -147,5 +152,6 @@ export function blisMetricsOutput(result: SimulationResult, specOf: SpecOf = () 
     length_capped_requests: r.length_capped_requests,
     timed_out_requests: r.timed_out_requests,
     ...(requests.length > 0 ? { requests } : {}),
+    ...(r.adapters !== undefined ? { adapters: r.adapters } : {}),
   };
 }

@@ -13,6 +13,7 @@ const WORKLOAD = 'Workload';
 const CLUSTER = 'Cluster and policies';
 const PD = 'Prefill/decode disaggregation';
 const OUTPUT = 'Output and analysis';
+const LORA = 'LoRA adapters';
 const LATENCY_MODELS = ['blackbox', 'roofline', 'trained-physics'] as const;
 /** `MOE_COMM_BACKENDS` of `@blis/latency` (a test keeps them equal), written out like HORIZON_MAX_US. */
 export const MOE_COMM_BACKEND_CHOICES = ['naive', 'allgather_reducescatter', 'pplx', 'deepep_high_throughput', 'deepep_low_latency', 'mori', 'flashinfer_all2allv'] as const;
@@ -47,6 +48,12 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'kv-offload-threshold', kind: 'unitInterval', group: ENGINE, description: 'deprecated: accepted in [0, 1] and ignored, as in BLIS (the CPU tier mirrors every full block)', defaultText: '0.9' },
   { name: 'kv-offload-config', kind: 'string', group: ENGINE, description: 'YAML file with BLIS\'s kv_offload: block: a CPU staging tier and secondary tiers; on replay a trace header\'s block wins' },
   { name: 'kv-reload-recompute', kind: 'bool', group: ENGINE, description: 'charge prefill compute for blocks reloaded from a CPU tier in the step that reloads them, as BLIS does' },
+  { name: 'lora-config', kind: 'string', group: LORA, description: "YAML file with BLIS's lora: block: the adapter registry (id, rank), adapter_capacity, cost coefficients; its adapters' HBM comes out of a derived KV budget, never out of --total-kv-blocks" },
+  { name: 'lora-adapter-capacity', kind: 'nonNegInt', group: LORA, description: 'resident adapter slots per instance (vLLM --max-loras); over --lora-config; 0 with adapters declared is refused', defaultText: '1 (vLLM\'s default) when adapters are declared' },
+  { name: 'lora-load-base-latency-us', kind: 'nonNegNumber', group: LORA, description: 'fixed µs of a cold adapter load; over --lora-config', defaultText: '1500' },
+  { name: 'lora-load-bandwidth-bytes-us', kind: 'posNumber', group: LORA, description: 'adapter load bandwidth, bytes per µs; over --lora-config', defaultText: '2000000' },
+  { name: 'lora-footprint-bytes-per-rank', kind: 'posNumber', group: LORA, description: 'adapter weights per unit of rank, bytes (load size and HBM slot size); over --lora-config', defaultText: '2000000' },
+  { name: 'lora-scorer-weight', kind: 'posNumber', group: LORA, description: 'append lora-affinity at this weight to the weighted routing profile (--routing-policy weighted)' },
   { name: 'num-requests', kind: 'posInt', group: WORKLOAD, description: 'requests to generate', defaultText: '100' },
   { name: 'rate', kind: 'posNumber', group: WORKLOAD, description: 'arrival rate, requests per second', defaultText: '1' },
   { name: 'prompt-tokens', kind: 'posInt', group: WORKLOAD, description: 'mean prompt length', defaultText: '512' },

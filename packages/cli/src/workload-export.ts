@@ -98,5 +98,6 @@ export function exportRunWorkload(config: SimulationConfig, rows: readonly RunRe
   const w = config.workload;
   const seed = w.kind === 'synthetic' ? config.seed : w.kind === 'spec' ? w.seed : undefined;
   const header: Partial<TraceV2Header> = { trace_version: 3, mode, ...(mode === 'generated' && seed !== undefined ? { workload_seed: seed } : {}) };
-  return writeTraceV2(arraySource(numbered), `${prefix}.yaml`, `${prefix}.csv`, header, (r) => outcomes.get(r)!);
+  const adapters = numbered.some((r) => r.adapter !== undefined && r.adapter !== '');
+  return writeTraceV2(arraySource(numbered), `${prefix}.yaml`, `${prefix}.csv`, header, (r) => outcomes.get(r)!, adapters);
 }

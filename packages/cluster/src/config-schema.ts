@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { KVOffloadSchema, expectedFound, offloadBlockSizeIssue } from './kv-offload-schema.js';
 import { PdConfigSchema, pdTopologyIssues } from './pd/pd-schema.js';
 import { ScorerWeightSchema } from './scorer-weight-schema.js';
+import { LoraSchema } from './lora/lora-schema.js';
 import { AutoscalingSchema, LifecycleSchema, NodePoolsSchema } from './autoscale/autoscale-schema.js';
 import { moeParallelismIssues } from './moe-parallelism-issues.js';
 
@@ -164,6 +165,11 @@ export const SimulationConfigSchema = z
     kvReloadRecompute: z.boolean().default(false),
     /** BLIS `--kv-offload-config`'s `kv_offload:` block: the N-tier offload chain. Excludes `kvCpuBlocks`. */
     kvOffload: KVOffloadSchema.optional(),
+    /**
+     * BLIS `--lora-config`'s `lora:` block: the adapter registry, resident slots per instance and
+     * cost coefficients (off unless adapters are declared).
+     */
+    lora: LoraSchema.optional(),
     /** Prefill/decode disaggregation: pools, decider, KV transfer (off unless P/D instances are set). */
     pd: PdConfigSchema.optional(),
     /** The autoscaler (off unless `intervalUs` > 0). */

@@ -25,6 +25,8 @@ export interface RequestRecord {
   outcome?: 'completed';
   /** Simulated time it completed. */
   left_ms?: number;
+  /** The LoRA adapter that served it; present only for adapter requests of a run serving adapters. */
+  adapter?: string;
 }
 
 /**
@@ -49,6 +51,8 @@ export interface UnfinishedRequestRecord {
   outcome: Exclude<RequestOutcome, 'completed'>;
   /** Simulated time it left; null when the run ended first. */
   left_ms: number | null;
+  /** The LoRA adapter it asked for; present only when it asked for one. */
+  adapter?: string;
 }
 
 /** The completed requests' records, in the order they completed. */
@@ -73,6 +77,8 @@ export function requestRecords(sim: ClusterSimulator): RequestRecord[] {
       outcome: 'completed',
       left_ms: log.completionUs.get(i) / 1000,
     };
+    const a = log.adapter.length > i ? log.adapter.get(i) : -1;
+    if (a >= 0) records[i].adapter = log.adapterNames.names[a];
   }
   return records;
 }
@@ -107,5 +113,6 @@ function unfinishedRecord(sim: ClusterSimulator, req: SimRequest, outcome: Unfin
     tenant: spec.tenantId,
     outcome,
     left_ms: atUs === undefined ? null : atUs / 1000,
+    ...(spec.adapter !== undefined && spec.adapter !== '' ? { adapter: spec.adapter } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { type ResolvedLatency, resolveKVBlocks, resolveLatency } from '@blis/latency';
 import type { SimulationConfig } from './config-schema.js';
+import { loraReservedBytes } from './lora/lora-reservation.js';
 
 /** What a pool may set apart from the global model settings (P/D's per-pool overrides). */
 export interface ModelOverrides {
@@ -33,6 +34,7 @@ export function resolveInstanceModel(config: SimulationConfig, overrides: ModelO
     dp: resolved.dp,
     gpuMemoryUtilization: config.gpuMemoryUtilization,
     blockSizeTokens: config.blockSizeTokens,
+    adapterReservedBytes: loraReservedBytes(config.lora),
   });
   return { resolved, kv };
 }

@@ -1,3 +1,4 @@
+import { type AdapterMetrics, adapterMetrics } from './lora/adapter-metrics.js';
 import { type Distribution, GrowableFloat64, type InstanceSimulator, summarizeUsAsMs, summarizeWeightedUsAsMs } from '@blis/engine';
 import type { AnomalyReport } from '@blis/trace';
 import type { ClusterSimulator } from './cluster-simulator.js';
@@ -126,6 +127,8 @@ export interface SimulationResult extends MetricsBlock {
   autoscaling?: AutoscalingMetrics;
   /** Present only when a policy reported metrics (`metrics()`): per policy, its metrics. */
   custom_metrics?: CustomMetrics;
+  /** Present only when LoRA adapters are served (`--lora-config`): per adapter id, its loads, evictions, TTFT and throughput. */
+  adapters?: Record<string, AdapterMetrics>;
   /** Present only with a time series interval (`--timeseries-interval`): signals over simulated time. */
   timeseries?: TimeSeriesResult;
   [extra: string]: unknown;
@@ -383,6 +386,8 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
       : null,
     sessions,
   };
+  const adapters = adapterMetrics(sim.instances, log, dur);
+  if (adapters !== undefined) result.adapters = adapters;
   if (pd !== undefined) result.pd = pdMetrics(sim, pd);
   if (sim.fleet !== undefined) result.autoscaling = autoscalingMetrics(sim.fleet, sim.autoscaler, sim.counters, sim.endUs);
   const custom = collectCustomMetrics(sim);

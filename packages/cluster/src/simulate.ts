@@ -25,6 +25,8 @@ import { type PreparePhase, openSizedWorkload, sizeWorkload } from './workload-s
 import { routingReadsPrefixCache } from './cache-signal.js';
 import { resolveKVTiers } from './kv-tiers-config.js';
 import { resolveInstanceModel } from './resolve-instance-model.js';
+import { loraSettings } from './lora/lora-schema.js';
+import { adapterRegistryView } from './lora/adapter-references.js';
 import { resolvePdConfig } from './pd/pd-schema.js';
 import { type ResolvedPdSetup, resolvePdSetup } from './pd/pd-setup.js';
 import { poolLayout } from './pd/pool-layout.js';
@@ -224,7 +226,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   }
   // Replicas autoscaling may add hold caches like the largest startup ones.
   if (peak !== undefined) groups.push({ count: peak.instances - config.numInstances, kvBlocks: Math.max(...groups.map((g) => g.kvBlocks)), note: `autoscaled (${peak.bound})` });
-  const workloadOptions = { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, onPhase: runtime.onPhase };
+  const workloadOptions = { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, onPhase: runtime.onPhase, adapters: adapterRegistryView(config.lora, config.model) };
   const sized = runtime.source !== undefined ? { requests: requestsOfSource(config) } : estimateOnly ? sizeWorkload(config.workload, workloadOptions) : undefined;
   const opened = sized === undefined ? openSizedWorkload(config.workload, workloadOptions) : { source: runtime.source, ...sized };
   const cpuTier: CpuTierSize | undefined = kvTiers === undefined ? undefined : { kind: kvTiers.kind, blocks: kvTiers.cpuBlocks };
@@ -235,6 +237,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   const onPhase = runtime.onPhase;
   onPhase?.({ kind: 'build-instances', instances: config.numInstances, built: 0 });
 
+  const lora = loraSettings(config.lora);
   const buildInstance = (i: number, pool: ReturnType<ResolvedPdSetup['instance']> | undefined): InstanceConfig => ({
     index: i,
     id: `instance_${i}`,
@@ -254,6 +257,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     preemptionPolicy: config.preemptionPolicy,
     checkInvariants: config.checkInvariants,
     stepByStep: runtime.stepByStep,
+    ...(lora !== undefined ? { lora } : {}),
   });
   const instances: InstanceConfig[] = [];
   for (let i = 0; i < config.numInstances; i++) {

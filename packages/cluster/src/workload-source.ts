@@ -12,6 +12,7 @@ import {
 } from '@blis/workload';
 import type { WorkloadSource } from './config-schema.js';
 import { RUN_LIMITS } from './limits/run-limits.js';
+import { type AdapterRegistryView, checkAdapterReferences } from './lora/adapter-references.js';
 import { RunLimitError } from './limits/run-limit-error.js';
 
 /** A step of preparing a run that may take long on a large input, announced so progress can show it. */
@@ -33,6 +34,8 @@ export interface OpenWorkloadOptions {
   defaultSloClass?: string;
   /** Told before each step that reads or sets up a large input. */
   onPhase?: (phase: PreparePhase) => void;
+  /** The LoRA registry a spec's client adapters must be in; unset: not checked. */
+  adapters?: AdapterRegistryView;
 }
 
 /** A request stream and, when the workload says, how many requests it will inject. */
@@ -98,6 +101,7 @@ function readSpec(w: SpecWorkload, opts: OpenWorkloadOptions): LoadedSpec {
   // Each client is a generator with its own streams: refuse a mix of more than a real study has.
   if (spec.clients.length > RUN_LIMITS.maxSpecClients)
     throw new RunLimitError([{ path: ['clients'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxSpecClients} clients`, found: String(spec.clients.length) }]);
+  if (opts.adapters !== undefined) checkAdapterReferences(spec, w.path ?? 'workload spec', opts.adapters);
   return spec;
 }
 

@@ -28,6 +28,8 @@ export interface KVCapacityInput {
   dp?: number;
   gpuMemoryUtilization?: number;
   blockSizeTokens?: number;
+  /** HBM set apart for LoRA adapter slots over the TP group, bytes (BLIS's static reservation); 0 = none. */
+  adapterReservedBytes?: number;
 }
 
 /** Every term of a KV capacity derivation, for the startup line and error messages. */
@@ -45,6 +47,8 @@ export interface KVCapacityDerivation {
   activationGiB: number;
   /** Non-torch memory over the TP group: per-GPU reserve × tp. */
   nonTorchGiB: number;
+  /** LoRA adapter slots' HBM (0 without adapters). */
+  adapterGiB: number;
   /** What is left for KV over the TP group, in bytes (truncated). */
   allocatableBytes: number;
   /** Bytes one token's KV takes on one TP rank (may be fractional). */
@@ -92,18 +96,21 @@ export function deriveKVCapacity(input: KVCapacityInput): KVCapacityDerivation {
   const activationGiB = moe ? ACTIVATION_RESERVE_GIB.moe : ACTIVATION_RESERVE_GIB.dense;
   const nonTorchPerGpu = tp === 1 ? NON_TORCH_RESERVE_GIB.tp1 : NON_TORCH_RESERVE_GIB.tpMulti;
   const nonTorchGiB = nonTorchPerGpu * tp;
-  const overheadGiB = weightGiB + activationGiB + nonTorchGiB;
+  // Adapter slots are reserved once beside the weights (sharded like them, so TP-independent).
+  const adapterGiB = (input.adapterReservedBytes ?? 0) / GIB;
+  const overheadGiB = adapterGiB > 0 ? weightGiB + activationGiB + nonTorchGiB + adapterGiB : weightGiB + activationGiB + nonTorchGiB;
   if (overheadGiB >= budgetGiB) {
     const perGpu = hardware.memoryGiB * util - NON_TORCH_RESERVE_GIB.tpMulti;
-    const least = perGpu > 0 ? `; at least ${Math.ceil((weightGiB + activationGiB) / perGpu)} GPUs per instance would` : '';
+    const least = perGpu > 0 ? `; at least ${Math.ceil((weightGiB + activationGiB + adapterGiB) / perGpu)} GPUs per instance would` : '';
+    const adapters = adapterGiB > 0 ? ` + LoRA adapter slots ${adapterGiB.toFixed(2)} GiB` : '';
     fail(
-      `weights ${weightGiB.toFixed(2)} GiB + activations ${activationGiB.toFixed(2)} GiB + non-torch ${nonTorchGiB.toFixed(2)} GiB need more than the ${budgetGiB.toFixed(2)} GiB offered at ${util} utilisation${least}; raise --tp or --gpu-memory-utilization`,
+      `weights ${weightGiB.toFixed(2)} GiB + activations ${activationGiB.toFixed(2)} GiB + non-torch ${nonTorchGiB.toFixed(2)} GiB${adapters} need more than the ${budgetGiB.toFixed(2)} GiB offered at ${util} utilisation${least}; raise --tp or --gpu-memory-utilization`,
     );
   }
   const allocatableBytes = Math.trunc((budgetGiB - overheadGiB) * GIB);
-  // Each DP rank is its own vLLM engine with its own cache of this many blocks.
+  // Each DP rank is its own vLLM engine with its own cache of this many blocks (and its own adapter slots).
   const blocks = Math.floor(allocatableBytes / (tp * blockBytesPerRank)) * ranks;
-  return { tp, dp: ranks, memoryGiB: hardware.memoryGiB, gpuMemoryUtilization: util, blockSizeTokens: bs, moe, budgetGiB, weightGiB, activationGiB, nonTorchGiB, allocatableBytes, bytesPerTokenPerRank: perRankPerToken, blockBytesPerRank, blocks };
+  return { tp, dp: ranks, memoryGiB: hardware.memoryGiB, gpuMemoryUtilization: util, blockSizeTokens: bs, moe, budgetGiB, weightGiB, activationGiB, nonTorchGiB, adapterGiB, allocatableBytes, bytesPerTokenPerRank: perRankPerToken, blockBytesPerRank, blocks };
 }
 
 /** The block count of {@link deriveKVCapacity}. */
@@ -115,7 +122,8 @@ export function deriveTotalKVBlocks(input: KVCapacityInput): number {
 export function describeKVCapacity(d: KVCapacityDerivation): string {
   const ranks = d.tp === 1 ? '' : ` / ${d.tp} ranks`;
   const dp = d.dp > 1 ? `, × DP ${d.dp}` : '';
-  return `${d.memoryGiB} GiB × ${d.gpuMemoryUtilization} × TP ${d.tp} − ${d.weightGiB.toFixed(2)} weights − ${d.activationGiB} activations − ${d.nonTorchGiB.toFixed(2)} non-torch = ${(d.allocatableBytes / GIB).toFixed(2)} GiB${ranks} / ${d.blockBytesPerRank} B per block${dp}`;
+  const adapters = d.adapterGiB > 0 ? ` − ${d.adapterGiB.toFixed(2)} LoRA adapter slots` : '';
+  return `${d.memoryGiB} GiB × ${d.gpuMemoryUtilization} × TP ${d.tp} − ${d.weightGiB.toFixed(2)} weights − ${d.activationGiB} activations − ${d.nonTorchGiB.toFixed(2)} non-torch${adapters} = ${(d.allocatableBytes / GIB).toFixed(2)} GiB${ranks} / ${d.blockBytesPerRank} B per block${dp}`;
 }
 
 export interface ResolveKVBlocksInput {
@@ -127,6 +135,8 @@ export interface ResolveKVBlocksInput {
   dp?: number;
   gpuMemoryUtilization?: number;
   blockSizeTokens?: number;
+  /** LoRA adapter slots' HBM, bytes: taken from the derived budget only, never from an explicit count. */
+  adapterReservedBytes?: number;
 }
 
 export type ResolvedKVBlocks =
@@ -144,6 +154,7 @@ export function resolveKVBlocks(input: ResolveKVBlocksInput): ResolvedKVBlocks {
       dp: input.dp,
       gpuMemoryUtilization: input.gpuMemoryUtilization,
       blockSizeTokens: input.blockSizeTokens,
+      adapterReservedBytes: input.adapterReservedBytes,
     });
     return { blocks: derivation.blocks, source: 'derived', derivation };
   }

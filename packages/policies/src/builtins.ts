@@ -65,6 +65,7 @@ import { createVllmDpScorer } from './scorers/vllm-dp.js';
 import { createLoadBalanceScorer } from './scorers/load-balance.js';
 import { createNoHitLruScorer } from './scorers/no-hit-lru.js';
 import { createPrecisePrefixCacheScorer } from './scorers/precise-prefix-cache.js';
+import { createLoraAffinityScorer } from './scorers/lora-affinity.js';
 import {
   createPrefixAffinityScorer,
   type PrefixAffinityParams,
@@ -152,6 +153,7 @@ export function registerBuiltinPolicies(registry: PolicyRegistry): void {
     'precise-prefix-cache',
     paramless('scorer', 'precise-prefix-cache', createPrecisePrefixCacheScorer),
   );
+  registry.registerScorer('lora-affinity', paramless('scorer', 'lora-affinity', createLoraAffinityScorer));
   registry.registerScorer('no-hit-lru', paramless('scorer', 'no-hit-lru', createNoHitLruScorer));
   registry.registerScorer(
     'queue-depth',

@@ -154,6 +154,7 @@ export { createVllmDpScorer } from './scorers/vllm-dp.js';
 export { createLoadBalanceScorer } from './scorers/load-balance.js';
 export { createNoHitLruScorer } from './scorers/no-hit-lru.js';
 export { createPrecisePrefixCacheScorer } from './scorers/precise-prefix-cache.js';
+export { createLoraAffinityScorer } from './scorers/lora-affinity.js';
 export {
   createPrefixAffinityScorer,
   DEFAULT_PREFIX_INDEX_CAPACITY,

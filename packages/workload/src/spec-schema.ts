@@ -89,6 +89,8 @@ export const ClientSchema = z
     prefix_length: z.number().int().nonnegative().max(MAX_TOKENS_PER_REQUEST).default(50),
     network: z.strictObject({ rtt_ms: nonNeg.default(0), bandwidth_mbps: pos.optional() }).optional(),
     slo_target_us: z.number().int().nonnegative().default(0),
+    /** The LoRA adapter its requests ask for (an id of --lora-config's registry); unset = the base model. */
+    adapter: z.string().optional(),
     /**
      * Per-request deadline after arrival, µs; 0 = none. Unset: none, except for multi-turn
      * (closed-loop session) clients, whose rounds get BLIS's default of 300 s.

@@ -3,6 +3,7 @@ import { KVOffloadSchema, expectedFound, offloadBlockSizeIssue } from './kv-offl
 import { PdConfigSchema, pdTopologyIssues } from './pd/pd-schema.js';
 import { ScorerWeightSchema } from './scorer-weight-schema.js';
 import { AutoscalingSchema, LifecycleSchema, NodePoolsSchema } from './autoscale/autoscale-schema.js';
+import { SaturationAnalysisSchema } from './saturation-analysis/saturation-analysis-schema.js';
 
 const nonNegInt = z.number().int().nonnegative();
 const posInt = z.number().int().positive();
@@ -209,6 +210,8 @@ export const SimulationConfigSchema = z
     checkInvariants: z.boolean().default(false),
     /** Add per-request records under `requests` in the result. */
     includeRequests: z.boolean().default(false),
+    /** BLIS's post-hoc saturation analysis (`--detectors`): final labels under `saturation`; unset = off. */
+    saturationAnalysis: SaturationAnalysisSchema.optional(),
     /** Sample per-instance signals every this many µs of simulated time into `timeseries`; unset = none. */
     timeseriesIntervalUs: posInt.optional(),
     /** Most samples a time series keeps per signal: at the cap the interval doubles (every other sample kept). */

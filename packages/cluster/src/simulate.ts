@@ -40,6 +40,7 @@ import { autoscaleLimitIssues, autoscalePeak } from './limits/autoscale-peak.js'
 import { fleetCeiling } from './limits/fleet-ceiling.js';
 import { unplaceableGroupIssues } from './limits/unplaceable-groups.js';
 import { GO_ROUTER_STREAMS, goRouterRandom } from './router-random.js';
+import { runSaturationAnalysis } from './saturation-analysis/run-saturation-analysis.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -304,7 +305,8 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     horizonUs: config.horizonUs ?? Number.POSITIVE_INFINITY,
     observer: runtime.observer,
     ...(pd !== undefined ? { pd: pd.setup } : {}),
-    recordRequestIds: config.includeRequests,
+    // The saturation replay breaks ties between equal times by request id, as BLIS does.
+    recordRequestIds: config.includeRequests || config.saturationAnalysis !== undefined,
     onProgress: runtime.onProgress,
     ...(lifecycle !== undefined ? { lifecycle } : {}),
     ...(config.timeseriesIntervalUs !== undefined ? { timeseries: { intervalUs: config.timeseriesIntervalUs, maxSamples: config.timeseriesMaxSamples } } : {}),
@@ -352,12 +354,18 @@ export function runPrepared(prepared: PreparedRun): SimulationResult {
   const { cluster, config } = prepared;
   cluster.run();
   if (config.checkInvariants) cluster.checkConservation();
-  return buildResult(cluster, {
+  const result = buildResult(cluster, {
     sloTtftUs: config.sloTtftUs,
     sloE2eUs: config.sloE2eUs,
     fitnessWeights: config.fitnessWeights as Partial<Record<FitnessMetric, number>> | undefined,
     includeRequests: config.includeRequests,
   });
+  if (config.saturationAnalysis !== undefined) {
+    const labels = runSaturationAnalysis(cluster, config.saturationAnalysis);
+    // No completed request, no label: BLIS then prints no `saturation` either.
+    if (Object.keys(labels).length > 0) result.saturation = labels;
+  }
+  return result;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describeFound } from '@blis/policies';
 import type { SaturationAnalysisInput } from '@blis/cluster';
 import { requireReadable } from './input-files.js';
@@ -32,31 +33,37 @@ const BLOCKS: Readonly<Record<'threshold' | 'backlog_drift', Readonly<Record<str
   },
 };
 
-function where(file: YamlFile, path: readonly string[]): string {
-  const line = file.lineOf(path);
+/** `file:line key.path`; a top-level key is placed on its own line, not on its block's first key. */
+function where(file: YamlFile, path: readonly string[], text: string): string {
+  let line = file.lineOf(path);
+  if (path.length === 1) {
+    const key = path[0].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const at = text.split('\n').findIndex((l) => new RegExp(`^["']?${key}["']?\\s*:`).test(l));
+    if (at >= 0) line = at + 1;
+  }
   return `${file.path}${line === undefined ? '' : `:${line}`} ${path.join('.')}`;
 }
 
 const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** One block's values as library config; a null block or key is absent, as under BLIS's decoder. */
-function readBlock(file: YamlFile, name: 'threshold' | 'backlog_drift', value: unknown, issues: UsageIssue[]): Record<string, number> | undefined {
+function readBlock(file: YamlFile, text: string, name: 'threshold' | 'backlog_drift', value: unknown, issues: UsageIssue[]): Record<string, number> | undefined {
   if (value === null) return undefined;
   const rules = BLOCKS[name];
   if (!isMapping(value)) {
-    issues.push({ where: where(file, [name]), expected: `a mapping of ${Object.keys(rules).join(', ')}`, found: describeFound(value) });
+    issues.push({ where: where(file, [name], text), expected: `a mapping of ${Object.keys(rules).join(', ')}`, found: describeFound(value) });
     return undefined;
   }
   const out: Record<string, number> = {};
   for (const [key, v] of Object.entries(value)) {
     const r = rules[key];
     if (r === undefined) {
-      issues.push({ where: where(file, [name, key]), expected: `a key of BLIS's ${name}: block (${Object.keys(rules).join(', ')})`, found: `unknown key ${describeFound(key)}` });
+      issues.push({ where: where(file, [name, key], text), expected: `a key of BLIS's ${name}: block (${Object.keys(rules).join(', ')})`, found: `unknown key ${describeFound(key)}` });
       continue;
     }
     if (v === null) continue;
     const good = typeof v === 'number' && Number.isFinite(v) && (!r.integer || Number.isInteger(v)) && r.ok(v);
-    if (!good) issues.push({ where: where(file, [name, key]), expected: r.expected, found: file.numberText([name, key]) ?? describeFound(v) });
+    if (!good) issues.push({ where: where(file, [name, key], text), expected: r.expected, found: file.numberText([name, key]) ?? describeFound(v) });
     else out[r.camel] = v;
   }
   return out;
@@ -70,6 +77,8 @@ function readBlock(file: YamlFile, name: 'threshold' | 'backlog_drift', value: u
 export function loadSaturationConfig(path: string): SaturationConfigFile {
   requireReadable('--saturation-config', path, 'saturation configuration file');
   const file = readYamlFile(path, 'saturation configuration');
+  // Read once more (a small file, already read within limits) to place top-level keys on their lines.
+  const text = readFileSync(path, 'utf8');
   const top = file.value;
   const out: SaturationConfigFile = { where: {} };
   if (top === null || top === undefined) return out;
@@ -78,12 +87,12 @@ export function loadSaturationConfig(path: string): SaturationConfigFile {
   for (const [key, value] of Object.entries(top)) {
     if (key !== 'threshold' && key !== 'backlog_drift') {
       const why = key === 'composite' ? ' (composite has no tunable parameters)' : '';
-      issues.push({ where: where(file, [key]), expected: `a threshold: or backlog_drift: block${why}`, found: `unknown key ${describeFound(key)}` });
+      issues.push({ where: where(file, [key], text), expected: `a threshold: or backlog_drift: block${why}`, found: `unknown key ${describeFound(key)}` });
       continue;
     }
-    const block = readBlock(file, key, value, issues);
+    const block = readBlock(file, text, key, value, issues);
     if (block === undefined) continue;
-    const at = where(file, [key]);
+    const at = where(file, [key], text);
     if (key === 'threshold') {
       out.threshold = block;
       out.where.threshold = at;
@@ -97,7 +106,7 @@ export function loadSaturationConfig(path: string): SaturationConfigFile {
     const sat = bd.saturatedDrainRatio ?? 0.95;
     const trans = bd.transientDrainRatio ?? 0.98;
     if (sat > trans)
-      issues.push({ where: where(file, ['backlog_drift', bd.saturatedDrainRatio !== undefined ? 'saturated_drain_ratio' : 'transient_drain_ratio']), expected: `saturated_drain_ratio <= transient_drain_ratio (BLIS: the regions would overlap)`, found: `${sat} > ${trans}` });
+      issues.push({ where: where(file, ['backlog_drift', bd.saturatedDrainRatio !== undefined ? 'saturated_drain_ratio' : 'transient_drain_ratio'], text), expected: `saturated_drain_ratio <= transient_drain_ratio (BLIS: the regions would overlap)`, found: `${sat} > ${trans}` });
   }
   if (issues.length > 0) throw new UsageError(issues);
   return out;

@@ -23,9 +23,12 @@ export function parseDetectorSelection(text: string, issues: UsageIssue[]): Satu
     issues.push({ where: '--detectors', expected: VALID, found: `${quoteExcerpt(text)} (no detector named)` });
     return [];
   }
-  const unknown = names.filter((n) => !isSaturationDetectorName(n));
+  const unknown = [...new Set(names.filter((n) => !isSaturationDetectorName(n)))];
   if (unknown.length > 0) {
-    issues.push({ where: '--detectors', expected: VALID, found: `unknown detector ${unknown.map((n) => quoteExcerpt(n)).join(', ')}` });
+    // A few named, the rest counted: a pasted list must not flood the terminal.
+    const shown = unknown.slice(0, 3).map((n) => quoteExcerpt(n));
+    const more = unknown.length > 3 ? ` and ${unknown.length - 3} more` : '';
+    issues.push({ where: '--detectors', expected: VALID, found: `unknown detector ${shown.join(', ')}${more}` });
     return [];
   }
   return names as SaturationDetectorName[];

@@ -8,6 +8,7 @@ import { requireReadable } from './input-files.js';
 import { OBSERVE_FLAGS } from './observe-flags.js';
 import { REPLAY_FLAGS, SIMULATION_FLAGS } from './run-flags.js';
 import { SATURATION_FLAGS } from './saturation-flags.js';
+import { COMPOSE_FLAGS } from './compose-flags.js';
 
 /** `blis run`'s flags: the simulation's, and the post-hoc saturation analysis of run and replay. */
 const RUN_DEFS = [...SIMULATION_FLAGS, ...SATURATION_FLAGS];
@@ -264,6 +265,8 @@ export function buildProgram(): Command {
       const { runReportCommand } = await import('./commands/report-command.js');
       await runReportCommand(results, opts);
     });
+  const compose = addFlags(program.command('compose').description('merge WorkloadSpec v2 files into one (their clients, rates rescaled), printed on stdout as BLIS prints it'), COMPOSE_FLAGS);
+  compose.action(async (opts: Record<string, unknown>) => (await import('./commands/compose-command.js')).runComposeCommand(opts));
   program
     .command('models')
     .description('list the models and GPUs in the latency catalogue')

@@ -51,3 +51,4 @@ export { TRACE_LIMITS } from './traces/trace-limits.js';
 export { MAX_TOKENS_PER_REQUEST, MAX_SPEC_CLIENTS, MAX_INFERENCE_PERF_REQUESTS, MAX_WINDOW_REQUESTS } from './request-limits.js';
 export { GoRand, GoRandSource, fnv1a64, goSubsystemSeed, goSubsystemRand, GoPartitionedRng, GO_WORKLOAD_SUBSYSTEM } from './go-rand/index.js';
 export type { GoSeed } from './go-rand/index.js';
+export { mixedSloClassIssues, type ComposeIssue, composeSpecs, type ComposedSpec, goYamlDocument, goFloatText, goYamlKeyLess, goYamlString, type GoYamlNode } from './compose/index.js';

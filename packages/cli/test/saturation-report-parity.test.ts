@@ -38,17 +38,25 @@ function blisLabels(run: string): unknown {
 }
 
 const MODEL = ['--model', 'meta-llama/llama-3.1-8b-instruct', '--seed', '42', '--quiet'];
+const TRACE = join(import.meta.dirname, 'fixtures', 'blis-parity', 'azurecode2k');
 const RUNS: Record<string, string[]> = {
   under: ['--num-requests', '40', '--rate', '2', '--detectors', 'all'],
   over: ['--num-requests', '600', '--rate', '60', '--detectors', 'all', '--saturation-config', join(FIXTURES, 'over-saturation.yaml')],
   border: ['--num-requests', '600', '--rate', '12', '--detectors', 'threshold,composite', '--saturation-config', join(FIXTURES, 'border-saturation.yaml'), '--saturation-final-window', '10s'],
 };
 
+/** `blis replay` of the 2,000-request Azure code slice on 4 instances (the parity fixture's settings). */
+const REPLAY = [
+  ...['--trace-header', `${TRACE}.yaml`, '--trace-data', `${TRACE}.csv`, '--hardware', 'H100', '--tp', '1', '--total-kv-blocks', '7463'],
+  ...['--block-size-in-tokens', '16', '--max-num-seqs', '256', '--max-num-batched-tokens', '2048', '--num-instances', '4', '--routing-policy', 'round-robin'],
+  ...['--detectors', 'all', '--saturation-final-window', '1m'],
+];
+
 describe.concurrent('saturation analysis: parity with BLIS HEAD', () => {
-  for (const [run, args] of Object.entries(RUNS)) {
+  for (const [run, args] of [...Object.entries(RUNS).map(([k, a]) => [k, ['run', ...MODEL, ...a]] as const), ['replay4', ['replay', ...MODEL, ...REPLAY]] as const]) {
     it(`${run}: the same labels on stdout and the same verdict trace file`, async ({ expect }) => {
       const report = join(tmp, `${run}.json`);
-      const r = await blis(['run', ...MODEL, ...args, '--saturation-report', report]);
+      const r = await blis([...args, '--saturation-report', report]);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).saturation).toEqual(blisLabels(run));
       // Not toBe on the whole text: a mismatch would print megabytes; the first differing line says enough.

@@ -11,7 +11,7 @@ export const SATURATION_FLAGS: readonly FlagDef[] = [
     name: 'detectors',
     kind: 'string',
     group: SATURATION,
-    description: 'post-hoc saturation detectors to run after the simulation: composite, threshold, backlog-drift, a comma-list of those, or all; adds their final labels as `saturation` (off when not given)',
+    description: 'post-hoc saturation detectors to run after the simulation: composite, threshold, backlog-drift, a detector module (./x.mjs), a comma-list of those, or all; adds their final labels as `saturation` (off when not given)',
   },
   {
     name: 'saturation-config',

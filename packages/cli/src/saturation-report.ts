@@ -22,7 +22,7 @@ export function writeSaturationReport(path: string, prepared: PreparedRun, resul
     };
     const writer = new VerdictTraceWriter(put);
     writer.begin(result.saturation ?? {});
-    runSaturationAnalysis(prepared.cluster, settings, (t, d, v) => writer.record(t, d, v));
+    runSaturationAnalysis(prepared.cluster, settings, (t, d, v) => writer.record(t, d, v), prepared.saturationDetectors);
     writer.end();
     if (buffered !== '') writeAll(fd, buffered);
   } finally {

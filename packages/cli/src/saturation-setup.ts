@@ -6,13 +6,13 @@ import { loadSaturationConfig } from './saturation-config-file.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { checkWritableFile } from './writable-file.js';
 
-const VALID = `${SATURATION_DETECTOR_NAMES.join(', ')}, a comma-list of those, or all`;
+const VALID = `${SATURATION_DETECTOR_NAMES.join(', ')}, a detector module (./x.mjs), a comma-list of those, or all`;
 
 /**
  * The detectors --detectors names, by BLIS's grammar: `all`; one name; or a comma-list (spaces
  * around names and empty entries ignored, `all` not allowed inside it).
  */
-export function parseDetectorSelection(text: string, issues: UsageIssue[]): SaturationDetectorName[] {
+export function parseDetectorSelection(text: string, issues: UsageIssue[]): string[] {
   if (text === 'all') return [...SATURATION_DETECTOR_NAMES];
   const names = text.includes(',') ? text.split(',').map((s) => s.trim()).filter((s) => s !== '') : [text];
   if (names.includes('all')) {
@@ -23,7 +23,7 @@ export function parseDetectorSelection(text: string, issues: UsageIssue[]): Satu
     issues.push({ where: '--detectors', expected: VALID, found: `${quoteExcerpt(text)} (no detector named)` });
     return [];
   }
-  const unknown = [...new Set(names.filter((n) => !isSaturationDetectorName(n)))];
+  const unknown = [...new Set(names.filter((n) => !isSaturationDetectorName(n) && !isDetectorModule(n)))];
   if (unknown.length > 0) {
     // A few named, the rest counted: a pasted list must not flood the terminal.
     const shown = unknown.slice(0, 3).map((n) => quoteExcerpt(n));
@@ -31,7 +31,19 @@ export function parseDetectorSelection(text: string, issues: UsageIssue[]): Satu
     issues.push({ where: '--detectors', expected: VALID, found: `unknown detector ${shown.join(', ')}${more}` });
     return [];
   }
-  return names as SaturationDetectorName[];
+  return names;
+}
+
+/** A --detectors entry that names a detector module (an ES module path) rather than a built-in. */
+export function isDetectorModule(name: string): boolean {
+  return name.startsWith('./') || name.startsWith('../') || name.startsWith('/') || /\.(m?js|cjs)$/i.test(name);
+}
+
+/** The detector modules --detectors names, in order without repeats (none without --detectors). */
+export function detectorModulePaths(f: Record<string, unknown>): string[] {
+  if (typeof f.detectors !== 'string' || f.detectors === 'all') return [];
+  const names = f.detectors.includes(',') ? f.detectors.split(',').map((s) => s.trim()) : [f.detectors];
+  return [...new Set(names.filter(isDetectorModule))];
 }
 
 /** --saturation-final-window in whole µs, as BLIS reads it (a Go duration > 0). */
@@ -60,7 +72,8 @@ export function saturationAnalysisFromFlags(f: Record<string, unknown>): Saturat
     return undefined;
   }
   const issues: UsageIssue[] = [];
-  const names = parseDetectorSelection(detectors, issues);
+  const selected = parseDetectorSelection(detectors, issues);
+  const names = selected.filter(isSaturationDetectorName) as SaturationDetectorName[];
   const window = typeof f.saturationFinalWindow === 'string' ? finalWindowUs(f.saturationFinalWindow, issues) : undefined;
   if (issues.length > 0) throw new UsageError(issues);
   const cfg = typeof f.saturationConfig === 'string' ? loadSaturationConfig(f.saturationConfig) : { where: {} as Record<string, string> };

@@ -82,6 +82,20 @@ describe.concurrent('saturation analysis: parity with BLIS HEAD', () => {
     expect(readFileSync(a, 'utf8')).toBe(readFileSync(b, 'utf8'));
   });
 
+  it('a detector module runs after the built-in ones: its label beside theirs, the built-in verdicts unchanged', async ({ expect }) => {
+    const module = join(import.meta.dirname, 'fixtures', 'saturation-detectors', 'in-flight-limit.mjs');
+    const report = join(tmp, 'custom.json');
+    const r = await blis(['run', ...MODEL, ...RUNS.over.slice(0, 4), '--detectors', `${module},composite`, '--saturation-report', report]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).saturation).toEqual({ composite: 'OVERLOADED', 'in-flight-limit': 'OVERLOADED' });
+    type Report = { final: Record<string, string>; trace: { detector: string }[] };
+    const ours = JSON.parse(readFileSync(report, 'utf8')) as Report;
+    const blisOver = JSON.parse(fixture('over-report.json')) as Report;
+    expect(ours.trace.filter((t) => t.detector === 'composite')).toEqual(blisOver.trace.filter((t) => t.detector === 'composite'));
+    // Per event: composite first, then the module.
+    expect(ours.trace.slice(0, 2).map((t) => t.detector)).toEqual(['composite', 'in-flight-limit']);
+  });
+
   it('without --detectors the result has no saturation field, and --metrics-path carries the labels after the requests', async ({ expect }) => {
     const metrics = join(tmp, 'metrics.json');
     const [off, on] = await Promise.all([

@@ -12,6 +12,7 @@ import {
   type PolicyKind,
   type PolicyRegistry,
   type PoolType,
+  type PostHocSaturationDetector,
   type PriorityPolicy,
   type RoutingPolicy,
   defaultPolicyRegistry,
@@ -90,6 +91,11 @@ export interface SimulationRuntime {
   memoryLimit?: MemoryLimit;
   /** Told before each step of preparing the run that may take long on a large input (reading a spec, building instances). */
   onPhase?: (phase: PreparePhase) => void;
+  /**
+   * Post-hoc saturation detectors of one's own, one factory each (a fresh detector per replay):
+   * with `config.saturationAnalysis` they replay the run after the built-in ones named there.
+   */
+  saturationDetectors?: readonly (() => PostHocSaturationDetector)[];
 }
 
 /** What a prepared run knows besides its result: the resolved pieces, for reporting. */
@@ -106,6 +112,8 @@ export interface PreparedRun {
   memory: MemoryEstimate;
   /** The CPU tier or offload chain every instance has behind its GPU cache; absent = GPU only. */
   kvTiers?: KVTierConfig;
+  /** The runtime's own post-hoc saturation detectors (`SimulationRuntime.saturationDetectors`). */
+  saturationDetectors?: readonly (() => PostHocSaturationDetector)[];
 }
 
 /**
@@ -313,6 +321,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   });
   const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, kvBlocksDerivation, memory };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
+  if (given.saturationDetectors !== undefined) prepared.saturationDetectors = given.saturationDetectors;
   return prepared;
 }
 
@@ -361,7 +370,7 @@ export function runPrepared(prepared: PreparedRun): SimulationResult {
     includeRequests: config.includeRequests,
   });
   if (config.saturationAnalysis !== undefined) {
-    const labels = runSaturationAnalysis(cluster, config.saturationAnalysis);
+    const labels = runSaturationAnalysis(cluster, config.saturationAnalysis, undefined, prepared.saturationDetectors);
     // No completed request, no label: BLIS then prints no `saturation` either.
     if (Object.keys(labels).length > 0) result.saturation = labels;
   }

@@ -18,6 +18,8 @@ import { createTracing } from '../tracing.js';
 import { UsageError } from '../usage-error.js';
 import { writeRunReport } from '../run-report.js';
 import { writeSaturationReport } from '../saturation-report.js';
+import { loadDetectorModules } from '../saturation-detector-modules.js';
+import { detectorModulePaths } from '../saturation-setup.js';
 import { blisMetricsOutput } from '../metrics-file.js';
 import { exportRunWorkload, runRequests } from '../workload-export.js';
 import { checkWritableFile } from '../writable-file.js';
@@ -57,8 +59,11 @@ export async function runSimulationCommand(
   // The recorder must exist before the cluster is built: it is the cluster's observer.
   const tracing = createTracing(input, custom.decider?.name, customAutoscalerName(custom));
   const phases = new PhaseProgress(!quiet);
+  const detectorModules = detectorModulePaths(flags);
+  const saturationDetectors = detectorModules.length > 0 ? await loadDetectorModules(detectorModules) : undefined;
   const runtime: SimulationRuntime = {
     ...custom,
+    ...(saturationDetectors !== undefined ? { saturationDetectors } : {}),
     ...policyCheckRuntime(flags),
     onProgress: (done, now) => bar.update(done, now),
     onPhase: (p) => phases.phase(p),

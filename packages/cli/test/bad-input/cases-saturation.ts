@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { BadInputCase } from './bad-input-case.js';
 
 const TRACE = join(import.meta.dirname, '..', 'fixtures', 'blis-parity', 'azurecode2k.yaml');
+const MODULES = join(import.meta.dirname, '..', 'fixtures', 'saturation-detectors');
 
 // The saturation analysis flags of `blis run` and `blis replay` and BLIS's --saturation-config
 // file: each bad value names the flag or the file:line and key, what was expected and found.
@@ -9,20 +10,20 @@ const TRACE = join(import.meta.dirname, '..', 'fixtures', 'blis-parity', 'azurec
 const RUN = ['run', '--num-requests', '3'];
 
 export const cases: readonly BadInputCase[] = [
-  { name: '--detectors with an unknown detector', args: [...RUN, '--detectors', 'drift'], stderr: ['--detectors: expected composite, threshold, backlog-drift, a comma-list of those, or all, found unknown detector "drift"'], exactLines: true },
+  { name: '--detectors with an unknown detector', args: [...RUN, '--detectors', 'drift'], stderr: ['--detectors: expected composite, threshold, backlog-drift, a detector module (./x.mjs), a comma-list of those, or all, found unknown detector "drift"'], exactLines: true },
   {
     name: '--detectors: an unknown name inside a comma-list',
     args: [...RUN, '--detectors', 'composite,latency'],
-    stderr: ['--detectors: expected composite, threshold, backlog-drift, a comma-list of those, or all, found unknown detector "latency"'],
+    stderr: ['--detectors: expected composite, threshold, backlog-drift, a detector module (./x.mjs), a comma-list of those, or all, found unknown detector "latency"'],
     exactLines: true,
   },
   {
     name: '--detectors: all inside a comma-list',
     args: [...RUN, '--detectors', 'composite,all'],
-    stderr: ['--detectors: expected composite, threshold, backlog-drift, a comma-list of those, or all ("all" alone: it is the whole roster, not a detector), found "composite,all"'],
+    stderr: ['--detectors: expected composite, threshold, backlog-drift, a detector module (./x.mjs), a comma-list of those, or all ("all" alone: it is the whole roster, not a detector), found "composite,all"'],
     exactLines: true,
   },
-  { name: '--detectors: a comma-list naming none', args: [...RUN, '--detectors', ', ,'], stderr: ['--detectors: expected composite, threshold, backlog-drift, a comma-list of those, or all, found ", ," (no detector named)'], exactLines: true },
+  { name: '--detectors: a comma-list naming none', args: [...RUN, '--detectors', ', ,'], stderr: ['--detectors: expected composite, threshold, backlog-drift, a detector module (./x.mjs), a comma-list of those, or all, found ", ," (no detector named)'], exactLines: true },
   { name: '--detectors: a single name with spaces (only a comma-list is trimmed, as in BLIS)', args: [...RUN, '--detectors', ' composite'], stderr: [/^blis: --detectors: expected .*, found unknown detector " composite"$/], exactLines: true },
   { name: '--detectors empty', args: [...RUN, '--detectors', ''], stderr: ['--detectors: expected a non-empty string, found ""'], exactLines: true },
   { name: '--saturation-final-window that is no Go duration', args: [...RUN, '--detectors', 'all', '--saturation-final-window', '30'], stderr: ['--saturation-final-window: expected a Go duration > 0 (e.g. 30s, 1m30s, 500ms), found "30"'], exactLines: true },
@@ -104,7 +105,40 @@ export const cases: readonly BadInputCase[] = [
   {
     name: '--detectors: many unknown names are counted, not all quoted',
     args: [...RUN, '--detectors', 'a,b,c,d,e,a'],
-    stderr: ['--detectors: expected composite, threshold, backlog-drift, a comma-list of those, or all, found unknown detector "a", "b", "c" and 2 more'],
+    stderr: ['--detectors: expected composite, threshold, backlog-drift, a detector module (./x.mjs), a comma-list of those, or all, found unknown detector "a", "b", "c" and 2 more'],
+    exactLines: true,
+  },
+  { name: '--detectors: a detector module that does not exist', args: [...RUN, '--detectors', 'composite,./no-such-detector.mjs'], stderr: ['--detectors ./no-such-detector.mjs: expected a detector name or an existing ES module path, found no such file'], exactLines: true },
+  {
+    name: '--detectors: a detector module without a default export',
+    args: [...RUN, '--detectors', '$DIR/d.mjs'],
+    files: { 'd.mjs': 'export const x = 1;\n' },
+    stderr: [/^blis: --detectors \S+d\.mjs: expected a default export that makes a detector, \(\) => PostHocSaturationDetector, found no default export$/],
+    exactLines: true,
+  },
+  {
+    name: '--detectors: a module whose detector lacks detect()',
+    args: [...RUN, '--detectors', '$DIR/d.mjs'],
+    files: { 'd.mjs': "export default () => ({ name: 'x', observe() {}, reset() {} });\n" },
+    stderr: [/^blis: --detectors \S+d\.mjs: expected a detector: \{ name, observe\(event\), detect\(\), reset\(\) \}, found an object without detect\(\)$/],
+    exactLines: true,
+  },
+  {
+    name: '--detectors: a module whose detector takes a built-in name',
+    args: [...RUN, '--detectors', join(MODULES, 'named-composite.mjs')],
+    stderr: [/^blis: --detectors \S+named-composite\.mjs: expected a detector named apart from the built-in ones and the other modules \(labels are keyed by name\), found the name "composite"$/],
+    exactLines: true,
+  },
+  {
+    name: '--detectors: a module whose verdict has no level of the three (found after the run; nothing on stdout)',
+    args: [...RUN, '--detectors', join(MODULES, 'bad-level.mjs')],
+    stderr: [/^blis: --detectors \S+bad-level\.mjs: expected detect\(\) to return \{ level: STABLE \| BACKLOGGED \| OVERLOADED, .*\}, found level "RED"$/],
+    exactLines: true,
+  },
+  {
+    name: '--detectors: a module whose observe throws',
+    args: [...RUN, '--detectors', join(MODULES, 'throws.mjs')],
+    stderr: [/^blis: --detectors \S+throws\.mjs: expected a detector whose observe\(\) returns, found observe\(\) threw: boom$/],
     exactLines: true,
   },
   { name: '--detectors on blis replay is checked the same', args: ['replay', '--trace', TRACE, '--max-requests', '5', '--detectors', 'x'], stderr: [/^blis: --detectors: expected .*, found unknown detector "x"$/], exactLines: true },

@@ -1,4 +1,4 @@
-import type { SaturationLevel } from '@blis/policies';
+import type { PostHocSaturationDetector, SaturationLevel } from '@blis/policies';
 import { type CompletedRequestTimes, type VerdictListener, canonicalDetectorOrder, createSaturationDetector, replaySaturation, saturationEvents } from '@blis/trace';
 import type { ClusterSimulator } from '../cluster-simulator.js';
 import { type SaturationAnalysisSettings, finalWindowUsOf } from './saturation-analysis-schema.js';
@@ -18,14 +18,20 @@ export function completedRequestTimes(sim: ClusterSimulator): CompletedRequestTi
 
 /**
  * Runs the post-hoc saturation analysis over a finished run: the selected built-in detectors
- * replay its completed requests (BLIS's order, whatever order they were named in) and each gets
- * its final label. `onVerdict` receives every verdict, the verdict trace.
+ * (BLIS's order, whatever order they were named in), then `custom` ones in their order, replay
+ * its completed requests and each gets its final label. `onVerdict` receives every verdict, the
+ * verdict trace.
  */
-export function runSaturationAnalysis(sim: ClusterSimulator, settings: SaturationAnalysisSettings, onVerdict?: VerdictListener): Record<string, SaturationLevel> {
+export function runSaturationAnalysis(
+  sim: ClusterSimulator,
+  settings: SaturationAnalysisSettings,
+  onVerdict?: VerdictListener,
+  custom: readonly (() => PostHocSaturationDetector)[] = [],
+): Record<string, SaturationLevel> {
   const tuning = {
     thresholdMs: settings.threshold?.thresholdMs,
     backlogDriftWindowUs: settings.backlogDrift?.windowSizeSec === undefined ? undefined : settings.backlogDrift.windowSizeSec * 1_000_000,
   };
-  const detectors = canonicalDetectorOrder(settings.detectors).map((n) => createSaturationDetector(n, tuning));
+  const detectors = [...canonicalDetectorOrder(settings.detectors).map((n) => createSaturationDetector(n, tuning)), ...custom.map((make) => make())];
   return replaySaturation(saturationEvents(completedRequestTimes(sim)), detectors, { finalWindowUs: finalWindowUsOf(settings), onVerdict });
 }

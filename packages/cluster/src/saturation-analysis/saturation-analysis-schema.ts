@@ -36,8 +36,11 @@ export const BacklogDriftSettingsSchema = z
  */
 export const SaturationAnalysisSchema = z
   .object({
-    /** Built-in detectors; run in BLIS's order (composite, threshold, backlog-drift) whatever the order here. */
-    detectors: z.array(z.enum(SATURATION_DETECTOR_NAMES)).min(1),
+    /**
+     * Built-in detectors; run in BLIS's order (composite, threshold, backlog-drift) whatever the
+     * order here. May be empty when the runtime brings its own (`SimulationRuntime.saturationDetectors`).
+     */
+    detectors: z.array(z.enum(SATURATION_DETECTOR_NAMES)),
     /** `threshold:` block: the mean-E2E threshold in ms (default 5000). Only with `threshold` selected. */
     threshold: z.object({ thresholdMs: finite.refine((v) => v > 0, { message: 'a finite number > 0' }).optional() }).strict().optional(),
     /** `backlog_drift:` block. Only with `backlog-drift` selected. */

@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { type PreparedRun, type SimulationResult, runSaturationAnalysis } from '@blis/cluster';
 import { VerdictTraceWriter } from '@blis/trace';
 
@@ -25,9 +25,13 @@ export function writeSaturationReport(path: string, prepared: PreparedRun, resul
     runSaturationAnalysis(prepared.cluster, settings, (t, d, v) => writer.record(t, d, v), prepared.saturationDetectors);
     writer.end();
     if (buffered !== '') writeAll(fd, buffered);
-  } finally {
+  } catch (e) {
+    // A detector module that fails mid-replay must not leave half a report behind.
     closeSync(fd);
+    rmSync(path, { force: true });
+    throw e;
   }
+  closeSync(fd);
 }
 
 function writeAll(fd: number, text: string): void {

@@ -10,6 +10,7 @@ import type { BundleModules } from './policy-modules/bundle-modules.js';
 import { type ParamFlag, builtinParamIssues, withFlagParams } from './policy-modules/builtin-params.js';
 import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
+import { moeFlagFields } from './moe-flags.js';
 import { keyText } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
@@ -179,6 +180,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: describeFound(value) });
   }
   const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues);
+  const moe = moeFlagFields(f, !unreadable.has('--model-config'), issues);
   const pd = pdFields(f, isModulePath, issues, { registered: setup.scorerNames, known: registry.names('scorer') });
   // A file that failed to load is reported already; its sections are not checked against the flags.
   const autoscale = bundleOk ? autoscaleFields(f, bundle, bundleFile, isModulePath, issues) : {};
@@ -197,6 +199,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     model: f.model,
     hardware: f.hardware,
     tp: f.tp,
+    ...moe,
     latencyModel: f.latencyModel,
     alphaCoeffs: f.alphaCoeffs,
     betaCoeffs: f.betaCoeffs,

@@ -14,6 +14,8 @@ const CLUSTER = 'Cluster and policies';
 const PD = 'Prefill/decode disaggregation';
 const OUTPUT = 'Output and analysis';
 const LATENCY_MODELS = ['blackbox', 'roofline', 'trained-physics'] as const;
+/** `MOE_COMM_BACKENDS` of `@blis/latency` (a test keeps them equal), written out like HORIZON_MAX_US. */
+export const MOE_COMM_BACKEND_CHOICES = ['naive', 'allgather_reducescatter', 'pplx', 'deepep_high_throughput', 'deepep_low_latency', 'mori', 'flashinfer_all2allv'] as const;
 /** BLIS's `--log` levels (results go to stdout whatever the level). */
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'panic'] as const;
 
@@ -22,6 +24,9 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'model', kind: 'string', group: MODEL, description: 'model id from the catalogue (picks its default GPU, TP and latency model)', defaultText: 'meta-llama/llama-3.1-8b-instruct' },
   { name: 'hardware', aliases: ['gpu'], kind: 'string', group: MODEL, description: 'GPU (H100, A100-80, A100-SXM, L40S); default: the model\'s' },
   { name: 'tp', kind: 'posInt', group: MODEL, description: 'tensor parallelism; default: the model\'s' },
+  { name: 'dp', kind: 'posInt', group: MODEL, description: 'data-parallel ranks of --tp GPUs per instance (vLLM --data-parallel-size): each rank its own KV cache and 1/dp of the tokens, routed experts sharded over TP·DP GPUs; MoE models with trained-physics only', defaultText: '1' },
+  { name: 'enable-expert-parallel', kind: 'bool', group: MODEL, description: 'routed experts owned whole by the TP·DP GPUs (vLLM --enable-expert-parallel); the same step time as slicing them, needed for an all-to-all --moe-comm-backend; MoE models with trained-physics only' },
+  { name: 'moe-comm-backend', kind: 'string', choices: MOE_COMM_BACKEND_CHOICES, group: MODEL, description: 'MoE dispatch/combine between DP ranks (vLLM VLLM_ALL2ALL_BACKEND): naive and allgather_reducescatter move every token\'s hidden state, the others (with --enable-expert-parallel) each token to its top-k experts; needs --dp > 1', defaultText: 'allgather_reducescatter' },
   { name: 'latency-model', kind: 'string', choices: LATENCY_MODELS, group: MODEL, description: 'latency model (BLIS HEAD\'s default is trained-physics)', defaultText: 'trained-physics; blackbox without an HF config, with 3 --beta-coeffs or with --vllm-version' },
   { name: 'alpha-coeffs', kind: 'triple', group: MODEL, description: 'alpha0,alpha1,alpha2 in µs (blackbox/roofline: queueing base, per input token, per output token; trained-physics: queueing, post-decode, per output token)' },
   { name: 'beta-coeffs', kind: 'numbers', group: MODEL, description: 'blackbox: beta0,beta1,beta2 in µs (step base, per cache-miss token, per decode token); trained-physics: 7 to 11 values, BLIS HEAD\'s when omitted' },

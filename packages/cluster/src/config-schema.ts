@@ -1,9 +1,11 @@
+import { MOE_COMM_BACKENDS } from '@blis/latency';
 import * as z from 'zod';
 import { KVOffloadSchema, expectedFound, offloadBlockSizeIssue } from './kv-offload-schema.js';
 import { PdConfigSchema, pdTopologyIssues } from './pd/pd-schema.js';
 import { ScorerWeightSchema } from './scorer-weight-schema.js';
 import { AutoscalingSchema, LifecycleSchema, NodePoolsSchema } from './autoscale/autoscale-schema.js';
 import { SaturationAnalysisSchema } from './saturation-analysis/saturation-analysis-schema.js';
+import { moeParallelismIssues } from './moe-parallelism-issues.js';
 
 const nonNegInt = z.number().int().nonnegative();
 const posInt = z.number().int().positive();
@@ -122,6 +124,12 @@ export const SimulationConfigSchema = z
     model: z.string().min(1).default('meta-llama/llama-3.1-8b-instruct'),
     hardware: z.string().optional(),
     tp: posInt.optional(),
+    /** vLLM `--data-parallel-size`: data-parallel ranks of `tp` GPUs per instance; > 1 only for an MoE model under trained-physics. */
+    dp: posInt.default(1),
+    /** vLLM `--enable-expert-parallel`: routed experts owned whole by the TP·DP GPUs (an MoE model under trained-physics). */
+    enableExpertParallel: z.boolean().default(false),
+    /** vLLM `VLLM_ALL2ALL_BACKEND`: the MoE dispatch/combine at `dp` > 1; unset = `allgather_reducescatter`. */
+    moeCommBackend: z.enum(MOE_COMM_BACKENDS).optional(),
     latencyModel: z.enum(['blackbox', 'roofline', 'trained-physics']).optional(),
     alphaCoeffs: z.array(z.number()).length(3).optional(),
     /** 3 for blackbox; 7 to 11 for trained-physics. */
@@ -220,6 +228,7 @@ export const SimulationConfigSchema = z
   .strict()
   .superRefine((c, ctx) => {
     if (c.pd !== undefined) for (const issue of pdTopologyIssues(c.pd, c.numInstances)) ctx.addIssue({ code: 'custom', path: ['pd', ...issue.path], message: issue.message });
+    for (const issue of moeParallelismIssues(c)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     if (c.kvOffload === undefined) return;
     // BLIS refuses both at start-up: they are two different KV tier models.
     if (c.kvCpuBlocks > 0)

@@ -23,12 +23,14 @@ export function resolveInstanceModel(config: SimulationConfig, overrides: ModelO
     vllmVersion: config.vllmVersion,
     modelConfigPath: config.modelConfigPath,
     hardwareConfigPath: config.hardwareConfigPath,
+    parallelism: { dp: config.dp, enableExpertParallel: config.enableExpertParallel, moeCommBackend: config.moeCommBackend },
   });
   const kv = resolveKVBlocks({
     totalKVBlocks: config.totalKVBlocks,
     modelConfig: resolved.modelConfig,
     hardware: resolved.hardware,
     tp: resolved.tp,
+    dp: resolved.dp,
     gpuMemoryUtilization: config.gpuMemoryUtilization,
     blockSizeTokens: config.blockSizeTokens,
   });

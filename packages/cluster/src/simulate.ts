@@ -1,7 +1,7 @@
 import { type InstanceConfig, PartitionedRng, type RequestSource } from '@blis/engine';
 import { type GoRand, goSubsystemRand } from '@blis/workload';
 import type { KVTierConfig } from '@blis/kvcache';
-import { type LatencyModel, type ModelArchitecture, describeKVCapacity, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
+import { LatencyConfigError, type LatencyModel, type ModelArchitecture, describeKVCapacity, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
 import {
   type AdmissionPolicy,
   type AutoScalePolicy,
@@ -145,6 +145,9 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   const rng = new PartitionedRng(config.seed);
 
   let latency = runtime.latency;
+  // A latency model handed in has no DP/EP terms to feed: asking for them would change nothing.
+  if (latency !== undefined && (config.dp > 1 || config.enableExpertParallel || config.moeCommBackend !== undefined))
+    throw new LatencyConfigError(`dp: expected dp 1 without enableExpertParallel or moeCommBackend beside a latency model given at run time (only the built-in trained-physics has data/expert-parallel terms), found dp ${config.dp}`);
   let latencyKind = latency?.kind ?? 'custom';
   let kvBlocks = config.totalKVBlocks;
   let kvSource = kvBlocks !== undefined ? 'flag' : 'default';

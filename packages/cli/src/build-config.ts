@@ -16,6 +16,7 @@ import { keyText } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
 import { resetConfigOrigins } from './config-origins.js';
+import { saturationAnalysisFromFlags } from './saturation-setup.js';
 
 /** Flag values after validation, camelCase. */
 export type FlagValues = Record<string, unknown>;
@@ -266,6 +267,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
         : { ...autoscale.autoscaling, params: withParams(autoscale.autoscaling.params, setup.flagParams.byKind.autoscaler) },
     nodePools: autoscale.nodePools,
     lifecycle: autoscale.lifecycle,
+    saturationAnalysis: saturationAnalysisFromFlags(f),
   };
   const out = dropUndefined(cfg) as SimulationConfigInput;
   // BLIS's P/D topology rules live in the config's schema: check them now, named by flag.

@@ -8,6 +8,11 @@ import type { FlagDef } from './flags.js';
 import { requireReadable } from './input-files.js';
 import { OBSERVE_FLAGS } from './observe-flags.js';
 import { REPLAY_FLAGS, SIMULATION_FLAGS } from './run-flags.js';
+import { SATURATION_FLAGS } from './saturation-flags.js';
+import { COMPOSE_FLAGS } from './compose-flags.js';
+
+/** `blis run`'s flags: the simulation's, and the post-hoc saturation analysis of run and replay. */
+const RUN_DEFS = [...SIMULATION_FLAGS, ...SATURATION_FLAGS];
 import { SERVE_SIM_EXCLUDED, SERVE_SIM_FLAGS } from './serve-sim-flags.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
@@ -70,15 +75,15 @@ export function buildProgram(): Command {
     program
       .command('run')
       .description('simulate a workload (flags, a preset, or --workload-spec) on one instance or a cluster'),
-    SIMULATION_FLAGS,
+    RUN_DEFS,
   ).action(async (opts: Record<string, unknown>) => {
     const { runSimulationCommand } = await import('./commands/simulate-command.js');
-    await runSimulationCommand(SIMULATION_FLAGS, opts, (f) => workloadFromRunFlags(f));
+    await runSimulationCommand(RUN_DEFS, opts, (f) => workloadFromRunFlags(f));
   });
 
   // The trace gives arrivals and lengths: replay has no workload-generation flags. They are still
   // recognised (hidden), so giving one says why it does not apply instead of "unknown option".
-  const replayDefs = [...SIMULATION_FLAGS.filter((d) => !GENERATION_FLAGS.includes(d.name)), ...REPLAY_FLAGS];
+  const replayDefs = [...SIMULATION_FLAGS.filter((d) => !GENERATION_FLAGS.includes(d.name)), ...REPLAY_FLAGS, ...SATURATION_FLAGS];
   const replay = addFlags(program.command('replay').description('replay a recorded trace (TraceV2, Mooncake JSONL, Azure CSV) through the simulator'), replayDefs);
   for (const name of GENERATION_FLAGS) replay.addOption(new Option(`--${name} <value>`).hideHelp().helpGroup('Workload:'));
   replay.action(async (opts: Record<string, unknown>) => {
@@ -274,6 +279,8 @@ export function buildProgram(): Command {
       const { runReportCommand } = await import('./commands/report-command.js');
       await runReportCommand(results, opts);
     });
+  const compose = addFlags(program.command('compose').description('merge WorkloadSpec v2 files into one (their clients, rates rescaled), printed on stdout as BLIS prints it'), COMPOSE_FLAGS);
+  compose.action(async (opts: Record<string, unknown>) => (await import('./commands/compose-command.js')).runComposeCommand(opts));
   program
     .command('models')
     .description('list the models and GPUs in the latency catalogue')

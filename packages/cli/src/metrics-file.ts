@@ -18,6 +18,8 @@ export interface BlisMetricsOutput
   /** BLIS writes it only when positive (`omitempty`). */
   kv_allocation_failures?: number;
   requests?: BlisRequestMetrics[];
+  /** The saturation analysis's final labels (`--detectors`), after the requests as BLIS writes them. */
+  saturation?: Record<string, string>;
   /** Per LoRA adapter (BLIS's `adapters`), only when the run serves adapters. */
   adapters?: SimulationResult['adapters'];
 }
@@ -152,6 +154,7 @@ export function blisMetricsOutput(result: SimulationResult, specOf: SpecOf = () 
     length_capped_requests: r.length_capped_requests,
     timed_out_requests: r.timed_out_requests,
     ...(requests.length > 0 ? { requests } : {}),
+    ...(r.saturation !== undefined ? { saturation: r.saturation } : {}),
     ...(r.adapters !== undefined ? { adapters: r.adapters } : {}),
   };
 }

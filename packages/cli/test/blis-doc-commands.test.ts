@@ -10,6 +10,7 @@ import { runInProcess } from './bad-input/run-in-process.js';
 // paths: `./blis` is our binary, and BLIS's `examples/<file>` is the copy we ship. They run in a
 // fresh directory, in README order where one needs the files of another.
 //
+// Also run: the `--detectors` commands of BLIS's docs/contributing/saturation-analyzer-extension.md.
 // Not run, because they need what a test cannot have:
 // - `blis observe --server-url http://localhost:8000 ...` (three commands): a model server on a
 //   fixed port (`packages/cli/test/observe-calibrate-e2e.test.ts` runs observe against serve-sim);
@@ -33,6 +34,9 @@ const PATHS: Record<string, string> = {
   'examples/servegen-language.yaml': join(ROOT, 'examples', 'workloads', 'servegen-language.yaml'),
   // BLIS's v1 spec, its comments removed (packages/workload/test/fixtures/blis-head-generated/PROVENANCE.md).
   'examples/regression_workload_load_spikes.yaml': join(ROOT, 'packages', 'workload', 'test', 'fixtures', 'blis-head-generated', 'regression_workload_load_spikes.yaml'),
+  // The README's compose example names no files: two of BLIS's examples stand in for them.
+  'spec1.yaml': join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'blis-head-compose', 'regression_workload_load_spikes.yaml'),
+  'spec2.yaml': join(ROOT, 'examples', 'workloads', 'servegen-language.yaml'),
 };
 
 /** The README's `autoscaler-demo.yaml`, as it prints it (comments aside). */
@@ -135,6 +139,26 @@ describe("BLIS HEAD's README commands run here", () => {
     const cal = run('./blis calibrate --trace-header t.yaml --trace-data d.csv \\\n  --sim-results results.json --report calibration.json');
     expect(cal.stdout).toMatch(/^requests 100: 100 matched/);
     expect(existsSync(join(cwd, 'calibration.json'))).toBe(true);
+  });
+
+  it("the compose command prints BLIS's own merge of the two specs", () => {
+    const r = run('./blis compose --from spec1.yaml --from spec2.yaml');
+    expect(r.stdout).toBe(readFileSync(join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'blis-head-compose', 'spikes+servegen.blis.yaml'), 'utf8'));
+  });
+
+  // docs/contributing/saturation-analyzer-extension.md's commands.
+  it.each([
+    ['./blis run --model qwen/qwen3-14b --detectors composite --saturation-report sat.json', ['composite']],
+    ['./blis run --model qwen/qwen3-14b --detectors all --saturation-report sat.json', ['backlog-drift', 'composite', 'threshold']],
+    ['./blis run --model qwen/qwen3-14b --detectors composite,threshold --saturation-report sat.json', ['composite', 'threshold']],
+  ] as const)('%s', (command, detectors) => {
+    const res = simulated(run(command).stdout, 100);
+    expect(Object.keys(res.saturation)).toEqual(detectors);
+    const report = JSON.parse(readFileSync(join(cwd, 'sat.json'), 'utf8'));
+    expect(report.final).toEqual(res.saturation);
+    expect(report.trace).toHaveLength(2 * res.completed_requests * detectors.length);
+    // BLIS HEAD's own labels for `--detectors all` here (f90a1e3a, 2026-11-29; its report is byte-equal to ours).
+    if (detectors.length === 3) expect(res.saturation).toEqual({ 'backlog-drift': 'OVERLOADED', composite: 'STABLE', threshold: 'OVERLOADED' });
   });
 
   it("the autoscaling commands, on the README's autoscaler-demo.yaml and BLIS's v1 load-spikes spec", () => {

@@ -5,6 +5,7 @@ import { PdConfigSchema, pdTopologyIssues } from './pd/pd-schema.js';
 import { ScorerWeightSchema } from './scorer-weight-schema.js';
 import { LoraSchema } from './lora/lora-schema.js';
 import { AutoscalingSchema, LifecycleSchema, NodePoolsSchema } from './autoscale/autoscale-schema.js';
+import { SaturationAnalysisSchema } from './saturation-analysis/saturation-analysis-schema.js';
 import { moeParallelismIssues } from './moe-parallelism-issues.js';
 
 const nonNegInt = z.number().int().nonnegative();
@@ -223,6 +224,8 @@ export const SimulationConfigSchema = z
     checkInvariants: z.boolean().default(false),
     /** Add per-request records under `requests` in the result. */
     includeRequests: z.boolean().default(false),
+    /** BLIS's post-hoc saturation analysis (`--detectors`): final labels under `saturation`; unset = off. */
+    saturationAnalysis: SaturationAnalysisSchema.optional(),
     /** Sample per-instance signals every this many µs of simulated time into `timeseries`; unset = none. */
     timeseriesIntervalUs: posInt.optional(),
     /** Most samples a time series keeps per signal: at the cap the interval doubles (every other sample kept). */

@@ -91,3 +91,12 @@ export { SampleColumn } from './timeseries/sample-column.js';
 export { timeseriesResult } from './timeseries/timeseries-result.js';
 export type { TimeSeriesResult, InstanceSeries, ClusterSeries } from './timeseries/timeseries-result.js';
 export * from './limits/index.js';
+export {
+  SaturationAnalysisSchema,
+  BacklogDriftSettingsSchema,
+  DEFAULT_SATURATION_FINAL_WINDOW_US,
+  finalWindowUsOf,
+  type SaturationAnalysisInput,
+  type SaturationAnalysisSettings,
+} from './saturation-analysis/saturation-analysis-schema.js';
+export { runSaturationAnalysis, completedRequestTimes, blisRequestId } from './saturation-analysis/run-saturation-analysis.js';

@@ -6,7 +6,7 @@ import { coefficientOfVariation, jainIndex, maxMinRatio } from './fairness.js';
 import { type FitnessMetric, type FitnessResult, computeFitness } from './fitness.js';
 import { tierCacheHitRate } from '@blis/kvcache';
 import { type KvTierCounters, blisMeanRates, clusterTierFields, instanceTierFields, pooledTierStats } from './kv-tier-metrics.js';
-import type { PoolType } from '@blis/policies';
+import type { PoolType, SaturationLevel } from '@blis/policies';
 import { type PdMetrics, pdMetrics } from './pd/pd-metrics.js';
 import { type AutoscalingMetrics, autoscalingMetrics } from './autoscale/autoscale-metrics.js';
 import { type CustomMetrics, collectCustomMetrics } from './custom-metrics.js';
@@ -129,6 +129,8 @@ export interface SimulationResult extends MetricsBlock {
   custom_metrics?: CustomMetrics;
   /** Present only when LoRA adapters are served (`--lora-config`): per adapter id, its loads, evictions, TTFT and throughput. */
   adapters?: Record<string, AdapterMetrics>;
+  /** Present only with the post-hoc saturation analysis (`--detectors`): each detector's final label, by name. */
+  saturation?: Record<string, SaturationLevel>;
   /** Present only with a time series interval (`--timeseries-interval`): signals over simulated time. */
   timeseries?: TimeSeriesResult;
   [extra: string]: unknown;

@@ -12,6 +12,7 @@ import {
   type PolicyKind,
   type PolicyRegistry,
   type PoolType,
+  type PostHocSaturationDetector,
   type PriorityPolicy,
   type RoutingPolicy,
   defaultPolicyRegistry,
@@ -42,6 +43,7 @@ import { autoscaleLimitIssues, autoscalePeak } from './limits/autoscale-peak.js'
 import { fleetCeiling } from './limits/fleet-ceiling.js';
 import { unplaceableGroupIssues } from './limits/unplaceable-groups.js';
 import { GO_ROUTER_STREAMS, goRouterRandom } from './router-random.js';
+import { runSaturationAnalysis } from './saturation-analysis/run-saturation-analysis.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -91,6 +93,11 @@ export interface SimulationRuntime {
   memoryLimit?: MemoryLimit;
   /** Told before each step of preparing the run that may take long on a large input (reading a spec, building instances). */
   onPhase?: (phase: PreparePhase) => void;
+  /**
+   * Post-hoc saturation detectors of one's own, one factory each (a fresh detector per replay):
+   * with `config.saturationAnalysis` they replay the run after the built-in ones named there.
+   */
+  saturationDetectors?: readonly (() => PostHocSaturationDetector)[];
 }
 
 /** What a prepared run knows besides its result: the resolved pieces, for reporting. */
@@ -107,6 +114,8 @@ export interface PreparedRun {
   memory: MemoryEstimate;
   /** The CPU tier or offload chain every instance has behind its GPU cache; absent = GPU only. */
   kvTiers?: KVTierConfig;
+  /** The runtime's own post-hoc saturation detectors (`SimulationRuntime.saturationDetectors`). */
+  saturationDetectors?: readonly (() => PostHocSaturationDetector)[];
 }
 
 /**
@@ -311,13 +320,15 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     horizonUs: config.horizonUs ?? Number.POSITIVE_INFINITY,
     observer: runtime.observer,
     ...(pd !== undefined ? { pd: pd.setup } : {}),
-    recordRequestIds: config.includeRequests,
+    // The saturation replay breaks ties between equal times by request id, as BLIS does.
+    recordRequestIds: config.includeRequests || config.saturationAnalysis !== undefined,
     onProgress: runtime.onProgress,
     ...(lifecycle !== undefined ? { lifecycle } : {}),
     ...(config.timeseriesIntervalUs !== undefined ? { timeseries: { intervalUs: config.timeseriesIntervalUs, maxSamples: config.timeseriesMaxSamples } } : {}),
   });
   const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, kvBlocksDerivation, memory };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
+  if (given.saturationDetectors !== undefined) prepared.saturationDetectors = given.saturationDetectors;
   return prepared;
 }
 
@@ -359,12 +370,18 @@ export function runPrepared(prepared: PreparedRun): SimulationResult {
   const { cluster, config } = prepared;
   cluster.run();
   if (config.checkInvariants) cluster.checkConservation();
-  return buildResult(cluster, {
+  const result = buildResult(cluster, {
     sloTtftUs: config.sloTtftUs,
     sloE2eUs: config.sloE2eUs,
     fitnessWeights: config.fitnessWeights as Partial<Record<FitnessMetric, number>> | undefined,
     includeRequests: config.includeRequests,
   });
+  if (config.saturationAnalysis !== undefined) {
+    const labels = runSaturationAnalysis(cluster, config.saturationAnalysis, undefined, prepared.saturationDetectors);
+    // No completed request, no label: BLIS then prints no `saturation` either.
+    if (Object.keys(labels).length > 0) result.saturation = labels;
+  }
+  return result;
 }
 
 /**

@@ -2,6 +2,8 @@
 export type * from './views.js';
 export type * from './interfaces.js';
 export type { RandomSource } from './random-source.js';
+export { SATURATION_LEVELS } from './saturation-analysis.js';
+export type { PostHocSaturationDetector, SaturationEvent, SaturationLevel, SaturationVerdict } from './saturation-analysis.js';
 
 // Errors, parameters and shared helpers.
 export {

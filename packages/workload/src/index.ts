@@ -61,3 +61,4 @@ export { ServeGenError } from './servegen/servegen-files.js';
 export type { ServeGenFiles, ServeGenLog } from './servegen/servegen-files.js';
 export { SERVEGEN_PERIODS } from './servegen/servegen-language.js';
 export type { ServeGenPeriod } from './servegen/servegen-language.js';
+export { mixedSloClassIssues, type ComposeIssue, composeSpecs, type ComposedSpec, goYamlDocument, goFloatText, goYamlKeyLess, goYamlString, type GoYamlNode } from './compose/index.js';

@@ -50,9 +50,14 @@ export function blisRequestId(id: string): string {
   return /^\d+$/.test(id) ? `request_${id}` : id;
 }
 
+/** BLIS's `float64(arrival µs) / 1e6`: through whole µs, so 4,603 µs is 0.004603 (not 4.603 / 1000). */
+function seconds(ms: number): number {
+  return Math.round(ms * 1000) / 1e6;
+}
+
 function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
   return {
-    arrived_at: r.arrival_ms / 1000,
+    arrived_at: seconds(r.arrival_ms),
     requestID: blisRequestId(r.request_id),
     num_prefill_tokens: r.input_tokens,
     num_decode_tokens: r.output_tokens,
@@ -70,7 +75,7 @@ function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
 /** An unfinished request keeps what it reached (BLIS zeroes what it never had: ITL and E2E need a completion). */
 function unfinishedRecord(r: UnfinishedRequestRecord, of: SessionOf): BlisRequestMetrics {
   return {
-    arrived_at: r.arrival_ms / 1000,
+    arrived_at: seconds(r.arrival_ms),
     requestID: blisRequestId(r.request_id),
     num_prefill_tokens: r.input_tokens,
     num_decode_tokens: r.output_tokens,

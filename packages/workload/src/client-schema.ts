@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 
+/** Virtual users of one client: each is a session in memory for the whole run. */
+export const MAX_CONCURRENCY = 1_000_000;
+
 const pos = z.number().positive();
 const nonNeg = z.number().nonnegative();
 const posInt = z.number().int().positive();
@@ -99,6 +102,14 @@ export const ClientSchema = z
      * override the client's rate (`trace_rate`), arrival process and length distributions.
      */
     lifecycle: z.strictObject({ windows: z.array(WindowSchema).min(1) }).optional(),
+    /**
+     * Virtual users, each holding one request in flight (BLIS's closed-loop `concurrency`): user u
+     * sends its first at `u × think_time_us / concurrency` µs and each next one `think_time_us`
+     * after its previous answer completes. Needs `rate_fraction: 0`.
+     */
+    concurrency: z.number().int().nonnegative().max(MAX_CONCURRENCY).optional(),
+    /** A concurrency user's pause between an answer and its next request, µs. */
+    think_time_us: z.number().int().nonnegative().optional(),
     /**
      * Whether multi-turn sessions run closed loop (BLIS's default when `reasoning.multi_turn` is
      * set): each later round is sent think time after the previous one completes. `false`: every

@@ -8,6 +8,7 @@ import { InferencePerfSource } from './inference-perf/inference-perf-source.js';
 import { MinHeap } from './min-heap.js';
 import { type BuildOptions, type DrawnRequest, buildRequest, prefixGroupLengths } from './request-build.js';
 import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
+import { type UserSeed, concurrencySeeds } from './sessions/concurrency-users.js';
 import { ClosedLoopSessions, type FollowUp } from './sessions/follow-ups.js';
 import { type Lengths, drawSession, isClosedLoop } from './sessions/session-draws.js';
 import { blueprintSeeds } from './sessions/session-seeds.js';
@@ -72,7 +73,12 @@ interface Pending {
   window?: number;
   placed?: Placed;
   followUp?: FollowUp;
+  /** A concurrency user's first request. */
+  user?: UserSeed;
 }
+
+/** Concurrency users' first requests come after every generated request at the same µs (BLIS appends them before its stable sort), follow-ups last. */
+const USER_RANK = Number.MAX_SAFE_INTEGER - 1;
 
 /**
  * A lazy request stream for a WorkloadSpec, drawn as BLIS HEAD's generator draws it
@@ -149,6 +155,25 @@ export class SpecRequestSource implements RequestSource {
       return;
     }
     for (const c of this.clients) this.pushOpenLoop(c);
+    if (!planning) this.startUsers(spec, opts, seed);
+  }
+
+  /**
+   * The concurrency clients' virtual users (see {@link concurrencySeeds}). As in BLIS, their first
+   * requests fill what `num_requests` leaves after the generated requests (a dry run counts
+   * those), and their follow-ups what is left after that.
+   */
+  private startUsers(spec: LoadedSpec, opts: RequestSourceOptions, seed: bigint): void {
+    const clients = this.clients.filter((c) => (c.spec.concurrency ?? 0) > 0);
+    if (clients.length === 0) return;
+    let kept = 0;
+    if (Number.isFinite(this.limit) && this.clients.some((c) => c.rng !== undefined)) {
+      const plan = new SpecRequestSource(spec, opts, true);
+      while (plan.take() !== undefined) kept++;
+    }
+    const { seeds, users } = concurrencySeeds(seed, clients, this.limit, kept);
+    for (const u of seeds) this.heap.push({ time: u.time, rank: USER_RANK, seq: this.seq++, client: u.client, user: u });
+    if (Number.isFinite(this.limit) && users > 0) this.sessions.setBudget(Math.max(0, this.limit - kept - seeds.length));
   }
 
   /**
@@ -242,6 +267,10 @@ export class SpecRequestSource implements RequestSource {
     const p = this.heap.pop()!;
     const c = this.clients[p.client];
     if (p.followUp !== undefined) return this.followUp(c, p.followUp);
+    if (p.user !== undefined) {
+      const u = p.user;
+      return [{ arrival: p.time, inputTokens: c.prefixLength + u.input, outputTokens: u.output, sessionId: u.session.sessionId, roundIndex: 0, prefixLength: c.prefixLength, sessionContext: false, sessionDeadline: true }, c, u.session];
+    }
     this.slots++;
     if (p.placed !== undefined) return [this.placedRound(c, p.time, p.placed), c];
     if (p.window !== undefined) {
@@ -326,6 +355,7 @@ export class SpecRequestSource implements RequestSource {
   }
 
   onRequestDone(spec: RequestSpec, timeUs: number, outcome: RequestOutcome): void {
+    if (this.sessions.size === 0) return;
     const f = this.sessions.done(spec.index, timeUs, outcome);
     if (f !== undefined) this.heap.push({ time: f.time, rank: Number.MAX_SAFE_INTEGER, seq: this.seq++, client: f.session.client, followUp: f });
   }
@@ -333,7 +363,7 @@ export class SpecRequestSource implements RequestSource {
   /** Drops the pending open-loop arrivals once `num_requests` is spent: only follow-ups remain. */
   private closeOpenLoop(): void {
     this.openLoopDone = true;
-    this.heap.retain((p) => p.followUp !== undefined);
+    this.heap.retain((p) => p.followUp !== undefined || p.user !== undefined);
   }
 }
 

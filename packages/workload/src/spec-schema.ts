@@ -39,7 +39,8 @@ export const WorkloadSpecSchema = z
     if (clients.length === 0 && cohorts.length === 0)
       add({ path: ['clients'], expected: 'a list with >= 1 item (or cohorts)', found: s.clients === undefined ? 'nothing (the field is missing)' : 'an empty list' });
     // In absolute rate mode rates come from the windows' trace_rate; rate_fraction is unused.
-    if (s.aggregate_rate > 0 && clients.length > 0 && cohorts.length === 0 && clients.every((c) => c.rate_fraction === 0))
+    const users = clients.some((c) => (c.concurrency ?? 0) > 0);
+    if (s.aggregate_rate > 0 && clients.length > 0 && cohorts.length === 0 && !users && clients.every((c) => c.rate_fraction === 0))
       ctx.addIssue({ code: 'custom', path: ['clients'], message: 'at least one client with rate_fraction > 0', params: { found: 'every rate_fraction is 0' } });
     if (s.horizon !== undefined && s.horizon > MAX_CLOCK_US) ctx.addIssue({ code: 'custom', path: ['horizon'], message: `at most ${MAX_CLOCK_TEXT}`, params: { found: String(s.horizon) } });
     // Without a horizon every request arrives: at 1e-300 req/s, past the clock's range.
@@ -67,6 +68,8 @@ export const WorkloadSpecSchema = z
     if (s.aggregate_rate === 0) {
       // BLIS (spec.go Validate): absolute rate mode needs every client's windows to carry trace_rate.
       clients.forEach((c, i) => {
+        // Concurrency users are closed loop: no rate, no windows.
+        if ((c.concurrency ?? 0) > 0) return;
         if (c.lifecycle === undefined)
           ctx.addIssue({ code: 'custom', path: ['clients', i, 'lifecycle'], message: 'lifecycle windows, each with a trace_rate (aggregate_rate is 0: absolute rate mode)', params: { found: 'nothing (the field is missing)' } });
         c.lifecycle?.windows.forEach((w, j) => {
@@ -89,6 +92,7 @@ export const WorkloadSpecSchema = z
             });
         });
     }
+    for (const i of concurrencyIssues(clients, cohorts)) add(i);
     for (const i of cohortIssues(s.aggregate_rate, cohorts, s.aggregate_rate > 0 ? perWindowOwner(clients, cohorts) : undefined)) add(i);
     // Every member is a client: the run's limit on clients counts them, checked here where the file's lines are known.
     let total = clients.length;
@@ -110,6 +114,22 @@ export const WorkloadSpecSchema = z
     });
   })
   .transform((s) => ({ ...s, clients: [...(s.clients ?? []), ...expandCohorts(s.cohorts ?? [])] }));
+
+/**
+ * BLIS's rules for concurrency clients (spec.go): `concurrency` and `rate_fraction` are
+ * exclusive, and no multi-turn client may share the spec (BLIS cannot budget both kinds of
+ * follow-up together).
+ */
+function concurrencyIssues(clients: readonly ClientSpec[], cohorts: readonly CohortSpec[]): { path: (string | number)[]; expected: string; found: string }[] {
+  const out: { path: (string | number)[]; expected: string; found: string }[] = [];
+  const multiTurn = [...clients, ...cohorts].some((c) => c.reasoning?.multi_turn !== undefined);
+  clients.forEach((c, i) => {
+    if ((c.concurrency ?? 0) === 0) return;
+    if (c.rate_fraction > 0) out.push({ path: ['clients', i, 'rate_fraction'], expected: 'rate_fraction 0 on a concurrency client (the two are exclusive)', found: String(c.rate_fraction) });
+    if (multiTurn) out.push({ path: ['clients', i, 'concurrency'], expected: 'no multi-turn client beside concurrency clients (BLIS cannot budget both kinds of follow-up)', found: `concurrency ${c.concurrency} and a multi-turn client` });
+  });
+  return out;
+}
 
 /** What puts a spec on the per-window generator, named for a message: a client's window override, or a cohort's spike rate. */
 function perWindowOwner(clients: readonly ClientSpec[], cohorts: readonly CohortSpec[]): string | undefined {

@@ -9,10 +9,11 @@ const usSpan = z.number().int().positive();
 
 /**
  * A population of like clients, BLIS's CohortSpec (sim/workload/spec.go): every field of a
- * client but `id` (each member is `<id>-<j>`) and `lifecycle`, which its `diurnal`, `spike` and
- * `drain` patterns make.
+ * client but `id` (each member is `<id>-<j>`), `lifecycle`, which its `diurnal`, `spike` and
+ * `drain` patterns make, and the closed-loop `concurrency` and `think_time_us` (BLIS's cohorts are
+ * rate-based).
  */
-export const CohortSchema = ClientSchema.omit({ id: true, lifecycle: true }).extend({
+export const CohortSchema = ClientSchema.omit({ id: true, lifecycle: true, concurrency: true, think_time_us: true }).extend({
   id: z.string().min(1),
   /** Clients the cohort stands for; each gets `rate_fraction / population`. */
   population: z.number().int().positive().max(MAX_COHORT_POPULATION),

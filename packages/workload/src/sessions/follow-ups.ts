@@ -38,15 +38,27 @@ export interface FollowUp {
 /**
  * The closed-loop sessions in flight, keyed by the index of the request each waits on. A round
  * that leaves the system calls {@link done}; what follows is BLIS's SessionManager.OnComplete: a
- * round that did not complete ends its session, and so does its last round, or a next arrival
- * (completion + think time) past the horizon; otherwise the session's generator draws the next
+ * round that did not complete ends its session, and so does its last round, a spent follow-up
+ * budget, or a next arrival (completion + think time) past the horizon; otherwise the session's generator draws the next
  * turn's lengths and tokens, and the prompt grows by the answer and the turn (accumulate) or is
  * the prefix and the turn.
  */
 export class ClosedLoopSessions {
   private readonly waiting = new Map<number, OpenSession>();
+  /** Follow-ups left to make (BLIS's follow-up budget, set when concurrency users exist). */
+  private budget = Number.POSITIVE_INFINITY;
 
   constructor(private readonly horizon: number) {}
+
+  /** Caps the follow-ups made from now on (BLIS's SetFollowUpBudget). */
+  setBudget(n: number): void {
+    this.budget = n;
+  }
+
+  /** Whether any session waits on a request (nothing to do otherwise). */
+  get size(): number {
+    return this.waiting.size;
+  }
 
   /** The session's round in flight is request `index`. */
   wait(index: number, s: OpenSession): void {
@@ -57,9 +69,10 @@ export class ClosedLoopSessions {
     const s = this.waiting.get(index);
     if (s === undefined) return undefined;
     this.waiting.delete(index);
-    if (outcome !== 'completed' || s.round + 1 >= s.maxRounds) return undefined;
+    if (outcome !== 'completed' || s.round + 1 >= s.maxRounds || this.budget <= 0) return undefined;
     const time = timeUs + s.thinkTimeUs;
     if (time > this.horizon) return undefined;
+    this.budget--;
     const turn = s.lengths.input(s.rng);
     const outputTokens = s.lengths.output(s.rng);
     drawTokenIds(s.rng, turn + outputTokens);

@@ -49,6 +49,11 @@ export interface SpecArbOptions {
   maxRequests?: number;
   /** Most clients a generated spec has. Default 3. */
   maxClients?: number;
+  /**
+   * Sometimes make every client a closed-loop `concurrency` client (users with think time).
+   * Default false: their later requests are new turns, which a TraceV2 replay reads as context.
+   */
+  concurrency?: boolean;
 }
 
 /**
@@ -105,7 +110,24 @@ export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInp
     },
     { requiredKeys: ['population', 'rate_fraction', 'input_distribution', 'output_distribution'] },
   );
-  return fc
+  const users = fc.record({
+    id: fc.constant(''),
+    rate_fraction: fc.constant(0),
+    concurrency: fc.integer({ min: 1, max: 6 }),
+    think_time_us: fc.integer({ min: 0, max: 500_000 }),
+    slo_class: fc.constantFrom(...SLO),
+    input_distribution: distributionArb,
+    output_distribution: distributionArb,
+    prefix_group: fc.constantFrom('g1', 'g2'),
+  });
+  const usersSpec = fc
+    .record({
+      seed: fc.integer({ min: -1000, max: 1_000_000 }),
+      num_requests: fc.integer({ min: 1, max: opts.maxRequests ?? 300 }),
+      clients: fc.array(users, { minLength: 1, maxLength: opts.maxClients ?? 3 }),
+    })
+    .map(({ clients, ...s }) => ({ version: '2' as const, aggregate_rate: 0, ...s, clients: clients.map((c, i) => ({ ...c, id: `users-${i}` })) }));
+  const rated = fc
     .record(
       {
         seed: fc.integer({ min: -1000, max: 1_000_000 }),
@@ -123,4 +145,5 @@ export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInp
       clients: clients.map((c, i) => ({ id: `client-${i}`, ...c })),
       ...(cohorts !== undefined ? { cohorts: cohorts.map((c, i) => ({ id: `cohort-${i}`, ...c })) } : {}),
     }));
+  return opts.concurrency === true ? fc.oneof(rated, usersSpec) : rated;
 }

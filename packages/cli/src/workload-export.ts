@@ -1,6 +1,6 @@
 import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
 import { type SimulationConfig, type SimulationResult, openWorkload } from '@blis/cluster';
-import { type TraceV2Header, type TraceV2RowOutcome, writeTraceV2 } from '@blis/workload';
+import { MinHeap, type TraceV2Header, type TraceV2RowOutcome, writeTraceV2 } from '@blis/workload';
 
 /** What the run made of one request, from its per-request record. */
 export interface RunFate {
@@ -63,25 +63,39 @@ export interface RunRequest {
  * Every request the run received, by arrival: generated again from the same config and seed (the
  * run streamed them without keeping them) and matched to the run's per-request records by id.
  * Arrivals and token counts are the run's (a session's later rounds arrive when the run completed
- * the earlier ones).
+ * the earlier ones). Completions reach the source in the run's order, by the time each request
+ * left, before any later arrival is drawn: closed-loop sources make their next rounds (and spend
+ * a follow-up budget) in that order, as they did in the run.
  */
 export function runRequests(config: SimulationConfig, result: SimulationResult): RunRequest[] {
   const byId = fates(result);
   // A client that names no SLO class sends requests of none, as BLIS writes them in both files.
   const source = openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, defaultSloClass: '' });
   const rows: RunRequest[] = [];
-  for (let r = source.next(); r !== undefined && rows.length < byId.size; r = source.next()) {
+  const done = new MinHeap<{ at: number; seq: number; r: RequestSpec; outcome: RequestOutcome }>((a, b) => a.at < b.at || (a.at === b.at && a.seq < b.seq));
+  let seq = 0;
+  const leave = (r: RequestSpec, at: number, outcome: RequestOutcome) => done.push({ at, seq: seq++, r, outcome });
+  for (;;) {
+    const next = source.peekArrivalUs();
+    const first = done.peek();
+    if (first !== undefined && first.at <= next) {
+      done.pop();
+      source.onRequestDone?.(first.r, first.at, first.outcome);
+      continue;
+    }
+    if (next === Number.POSITIVE_INFINITY || rows.length >= byId.size) break;
+    const r = source.next()!;
     const fate = byId.get(r.id);
     if (fate === undefined) {
       // Past the run's horizon: nothing later arrived either (arrivals never go back in time).
       if (config.horizonUs !== undefined && r.arrivalUs > config.horizonUs) break;
-      source.onRequestDone?.(r, r.arrivalUs, 'completed');
+      leave(r, r.arrivalUs, 'completed');
       continue;
     }
     const shift = fate.arrivalUs - r.arrivalUs;
     rows.push({ spec: { ...r, arrivalUs: fate.arrivalUs, inputTokens: fate.inputTokens, outputTokens: fate.outputTokens, deadlineUs: r.deadlineUs > 0 ? r.deadlineUs + shift : 0 }, fate });
     const left = LEFT_AS[fate.outcome];
-    if (left !== undefined) source.onRequestDone?.(r, fate.leftUs ?? fate.arrivalUs, left);
+    if (left !== undefined) leave(r, fate.leftUs ?? fate.arrivalUs, left);
   }
   return rows.sort((a, b) => a.spec.arrivalUs - b.spec.arrivalUs || a.spec.index - b.spec.index);
 }

@@ -88,10 +88,10 @@ describe('blis run --metrics-path and --trace-output', () => {
     const r = await blis(['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--workload-spec', spec, '--quiet', '--metrics-path', m]);
     expect(r.code, r.stderr).toBe(0);
     const requests = json(m).requests as { session_id?: string; round_index: number }[];
-    // The demo: 100 sessions of 5 rounds each (rounds 0 to 4).
-    expect(requests).toHaveLength(500);
-    expect(new Set(requests.map((q) => q.session_id)).size).toBe(100);
-    for (let round = 0; round < 5; round++) expect(requests.filter((q) => q.round_index === round)).toHaveLength(100);
+    // The demo, as BLIS runs it: 200 sessions of 5 rounds each (rounds 0 to 4).
+    expect(requests).toHaveLength(1000);
+    expect(new Set(requests.map((q) => q.session_id)).size).toBe(200);
+    for (let round = 0; round < 5; round++) expect(requests.filter((q) => q.round_index === round)).toHaveLength(200);
   });
 
   it('blis calibrate --sim-metrics reads the file as the simulated KV hit rate', async () => {

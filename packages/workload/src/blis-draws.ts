@@ -30,10 +30,25 @@ export function clientRatesPerUs(spec: Pick<WorkloadSpec, 'aggregate_rate' | 'cl
     if (total === 0) return clients.map(() => 0);
     return clients.map((c) => (spec.aggregate_rate * (c.rate_fraction / total)) / 1e6);
   }
+  // Cohort members share one lifecycle object: the co-active sum is computed once per lifecycle
+  // (still added client by client in spec order, as BLIS adds it, so that it rounds alike).
+  const sums = new Map<unknown, number>();
+  const overlaps = new Map<unknown, Map<unknown, boolean>>();
+  const overlap = (a: ClientSpec, b: ClientSpec) => {
+    let row = overlaps.get(a.lifecycle);
+    if (row === undefined) overlaps.set(a.lifecycle, (row = new Map()));
+    let v = row.get(b.lifecycle);
+    if (v === undefined) row.set(b.lifecycle, (v = windowsOverlap(a, b)));
+    return v;
+  };
   return clients.map((c) => {
     if (c.rate_fraction <= 0) return 0;
-    let coActive = 0;
-    for (const o of clients) if (o.rate_fraction > 0 && windowsOverlap(c, o)) coActive += o.rate_fraction;
+    let coActive = sums.get(c.lifecycle);
+    if (coActive === undefined) {
+      coActive = 0;
+      for (const o of clients) if (o.rate_fraction > 0 && overlap(c, o)) coActive += o.rate_fraction;
+      sums.set(c.lifecycle, coActive);
+    }
     return coActive === 0 ? 0 : (spec.aggregate_rate * (c.rate_fraction / coActive)) / 1e6;
   });
 }
@@ -95,6 +110,11 @@ export class WindowCursor {
     this.time = this.start;
     this.drawn = 0;
     this.rescaledSum = 0;
+  }
+
+  /** Ends the window early: it sends nothing more. */
+  finish(): void {
+    this.drawn = this.count;
   }
 
   /** The next arrival (µs), or undefined when the window has no more. */

@@ -1,18 +1,20 @@
 import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
 import { type GapSampler, gapSampler } from './arrivals.js';
-import { WindowCursor, clientRatesPerUs, drawTokenIds, inActiveWindow, lastWindowEnd } from './blis-draws.js';
-import { requestBlockHashes } from './block-hashes.js';
-import { type DistributionSpec, type LengthSampler, lengthSampler } from './distributions.js';
+import { type WindowCursor, clientRatesPerUs, drawTokenIds, inActiveWindow, lastWindowEnd } from './blis-draws.js';
+import { lengthSampler } from './distributions.js';
 import { GoRand } from './go-rand/go-rand.js';
 import { goSubsystemRand } from './go-rand/partitioned-rng.js';
-import { WorkloadSpecError } from './errors.js';
 import { InferencePerfSource } from './inference-perf/inference-perf-source.js';
 import { MinHeap } from './min-heap.js';
+import { type BuildOptions, type DrawnRequest, buildRequest, prefixGroupLengths } from './request-build.js';
 import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
-import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
+import { type UserSeed, concurrencySeeds } from './sessions/concurrency-users.js';
+import { ClosedLoopSessions, type FollowUp } from './sessions/follow-ups.js';
+import { type Lengths, drawSession, isClosedLoop } from './sessions/session-draws.js';
+import { blueprintSeeds } from './sessions/session-seeds.js';
 import type { LoadedSpec } from './spec-load.js';
-import { type ClientSpec, DEFAULT_SLO_CLASS, hasWindowOverrides } from './spec-schema.js';
-import { plannedWindow } from './window-rate.js';
+import { type ClientSpec, DEFAULT_SLO_CLASS, type WindowSpec, hasWindowOverrides } from './spec-schema.js';
+import { buildWindowCursors } from './window-cursors.js';
 
 export interface RequestSourceOptions {
   /** Tokens per KV block, for the prompt block hashes (16). */
@@ -30,9 +32,7 @@ export interface RequestSourceOptions {
 }
 
 export { DEFAULT_SESSION_TIMEOUT_US };
-
-/** BLIS's shared prefix length for a group whose first client gives none (or 0). */
-const DEFAULT_PREFIX_LENGTH = 50;
+export { networkDelay } from './request-build.js';
 
 interface ClientState {
   spec: ClientSpec;
@@ -40,92 +40,90 @@ interface ClientState {
   /** The client's own Go generator (seeded from BLIS's `workload-gen` stream); undefined for a client that sends nothing. */
   rng: GoRand | undefined;
   gap: GapSampler;
-  input: LengthSampler;
-  output: LengthSampler;
+  lengths: Lengths;
   /** Shared prefix tokens in front of every prompt: the group's length, or 0 outside a group. */
   prefixLength: number;
   /** Arrival of the client's pending open-loop request (whole µs). */
   time: number;
-  sessions: number;
+  /** Requests generated, every placed session round counted (BLIS's per-client cap of 2 × num_requests). */
+  generated: number;
 }
 
-/** Prompt and answer length samplers: a client's own, or a window's overrides. */
-interface Lengths {
-  input: LengthSampler;
-  output: LengthSampler;
+/** A session round BLIS places open loop when the session starts. */
+interface Placed {
+  sessionId: string;
+  round: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** A closed-loop session's later round: it takes its place in `num_requests`, then is replaced by a follow-up. */
+  phantom: boolean;
 }
 
 interface Pending {
   time: number;
   /**
    * Order among arrivals at the same µs: BLIS sorts its generated requests stably, so ties keep
-   * client order (then window order); the follow-up rounds of sessions come after them, in the
-   * order they were made.
+   * client order (then window order, then generation order); follow-ups of closed-loop sessions
+   * come after them, in the order they were made.
    */
   rank: number;
   seq: number;
   client: number;
-  /** Follow-up round of a session, or undefined for an open-loop arrival. */
-  round?: { sessionId: string; round: number; contextTokens: number; rounds: number; rng: GoRand };
   /** The window (index into `windows`) of an arrival from the per-window generator. */
   window?: number;
+  placed?: Placed;
+  followUp?: FollowUp;
+  /** A concurrency user's first request. */
+  user?: UserSeed;
 }
 
-interface SessionState {
-  client: number;
-  sessionId: string;
-  round: number;
-  /** Rounds this session may emit in all (its reservation in the request budget). */
-  rounds: number;
-  inputTokens: number;
-  outputTokens: number;
-  /** The session's own generator, for its follow-up rounds. */
-  rng: GoRand;
-}
+/** Concurrency users' first requests come after every generated request at the same µs (BLIS appends them before its stable sort), follow-ups last. */
+const USER_RANK = Number.MAX_SAFE_INTEGER - 1;
 
 /**
  * A lazy request stream for a WorkloadSpec, drawn as BLIS HEAD's generator draws it
  * (sim/workload/generator.go): Go's math/rand, its `workload-gen` stream drawing first the tokens
  * of every prefix group, then one seed per sending client; each client's generator draws a gap,
  * then the request's prompt and answer lengths and their tokens, then the next gap. Clients are
- * merged in time order, ties in client order, as BLIS's stable sort leaves them. Multi-turn
- * sessions schedule their next round only when the previous one completes (closed loop, via
- * `onRequestDone`). Memory holds one pending arrival per client (per lifecycle window on the
- * per-window generator) plus one per open session, whatever `num_requests` is.
+ * merged in time order, ties in client order, as BLIS's stable sort leaves them, and the first
+ * `num_requests` are kept. A multi-turn session places all its rounds when it starts; a
+ * closed-loop session then sends only round 0 and makes each later round when the previous
+ * completes (via `onRequestDone`), on a generator of its own. Memory holds one pending arrival
+ * per client (per lifecycle window on the per-window generator) plus the rounds of open sessions.
  */
 export class SpecRequestSource implements RequestSource {
   private readonly clients: ClientState[];
   /** Per-window generation (any window has overrides); empty otherwise. */
-  private readonly windows: WindowCursor[] = [];
-  /** Per client, its windows in spec order when they run one after another on the client's stream. */
-  private readonly windowQueues = new Map<number, WindowCursor[]>();
+  private windows: WindowCursor[] = [];
+  private windowQueues = new Map<number, WindowCursor[]>();
   private readonly heap = new MinHeap<Pending>(before);
-  private readonly sessions = new Map<number, SessionState>();
-  private readonly blockSize: number;
-  private readonly file: string;
+  private readonly sessions: ClosedLoopSessions;
+  private readonly build: BuildOptions;
   private readonly limit: number;
   private readonly horizon: number;
-  private readonly timeoutOverride: number | undefined;
-  private readonly defaultSloClass: string;
-  private readonly seed: bigint;
-  /** Seeds of the sessions' generators, one per session in the order sessions start. */
-  private followUpSeeds: GoRand | undefined;
+  /** The seed of each closed-loop session's generator, by session id; undefined while planning. */
+  private readonly sessionSeeds: Map<string, bigint> | undefined;
+  /** While planning: the sessions each closed-loop client starts inside `num_requests`. */
+  private readonly planned: string[][] | undefined;
   private emitted = 0;
+  /** Places taken in `num_requests`: open-loop requests and placed session rounds (follow-ups take none). */
+  private slots = 0;
   private seq = 0;
-  /** Follow-up rounds reserved by open sessions and not yet emitted. */
-  private reserved = 0;
-  /** The budget no longer admits new open-loop arrivals (only reserved rounds remain). */
+  /** `num_requests` is spent: only follow-ups of closed-loop sessions remain. */
   private openLoopDone = false;
 
-  constructor(spec: LoadedSpec, opts: RequestSourceOptions = {}) {
-    this.blockSize = opts.blockSizeTokens ?? 16;
-    this.file = opts.file ?? 'workload spec';
+  constructor(spec: LoadedSpec, opts: RequestSourceOptions = {}, planning = false) {
+    this.build = {
+      blockSize: opts.blockSizeTokens ?? 16,
+      file: opts.file ?? 'workload spec',
+      timeoutOverride: opts.timeoutUs,
+      defaultSloClass: opts.defaultSloClass ?? DEFAULT_SLO_CLASS,
+    };
     this.limit = opts.maxRequests ?? spec.num_requests ?? Number.POSITIVE_INFINITY;
     this.horizon = spec.horizon ?? Number.POSITIVE_INFINITY;
-    this.timeoutOverride = opts.timeoutUs;
-    this.defaultSloClass = opts.defaultSloClass ?? DEFAULT_SLO_CLASS;
-    this.seed = BigInt(opts.seed ?? spec.seed);
-    const workload = goSubsystemRand(this.seed, 'workload-gen');
+    this.sessions = new ClosedLoopSessions(this.horizon);
+    const seed = BigInt(opts.seed ?? spec.seed);
+    const workload = goSubsystemRand(seed, 'workload-gen');
     const groupLength = prefixGroupLengths(spec.clients);
     // The shared prefixes come first from the workload stream, a group at a time in spec order.
     for (const length of groupLength.values()) drawTokenIds(workload, length);
@@ -140,68 +138,63 @@ export class SpecRequestSource implements RequestSource {
         index: i,
         rng: sends ? GoRand.fromSeed(workload.int63()) : undefined,
         gap: gapSampler(c.arrival, rates[i]),
-        input: lengthSampler(c.input_distribution, spec.baseDir),
-        output: lengthSampler(c.output_distribution, spec.baseDir),
+        lengths: { input: lengthSampler(c.input_distribution, spec.baseDir), output: lengthSampler(c.output_distribution, spec.baseDir) },
         prefixLength: c.prefix_group !== undefined ? groupLength.get(c.prefix_group)! : 0,
         time: 0,
-        sessions: 0,
+        generated: 0,
       };
     });
+    const closedLoop = spec.clients.some((c) => c.reasoning?.multi_turn !== undefined && isClosedLoop(c));
+    if (planning) this.planned = spec.clients.map(() => []);
+    else if (closedLoop) this.sessionSeeds = SpecRequestSource.plannedSeeds(spec, opts, seed);
     if (perWindow) {
-      this.buildWindows(spec);
+      const built = buildWindowCursors(spec, this.clients, this.horizon, (rng, w, cs, t) => this.dryDraw(rng, w, cs, t));
+      this.windows = built.windows;
+      this.windowQueues = built.queues;
+      for (const w of built.first) this.pushWindowArrival(w);
       return;
     }
     for (const c of this.clients) this.pushOpenLoop(c);
+    if (!planning) this.startUsers(spec, opts, seed);
   }
 
   /**
-   * The windows of the per-window generator, in client then window order (BLIS's
-   * generateTimeVaryingRequests): a window starting at or after the horizon is skipped, one
-   * ending after it is cut there, and one whose rate is 0 sends nothing. A client's windows share
-   * its stream in spec order; when they also follow each other in time they run one after
-   * another, otherwise each starts from where a dry run of the ones before it left the stream.
+   * The concurrency clients' virtual users (see {@link concurrencySeeds}). As in BLIS, their first
+   * requests fill what `num_requests` leaves after the generated requests (a dry run counts
+   * those), and their follow-ups what is left after that.
    */
-  private buildWindows(spec: LoadedSpec): void {
-    spec.clients.forEach((c, ci) => {
-      const rng = this.clients[ci].rng;
-      if (rng === undefined || c.lifecycle === undefined) return;
-      const cursors: WindowCursor[] = [];
-      for (const w of c.lifecycle.windows) {
-        const planned = plannedWindow(spec, c, w, this.horizon);
-        if (planned === undefined) continue;
-        const client = this.clients[ci];
-        cursors.push(
-          new WindowCursor(
-            ci,
-            this.windows.length + cursors.length,
-            w.start_us,
-            planned.end,
-            planned.count,
-            gapSampler(w.arrival ?? c.arrival, planned.rate / 1e6),
-            w.input_distribution !== undefined ? lengthSampler(w.input_distribution, spec.baseDir) : client.input,
-            w.output_distribution !== undefined ? lengthSampler(w.output_distribution, spec.baseDir) : client.output,
-          ),
-        );
-      }
-      this.windows.push(...cursors);
-      const sequential = cursors.every((w, k) => k === 0 || w.start >= cursors[k - 1].end);
-      if (sequential) {
-        if (cursors.length === 0) return;
-        this.windowQueues.set(ci, cursors.slice(1));
-        cursors[0].begin(rng);
-        this.pushWindowArrival(cursors[0]);
-        return;
-      }
-      const cur = rng.clone();
-      for (const w of cursors) {
-        const start = cur.clone();
-        // A dry run moves `cur` past this window's gaps, lengths and tokens, to where the next window starts.
-        w.begin(cur);
-        while (w.nextArrival() !== undefined) drawTokenIds(cur, w.input(cur) + w.output(cur));
-        w.begin(start);
-      }
-    });
-    for (const w of this.windows) if (!this.windowQueues.has(w.client) && w.rng !== undefined) this.pushWindowArrival(w);
+  private startUsers(spec: LoadedSpec, opts: RequestSourceOptions, seed: bigint): void {
+    const clients = this.clients.filter((c) => (c.spec.concurrency ?? 0) > 0);
+    if (clients.length === 0) return;
+    let kept = 0;
+    if (Number.isFinite(this.limit) && this.clients.some((c) => c.rng !== undefined)) {
+      const plan = new SpecRequestSource(spec, opts, true);
+      while (plan.take() !== undefined) kept++;
+    }
+    const { seeds, users } = concurrencySeeds(seed, clients, this.limit, kept);
+    for (const u of seeds) this.heap.push({ time: u.time, rank: USER_RANK, seq: this.seq++, client: u.client, user: u });
+    if (Number.isFinite(this.limit) && users > 0) this.sessions.setBudget(Math.max(0, this.limit - kept - seeds.length));
+  }
+
+  /**
+   * BLIS seeds each closed-loop session's generator in the sorted order of the ids of all the
+   * sessions kept, so they must be known before the first follow-up: a dry run of the open-loop
+   * stream (no requests built) finds them.
+   */
+  private static plannedSeeds(spec: LoadedSpec, opts: RequestSourceOptions, seed: bigint): Map<string, bigint> {
+    const plan = new SpecRequestSource(spec, opts, true);
+    while (plan.take() !== undefined);
+    const closed = plan.clients.filter((c) => c.spec.reasoning?.multi_turn !== undefined && isClosedLoop(c.spec));
+    return blueprintSeeds(
+      seed,
+      closed.map((c) => plan.planned![c.index]),
+    );
+  }
+
+  /** The draws of a request of a window's dry run (see buildWindowCursors), nothing else. */
+  private dryDraw(rng: GoRand, lengths: Lengths, cs: ClientSpec, time: number): void {
+    if (cs.reasoning?.multi_turn !== undefined) drawSession(rng, lengths, cs, time);
+    else drawTokenIds(rng, lengths.input(rng) + lengths.output(rng));
   }
 
   /** Queues a window's next arrival; a finished window hands the client's stream to its next one. */
@@ -211,8 +204,7 @@ export class SpecRequestSource implements RequestSource {
       this.heap.push({ time: t, rank: w.order, seq: this.seq++, client: w.client, window: w.order });
       return;
     }
-    const queue = this.windowQueues.get(w.client);
-    const next = queue?.shift();
+    const next = this.windowQueues.get(w.client)?.shift();
     if (next === undefined) return;
     next.begin(w.rng!);
     this.pushWindowArrival(next);
@@ -221,12 +213,22 @@ export class SpecRequestSource implements RequestSource {
   /**
    * Draws a client's next open-loop arrival, BLIS's loop: a gap, and an arrival at or after the
    * horizon ends the client; outside its lifecycle windows the arrival is dropped (no lengths are
-   * drawn for it), and one after the last window ends the client.
+   * drawn for it), and one after the last window ends the client. A session client stops once it
+   * has generated 2 × num_requests rounds (BLIS's per-client cap, which counts every placed
+   * round); a single-session client sends one session, from its first window's start.
    */
   private pushOpenLoop(c: ClientState): void {
     const rng = c.rng;
     if (rng === undefined) return;
     const windows = c.spec.lifecycle?.windows;
+    if (c.spec.reasoning?.multi_turn?.single_session === true) {
+      if (c.generated > 0) return;
+      c.generated = 1;
+      const t = c.gap(rng) + (windows !== undefined ? windows[0].start_us : 0);
+      if (t < this.horizon && (windows === undefined || inActiveWindow(t, windows))) this.heap.push({ time: t, rank: c.index, seq: this.seq++, client: c.index });
+      return;
+    }
+    if (c.generated >= 2 * this.limit) return;
     for (;;) {
       c.time += c.gap(rng);
       if (c.time >= this.horizon) return;
@@ -240,175 +242,134 @@ export class SpecRequestSource implements RequestSource {
   }
 
   peekArrivalUs(): number {
-    if (!this.openLoopDone && this.emitted + this.reserved >= this.limit) this.closeOpenLoop();
-    return this.heap.peek()?.time ?? Number.POSITIVE_INFINITY;
+    for (;;) {
+      if (!this.openLoopDone && this.slots >= this.limit) this.closeOpenLoop();
+      const top = this.heap.peek();
+      if (top?.placed?.phantom !== true) return top?.time ?? Number.POSITIVE_INFINITY;
+      // A closed-loop session's placed round keeps its place in num_requests, and nothing more.
+      this.heap.pop();
+      this.slots++;
+    }
   }
 
   next(): RequestSpec | undefined {
+    const drawn = this.take();
+    if (drawn === undefined) return undefined;
+    const [d, c, session] = drawn;
+    const spec = buildRequest(d, c.spec, c.index, this.emitted++, this.build);
+    if (session !== undefined) this.sessions.wait(spec.index, session);
+    return spec;
+  }
+
+  /** Takes the next arrival and draws it (lengths, tokens, and a session's placed rounds). */
+  private take(): [DrawnRequest, ClientState, FollowUp['session']?] | undefined {
     if (this.peekArrivalUs() === Number.POSITIVE_INFINITY) return undefined;
     const p = this.heap.pop()!;
     const c = this.clients[p.client];
+    if (p.followUp !== undefined) return this.followUp(c, p.followUp);
+    if (p.user !== undefined) {
+      const u = p.user;
+      return [{ arrival: p.time, inputTokens: c.prefixLength + u.input, outputTokens: u.output, sessionId: u.session.sessionId, roundIndex: 0, prefixLength: c.prefixLength, sessionContext: false, sessionDeadline: true }, c, u.session];
+    }
+    this.slots++;
+    if (p.placed !== undefined) return [this.placedRound(c, p.time, p.placed), c];
     if (p.window !== undefined) {
       const w = this.windows[p.window];
-      const spec = this.emit(c, p.time, undefined, w, w.rng!);
+      const drawn = this.openLoop(c, p.time, w, w.rng!, p.rank, w.end, undefined);
+      // A single session per client: the window has sent it.
+      if (c.spec.reasoning?.multi_turn?.single_session === true) w.finish();
       this.pushWindowArrival(w);
-      return spec;
+      return drawn;
     }
-    if (p.round !== undefined) {
-      this.reserved--;
-      return this.emit(c, p.time, p.round, c, p.round.rng);
-    }
-    // Open loop: the request's lengths and tokens are drawn before the client's next gap, as in BLIS.
-    const spec = this.emit(c, p.time, undefined, c, c.rng!);
+    // The request's lengths and tokens are drawn before the client's next gap, as in BLIS.
+    const drawn = this.openLoop(c, p.time, c.lengths, c.rng!, p.rank, this.horizon, c.spec.lifecycle?.windows);
     this.pushOpenLoop(c);
-    return spec;
+    return drawn;
+  }
+
+  /**
+   * An open-loop arrival: a plain request, or the start of a multi-turn session, which draws all
+   * its rounds and places the later ones (those before `end` and inside `windows`) in the stream
+   * at BLIS's times.
+   */
+  private openLoop(c: ClientState, time: number, lengths: Lengths, rng: GoRand, rank: number, end: number, windows: readonly WindowSpec[] | undefined): [DrawnRequest, ClientState, FollowUp['session']?] {
+    const cs = c.spec;
+    const mt = cs.reasoning?.multi_turn;
+    const closed = isClosedLoop(cs);
+    if (mt === undefined) {
+      c.generated++;
+      const input = lengths.input(rng);
+      const output = lengths.output(rng);
+      drawTokenIds(rng, input + output);
+      const d = { arrival: time, inputTokens: c.prefixLength + input, outputTokens: output, sessionId: '', roundIndex: 0, prefixLength: c.prefixLength, sessionContext: false, sessionDeadline: closed };
+      return [d, c];
+    }
+    const s = drawSession(rng, lengths, cs, time);
+    c.generated += s.rounds.length;
+    const accumulate = mt.context_growth === 'accumulate';
+    let context = c.prefixLength;
+    s.rounds.forEach((r, k) => {
+      const inputTokens = (accumulate ? context : c.prefixLength) + r.input;
+      context += r.input + r.output;
+      if (k === 0 || r.time >= end || (windows !== undefined && !inActiveWindow(r.time, windows))) return;
+      this.heap.push({ time: r.time, rank, seq: this.seq++, client: c.index, placed: { sessionId: s.id, round: k, inputTokens, outputTokens: r.output, phantom: closed } });
+    });
+    const r0 = s.rounds[0];
+    const d = { arrival: time, inputTokens: c.prefixLength + r0.input, outputTokens: r0.output, sessionId: s.id, roundIndex: 0, prefixLength: c.prefixLength, sessionContext: accumulate, sessionDeadline: true };
+    if (!closed) return [d, c];
+    if (this.planned !== undefined) {
+      this.planned[c.index].push(s.id);
+      return [d, c];
+    }
+    const explicit = cs.prefix_length ?? 0;
+    const session = {
+      client: c.index,
+      sessionId: s.id,
+      round: 0,
+      maxRounds: mt.max_rounds,
+      thinkTimeUs: mt.think_time_us,
+      accumulate,
+      // BLIS's blueprint repeats the client's own prefix_length of round 0's prompt, when it gives one.
+      prefixTokens: cs.prefix_group !== undefined && explicit > 0 ? explicit : 0,
+      lengths: c.lengths,
+      rng: GoRand.fromSeed(this.sessionSeeds!.get(s.id)!),
+      inputTokens: d.inputTokens,
+      outputTokens: d.outputTokens,
+    };
+    return [d, c, session];
+  }
+
+  private placedRound(c: ClientState, time: number, p: Placed): DrawnRequest {
+    const accumulate = c.spec.reasoning?.multi_turn?.context_growth === 'accumulate';
+    return { arrival: time, inputTokens: p.inputTokens, outputTokens: p.outputTokens, sessionId: p.sessionId, roundIndex: p.round, prefixLength: c.prefixLength, sessionContext: accumulate, sessionDeadline: true };
+  }
+
+  private followUp(c: ClientState, f: FollowUp): [DrawnRequest, ClientState, FollowUp['session']] {
+    const s = f.session;
+    s.round = f.round;
+    s.inputTokens = f.inputTokens;
+    s.outputTokens = f.outputTokens;
+    const prefixLength = s.accumulate ? c.prefixLength : s.prefixTokens;
+    const d = { arrival: f.time, inputTokens: f.inputTokens, outputTokens: f.outputTokens, sessionId: s.sessionId, roundIndex: f.round, prefixLength, sessionContext: s.accumulate, sessionDeadline: true };
+    return [d, c, s];
   }
 
   onRequestDone(spec: RequestSpec, timeUs: number, outcome: RequestOutcome): void {
-    const s = this.sessions.get(spec.index);
-    if (s === undefined) return;
-    this.sessions.delete(spec.index);
-    const mt = this.clients[s.client].spec.reasoning?.multi_turn;
-    if (mt === undefined || s.round + 1 >= s.rounds) return;
-    const nextAt = timeUs + mt.think_time_us;
-    if (outcome !== 'completed' || nextAt > this.horizon) {
-      // The session ends early: its unused rounds go back to the budget (only future open-loop
-      // arrivals can use them, so the stream stays in time order).
-      this.reserved -= s.rounds - s.round - 1;
-      return;
-    }
-    const context = mt.context_growth === 'accumulate' ? s.inputTokens + s.outputTokens : 0;
-    this.heap.push({
-      time: nextAt,
-      rank: Number.MAX_SAFE_INTEGER,
-      seq: this.seq++,
-      client: s.client,
-      round: { sessionId: s.sessionId, round: s.round + 1, contextTokens: context, rounds: s.rounds, rng: s.rng },
-    });
+    if (this.sessions.size === 0) return;
+    const f = this.sessions.done(spec.index, timeUs, outcome);
+    if (f !== undefined) this.heap.push({ time: f.time, rank: Number.MAX_SAFE_INTEGER, seq: this.seq++, client: f.session.client, followUp: f });
   }
 
-  /**
-   * Drops the pending open-loop arrivals once the budget is spent: what remains of
-   * `num_requests` belongs to the follow-up rounds of open sessions.
-   */
+  /** Drops the pending open-loop arrivals once `num_requests` is spent: only follow-ups remain. */
   private closeOpenLoop(): void {
     this.openLoopDone = true;
-    this.heap.retain((p) => p.round !== undefined);
+    this.heap.retain((p) => p.followUp !== undefined || p.user !== undefined);
   }
-
-  /**
-   * The draws BLIS makes on a client's stream when a multi-turn session starts
-   * (GenerateReasoningRequests): the session id's Int63, then for every round its lengths, their
-   * tokens and its reason ratio. Only round 0's lengths are used; BLIS places the later rounds
-   * open loop and then replaces them by closed-loop follow-ups drawn from a stream of their own.
-   */
-  private startSession(rng: GoRand, lengths: Lengths, cs: ClientSpec, rounds: number): { input: number; output: number } {
-    rng.int63();
-    const reason = cs.reasoning?.reason_ratio_distribution;
-    const reasonSampler = reason !== undefined ? lengthSampler(reason as DistributionSpec) : undefined;
-    const input = lengths.input(rng);
-    const output = lengths.output(rng);
-    for (let r = 0; r < rounds; r++) {
-      const [i, o] = r === 0 ? [input, output] : [lengths.input(rng), lengths.output(rng)];
-      drawTokenIds(rng, i + o);
-      reasonSampler?.(rng);
-    }
-    return { input, output };
-  }
-
-  private emit(c: ClientState, arrival: number, round: Pending['round'], lengths: Lengths, rng: GoRand): RequestSpec {
-    const cs = c.spec;
-    const index = this.emitted++;
-    const multiTurn = cs.reasoning?.multi_turn;
-    let sessionId = '';
-    let roundIndex = 0;
-    let context = 0;
-    let rounds = 0;
-    let sessionRng = rng;
-    let fresh: number;
-    let outputTokens: number;
-    if (multiTurn !== undefined && round === undefined) {
-      sessionId = `${cs.id}/session-${c.sessions++}`;
-      // num_requests counts every round: a new session reserves its follow-ups up front, so
-      // sessions started inside the budget can finish (BLIS: ~N/max_rounds whole sessions).
-      rounds = Math.min(multiTurn.max_rounds, this.limit - index - this.reserved);
-      this.reserved += rounds - 1;
-      ({ input: fresh, output: outputTokens } = this.startSession(rng, lengths, cs, multiTurn.max_rounds));
-      // Follow-up rounds draw from the session's own generator (BLIS: seeded from spec seed + 7919).
-      this.followUpSeeds ??= GoRand.fromSeed(this.seed + 7919n);
-      sessionRng = GoRand.fromSeed(this.followUpSeeds.int63());
-    } else {
-      if (round !== undefined) {
-        sessionId = round.sessionId;
-        roundIndex = round.round;
-        context = round.contextTokens;
-        rounds = round.rounds;
-      }
-      fresh = lengths.input(rng);
-      outputTokens = lengths.output(rng);
-      drawTokenIds(rng, fresh + outputTokens);
-    }
-    const prefixLength = c.prefixLength;
-    // An accumulated context already starts with the prefix; otherwise every round sends it.
-    const inputTokens = (roundIndex === 0 || multiTurn?.context_growth === 'none' ? prefixLength : 0) + context + fresh;
-    const id = String(index);
-    if (inputTokens > MAX_TOKENS_PER_REQUEST || outputTokens > MAX_TOKENS_PER_REQUEST) {
-      const [field, n] = inputTokens > MAX_TOKENS_PER_REQUEST ? ['input_distribution', inputTokens] : ['output_distribution', outputTokens];
-      throw new WorkloadSpecError([{ file: this.file, field: `clients[${c.index}].${field}`, expected: `lengths of at most ${MAX_TOKENS_PER_REQUEST} tokens per request`, found: `${n} tokens (request ${id})` }]);
-    }
-    const spec: RequestSpec = {
-      index,
-      id,
-      arrivalUs: arrival,
-      inputTokens,
-      outputTokens,
-      // Without context growth a round's prompt is new content (bar the shared prefix), and
-      // its answer is never sent again: hashed as a one-off request.
-      ...requestBlockHashes(
-        { id, inputTokens, prefixGroup: cs.prefix_group ?? '', prefixLength, sessionId: multiTurn?.context_growth === 'none' ? '' : sessionId },
-        outputTokens,
-        this.blockSize,
-      ),
-      clientId: cs.id,
-      tenantId: cs.tenant_id,
-      sloClass: cs.slo_class ?? this.defaultSloClass,
-      sessionId,
-      roundIndex,
-      prefixGroup: cs.prefix_group ?? '',
-      prefixLength,
-      streaming: cs.streaming,
-      deadlineUs: this.deadline(cs, arrival, multiTurn !== undefined),
-      sloTargetUs: cs.slo_target_us,
-      networkDelayUs: networkDelay(cs, inputTokens, outputTokens),
-    };
-    // Only adapter requests carry the key: LoRA-off specs keep their shape (and their JSON).
-    if (cs.adapter !== undefined && cs.adapter !== '') spec.adapter = cs.adapter;
-    if (sessionId !== '') this.sessions.set(index, { client: c.index, sessionId, round: roundIndex, rounds, inputTokens, outputTokens, rng: sessionRng });
-    return spec;
-  }
-
-  /** BLIS's deadline rule: an explicit timeout (0 = none) wins; unset, only session rounds get one. */
-  private deadline(cs: ClientSpec, arrival: number, session: boolean): number {
-    const timeout = this.timeoutOverride ?? cs.timeout ?? (session ? DEFAULT_SESSION_TIMEOUT_US : 0);
-    return timeout > 0 ? arrival + timeout : 0;
-  }
-
 }
 
 function before(a: Pending, b: Pending): boolean {
   if (a.time !== b.time) return a.time < b.time;
   return a.rank !== b.rank ? a.rank < b.rank : a.seq < b.seq;
-}
-
-/**
- * Client-side network delay added to client-observed latency: the round trip plus the time to
- * move the prompt and the answer at 4 bytes per token over the client's link (1 Mbit/s = 1 bit/µs).
- */
-export function networkDelay(c: ClientSpec, inputTokens: number, outputTokens: number): number {
-  if (c.network === undefined) return 0;
-  const rtt = c.network.rtt_ms * 1000;
-  const transfer = c.network.bandwidth_mbps !== undefined ? ((inputTokens + outputTokens) * 4 * 8) / c.network.bandwidth_mbps : 0;
-  return Math.round(rtt + transfer);
 }
 
 /**
@@ -425,17 +386,4 @@ export function createRequestSource(spec: LoadedSpec, opts: RequestSourceOptions
       ...(opts.timeoutUs !== undefined ? { timeoutUs: opts.timeoutUs } : {}),
     });
   return new SpecRequestSource(spec, opts);
-}
-
-/**
- * The shared prefix length of every group, as BLIS resolves it: a group is one token sequence,
- * sized by the first client (in spec order) that names the group; its `prefix_length`, or 50
- * when that is 0. Later clients of the group share that prefix whatever length they give.
- */
-function prefixGroupLengths(clients: readonly ClientSpec[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const c of clients) {
-    if (c.prefix_group !== undefined && !out.has(c.prefix_group)) out.set(c.prefix_group, c.prefix_length > 0 ? c.prefix_length : DEFAULT_PREFIX_LENGTH);
-  }
-  return out;
 }

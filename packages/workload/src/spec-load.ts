@@ -5,6 +5,7 @@ import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { expandInferencePerf, type InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
 import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
+import { specPath } from './cohorts/expand-cohorts.js';
 import { type WorkloadSpec, WorkloadSpecSchema, lateWindowIssues } from './spec-schema.js';
 import { upgradeV1Spec } from './spec-upgrade.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
@@ -79,7 +80,12 @@ export function parseWorkloadSpec(raw: unknown, file = '<spec>', opts: SpecLoadO
 function validateSpec(raw: unknown, file: string, source: SpecSource, opts: SpecLoadOptions): LoadedSpec {
   const spec = validateSpecAlone(raw, file, source);
   const located = (issues: { path: (string | number)[]; expected: string; found: string }[]) =>
-    new WorkloadSpecError(issues.slice(0, MAX_SPEC_ISSUES).map((i) => ({ file, line: source.lineOf(i.path), field: fieldPathText(i.path), expected: i.expected, found: i.found })));
+    new WorkloadSpecError(
+      issues.slice(0, MAX_SPEC_ISSUES).map((i) => {
+        const path = specPath(spec, i.path);
+        return { file, line: source.lineOf(path), field: fieldPathText(path), expected: i.expected, found: i.found };
+      }),
+    );
   const h = opts.runHorizonUs;
   // An inference_perf section is bounded by its stages.
   const unbounded = spec.inferencePerf === undefined ? unboundedSpecIssues(spec, h) : [];

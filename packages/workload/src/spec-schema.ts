@@ -1,121 +1,17 @@
 import { MAX_CLOCK_TEXT, MAX_CLOCK_US, minRateWithinClock } from '@blis/engine';
 import * as z from 'zod';
-import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
+import { type ClientSpec, ClientSchema, type WindowSpec } from './client-schema.js';
+import { cohortIssues } from './cohorts/cohort-issues.js';
+import { CohortSchema, type CohortSpec } from './cohorts/cohort-schema.js';
+import { clientOrigin, expandCohorts } from './cohorts/expand-cohorts.js';
+import { MAX_SPEC_CLIENTS } from './request-limits.js';
 
-const pos = z.number().positive();
+export { ArrivalSchema, ClientSchema, DEFAULT_SLO_CLASS, DistributionSchema, SLO_CLASSES, WindowSchema } from './client-schema.js';
+export type { ClientSpec, WindowSpec } from './client-schema.js';
+
 const nonNeg = z.number().nonnegative();
+const pos = z.number().positive();
 const posInt = z.number().int().positive();
-
-/** A length a spec states outright (a constant, a mean, a lower bound): at most MAX_TOKENS_PER_REQUEST. */
-const tokens = pos.max(MAX_TOKENS_PER_REQUEST);
-/**
- * A clamp's upper bound may pass the tokens-per-request limit (lengths drawn are checked against
- * it), but not 2^53: past it a length is no longer an exact integer, and 1e300 is no bound.
- */
-const clampMax = pos.max(Number.MAX_SAFE_INTEGER);
-const bounded = { min: nonNeg.max(MAX_TOKENS_PER_REQUEST).optional(), max: clampMax.optional() };
-export const DistributionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: tokens, std_dev: nonNeg, min: nonNeg.max(MAX_TOKENS_PER_REQUEST), max: clampMax }) }),
-  z.strictObject({ type: z.literal('exponential'), params: z.strictObject({ mean: tokens, ...bounded }) }),
-  z.strictObject({ type: z.literal('lognormal'), params: z.strictObject({ mu: z.number(), sigma: nonNeg, ...bounded }) }),
-  z.strictObject({
-    type: z.literal('pareto_lognormal'),
-    params: z.strictObject({ alpha: pos, xm: pos, mu: z.number(), sigma: nonNeg, mix_weight: z.number().min(0).max(1), ...bounded }),
-  }),
-  z.strictObject({ type: z.literal('constant'), params: z.strictObject({ value: tokens }) }),
-  z.strictObject({
-    type: z.literal('empirical'),
-    params: z
-      .strictObject({ file: z.string().min(1).optional(), column: z.string().optional(), values: z.array(tokens).min(1).optional() })
-      .refine((p) => (p.file === undefined) !== (p.values === undefined), { message: 'exactly one of file or values' }),
-  }),
-]);
-
-export const ArrivalSchema = z.discriminatedUnion('process', [
-  z.strictObject({ process: z.literal('poisson') }),
-  z.strictObject({ process: z.literal('gamma'), cv: pos.optional(), shape: pos.optional(), scale: pos.optional() }),
-  z.strictObject({ process: z.literal('weibull'), cv: pos.optional(), shape: pos.optional(), scale: pos.optional() }),
-  z.strictObject({ process: z.literal('constant') }),
-  z.strictObject({ process: z.literal('bursty'), alpha: z.number().gt(1).optional() }),
-  z.strictObject({ process: z.literal('periodic'), jitter: z.number().min(0).max(1).optional() }),
-]);
-
-/**
- * One active window of a client's lifecycle, `[start_us, end_us)` in µs, with BLIS's optional
- * per-window overrides (`ActiveWindow`, sim/workload/spec.go). Any override puts the whole spec
- * on the per-window generator; see `trace_rate`.
- */
-export const WindowSchema = z.strictObject({
-  start_us: nonNeg,
-  end_us: pos,
-  /**
-   * Requests/s. With `aggregate_rate: 0` (absolute rate mode) the client's rate in this window;
-   * with `aggregate_rate > 0` a weight: the window gets `aggregate_rate × trace_rate / Σ` of the
-   * co-active windows' rates (a window without one weighs its client's `rate_fraction`).
-   */
-  trace_rate: nonNeg.optional(),
-  /** Arrival process inside this window (overrides the client's). */
-  arrival: ArrivalSchema.optional(),
-  /** Prompt lengths of requests arriving in this window (overrides the client's). */
-  input_distribution: DistributionSchema.optional(),
-  /** Answer lengths of requests arriving in this window (overrides the client's). */
-  output_distribution: DistributionSchema.optional(),
-});
-
-export const SLO_CLASSES = ['critical', 'standard', 'sheddable', 'batch', 'background'] as const;
-
-/** The class a simulated request of a client without `slo_class` gets. */
-export const DEFAULT_SLO_CLASS = 'standard';
-
-export const ClientSchema = z
-  .strictObject({
-    id: z.string().min(1),
-    tenant_id: z.string().default(''),
-    /**
-     * Unset: the request source's default, {@link DEFAULT_SLO_CLASS} when simulating; `blis
-     * observe` sends such requests without a class, as BLIS does. Kept unset here so the two can differ.
-     * `""` is unset too, as in BLIS (whose `blis convert preset` writes it).
-     */
-    slo_class: z
-      .enum(SLO_CLASSES)
-      .or(z.literal('').transform(() => undefined))
-      .optional(),
-    rate_fraction: nonNeg,
-    streaming: z.boolean().default(false),
-    arrival: ArrivalSchema.default({ process: 'poisson' }),
-    input_distribution: DistributionSchema,
-    output_distribution: DistributionSchema,
-    prefix_group: z.string().min(1).optional(),
-    prefix_length: z.number().int().nonnegative().max(MAX_TOKENS_PER_REQUEST).default(50),
-    network: z.strictObject({ rtt_ms: nonNeg.default(0), bandwidth_mbps: pos.optional() }).optional(),
-    slo_target_us: z.number().int().nonnegative().default(0),
-    /** The LoRA adapter its requests ask for (an id of --lora-config's registry); unset = the base model. */
-    adapter: z.string().optional(),
-    /**
-     * Per-request deadline after arrival, µs; 0 = none. Unset: none, except for multi-turn
-     * (closed-loop session) clients, whose rounds get BLIS's default of 300 s.
-     */
-    timeout: z.number().int().nonnegative().optional(),
-    /**
-     * Active windows (µs since start); the client sends only inside them. A window may also
-     * override the client's rate (`trace_rate`), arrival process and length distributions.
-     */
-    lifecycle: z.strictObject({ windows: z.array(WindowSchema).min(1) }).optional(),
-    reasoning: z
-      .strictObject({
-        reason_ratio_distribution: DistributionSchema.or(
-          z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: nonNeg, std_dev: nonNeg, min: nonNeg, max: nonNeg }) }),
-        ).optional(),
-        multi_turn: z
-          .strictObject({
-            max_rounds: posInt,
-            think_time_us: z.number().int().nonnegative().default(0),
-            context_growth: z.enum(['accumulate', 'none']).default('accumulate'),
-          })
-          .optional(),
-      })
-      .optional(),
-  });
 
 export const WorkloadSpecSchema = z
   .strictObject({
@@ -132,11 +28,19 @@ export const WorkloadSpecSchema = z
     num_requests: posInt.optional(),
     /** Stop generating arrivals after this tick (µs). */
     horizon: pos.optional(),
-    clients: z.array(ClientSchema).min(1),
+    clients: z.array(ClientSchema).optional(),
+    /** Populations of like clients (BLIS's cohorts), expanded into clients after the file's own. */
+    cohorts: z.array(CohortSchema).optional(),
   })
   .superRefine((s, ctx) => {
+    const clients = s.clients ?? [];
+    const cohorts = s.cohorts ?? [];
+    const add = (i: { path: (string | number)[]; expected: string; found: string }) => ctx.addIssue({ code: 'custom', path: i.path, message: i.expected, params: { found: i.found } });
+    if (clients.length === 0 && cohorts.length === 0)
+      add({ path: ['clients'], expected: 'a list with >= 1 item (or cohorts)', found: s.clients === undefined ? 'nothing (the field is missing)' : 'an empty list' });
     // In absolute rate mode rates come from the windows' trace_rate; rate_fraction is unused.
-    if (s.aggregate_rate > 0 && s.clients.every((c) => c.rate_fraction === 0))
+    const users = clients.some((c) => (c.concurrency ?? 0) > 0);
+    if (s.aggregate_rate > 0 && clients.length > 0 && cohorts.length === 0 && !users && clients.every((c) => c.rate_fraction === 0))
       ctx.addIssue({ code: 'custom', path: ['clients'], message: 'at least one client with rate_fraction > 0', params: { found: 'every rate_fraction is 0' } });
     if (s.horizon !== undefined && s.horizon > MAX_CLOCK_US) ctx.addIssue({ code: 'custom', path: ['horizon'], message: `at most ${MAX_CLOCK_TEXT}`, params: { found: String(s.horizon) } });
     // Without a horizon every request arrives: at 1e-300 req/s, past the clock's range.
@@ -152,7 +56,7 @@ export const WorkloadSpecSchema = z
       if (p?.min !== undefined && p.max !== undefined && p.min > p.max)
         ctx.addIssue({ code: 'custom', path: [...path, 'params', 'min'], message: `min <= max (${p.max})`, params: { found: String(p.min) } });
     };
-    s.clients.forEach((c, i) => {
+    clients.forEach((c, i) => {
       for (const which of ['input_distribution', 'output_distribution'] as const) checkBounds(c[which], ['clients', i, which]);
       c.lifecycle?.windows.forEach((w, j) => {
         const at = ['clients', i, 'lifecycle', 'windows', j];
@@ -163,7 +67,9 @@ export const WorkloadSpecSchema = z
     });
     if (s.aggregate_rate === 0) {
       // BLIS (spec.go Validate): absolute rate mode needs every client's windows to carry trace_rate.
-      s.clients.forEach((c, i) => {
+      clients.forEach((c, i) => {
+        // Concurrency users are closed loop: no rate, no windows.
+        if ((c.concurrency ?? 0) > 0) return;
         if (c.lifecycle === undefined)
           ctx.addIssue({ code: 'custom', path: ['clients', i, 'lifecycle'], message: 'lifecycle windows, each with a trace_rate (aggregate_rate is 0: absolute rate mode)', params: { found: 'nothing (the field is missing)' } });
         c.lifecycle?.windows.forEach((w, j) => {
@@ -174,26 +80,75 @@ export const WorkloadSpecSchema = z
     } else {
       // With per-window overrides BLIS generates only from lifecycle windows: a client without
       // windows would silently send nothing (generator.go generateTimeVaryingRequests). Refused.
-      const owner = s.clients.find((c) => c.lifecycle?.windows.some(hasWindowOverrides));
+      const owner = perWindowOwner(clients, cohorts);
       if (owner !== undefined)
-        s.clients.forEach((c, i) => {
+        clients.forEach((c, i) => {
           if (c.lifecycle === undefined && c.rate_fraction > 0)
             ctx.addIssue({
               code: 'custom',
               path: ['clients', i, 'lifecycle'],
-              message: `lifecycle windows (client "${owner.id}" has per-window overrides, and then a client without windows sends nothing)`,
+              message: `lifecycle windows (${owner} has per-window overrides, and then a client without windows sends nothing)`,
               params: { found: 'nothing (the field is missing)' },
             });
         });
     }
-    if (s.horizon !== undefined)
-      for (const i of lateWindowIssues(s, s.horizon, `the horizon (${s.horizon} µs)`)) ctx.addIssue({ code: 'custom', path: i.path, message: i.expected, params: { found: i.found } });
+    for (const i of concurrencyIssues(clients, cohorts)) add(i);
+    for (const i of cohortIssues(s.aggregate_rate, cohorts, s.aggregate_rate > 0 ? perWindowOwner(clients, cohorts) : undefined)) add(i);
+    // Every member is a client: the run's limit on clients counts them, checked here where the file's lines are known.
+    let total = clients.length;
+    for (const [k, c] of cohorts.entries()) {
+      total += c.population;
+      if (total > MAX_SPEC_CLIENTS) {
+        add({ path: ['cohorts', k, 'population'], expected: `at most ${MAX_SPEC_CLIENTS} clients in all, cohort members included`, found: `${c.population} (${total} clients up to this cohort)` });
+        return;
+      }
+    }
+    const all = cohorts.length > 0 ? [...clients, ...expandCohorts(cohorts)] : clients;
+    // A member's own path is its cohort's: its windows are the cohort's patterns.
+    const origin = (path: (string | number)[]) => (typeof path[1] === 'number' && path[1] >= clients.length ? clientOrigin(clients.length, cohorts, path[1]) : path);
+    if (s.horizon !== undefined) for (const i of dedupe(lateWindowIssues({ aggregate_rate: s.aggregate_rate, clients: all }, s.horizon, `the horizon (${s.horizon} µs)`).map((i) => ({ ...i, path: origin(i.path) })))) add(i);
     const ids = new Set<string>();
-    s.clients.forEach((c, i) => {
-      if (ids.has(c.id)) ctx.addIssue({ code: 'custom', path: ['clients', i, 'id'], message: 'a unique client id', params: { found: `"${c.id}" twice` } });
+    all.forEach((c, i) => {
+      if (ids.has(c.id)) add({ path: [...origin(['clients', i]), 'id'], expected: i < clients.length ? 'a unique client id' : 'a unique client id (a cohort member is <cohort id>-<n>)', found: `"${c.id}" twice` });
       ids.add(c.id);
     });
+  })
+  .transform((s) => ({ ...s, clients: [...(s.clients ?? []), ...expandCohorts(s.cohorts ?? [])] }));
+
+/**
+ * BLIS's rules for concurrency clients (spec.go): `concurrency` and `rate_fraction` are
+ * exclusive, and no multi-turn client may share the spec (BLIS cannot budget both kinds of
+ * follow-up together).
+ */
+function concurrencyIssues(clients: readonly ClientSpec[], cohorts: readonly CohortSpec[]): { path: (string | number)[]; expected: string; found: string }[] {
+  const out: { path: (string | number)[]; expected: string; found: string }[] = [];
+  const multiTurn = [...clients, ...cohorts].some((c) => c.reasoning?.multi_turn !== undefined);
+  clients.forEach((c, i) => {
+    if ((c.concurrency ?? 0) === 0) return;
+    if (c.rate_fraction > 0) out.push({ path: ['clients', i, 'rate_fraction'], expected: 'rate_fraction 0 on a concurrency client (the two are exclusive)', found: String(c.rate_fraction) });
+    if (multiTurn) out.push({ path: ['clients', i, 'concurrency'], expected: 'no multi-turn client beside concurrency clients (BLIS cannot budget both kinds of follow-up)', found: `concurrency ${c.concurrency} and a multi-turn client` });
   });
+  return out;
+}
+
+/** What puts a spec on the per-window generator, named for a message: a client's window override, or a cohort's spike rate. */
+function perWindowOwner(clients: readonly ClientSpec[], cohorts: readonly CohortSpec[]): string | undefined {
+  const client = clients.find((c) => c.lifecycle?.windows.some(hasWindowOverrides));
+  if (client !== undefined) return `client "${client.id}"`;
+  const cohort = cohorts.find((c) => c.spike?.trace_rate !== undefined);
+  return cohort !== undefined ? `cohort "${cohort.id}"` : undefined;
+}
+
+/** One issue per path (a cohort's members share their cohort's). */
+function dedupe<T extends { path: (string | number)[] }>(issues: T[]): T[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const k = i.path.join('.');
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
 
 /**
  * Windows that all open at or after the horizon leave nothing to send: a spec whose every sending
@@ -227,7 +182,5 @@ export function hasWindowOverrides(w: WindowSpec): boolean {
   return w.trace_rate !== undefined || w.arrival !== undefined || w.input_distribution !== undefined || w.output_distribution !== undefined;
 }
 
-export type WindowSpec = z.output<typeof WindowSchema>;
 export type WorkloadSpec = z.output<typeof WorkloadSpecSchema>;
 export type WorkloadSpecInput = z.input<typeof WorkloadSpecSchema>;
-export type ClientSpec = z.output<typeof ClientSchema>;

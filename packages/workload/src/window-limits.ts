@@ -44,13 +44,14 @@ export function unboundedSpecIssues(
   runHorizonUs: number | undefined,
 ): { path: (string | number)[]; expected: string; found: string }[] {
   if (spec.num_requests !== undefined || spec.horizon !== undefined || runHorizonUs !== undefined) return [];
-  const open = spec.clients.findIndex((c) => (spec.aggregate_rate === 0 || c.rate_fraction > 0) && c.lifecycle === undefined);
+  // Concurrency users run until a budget or a horizon stops them, windows or not.
+  const open = spec.clients.findIndex((c) => ((spec.aggregate_rate === 0 || c.rate_fraction > 0) && c.lifecycle === undefined) || (c.concurrency ?? 0) > 0);
   if (open >= 0)
     return [
       {
         path: ['num_requests'],
         expected: 'num_requests or horizon, a run --horizon, or lifecycle windows on every sending client (an unbounded workload never ends)',
-        found: `none; client "${spec.clients[open].id}" sends without windows`,
+        found: `none; client "${spec.clients[open].id}" ${(spec.clients[open].concurrency ?? 0) > 0 ? 'has closed-loop users' : 'sends without windows'}`,
       },
     ];
   if (spec.clients.some((c) => c.lifecycle?.windows.some(hasWindowOverrides) === true)) return [];

@@ -10,8 +10,21 @@ import type { ClientSpec, WindowSpec, WorkloadSpec } from './spec-schema.js';
 export function windowRate(spec: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'>, client: ClientSpec, w: WindowSpec, start: number, end: number): number {
   const own = w.trace_rate ?? client.rate_fraction;
   if (spec.aggregate_rate === 0 && w.trace_rate !== undefined) return own;
+  const total = coActiveTotal(spec.clients, start, end);
+  return total === 0 ? 0 : spec.aggregate_rate * (own / total);
+}
+
+/** Per clients array, the co-active totals by span: cohort members share windows, so spans repeat. */
+const totals = new WeakMap<readonly ClientSpec[], Map<string, number>>();
+
+function coActiveTotal(clients: readonly ClientSpec[], start: number, end: number): number {
+  let memo = totals.get(clients);
+  if (memo === undefined) totals.set(clients, (memo = new Map()));
+  const key = `${start}:${end}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
   let total = 0;
-  for (const o of spec.clients) {
+  for (const o of clients) {
     if (o.lifecycle === undefined) {
       total += o.rate_fraction;
       continue;
@@ -19,7 +32,8 @@ export function windowRate(spec: Pick<WorkloadSpec, 'aggregate_rate' | 'clients'
     const hit = o.lifecycle.windows.find((x) => x.start_us < end && start < x.end_us);
     if (hit !== undefined) total += hit.trace_rate ?? o.rate_fraction;
   }
-  return total === 0 ? 0 : spec.aggregate_rate * (own / total);
+  memo.set(key, total);
+  return total;
 }
 
 /**

@@ -20,8 +20,8 @@ describe('BLIS example workloads', () => {
   it('servegen-language: 500 requests from a bursty batch client (default 50-token prefix) and a chat client', () => {
     const spec = load('servegen-language.yaml');
     expect(spec.clients.map((c) => [c.id, c.slo_class, c.prefix_group, c.prefix_length])).toEqual([
-      ['high-volume-batch', 'batch', 'shared-system-prompt', 50],
-      ['realtime-chat', 'critical', undefined, 50],
+      ['high-volume-batch', 'batch', 'shared-system-prompt', undefined],
+      ['realtime-chat', 'critical', undefined, undefined],
     ]);
     const reqs = drain(createRequestSource(spec));
     expect(reqs).toHaveLength(500);
@@ -55,12 +55,14 @@ describe('BLIS example workloads', () => {
     expect(mean(reqs.map((r) => r.outputTokens))).toBeCloseTo(256, -1);
   });
 
-  it('multiturn-chat-demo: 100 sessions of 5 accumulating rounds, 500 ms apart when answered at once', () => {
+  it('multiturn-chat-demo: 200 sessions of 5 accumulating rounds (as in BLIS), 500 ms apart when answered at once', () => {
     const reqs = drain(createRequestSource(load('multiturn-chat-demo.yaml')));
-    expect(reqs).toHaveLength(500);
+    // BLIS places every round when its session starts and keeps the first 500 placements: 200
+    // sessions start inside them (their later rounds come 500 ms on), and each runs its 5 rounds.
+    expect(reqs).toHaveLength(1000);
     const sessions = new Map<string, RequestSpec[]>();
     for (const r of reqs) sessions.set(r.sessionId, [...(sessions.get(r.sessionId) ?? []), r]);
-    expect(sessions.size).toBe(100);
+    expect(sessions.size).toBe(200);
     for (const rounds of sessions.values()) {
       expect(rounds.map((r) => r.roundIndex)).toEqual([0, 1, 2, 3, 4]);
       for (let k = 1; k < 5; k++) {

@@ -6,7 +6,7 @@ import { drain, specArb } from '../src/testing/index.js';
 
 const constant = (value: number) => ({ type: 'constant' as const, params: { value } });
 
-function spec(overrides: Partial<WorkloadSpecInput> & { clients: WorkloadSpecInput['clients'] }) {
+function spec(overrides: Partial<WorkloadSpecInput> & { clients: NonNullable<WorkloadSpecInput['clients']> }) {
   return parseWorkloadSpec({ version: '2', seed: 5, aggregate_rate: 100, num_requests: 50, ...overrides });
 }
 
@@ -101,7 +101,9 @@ describe('multi-turn sessions (driven by hand, without a simulator)', () => {
   it('accumulate: each round extends the previous round, shares all its blocks, and arrives think time after it completes', () => {
     const src = createRequestSource(chat('accumulate'));
     const first = src.next()!;
-    expect(first).toMatchObject({ roundIndex: 0, sessionId: 'chat/session-0' });
+    expect(first.roundIndex).toBe(0);
+    // BLIS's session id: the Int63 the client's stream draws when the session starts.
+    expect(first.sessionId).toMatch(/^sess_\d+$/);
     let prev = first;
     let done = first.arrivalUs + 1_234_567;
     src.onRequestDone(prev, done, 'completed');
@@ -152,27 +154,64 @@ describe('multi-turn sessions (driven by hand, without a simulator)', () => {
     }
   });
 
-  it('num_requests counts every round: sessions start only while all their rounds fit', () => {
-    // The BLIS multi-turn demo: 500 requests of 5-round sessions = 100 whole sessions.
+  it("num_requests cuts BLIS's open-loop placement of every round; the sessions kept run all their rounds", () => {
+    // The BLIS multi-turn demo's shape: sessions start at 500/s, each places its 5 rounds 500 ms
+    // (plus the answer's length in µs) apart. The first 500 placements hold 200 round 0s (and
+    // 300 later rounds, which only take their place): 200 sessions, 1,000 requests, as in BLIS.
     const s = spec({
       num_requests: 500,
       aggregate_rate: 500,
       clients: [{ id: 'm', rate_fraction: 1, input_distribution: constant(100), output_distribution: constant(20), reasoning: { multi_turn: { max_rounds: 5, think_time_us: 500_000 } } }],
     });
     const reqs = drain(createRequestSource(s));
-    expect(reqs).toHaveLength(500);
     const sessions = new Map<string, number[]>();
     for (const r of reqs) sessions.set(r.sessionId, [...(sessions.get(r.sessionId) ?? []), r.roundIndex]);
-    expect(sessions.size).toBe(100);
+    expect(sessions.size).toBe(200);
+    expect(reqs).toHaveLength(1000);
     for (const rounds of sessions.values()) expect(rounds).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it('a budget smaller than one session truncates that session', () => {
+  it('a budget smaller than one session keeps that session whole (BLIS caps no follow-up)', () => {
     const s = spec({
       num_requests: 3,
       clients: [{ id: 'm', rate_fraction: 1, input_distribution: constant(100), output_distribution: constant(20), reasoning: { multi_turn: { max_rounds: 5 } } }],
     });
-    expect(drain(createRequestSource(s)).map((r) => r.roundIndex)).toEqual([0, 1, 2]);
+    // Rounds placed 20 µs apart (no think time, 20-token answers): the 3 placements are one session's.
+    expect(drain(createRequestSource(s)).map((r) => r.roundIndex)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('closed_loop: false sends every round where BLIS places it: think time plus the answer length in µs after the previous', () => {
+    const s = spec({
+      num_requests: 10,
+      aggregate_rate: 1,
+      clients: [{ id: 'm', rate_fraction: 1, closed_loop: false, input_distribution: constant(100), output_distribution: constant(20), reasoning: { multi_turn: { max_rounds: 3, think_time_us: 1000 } } }],
+    });
+    const reqs = drain(createRequestSource(s));
+    expect(reqs).toHaveLength(10);
+    const first = reqs.filter((r) => r.sessionId === reqs[0].sessionId);
+    expect(first.map((r) => r.arrivalUs - reqs[0].arrivalUs)).toEqual([0, 1020, 2040]);
+    // Accumulated context: prefix-free prompts of 100, then 100 + 20 + 100, then 340.
+    expect(first.map((r) => r.inputTokens)).toEqual([100, 220, 340]);
+    // Open loop: the source does not wait for completions.
+    const src = createRequestSource(s);
+    const undone: number[] = [];
+    for (let r = src.next(); r !== undefined; r = src.next()) undone.push(r.roundIndex);
+    expect(undone).toHaveLength(10);
+  });
+
+  it('single_session: one session per client, at its first arrival', () => {
+    const s = spec({
+      num_requests: 100,
+      aggregate_rate: 10,
+      clients: [
+        { id: 'a', rate_fraction: 1, input_distribution: constant(10), output_distribution: constant(5), reasoning: { multi_turn: { max_rounds: 4, think_time_us: 100, single_session: true } } },
+        { id: 'b', rate_fraction: 1, input_distribution: constant(10), output_distribution: constant(5), reasoning: { multi_turn: { max_rounds: 2, single_session: true } } },
+      ],
+    });
+    const reqs = drain(createRequestSource(s));
+    expect(new Set(reqs.map((r) => r.sessionId)).size).toBe(2);
+    expect(reqs.filter((r) => r.clientId === 'a').map((r) => r.roundIndex)).toEqual([0, 1, 2, 3]);
+    expect(reqs.filter((r) => r.clientId === 'b').map((r) => r.roundIndex)).toEqual([0, 1]);
   });
 });
 
@@ -304,7 +343,21 @@ describe('any valid spec (fast-check)', () => {
       fc.property(specArb({ growthNone: true }), (raw) => {
         const s = parseWorkloadSpec(raw);
         const reqs = drain(createRequestSource(s));
-        expect(reqs).toHaveLength(s.num_requests!);
+        const mt = new Map(s.clients.map((c) => [c.id, c.reasoning?.multi_turn !== undefined && c.closed_loop !== false ? c.reasoning.multi_turn : undefined]));
+        // num_requests counts open-loop requests (later rounds of closed-loop sessions take their
+        // place, then come as follow-ups on top): exact without closed-loop sessions or clients of
+        // a single session (which send no more than it).
+        const placed = reqs.filter((r) => mt.get(r.clientId) === undefined || r.roundIndex === 0);
+        const single = s.clients.some((c) => c.reasoning?.multi_turn?.single_session === true);
+        if ([...mt.values()].every((m) => m === undefined) && !single) expect(reqs).toHaveLength(s.num_requests!);
+        else expect(placed.length).toBeLessThanOrEqual(s.num_requests!);
+        // Answered at once, every closed-loop session runs its rounds in order, all of them.
+        const rounds = new Map<string, number[]>();
+        for (const r of reqs) if (mt.get(r.clientId) !== undefined) rounds.set(r.sessionId, [...(rounds.get(r.sessionId) ?? []), r.roundIndex]);
+        for (const [id, rs] of rounds) {
+          const client = reqs.find((r) => r.sessionId === id)!.clientId;
+          expect(rs).toEqual(Array.from({ length: mt.get(client)!.max_rounds }, (_, k) => k));
+        }
         let last = 0;
         reqs.forEach((r, i) => {
           expect(r.index).toBe(i);

@@ -56,7 +56,8 @@ describe('multi-turn sessions reuse the blocks their previous round generated', 
     const spec = parseWorkloadSpec({
       version: '2',
       aggregate_rate: 1,
-      num_requests: 3,
+      // One placement: the first session's round 0; the session then sends its 3 rounds.
+      num_requests: 1,
       clients: [
         {
           id: 'c',
@@ -168,7 +169,8 @@ describe('TraceV2 session rows', () => {
     const spec = parseWorkloadSpec({
       version: '2',
       aggregate_rate: 1,
-      num_requests: 3,
+      // One placement: the first session's round 0; the session then sends its 3 rounds.
+      num_requests: 1,
       clients: [
         {
           id: 'c',

@@ -45,7 +45,10 @@ function issuesOf(path: string): InputIssue[] {
 describe('loadWorkloadSpec', () => {
   it('loads a valid spec with defaults filled in and the spec directory as baseDir', () => {
     const spec = loadWorkloadSpec(write('ok.yaml', BASE));
-    expect(spec.clients[0]).toMatchObject({ id: 'a', tenant_id: '', streaming: false, prefix_length: 50 });
+    expect(spec.clients[0]).toMatchObject({ id: 'a', tenant_id: '', streaming: false });
+    // Unset, as in BLIS: a group's prefix is then 50 tokens, and a closed-loop session's
+    // later rounds without accumulated context repeat none of it.
+    expect(spec.clients[0].prefix_length).toBeUndefined();
     // Left unset: the request source gives the class (standard when simulating).
     expect(spec.clients[0].slo_class).toBeUndefined();
     // No timeout unless set: the request source applies BLIS's rule (300 s for session rounds only).

@@ -16,7 +16,7 @@ import { arrivalArb, drain } from '../src/testing/index.js';
 const constant = (value: number) => ({ type: 'constant' as const, params: { value } });
 const S = 1_000_000;
 
-type Client = WorkloadSpecInput['clients'][number];
+type Client = NonNullable<WorkloadSpecInput['clients']>[number];
 type Window = NonNullable<Client['lifecycle']>['windows'][number];
 
 function client(id: string, windows: Window[] | undefined, extra: Partial<Client> = {}): Client {

@@ -38,7 +38,7 @@ export function expandInferencePerf(spec: InferencePerfSpec): { spec: InferenceP
       slo_target_us: 0,
       ...(c.window !== undefined ? { lifecycle: { windows: [{ start_us: c.window.start, end_us: c.window.end }] } } : {}),
       ...(c.session !== undefined
-        ? { reasoning: { multi_turn: { max_rounds: c.session.maxRounds, think_time_us: c.session.thinkTimeUs, context_growth: 'none' as const } } }
+        ? { reasoning: { multi_turn: { max_rounds: c.session.maxRounds, think_time_us: c.session.thinkTimeUs, context_growth: 'none' as const, single_session: true } } }
         : {}),
     };
   });

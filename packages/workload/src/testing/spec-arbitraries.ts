@@ -49,20 +49,28 @@ export interface SpecArbOptions {
   maxRequests?: number;
   /** Most clients a generated spec has. Default 3. */
   maxClients?: number;
+  /**
+   * Sometimes make every client a closed-loop `concurrency` client (users with think time).
+   * Default false: their later requests are new turns, which a TraceV2 replay reads as context.
+   */
+  concurrency?: boolean;
 }
 
 /**
  * Any valid WorkloadSpec v2 object (it passes `parseWorkloadSpec`): 1 to `maxClients` clients
  * with mixed SLO classes, tenants, arrival processes, length distributions, shared prefixes,
- * timeouts and multi-turn sessions, at most `maxRequests` requests, at least one client with a
- * positive rate fraction.
+ * timeouts and multi-turn sessions (closed or open loop, one or many per client), `num_requests`
+ * at most `maxRequests` (closed-loop sessions' follow-ups come on top, as in BLIS), at least one
+ * client with a positive rate fraction, and sometimes cohorts (diurnal, spike and drain patterns,
+ * shared or per-member prefixes).
  */
 export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInput> {
   const client = fc.record(
     {
       tenant_id: fc.constantFrom('', 't1', 't2'),
       slo_class: fc.constantFrom(...SLO),
-      rate_fraction: fc.double({ min: 0, max: 1, noNaN: true }),
+      // 0 (sends nothing) or a share that cannot underflow to a rate of 0 beside a cohort's.
+      rate_fraction: fc.oneof(fc.constant(0), fc.double({ min: 0.001, max: 1, noNaN: true })),
       streaming: fc.boolean(),
       arrival: arrivalArb,
       input_distribution: distributionArb,
@@ -70,23 +78,72 @@ export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInp
       prefix_group: fc.constantFrom('g1', 'g2', 'with,comma "quoted"'),
       prefix_length: fc.integer({ min: 0, max: 600 }),
       timeout: fc.integer({ min: 0, max: 5_000_000 }),
+      closed_loop: fc.boolean(),
       reasoning: fc.record({
-        multi_turn: fc.record({
-          max_rounds: fc.integer({ min: 1, max: 6 }),
-          think_time_us: fc.integer({ min: 0, max: 2_000_000 }),
-          context_growth: opts.growthNone === true ? fc.constantFrom('accumulate' as const, 'none' as const) : fc.constant('accumulate' as const),
-        }),
+        multi_turn: fc.record(
+          {
+            max_rounds: fc.integer({ min: 1, max: 6 }),
+            think_time_us: fc.integer({ min: 0, max: 2_000_000 }),
+            context_growth: opts.growthNone === true ? fc.constantFrom('accumulate' as const, 'none' as const) : fc.constant('accumulate' as const),
+            single_session: fc.boolean(),
+          },
+          { requiredKeys: ['max_rounds', 'think_time_us', 'context_growth'] },
+        ),
       }),
     },
     { requiredKeys: ['rate_fraction', 'input_distribution', 'output_distribution'] },
   );
-  return fc
+  const cohort = fc.record(
+    {
+      population: fc.integer({ min: 1, max: 4 }),
+      rate_fraction: fc.double({ min: 0.05, max: 1, noNaN: true }),
+      slo_class: fc.constantFrom(...SLO),
+      streaming: fc.boolean(),
+      arrival: arrivalArb,
+      input_distribution: distributionArb,
+      output_distribution: distributionArb,
+      prefix_group: fc.constantFrom('g1', 'c1'),
+      prefix_sharing: fc.constantFrom('shared' as const, 'per_member' as const),
+      diurnal: fc.record({ peak_hour: fc.integer({ min: 0, max: 23 }), peak_to_trough_ratio: fc.double({ min: 1, max: 10_000, noNaN: true }) }),
+      spike: fc.record({ start_time_us: fc.integer({ min: 0, max: 10_000_000 }), duration_us: fc.integer({ min: 1, max: 10_000_000 }) }),
+      drain: fc.record({ start_time_us: fc.integer({ min: 0, max: 10_000_000 }), ramp_duration_us: fc.integer({ min: 1, max: 20_000_000 }) }),
+    },
+    { requiredKeys: ['population', 'rate_fraction', 'input_distribution', 'output_distribution'] },
+  );
+  const users = fc.record({
+    id: fc.constant(''),
+    rate_fraction: fc.constant(0),
+    concurrency: fc.integer({ min: 1, max: 6 }),
+    think_time_us: fc.integer({ min: 0, max: 500_000 }),
+    slo_class: fc.constantFrom(...SLO),
+    input_distribution: distributionArb,
+    output_distribution: distributionArb,
+    prefix_group: fc.constantFrom('g1', 'g2'),
+  });
+  const usersSpec = fc
     .record({
       seed: fc.integer({ min: -1000, max: 1_000_000 }),
-      aggregate_rate: fc.double({ min: 0.01, max: 5000, noNaN: true }),
       num_requests: fc.integer({ min: 1, max: opts.maxRequests ?? 300 }),
-      clients: fc.array(client, { minLength: 1, maxLength: opts.maxClients ?? 3 }),
+      clients: fc.array(users, { minLength: 1, maxLength: opts.maxClients ?? 3 }),
     })
+    .map(({ clients, ...s }) => ({ version: '2' as const, aggregate_rate: 0, ...s, clients: clients.map((c, i) => ({ ...c, id: `users-${i}` })) }));
+  const rated = fc
+    .record(
+      {
+        seed: fc.integer({ min: -1000, max: 1_000_000 }),
+        aggregate_rate: fc.double({ min: 0.01, max: 5000, noNaN: true }),
+        num_requests: fc.integer({ min: 1, max: opts.maxRequests ?? 300 }),
+        clients: fc.array(client, { minLength: 1, maxLength: opts.maxClients ?? 3 }),
+        cohorts: fc.array(cohort, { minLength: 1, maxLength: 2 }),
+      },
+      { requiredKeys: ['seed', 'aggregate_rate', 'num_requests', 'clients'] },
+    )
     .filter((s) => s.clients.some((c) => c.rate_fraction > 0))
-    .map((s) => ({ version: '2' as const, ...s, clients: s.clients.map((c, i) => ({ id: `client-${i}`, ...c })) }));
+    .map(({ clients, cohorts, ...s }) => ({
+      version: '2' as const,
+      ...s,
+      clients: clients.map((c, i) => ({ id: `client-${i}`, ...c })),
+      ...(cohorts !== undefined ? { cohorts: cohorts.map((c, i) => ({ id: `cohort-${i}`, ...c })) } : {}),
+    }));
+  return opts.concurrency === true ? fc.oneof(rated, usersSpec) : rated;
 }

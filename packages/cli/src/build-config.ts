@@ -10,6 +10,7 @@ import type { BundleModules } from './policy-modules/bundle-modules.js';
 import { type ParamFlag, builtinParamIssues, withFlagParams } from './policy-modules/builtin-params.js';
 import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
+import { flowControlConfig } from './flow-control-flags.js';
 import { keyText } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
@@ -220,13 +221,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     routingLatencyUs: f.routingLatency,
     snapshotRefreshIntervalUs: f.snapshotRefreshInterval,
     cacheSignalDelayUs: f.cacheSignalDelay,
-    flowControl: {
-      enabled: f.flowControl === true,
-      maxGatewayQueueDepth: f.maxGatewayQueueDepth,
-      queueDepthThreshold: f.saturationQueueThreshold,
-      kvUtilizationThreshold: f.saturationKvThreshold,
-      saturationLimit: f.saturationLimit,
-    },
+    flowControl: flowControlConfig(f),
     workload,
     sloTtftUs: f.sloTtft,
     sloE2eUs: f.sloE2e,

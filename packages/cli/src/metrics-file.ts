@@ -33,6 +33,8 @@ export interface BlisRequestMetrics {
   slo_class?: string;
   tenant_id?: string;
   handled_by?: string;
+  /** With flow control: ms between gateway enqueue and dispatch (BLIS omits 0). */
+  gateway_queue_delay_ms?: number;
   session_id?: string;
   round_index: number;
 }
@@ -45,6 +47,26 @@ function session(id: string, of: SessionOf): { session_id?: string; round_index:
   return { ...(s?.sessionId ? { session_id: s.sessionId } : {}), round_index: s?.roundIndex ?? 0 };
 }
 
+/** BLIS's `arrived_at`: the arrival µs over 1e6 (dividing the ms by 1,000 rounds differently, 0.008022999999999999 for 0.008023). */
+function arrivedAt(arrivalMs: number): number {
+  return Math.round(arrivalMs * 1000) / 1e6;
+}
+
+/**
+ * BLIS's per-request gateway delay: written when non-zero, and (its timestamps reading 0 as
+ * unset) not for a request enqueued at t = 0, taken here as one that arrived then.
+ */
+function gatewayQueueDelay(r: { gateway_delay_ms?: number; arrival_ms: number }): { gateway_queue_delay_ms?: number } {
+  const d = r.gateway_delay_ms;
+  return d !== undefined && d > 0 && r.arrival_ms > 0 ? { gateway_queue_delay_ms: d } : {};
+}
+
+/** Requests flow control took out before or after they reached an instance, and those it still holds. */
+function gatewayLeft(r: SimulationResult): number {
+  const g = r.gateway;
+  return g === null || g === undefined ? 0 : g.shed_requests + g.expired_requests + g.evicted_requests + g.still_queued;
+}
+
 /** BLIS names requests `request_<n>`, by trace row or generation order; ours carry the bare number. */
 export function blisRequestId(id: string): string {
   return /^\d+$/.test(id) ? `request_${id}` : id;
@@ -52,7 +74,7 @@ export function blisRequestId(id: string): string {
 
 function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
   return {
-    arrived_at: r.arrival_ms / 1000,
+    arrived_at: arrivedAt(r.arrival_ms),
     requestID: blisRequestId(r.request_id),
     num_prefill_tokens: r.input_tokens,
     num_decode_tokens: r.output_tokens,
@@ -63,6 +85,7 @@ function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
     ...(r.slo_class ? { slo_class: r.slo_class } : {}),
     ...(r.tenant ? { tenant_id: r.tenant } : {}),
     ...(r.handled_by !== '' ? { handled_by: r.handled_by } : {}),
+    ...gatewayQueueDelay(r),
     ...session(r.request_id, of),
   };
 }
@@ -70,7 +93,7 @@ function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
 /** An unfinished request keeps what it reached (BLIS zeroes what it never had: ITL and E2E need a completion). */
 function unfinishedRecord(r: UnfinishedRequestRecord, of: SessionOf): BlisRequestMetrics {
   return {
-    arrived_at: r.arrival_ms / 1000,
+    arrived_at: arrivedAt(r.arrival_ms),
     requestID: blisRequestId(r.request_id),
     num_prefill_tokens: r.input_tokens,
     num_decode_tokens: r.output_tokens,
@@ -81,6 +104,7 @@ function unfinishedRecord(r: UnfinishedRequestRecord, of: SessionOf): BlisReques
     ...(r.slo_class ? { slo_class: r.slo_class } : {}),
     ...(r.tenant ? { tenant_id: r.tenant } : {}),
     handled_by: r.handled_by,
+    ...gatewayQueueDelay(r),
     ...session(r.request_id, of),
   };
 }
@@ -106,7 +130,8 @@ export function blisMetricsOutput(result: SimulationResult, sessionOf: SessionOf
     completed_requests: r.completed_requests,
     still_queued: r.still_queued,
     still_running: r.still_running,
-    injected_requests: r.injected_requests,
+    // BLIS counts only requests that reached an instance and stayed: not those the gateway turned away, expired or evicted.
+    injected_requests: r.injected_requests - gatewayLeft(r),
     total_input_tokens: r.total_input_tokens,
     total_output_tokens: r.total_output_tokens,
     vllm_estimated_duration_s: r.vllm_estimated_duration_s,

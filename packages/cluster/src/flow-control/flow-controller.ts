@@ -52,6 +52,8 @@ export interface FlowCounts {
 export class FlowController {
   readonly counts: FlowCounts = { enqueued: 0, queueRejected: 0, queueShed: 0, expired: 0, evicted: 0, maxBandLength: 0 };
   readonly queue: GatewayBands;
+  /** µs each dispatched request waited at the gateway, by request id (for per-request records). */
+  readonly delays = new Map<string, number>();
   private readonly s: FlowControlSettings;
   private readonly host: FlowHost;
   private readonly tracker: EvictionTracker | undefined;
@@ -169,6 +171,7 @@ export class FlowController {
     }
     const w = q.dequeue(sat, this.s.saturationLimit);
     if (w === undefined) return;
+    this.delays.set(w.req.spec.id, now - w.enqueuedUs);
     this.host.route(w.req, now);
   }
 }

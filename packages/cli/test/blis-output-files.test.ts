@@ -48,7 +48,8 @@ describe('blis run --metrics-path and --trace-output', () => {
     for (const q of m.requests) {
       expect(Object.keys(q).slice(0, BLIS_REQUEST_KEYS.length)).toEqual(BLIS_REQUEST_KEYS);
       const ours = records.find((x) => `request_${x.request_id}` === q.requestID)!;
-      expect(q.arrived_at).toBe(ours.arrival_ms / 1000);
+      // BLIS's float64(arrival µs) / 1e6.
+      expect(q.arrived_at).toBe(Math.round(ours.arrival_ms * 1000) / 1e6);
       expect(q.ttft_ms).toBe(ours.ttft_ms);
       expect(q.handled_by).toBe(ours.handled_by);
     }

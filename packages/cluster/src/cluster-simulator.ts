@@ -228,7 +228,8 @@ export class ClusterSimulator {
         this.finish(req, now, this.setup.routing, req, 'dropped');
         return true;
       },
-      quiet: () => this.events.size === 0 && this.setup.source.peekArrivalUs() === Number.POSITIVE_INFINITY,
+      // Stale snapshots may still change on refresh: only a fresh view of an idle pool is final.
+      quiet: (now) => this.events.size === 0 && this.setup.source.peekArrivalUs() === Number.POSITIVE_INFINITY && this.state.freshAt(now),
     };
   }
 

@@ -24,8 +24,8 @@ export interface FlowHost {
   turnAway(req: SimRequest, now: number, outcome: 'shed' | 'expired', detail: string): void;
   /** Ends a running or queued request on its instance; false when it is not there (yet). */
   evict(req: SimRequest, instance: number, now: number): boolean;
-  /** True when no event is pending and no arrival is to come: nothing can change the pool any more. */
-  quiet(): boolean;
+  /** True when no event is pending, no arrival is to come and the pool was read fresh at `now`: nothing can change any more. */
+  quiet(now: number): boolean;
 }
 
 /** Counts of what the gateway did, for the result. */
@@ -147,7 +147,7 @@ export class FlowController {
     if (before > 0) this.tryDispatch(now);
     // A pool that holds the queue while nothing else can ever happen would hold it forever (BLIS
     // ticks on to its horizon): the ticker stops, and the run ends with these requests still queued.
-    if (this.queue.length > 0 && !this.host.quiet()) this.host.events.push(now + this.s.dispatchTickIntervalUs, CLS_TICK, FC_TICK, -1);
+    if (this.queue.length > 0 && !this.host.quiet(now)) this.host.events.push(now + this.s.dispatchTickIntervalUs, CLS_TICK, FC_TICK, -1);
     else this.tickPending = false;
     return this.queue.length !== before;
   }

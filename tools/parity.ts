@@ -1,13 +1,15 @@
 /**
  * `pnpm parity`: replays the Go BLIS reference runs (azurecode2k on 1 instance and on 4 with
  * round-robin; blackbox at b563c440, then roofline and trained-physics at HEAD f90a1e3a; then the
- * prefix-group and tight-KV runs of HEAD with its listed defects removed; then HEAD's gateway
+ * prefix-group and tight-KV runs of HEAD with its listed defects removed; then HEAD's MoE runs
+ * with data and expert parallelism, a flag-driven workload of their own; then HEAD's gateway
  * flow-control runs, with their gateway counts) through
  * `simulate()` and prints, per run, the share of requests that match the
  * reference exactly and the largest difference per field, then the result.json fields that
  * differ. Exits 1 when anything differs, so a change that breaks parity shows where.
  */
 import { FLOW_RUNS, compareFlowRun } from '../packages/cli/test/flow-control-parity-runs.js';
+import { MOE_PARITY_RUNS, compareMoERun } from '../packages/cli/test/moe-parity-runs.js';
 import { FIDELITY_RUNS, HEAD_PARITY_RUNS, PARITY_RUNS, REFERENCE, compareLibraryRun, formatComparison, isExactMatch } from '../packages/cli/test/parity-compare.js';
 
 const r = REFERENCE;
@@ -22,6 +24,13 @@ for (const run of [...PARITY_RUNS, ...HEAD_PARITY_RUNS, ...FIDELITY_RUNS]) {
   const comparison = compareLibraryRun(run);
   process.stdout.write(`${formatComparison(comparison)}\n\n`);
   process.stderr.write(`(${run.name}: ${((performance.now() - started) / 1000).toFixed(2)} s)\n`);
+  if (!isExactMatch(comparison)) ok = false;
+}
+for (const run of MOE_PARITY_RUNS) {
+  const started = performance.now();
+  const comparison = compareMoERun(run);
+  process.stdout.write(`${formatComparison(comparison)}\n\n`);
+  process.stderr.write(`(${run.name}, qwen3-30b-a3b ${run.args.join(' ')}: ${((performance.now() - started) / 1000).toFixed(2)} s)\n`);
   if (!isExactMatch(comparison)) ok = false;
 }
 for (const run of FLOW_RUNS) {

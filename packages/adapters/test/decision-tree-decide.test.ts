@@ -168,3 +168,20 @@ tree:
     }
   });
 });
+
+describe('decision-tree LoRA signals', () => {
+  it('routes to an instance holding the request adapter, by instance.adapter_resident', () => {
+    const p = build<RoutingPolicy>(`kind: routing
+tree:
+  if: {signal: request.adapter, op: "!=", value: ""}
+  then: {route: most, by: instance.adapter_resident}
+  else: {route: least, by: instance.queue_depth}
+`);
+    const s = state([instance(0), instance(1, { residentAdapters: new Set(['sql']) }), instance(2, { residentAdapters: new Set(['chat']) })]);
+    expect(p.route(request({ adapter: 'chat' }), s).instance).toBe(2);
+    expect(p.route(request({ adapter: 'sql' }), s).instance).toBe(1);
+    // A base-model request, and a cold adapter (resident nowhere: every instance scores 0).
+    expect(p.route(request(), s).instance).toBe(0);
+    expect(p.route(request({ adapter: 'legal' }), s).instance).toBe(0);
+  });
+});

@@ -189,6 +189,8 @@ function referenceValue(by: string, r: ReturnType<typeof request>, s: ReturnType
       return r.blockHashes.length === 0 ? 0 : x.kv.cachedPrefixBlocks(r.blockHashes) / r.blockHashes.length;
     case 'instance.snapshot_age_us':
       return s.nowUs - x.snapshotTimeUs;
+    case 'instance.adapter_resident':
+      return r.adapter !== undefined && r.adapter !== '' && x.residentAdapters?.has(r.adapter) === true ? 1 : 0;
   }
   throw new Error(`no reference value for ${by}`);
 }

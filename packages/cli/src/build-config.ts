@@ -2,6 +2,7 @@ import { type SimulationConfigInput, parseFitnessWeights, FitnessWeightsError } 
 import { knownHardware } from '@blis/latency';
 import { latencyKnownModels, latencyResolvesModel } from './catalogue.js';
 import { kvTierFields } from './kv-tier-flags.js';
+import { loraFields, withLoraScorer } from './lora-flags.js';
 import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import { checkReadableFile } from './input-files.js';
 import { MAX_EXACT_INTEGER, type PolicyBundle, type PolicyOverrides, type PolicyRegistry, defaultPolicyRegistry, listPolicies, parsePolicyBundle, parseScorerList, resolvePolicySpecs, splitListMessage, splitPolicyMessage, describeFound, messageText } from '@blis/policies';
@@ -11,10 +12,12 @@ import { type ParamFlag, builtinParamIssues, withFlagParams } from './policy-mod
 import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
 import { flowControlConfig } from './flow-control-flags.js';
+import { moeFlagFields } from './moe-flags.js';
 import { keyText } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
 import { resetConfigOrigins } from './config-origins.js';
+import { saturationAnalysisFromFlags } from './saturation-setup.js';
 
 /** Flag values after validation, camelCase. */
 export type FlagValues = Record<string, unknown>;
@@ -179,14 +182,25 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: describeFound(value) });
   }
   const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues);
+  const moe = moeFlagFields(f, !unreadable.has('--model-config'), issues);
+  const lora = loraFields(f, issues);
   const pd = pdFields(f, isModulePath, issues, { registered: setup.scorerNames, known: registry.names('scorer') });
   // A file that failed to load is reported already; its sections are not checked against the flags.
   const autoscale = bundleOk ? autoscaleFields(f, bundle, bundleFile, isModulePath, issues) : {};
   if (issues.length > 0) throw new UsageError(issues);
 
   const routingParams = { ...specs.routing.params };
-  const routingScorers = routingParams.scorers as { name: string; weight: number }[] | undefined;
+  // BLIS ignores --routing-scorers, with a warning, under a router that takes no scorers (its
+  // docs give `--routing-scorers "vllm-dp:1"` beside the default round-robin): so do we, once
+  // the scorers have been checked.
+  const scorersIgnored = scorers !== undefined && specs.routing.name !== 'weighted' && setup.modules.routing === undefined && registry.has('routing', specs.routing.name);
+  if (scorersIgnored) {
+    delete routingParams.scorers;
+    if (f.quiet !== true) process.stderr.write(`blis: warning: --routing-scorers has no effect with routing policy "${specs.routing.name}" (it applies to --routing-policy weighted)\n`);
+  }
+  const routingScorers = withLoraScorer(routingParams.scorers as { name: string; weight: number }[] | undefined, f.loraScorerWeight as number | undefined, specs.routing.name, f.quiet === true, issues);
   delete routingParams.scorers;
+  if (issues.length > 0) throw new UsageError(issues);
 
   const withParams = (params: Record<string, unknown> | undefined, extra: Record<string, unknown> | undefined) => (extra === undefined ? params : { ...params, ...extra });
   const modules = setup.modules;
@@ -197,6 +211,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     model: f.model,
     hardware: f.hardware,
     tp: f.tp,
+    ...moe,
     latencyModel: f.latencyModel,
     alphaCoeffs: f.alphaCoeffs,
     betaCoeffs: f.betaCoeffs,
@@ -212,6 +227,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     prefixHitPrefillStart: f.prefixHitPrefillStart as 'cached' | 'zero' | undefined,
     maxModelLen: f.maxModelLen,
     ...kvTiers,
+    lora,
     admission: { policy: specs.admission.name, params: { ...specs.admission.params } },
     priority: { policy: specs.priority.name, params: { ...specs.priority.params } },
     routing: { policy: specs.routing.name, scorers: routingScorers, params: routingParams },
@@ -246,13 +262,14 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
         : { ...autoscale.autoscaling, params: withParams(autoscale.autoscaling.params, setup.flagParams.byKind.autoscaler) },
     nodePools: autoscale.nodePools,
     lifecycle: autoscale.lifecycle,
+    saturationAnalysis: saturationAnalysisFromFlags(f),
   };
   const out = dropUndefined(cfg) as SimulationConfigInput;
   // BLIS's P/D topology rules live in the config's schema: check them now, named by flag.
   const pdIssues = pdConfigIssues(out);
   if (pdIssues.length > 0) throw new UsageError(pdIssues);
   // Built-in policies check the params --policy-param and --routing-scorers gave them now, named by the flag.
-  const paramIssues = builtinParamIssues(out, setup, registry, paramFlags(flags));
+  const paramIssues = builtinParamIssues(out, setup, registry, paramFlags(flags).filter((p) => !(scorersIgnored && p.flag === '--routing-scorers')));
   if (paramIssues.length > 0) throw new UsageError(paramIssues);
   return out;
 }

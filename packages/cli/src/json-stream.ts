@@ -8,18 +8,21 @@ import { closeSync, openSync, writeSync } from 'node:fs';
  * walked; everything small (a request's record, a number) is serialised by JSON.stringify, which
  * is far faster than any walk in JavaScript.
  */
-export function writeJsonChunks(value: unknown, sink: (chunk: string) => void, sizes: Partial<ChunkSizes> = {}): void {
+export function writeJsonChunks(value: unknown, sink: (chunk: string) => void, sizes: Partial<ChunkSizes> = {}, finalNewline = true): void {
   const out = new ChunkBuffer(sink, sizes.chunkChars ?? 1 << 20, sizes.smallNodes ?? 4096);
   emitValue(out, value, '');
-  out.put('\n');
+  if (finalNewline) out.put('\n');
   out.end();
 }
 
-/** Writes `value` (as {@link writeJsonChunks}) to the file at `path`, replacing it. */
-export function writeJsonFile(path: string, value: unknown): void {
+/**
+ * Writes `value` (as {@link writeJsonChunks}) to the file at `path`, replacing it. `finalNewline`
+ * false ends the file at its closing brace, as Go's json.MarshalIndent written out by BLIS does.
+ */
+export function writeJsonFile(path: string, value: unknown, finalNewline = true): void {
   const fd = openSync(path, 'w');
   try {
-    writeJsonChunks(value, (chunk) => writeAll(fd, Buffer.from(chunk, 'utf8')));
+    writeJsonChunks(value, (chunk) => writeAll(fd, Buffer.from(chunk, 'utf8')), {}, finalNewline);
   } finally {
     closeSync(fd);
   }

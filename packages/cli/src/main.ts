@@ -2,11 +2,17 @@ import { describeFound } from '@blis/policies';
 import { Command, CommanderError, Option } from 'commander';
 import { CALIBRATE_OPTIONS } from './calibrate-flags.js';
 import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './capacity-flags.js';
+import { CONVERT_INFERENCE_PERF_FLAGS, CONVERT_PRESET_FLAGS, CONVERT_SERVEGEN_FLAGS } from './convert-spec-flags.js';
 import { camel } from './flag-name.js';
 import type { FlagDef } from './flags.js';
 import { requireReadable } from './input-files.js';
 import { OBSERVE_FLAGS } from './observe-flags.js';
 import { REPLAY_FLAGS, SIMULATION_FLAGS } from './run-flags.js';
+import { SATURATION_FLAGS } from './saturation-flags.js';
+import { COMPOSE_FLAGS } from './compose-flags.js';
+
+/** `blis run`'s flags: the simulation's, and the post-hoc saturation analysis of run and replay. */
+const RUN_DEFS = [...SIMULATION_FLAGS, ...SATURATION_FLAGS];
 import { SERVE_SIM_EXCLUDED, SERVE_SIM_FLAGS } from './serve-sim-flags.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
@@ -58,6 +64,8 @@ export function buildProgram(): Command {
     .description('BLIS: a fast, deterministic discrete-event simulator of LLM inference serving')
     .version(cliVersion())
     .showHelpAfterError(false)
+    // Each command reads the flags after its name (`blis convert preset --rate` is the preset's --rate).
+    .enablePositionalOptions()
     // commander's own messages ("error: unknown option ...") are not printed; exitOverride turns
     // them into UsageErrors, reported like every other bad input ("blis: where: expected ...").
     .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => {} });
@@ -67,15 +75,15 @@ export function buildProgram(): Command {
     program
       .command('run')
       .description('simulate a workload (flags, a preset, or --workload-spec) on one instance or a cluster'),
-    SIMULATION_FLAGS,
+    RUN_DEFS,
   ).action(async (opts: Record<string, unknown>) => {
     const { runSimulationCommand } = await import('./commands/simulate-command.js');
-    await runSimulationCommand(SIMULATION_FLAGS, opts, (f) => workloadFromRunFlags(f));
+    await runSimulationCommand(RUN_DEFS, opts, (f) => workloadFromRunFlags(f));
   });
 
   // The trace gives arrivals and lengths: replay has no workload-generation flags. They are still
   // recognised (hidden), so giving one says why it does not apply instead of "unknown option".
-  const replayDefs = [...SIMULATION_FLAGS.filter((d) => !GENERATION_FLAGS.includes(d.name)), ...REPLAY_FLAGS];
+  const replayDefs = [...SIMULATION_FLAGS.filter((d) => !GENERATION_FLAGS.includes(d.name)), ...REPLAY_FLAGS, ...SATURATION_FLAGS];
   const replay = addFlags(program.command('replay').description('replay a recorded trace (TraceV2, Mooncake JSONL, Azure CSV) through the simulator'), replayDefs);
   for (const name of GENERATION_FLAGS) replay.addOption(new Option(`--${name} <value>`).hideHelp().helpGroup('Workload:'));
   replay.action(async (opts: Record<string, unknown>) => {
@@ -140,9 +148,11 @@ export function buildProgram(): Command {
     await runObserveCommand(OBSERVE_FLAGS, opts);
   });
 
-  program
+  const convert = program
     .command('convert')
-    .description('write a workload spec, a preset or a trace as a BLIS TraceV2 pair (header .yaml + .csv)')
+    .description("write a workload spec, a preset or a trace as a BLIS TraceV2 pair (header .yaml + .csv); BLIS's converters to a v2 spec on stdout: convert preset|servegen|inference-perf")
+    // Its own flags only before a subcommand's name: --rate and --num-requests after `preset` are the preset's.
+    .enablePositionalOptions()
     .option('--workload-spec <file>', 'WorkloadSpec v2 YAML to convert')
     .option('--trace <file>', 'trace to convert (TraceV2, Mooncake JSONL, Azure CSV)')
     .option('--trace-format <format>', 'trace format (detected when omitted) [tracev2|mooncake|azure]')
@@ -158,11 +168,20 @@ export function buildProgram(): Command {
     .option('--model <value>', 'with --kv-offload-config: the model whose KV size sizes the offload blocks (default: meta-llama/llama-3.1-8b-instruct)')
     .option('--tp <value>', 'with --kv-offload-config: tensor parallelism; default: the model\'s')
     .option('--model-config <value>', 'with --kv-offload-config: HF config.json (or its folder) of a model the catalogue lacks')
-    .requiredOption('--output <prefix>', 'writes <prefix>.yaml and <prefix>.csv')
+    .option('--output <prefix>', 'writes <prefix>.yaml and <prefix>.csv (required)')
     .action(async (opts: Record<string, unknown>) => {
       const { runConvertCommand } = await import('./commands/convert-command.js');
       await runConvertCommand(opts);
     });
+  addFlags(convert.command('preset').description('BLIS: convert a named workload preset to a v2 spec (YAML on stdout)'), CONVERT_PRESET_FLAGS).action(async (opts: Record<string, unknown>) => {
+    (await import('./commands/convert-spec-command.js')).runConvertPresetCommand(opts);
+  });
+  addFlags(convert.command('servegen').description('BLIS: convert a ServeGen data directory to a v2 spec with multi-period cohorts (YAML on stdout)'), CONVERT_SERVEGEN_FLAGS).action(async (opts: Record<string, unknown>) => {
+    (await import('./commands/convert-servegen-command.js')).runConvertServeGenCommand(opts);
+  });
+  addFlags(convert.command('inference-perf').description('BLIS: convert an inference-perf spec to a v2 spec (YAML on stdout)'), CONVERT_INFERENCE_PERF_FLAGS).action(async (opts: Record<string, unknown>) => {
+    (await import('./commands/convert-spec-command.js')).runConvertInferencePerfCommand(opts);
+  });
 
   program
     .command('evaluate')
@@ -260,6 +279,8 @@ export function buildProgram(): Command {
       const { runReportCommand } = await import('./commands/report-command.js');
       await runReportCommand(results, opts);
     });
+  const compose = addFlags(program.command('compose').description('merge WorkloadSpec v2 files into one (their clients, rates rescaled), printed on stdout as BLIS prints it'), COMPOSE_FLAGS);
+  compose.action(async (opts: Record<string, unknown>) => (await import('./commands/compose-command.js')).runComposeCommand(opts));
   program
     .command('models')
     .description('list the models and GPUs in the latency catalogue')
@@ -268,7 +289,8 @@ export function buildProgram(): Command {
     .command('policies')
     .description('list the built-in admission, priority, routing, scheduler policies, scorers, P/D deciders and autoscalers')
     .action(async () => (await import('./commands/list-command.js')).runListCommand('policies'));
-  for (const cmd of program.commands) usageErrors(cmd);
+  const withSubcommands = (cmds: readonly Command[]): Command[] => cmds.flatMap((c) => [c, ...withSubcommands(c.commands)]);
+  for (const cmd of withSubcommands(program.commands)) usageErrors(cmd);
   return program;
 }
 
@@ -293,11 +315,16 @@ function usageErrors(cmd: Command): void {
   });
 }
 
+/** `blis`, `blis run`, `blis convert preset`. */
+function commandPath(cmd: Command): string {
+  return cmd.parent === null ? 'blis' : `${commandPath(cmd.parent)} ${cmd.name()}`;
+}
+
 function commanderIssue(cmd: Command, err: CommanderError): UsageIssue | undefined {
   const msg = err.message.replace(/^error: /, '');
   const suggestion = /\(Did you mean (.+)\?\)/.exec(msg)?.[1];
   const hint = suggestion !== undefined ? `; did you mean ${suggestion}?` : '';
-  const name = cmd.parent === null ? 'blis' : `blis ${cmd.name()}`;
+  const name = commandPath(cmd);
   let m: RegExpExecArray | null;
   switch (err.code) {
     case 'commander.unknownOption':

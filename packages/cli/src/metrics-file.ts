@@ -18,6 +18,10 @@ export interface BlisMetricsOutput
   /** BLIS writes it only when positive (`omitempty`). */
   kv_allocation_failures?: number;
   requests?: BlisRequestMetrics[];
+  /** The saturation analysis's final labels (`--detectors`), after the requests as BLIS writes them. */
+  saturation?: Record<string, string>;
+  /** Per LoRA adapter (BLIS's `adapters`), only when the run serves adapters. */
+  adapters?: SimulationResult['adapters'];
 }
 
 /** BLIS's per-request `RequestMetrics` (times in ms, arrival in seconds). */
@@ -33,21 +37,32 @@ export interface BlisRequestMetrics {
   slo_class?: string;
   tenant_id?: string;
   handled_by?: string;
+  adapter?: string;
   /** With flow control: ms between gateway enqueue and dispatch (BLIS omits 0). */
   gateway_queue_delay_ms?: number;
   session_id?: string;
   round_index: number;
 }
 
-/** A request's session, as the run's workload gave it. */
-type SessionOf = (id: string) => Pick<RequestSpec, 'sessionId' | 'roundIndex'> | undefined;
+/** A request as the run's workload generated it: its session and round, and the SLO class its client named. */
+type SpecOf = (id: string) => Pick<RequestSpec, 'sessionId' | 'roundIndex' | 'sloClass'> | undefined;
 
-function session(id: string, of: SessionOf): { session_id?: string; round_index: number } {
+/**
+ * BLIS's `slo_class` (omitted when empty), `tenant_id` (same) and session keys. The class is the
+ * one the workload's client named: a request of a client that names none runs as `standard` here
+ * (its record says so) while BLIS writes it with none.
+ */
+function workloadKeys(r: { request_id: string; slo_class?: string; tenant?: string }, of: SpecOf): { slo_class?: string; tenant_id?: string } {
+  const cls = of(r.request_id)?.sloClass ?? r.slo_class;
+  return { ...(cls ? { slo_class: cls } : {}), ...(r.tenant ? { tenant_id: r.tenant } : {}) };
+}
+
+function session(id: string, of: SpecOf): { session_id?: string; round_index: number } {
   const s = of(id);
   return { ...(s?.sessionId ? { session_id: s.sessionId } : {}), round_index: s?.roundIndex ?? 0 };
 }
 
-/** BLIS's `arrived_at`: the arrival µs over 1e6 (dividing the ms by 1,000 rounds differently, 0.008022999999999999 for 0.008023). */
+/** BLIS's `arrived_at`: the arrival µs over 1e6 (µs / 1000 / 1000 can differ in the last bit). */
 function arrivedAt(arrivalMs: number): number {
   return Math.round(arrivalMs * 1000) / 1e6;
 }
@@ -72,7 +87,7 @@ export function blisRequestId(id: string): string {
   return /^\d+$/.test(id) ? `request_${id}` : id;
 }
 
-function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
+function completedRecord(r: RequestRecord, of: SpecOf): BlisRequestMetrics {
   return {
     arrived_at: arrivedAt(r.arrival_ms),
     requestID: blisRequestId(r.request_id),
@@ -82,16 +97,16 @@ function completedRecord(r: RequestRecord, of: SessionOf): BlisRequestMetrics {
     itl_ms: r.itl_ms,
     e2e_ms: r.e2e_ms,
     scheduling_delay_ms: r.scheduling_delay_ms,
-    ...(r.slo_class ? { slo_class: r.slo_class } : {}),
-    ...(r.tenant ? { tenant_id: r.tenant } : {}),
+    ...workloadKeys(r, of),
     ...(r.handled_by !== '' ? { handled_by: r.handled_by } : {}),
+    ...(r.adapter !== undefined ? { adapter: r.adapter } : {}),
     ...gatewayQueueDelay(r),
     ...session(r.request_id, of),
   };
 }
 
 /** An unfinished request keeps what it reached (BLIS zeroes what it never had: ITL and E2E need a completion). */
-function unfinishedRecord(r: UnfinishedRequestRecord, of: SessionOf): BlisRequestMetrics {
+function unfinishedRecord(r: UnfinishedRequestRecord, of: SpecOf): BlisRequestMetrics {
   return {
     arrived_at: arrivedAt(r.arrival_ms),
     requestID: blisRequestId(r.request_id),
@@ -101,9 +116,9 @@ function unfinishedRecord(r: UnfinishedRequestRecord, of: SessionOf): BlisReques
     itl_ms: 0,
     e2e_ms: 0,
     scheduling_delay_ms: r.scheduling_delay_ms ?? 0,
-    ...(r.slo_class ? { slo_class: r.slo_class } : {}),
-    ...(r.tenant ? { tenant_id: r.tenant } : {}),
+    ...workloadKeys(r, of),
     handled_by: r.handled_by,
+    ...(r.adapter !== undefined ? { adapter: r.adapter } : {}),
     ...gatewayQueueDelay(r),
     ...session(r.request_id, of),
   };
@@ -113,16 +128,17 @@ function unfinishedRecord(r: UnfinishedRequestRecord, of: SessionOf): BlisReques
  * The metrics file of a run. `cache_hit_rate` is BLIS's cluster figure, the unweighted mean of
  * the instances' rates (ours in the result pools blocks; docs/engine-semantics.md item 7).
  * Requests no instance received (rejected at admission, shed at the gateway) are not in BLIS's
- * per-instance metrics and are left out here too. `sessionOf` gives a request's session and round
- * (BLIS's `session_id`, `round_index`); without it every request is round 0 of no session.
+ * per-instance metrics and are left out here too. `specOf` gives a request as the workload made it
+ * (BLIS's `session_id`, `round_index`, `slo_class`); without it every request is round 0 of no
+ * session, of the class its record gives.
  */
-export function blisMetricsOutput(result: SimulationResult, sessionOf: SessionOf = () => undefined): BlisMetricsOutput {
+export function blisMetricsOutput(result: SimulationResult, specOf: SpecOf = () => undefined): BlisMetricsOutput {
   const r = result;
   const rates = r.instances.map((i) => i.cache_hit_rate);
   const hitRate = r.blis_mean_rates?.cache_hit_rate ?? (rates.length === 0 ? r.cache_hit_rate : rates.reduce((a, b) => a + b, 0) / rates.length);
   const requests: BlisRequestMetrics[] = [];
-  for (const q of r.requests ?? []) requests.push(completedRecord(q, sessionOf));
-  for (const q of r.unfinished_requests ?? []) if (q.handled_by !== '') requests.push(unfinishedRecord(q, sessionOf));
+  for (const q of r.requests ?? []) requests.push(completedRecord(q, specOf));
+  for (const q of r.unfinished_requests ?? []) if (q.handled_by !== '') requests.push(unfinishedRecord(q, specOf));
   // Stable: equal arrivals keep BLIS's request-id order.
   requests.sort((a, b) => a.arrived_at - b.arrived_at || (a.requestID < b.requestID ? -1 : a.requestID > b.requestID ? 1 : 0));
   return {
@@ -158,5 +174,7 @@ export function blisMetricsOutput(result: SimulationResult, sessionOf: SessionOf
     length_capped_requests: r.length_capped_requests,
     timed_out_requests: r.timed_out_requests,
     ...(requests.length > 0 ? { requests } : {}),
+    ...(r.saturation !== undefined ? { saturation: r.saturation } : {}),
+    ...(r.adapters !== undefined ? { adapters: r.adapters } : {}),
   };
 }

@@ -44,6 +44,9 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
     requireSpecFileSize('--workload-spec', f.workloadSpec);
     const loaded = loadWorkloadSpec(f.workloadSpec);
     if (f.quiet !== true) for (const n of loaded.notes ?? []) process.stderr.write(`blis: note: ${n}\n`);
+    // As BLIS: a real server manages its own adapters; the spec's are not sent.
+    if (f.quiet !== true && loaded.clients.some((c) => c.adapter !== undefined && c.adapter !== ''))
+      process.stderr.write('blis: warning: the spec names LoRA adapters (clients[].adapter); observe sends every request to --model, without them\n');
     const spec: LoadedSpec = { ...loaded, ...(horizon !== undefined ? { horizon } : {}) };
     const seed = (f.seed as number | undefined) ?? spec.seed;
     // A client without slo_class is sent without a class (no objective header, no priority), as BLIS sends it.

@@ -14,7 +14,10 @@ const WORKLOAD = 'Workload';
 const CLUSTER = 'Cluster and policies';
 const PD = 'Prefill/decode disaggregation';
 const OUTPUT = 'Output and analysis';
+const LORA = 'LoRA adapters';
 const LATENCY_MODELS = ['blackbox', 'roofline', 'trained-physics'] as const;
+/** `MOE_COMM_BACKENDS` of `@blis/latency` (a test keeps them equal), written out like HORIZON_MAX_US. */
+export const MOE_COMM_BACKEND_CHOICES = ['naive', 'allgather_reducescatter', 'pplx', 'deepep_high_throughput', 'deepep_low_latency', 'mori', 'flashinfer_all2allv'] as const;
 /** BLIS's `--log` levels (results go to stdout whatever the level). */
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'panic'] as const;
 
@@ -23,6 +26,9 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'model', kind: 'string', group: MODEL, description: 'model id from the catalogue (picks its default GPU, TP and latency model)', defaultText: 'meta-llama/llama-3.1-8b-instruct' },
   { name: 'hardware', aliases: ['gpu'], kind: 'string', group: MODEL, description: 'GPU (H100, A100-80, A100-SXM, L40S); default: the model\'s' },
   { name: 'tp', kind: 'posInt', group: MODEL, description: 'tensor parallelism; default: the model\'s' },
+  { name: 'dp', kind: 'posInt', group: MODEL, description: 'data-parallel ranks of --tp GPUs per instance (vLLM --data-parallel-size): each rank its own KV cache and 1/dp of the tokens, routed experts sharded over TP·DP GPUs; MoE models with trained-physics only', defaultText: '1' },
+  { name: 'enable-expert-parallel', kind: 'bool', group: MODEL, description: 'routed experts owned whole by the TP·DP GPUs (vLLM --enable-expert-parallel); the same step time as slicing them, needed for an all-to-all --moe-comm-backend; MoE models with trained-physics only' },
+  { name: 'moe-comm-backend', kind: 'string', choices: MOE_COMM_BACKEND_CHOICES, group: MODEL, description: 'MoE dispatch/combine between DP ranks (vLLM VLLM_ALL2ALL_BACKEND): naive and allgather_reducescatter move every token\'s hidden state, the others (with --enable-expert-parallel) each token to its top-k experts; needs --dp > 1', defaultText: 'allgather_reducescatter' },
   { name: 'latency-model', kind: 'string', choices: LATENCY_MODELS, group: MODEL, description: 'latency model (BLIS HEAD\'s default is trained-physics)', defaultText: 'trained-physics; blackbox without an HF config, with 3 --beta-coeffs or with --vllm-version' },
   { name: 'alpha-coeffs', kind: 'triple', group: MODEL, description: 'alpha0,alpha1,alpha2 in µs (blackbox/roofline: queueing base, per input token, per output token; trained-physics: queueing, post-decode, per output token)' },
   { name: 'beta-coeffs', kind: 'numbers', group: MODEL, description: 'blackbox: beta0,beta1,beta2 in µs (step base, per cache-miss token, per decode token); trained-physics: 7 to 11 values, BLIS HEAD\'s when omitted' },
@@ -43,6 +49,12 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'kv-offload-threshold', kind: 'unitInterval', group: ENGINE, description: 'deprecated: accepted in [0, 1] and ignored, as in BLIS (the CPU tier mirrors every full block)', defaultText: '0.9' },
   { name: 'kv-offload-config', kind: 'string', group: ENGINE, description: 'YAML file with BLIS\'s kv_offload: block: a CPU staging tier and secondary tiers; on replay a trace header\'s block wins' },
   { name: 'kv-reload-recompute', kind: 'bool', group: ENGINE, description: 'charge prefill compute for blocks reloaded from a CPU tier in the step that reloads them, as BLIS does' },
+  { name: 'lora-config', kind: 'string', group: LORA, description: "YAML file with BLIS's lora: block: the adapter registry (id, rank), adapter_capacity, cost coefficients; its adapters' HBM comes out of a derived KV budget, never out of --total-kv-blocks" },
+  { name: 'lora-adapter-capacity', kind: 'nonNegInt', group: LORA, description: 'resident adapter slots per instance (vLLM --max-loras); over --lora-config; 0 with adapters declared is refused', defaultText: '1 (vLLM\'s default) when adapters are declared' },
+  { name: 'lora-load-base-latency-us', kind: 'nonNegNumber', group: LORA, description: 'fixed µs of a cold adapter load; over --lora-config', defaultText: '1500' },
+  { name: 'lora-load-bandwidth-bytes-us', kind: 'posNumber', group: LORA, description: 'adapter load bandwidth, bytes per µs; over --lora-config', defaultText: '2000000' },
+  { name: 'lora-footprint-bytes-per-rank', kind: 'posNumber', group: LORA, description: 'adapter weights per unit of rank, bytes (load size and HBM slot size); over --lora-config', defaultText: '2000000' },
+  { name: 'lora-scorer-weight', kind: 'posNumber', group: LORA, description: 'append lora-affinity at this weight to the weighted routing profile (--routing-policy weighted)' },
   { name: 'num-requests', kind: 'posInt', group: WORKLOAD, description: 'requests to generate', defaultText: '100' },
   { name: 'rate', kind: 'posNumber', group: WORKLOAD, description: 'arrival rate, requests per second', defaultText: '1' },
   { name: 'prompt-tokens', kind: 'posInt', group: WORKLOAD, description: 'mean prompt length', defaultText: '512' },

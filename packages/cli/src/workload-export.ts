@@ -67,7 +67,8 @@ export interface RunRequest {
  */
 export function runRequests(config: SimulationConfig, result: SimulationResult): RunRequest[] {
   const byId = fates(result);
-  const source = openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs });
+  // A client that names no SLO class sends requests of none, as BLIS writes them in both files.
+  const source = openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, defaultSloClass: '' });
   const rows: RunRequest[] = [];
   for (let r = source.next(); r !== undefined && rows.length < byId.size; r = source.next()) {
     const fate = byId.get(r.id);
@@ -97,5 +98,6 @@ export function exportRunWorkload(config: SimulationConfig, rows: readonly RunRe
   const w = config.workload;
   const seed = w.kind === 'synthetic' ? config.seed : w.kind === 'spec' ? w.seed : undefined;
   const header: Partial<TraceV2Header> = { trace_version: 3, mode, ...(mode === 'generated' && seed !== undefined ? { workload_seed: seed } : {}) };
-  return writeTraceV2(arraySource(numbered), `${prefix}.yaml`, `${prefix}.csv`, header, (r) => outcomes.get(r)!);
+  const adapters = numbered.some((r) => r.adapter !== undefined && r.adapter !== '');
+  return writeTraceV2(arraySource(numbered), `${prefix}.yaml`, `${prefix}.csv`, header, (r) => outcomes.get(r)!, adapters);
 }

@@ -1,8 +1,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { blis } from './blis-process.js';
+import { HEAD_FIXTURE_DIR } from './parity-compare.js';
 
 // BLIS's output files through the process: `--metrics-path` (BLIS's MetricsOutput, which
 // `blis calibrate --sim-metrics` reads) and `--trace-output` (the run's workload as TraceV2, which
@@ -48,7 +50,7 @@ describe('blis run --metrics-path and --trace-output', () => {
     for (const q of m.requests) {
       expect(Object.keys(q).slice(0, BLIS_REQUEST_KEYS.length)).toEqual(BLIS_REQUEST_KEYS);
       const ours = records.find((x) => `request_${x.request_id}` === q.requestID)!;
-      // BLIS's float64(arrival µs) / 1e6.
+      // BLIS's µs / 1e6 (ms / 1000 can differ in the last bit).
       expect(q.arrived_at).toBe(Math.round(ours.arrival_ms * 1000) / 1e6);
       expect(q.ttft_ms).toBe(ours.ttft_ms);
       expect(q.handled_by).toBe(ours.handled_by);
@@ -117,5 +119,49 @@ describe('blis run --metrics-path and --trace-output', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
+  });
+});
+
+// BLIS HEAD's own files for BLIS's P/D demo baseline (fixtures/blis-head-parity/PROVENANCE.md):
+// a flag-driven workload names no SLO class, so neither file gives its requests one, and a
+// request's text_tokens is 0 outside a multimodal prompt.
+describe("BLIS HEAD's output files, byte for byte", () => {
+  const fixture = (name: string) => readFileSync(join(HEAD_FIXTURE_DIR, 'flags-tp', name));
+  it('blis run --model qwen/qwen3-14b --num-instances 4 --rate 100 --num-requests 1000 --metrics-path --trace-output', async () => {
+    const m = join(dir, 'pd-baseline.json');
+    const w = join(dir, 'pd-baseline');
+    const r = await blis(['run', '--model', 'qwen/qwen3-14b', '--num-instances', '4', '--rate', '100', '--num-requests', '1000', '--metrics-path', m, '--trace-output', w]);
+    expect(r.code, r.stderr).toBe(0);
+    const ours = readFileSync(m, 'utf8');
+    const theirs = gunzipSync(fixture('metrics.json.gz')).toString('utf8');
+    // Parsed first, so that a difference shows as the record and key that differ.
+    expect(JSON.parse(ours)).toEqual(JSON.parse(theirs));
+    expect(ours).toBe(theirs);
+    expect(readFileSync(`${w}.yaml`, 'utf8')).toBe(fixture('trace-output.yaml').toString('utf8'));
+    expect(readFileSync(`${w}.csv`, 'utf8')).toBe(gunzipSync(fixture('trace-output.csv.gz')).toString('utf8'));
+  });
+});
+
+// The held-out references' command line (fixtures/blis-head-parity/PROVENANCE.md): BLIS wrote
+// their requests.csv from its --metrics-path file, so each record's arrived_at (µs / 1e6 in
+// BLIS, not ms / 1000) and times must read back as the same numbers.
+describe("the held-out references' replay writes BLIS's records", () => {
+  it('replay ... --latency-model roofline --num-instances 4 --metrics-path: every record as BLIS HEAD wrote it', async () => {
+    const trace = join(HEAD_FIXTURE_DIR, '..', 'blis-parity', 'azurecode2k');
+    const m = join(dir, 'azure-4rr.json');
+    const r = await blis([
+      'replay', '--model', 'meta-llama/llama-3.1-8b-instruct', '--hardware', 'H100', '--tp', '1', '--total-kv-blocks', '7463', '--block-size-in-tokens', '16',
+      '--max-num-seqs', '256', '--max-num-batched-tokens', '2048', '--routing-policy', 'round-robin', '--seed', '42', '--num-instances', '4', '--latency-model', 'roofline',
+      '--trace-header', `${trace}.yaml`, '--trace-data', `${trace}.csv`, '--metrics-path', m, '--quiet',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = readFileSync(join(HEAD_FIXTURE_DIR, 'roofline-4rr', 'requests.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const byId = new Map((json(m).requests as Record<string, unknown>[]).map((q) => [q.requestID, q]));
+    expect(byId.size).toBe(rows.length);
+    for (const [id, arrival, input, output, handledBy, ttft, itl, e2e, sched] of rows)
+      expect(byId.get(`request_${id}`), id).toEqual({
+        arrived_at: Number(arrival), requestID: `request_${id}`, num_prefill_tokens: Number(input), num_decode_tokens: Number(output),
+        ttft_ms: Number(ttft), itl_ms: Number(itl), e2e_ms: Number(e2e), scheduling_delay_ms: Number(sched), handled_by: handledBy, round_index: 0,
+      });
   });
 });

@@ -90,7 +90,7 @@ describe.concurrent('the command line itself', () => {
     [[...RUN, '--bogus'], '--bogus: expected an option of `blis run` (see `blis run --help`), found an unknown option'],
     [['replay', '--trace-fromat', 'x'], '--trace-fromat: expected an option of `blis replay` (see `blis replay --help`), found an unknown option; did you mean --trace-format?'],
     [['--bogus'], '--bogus: expected an option of `blis` (see `blis --help`), found an unknown option'],
-    [['rnu'], 'command: expected one of run, replay, capacity, observe, convert, evaluate, sweep, worker, compare, serve-sim, calibrate, report, models, policies, found "rnu"; did you mean run?'],
+    [['rnu'], 'command: expected one of run, replay, capacity, observe, convert, evaluate, sweep, worker, compare, serve-sim, calibrate, report, compose, models, policies, found "rnu"; did you mean run?'],
     [[...RUN, '--rate'], '--rate: expected a value after it, found nothing'],
     [[...RUN, 'meta-llama/llama-3.1-8b-instruct'], 'run: expected options only (every value follows its --flag), found the extra argument "meta-llama/llama-3.1-8b-instruct"'],
     [['convert', '--workload', 'chatbot'], '--output: expected a value (`blis convert` requires it), found nothing'],
@@ -109,7 +109,7 @@ describe.concurrent('the command line itself', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^Usage: blis \[options\] \[command\]/);
-    expect(r.stderr).toMatch(/\nblis: command: expected one of run, replay, capacity, observe, convert, evaluate, sweep, worker, compare, serve-sim, calibrate, report, models, policies, found nothing\n$/);
+    expect(r.stderr).toMatch(/\nblis: command: expected one of run, replay, capacity, observe, convert, evaluate, sweep, worker, compare, serve-sim, calibrate, report, compose, models, policies, found nothing\n$/);
   });
 
   it('the exit code and streams survive the bin/blis.js launcher', async ({ expect }) => {

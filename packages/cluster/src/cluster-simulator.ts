@@ -43,6 +43,8 @@ export class ClusterSimulator {
   readonly state: ClusterRouterState;
   readonly counters: ClusterCounters = { injected: 0, rejected: 0, shed: 0, expired: 0, evicted: 0, completed: 0, dropped: 0, timedOut: 0, inTransit: 0, drainedDropped: 0, redirected: 0 };
   readonly log = new CompletionLog();
+  /** Whether instances serve LoRA adapters (the completion log then keeps each request's adapter). */
+  private readonly servesAdapters: boolean;
   readonly sloNames = new Interner();
   readonly tenantNames = new Interner();
   /** Requests that left without completing, kept only with per-request records (`recordRequestIds`). */
@@ -87,6 +89,7 @@ export class ClusterSimulator {
 
   constructor(setup: ClusterSetup) {
     this.setup = setup;
+    this.servesAdapters = setup.instances.some((c) => c.lora !== undefined);
     this.left = setup.recordRequestIds === true ? [] : undefined;
     this.instances = [];
     this.snapshots = [];
@@ -614,6 +617,10 @@ export class ClusterSimulator {
     log.cacheHitBlocks.push(cacheHitBlocks);
     log.preemptions.push(preemptions);
     if (this.setup.recordRequestIds) log.ids.push(as.spec.id);
+    if (this.servesAdapters) {
+      const a = as.spec.adapter;
+      log.adapter.push(a === undefined || a === '' ? -1 : log.adapterNames.code(a));
+    }
     if (req.spec.sessionId !== '') {
       const st = this.sessions.get(req.spec.sessionId);
       if (st === undefined) this.sessions.set(req.spec.sessionId, { startUs: req.spec.arrivalUs, endUs: now, rounds: 1 });

@@ -32,6 +32,9 @@ export class CompletionLog {
   readonly completionUs = new GrowableFloat64();
   readonly cacheHitBlocks = new GrowableFloat64();
   readonly preemptions = new GrowableFloat64();
+  /** Adapter code per completion (-1 = base model); filled only when instances serve LoRA adapters. */
+  readonly adapter = new GrowableFloat64();
+  readonly adapterNames = new Interner();
   /** Request ids, kept only when per-request records were asked for. */
   readonly ids: string[] = [];
 }

@@ -1,8 +1,12 @@
+import { MOE_COMM_BACKENDS } from '@blis/latency';
 import * as z from 'zod';
 import { KVOffloadSchema, expectedFound, offloadBlockSizeIssue } from './kv-offload-schema.js';
 import { PdConfigSchema, pdTopologyIssues } from './pd/pd-schema.js';
 import { ScorerWeightSchema } from './scorer-weight-schema.js';
+import { LoraSchema } from './lora/lora-schema.js';
 import { AutoscalingSchema, LifecycleSchema, NodePoolsSchema } from './autoscale/autoscale-schema.js';
+import { SaturationAnalysisSchema } from './saturation-analysis/saturation-analysis-schema.js';
+import { moeParallelismIssues } from './moe-parallelism-issues.js';
 import { FlowControlSchema } from './flow-control/flow-control-schema.js';
 
 export { FlowControlSchema };
@@ -113,6 +117,12 @@ export const SimulationConfigSchema = z
     model: z.string().min(1).default('meta-llama/llama-3.1-8b-instruct'),
     hardware: z.string().optional(),
     tp: posInt.optional(),
+    /** vLLM `--data-parallel-size`: data-parallel ranks of `tp` GPUs per instance; > 1 only for an MoE model under trained-physics. */
+    dp: posInt.default(1),
+    /** vLLM `--enable-expert-parallel`: routed experts owned whole by the TP·DP GPUs (an MoE model under trained-physics). */
+    enableExpertParallel: z.boolean().default(false),
+    /** vLLM `VLLM_ALL2ALL_BACKEND`: the MoE dispatch/combine at `dp` > 1; unset = `allgather_reducescatter`. */
+    moeCommBackend: z.enum(MOE_COMM_BACKENDS).optional(),
     latencyModel: z.enum(['blackbox', 'roofline', 'trained-physics']).optional(),
     alphaCoeffs: z.array(z.number()).length(3).optional(),
     /** 3 for blackbox; 7 to 11 for trained-physics. */
@@ -148,6 +158,11 @@ export const SimulationConfigSchema = z
     kvReloadRecompute: z.boolean().default(false),
     /** BLIS `--kv-offload-config`'s `kv_offload:` block: the N-tier offload chain. Excludes `kvCpuBlocks`. */
     kvOffload: KVOffloadSchema.optional(),
+    /**
+     * BLIS `--lora-config`'s `lora:` block: the adapter registry, resident slots per instance and
+     * cost coefficients (off unless adapters are declared).
+     */
+    lora: LoraSchema.optional(),
     /** Prefill/decode disaggregation: pools, decider, KV transfer (off unless P/D instances are set). */
     pd: PdConfigSchema.optional(),
     /** The autoscaler (off unless `intervalUs` > 0). */
@@ -201,6 +216,8 @@ export const SimulationConfigSchema = z
     checkInvariants: z.boolean().default(false),
     /** Add per-request records under `requests` in the result. */
     includeRequests: z.boolean().default(false),
+    /** BLIS's post-hoc saturation analysis (`--detectors`): final labels under `saturation`; unset = off. */
+    saturationAnalysis: SaturationAnalysisSchema.optional(),
     /** Sample per-instance signals every this many µs of simulated time into `timeseries`; unset = none. */
     timeseriesIntervalUs: posInt.optional(),
     /** Most samples a time series keeps per signal: at the cap the interval doubles (every other sample kept). */
@@ -209,6 +226,7 @@ export const SimulationConfigSchema = z
   .strict()
   .superRefine((c, ctx) => {
     if (c.pd !== undefined) for (const issue of pdTopologyIssues(c.pd, c.numInstances)) ctx.addIssue({ code: 'custom', path: ['pd', ...issue.path], message: issue.message });
+    for (const issue of moeParallelismIssues(c)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     if (c.kvOffload === undefined) return;
     // BLIS refuses both at start-up: they are two different KV tier models.
     if (c.kvCpuBlocks > 0)

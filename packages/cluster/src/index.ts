@@ -32,6 +32,9 @@ export { ClusterRouterState } from './router-state.js';
 export { openWorkload, openSizedWorkload, sizeWorkload } from './workload-source.js';
 export type { OpenWorkloadOptions, OpenedWorkload, PreparePhase } from './workload-source.js';
 export { KVOffloadSchema, KVOffloadTierSchema, offloadBlockSizeIssue } from './kv-offload-schema.js';
+export { LoraSchema, LoraAdapterSchema, LORA_DEFAULTS, loraSettings } from './lora/lora-schema.js';
+export type { LoraConfig, LoraConfigInput } from './lora/lora-schema.js';
+export type { AdapterMetrics } from './lora/adapter-metrics.js';
 export type { KVOffloadInput, KVOffloadSettings, KVOffloadTierSettings } from './kv-offload-schema.js';
 export { resolveKVTiers, resolveOffloadChain, offloadPerBlockBytes } from './kv-tiers-config.js';
 export type { KVTierSettings } from './kv-tiers-config.js';
@@ -91,3 +94,12 @@ export { SampleColumn } from './timeseries/sample-column.js';
 export { timeseriesResult } from './timeseries/timeseries-result.js';
 export type { TimeSeriesResult, InstanceSeries, ClusterSeries } from './timeseries/timeseries-result.js';
 export * from './limits/index.js';
+export {
+  SaturationAnalysisSchema,
+  BacklogDriftSettingsSchema,
+  DEFAULT_SATURATION_FINAL_WINDOW_US,
+  finalWindowUsOf,
+  type SaturationAnalysisInput,
+  type SaturationAnalysisSettings,
+} from './saturation-analysis/saturation-analysis-schema.js';
+export { runSaturationAnalysis, completedRequestTimes, blisRequestId } from './saturation-analysis/run-saturation-analysis.js';

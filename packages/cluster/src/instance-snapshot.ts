@@ -21,6 +21,8 @@ export class LiveSnapshot implements InstanceSnapshot {
   /** The view starts as the empty instance at t = 0, which BLIS's router also starts from. */
   snapshotTimeUs = 0;
   readonly kv: KVCacheView;
+  /** Adapters resident at the last refresh; declared only when the instance serves LoRA adapters. */
+  declare residentAdapters?: ReadonlySet<string>;
   // A `#` field, not a TS `private` one: a policy holding this snapshot must not be able to walk
   // to the instance and from there to requests' output lengths (INV-9) or mutate it.
   readonly #instance: InstanceSimulator;
@@ -35,6 +37,7 @@ export class LiveSnapshot implements InstanceSnapshot {
     this.id = instance.config.id;
     this.totalKVBlocks = instance.kv.totalBlocks;
     this.freeKVBlocks = instance.kv.freeBlocks;
+    if (instance.lora !== undefined) this.residentAdapters = new Set();
     const cache = instance.kv;
     this.kv = {
       get totalBlocks() {
@@ -66,6 +69,9 @@ export class LiveSnapshot implements InstanceSnapshot {
     this.kvUtilization = inst.kv.utilization;
     this.freeKVBlocks = inst.kv.freeBlocks;
     this.cacheHitRate = inst.kv.cacheHitRate;
+    // BLIS refreshes the resident adapter set on the load signals' schedule.
+    const lora = inst.lora;
+    if (lora !== undefined) this.residentAdapters = new Set(lora.resident.ids().map((a) => lora.idOf(a)));
     this.snapshotTimeUs = now;
   }
 }

@@ -27,6 +27,8 @@ export interface RequestRecord {
   outcome?: 'completed';
   /** Simulated time it completed. */
   left_ms?: number;
+  /** The LoRA adapter that served it; present only for adapter requests of a run serving adapters. */
+  adapter?: string;
 }
 
 /**
@@ -53,6 +55,8 @@ export interface UnfinishedRequestRecord {
   outcome: Exclude<RequestOutcome, 'completed'>;
   /** Simulated time it left; null when the run ended first. */
   left_ms: number | null;
+  /** The LoRA adapter it asked for; present only when it asked for one. */
+  adapter?: string;
 }
 
 /** The completed requests' records, in the order they completed. */
@@ -78,6 +82,8 @@ export function requestRecords(sim: ClusterSimulator): RequestRecord[] {
       outcome: 'completed',
       left_ms: log.completionUs.get(i) / 1000,
     };
+    const a = log.adapter.length > i ? log.adapter.get(i) : -1;
+    if (a >= 0) records[i].adapter = log.adapterNames.names[a];
   }
   return records;
 }
@@ -113,6 +119,7 @@ function unfinishedRecord(sim: ClusterSimulator, req: SimRequest, outcome: Unfin
     ...gatewayDelay(sim, spec.id),
     outcome,
     left_ms: atUs === undefined ? null : atUs / 1000,
+    ...(spec.adapter !== undefined && spec.adapter !== '' ? { adapter: spec.adapter } : {}),
   };
 }
 

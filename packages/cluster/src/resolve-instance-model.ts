@@ -1,5 +1,6 @@
 import { type ResolvedLatency, resolveKVBlocks, resolveLatency } from '@blis/latency';
 import type { SimulationConfig } from './config-schema.js';
+import { loraReservedBytes } from './lora/lora-reservation.js';
 
 /** What a pool may set apart from the global model settings (P/D's per-pool overrides). */
 export interface ModelOverrides {
@@ -23,14 +24,17 @@ export function resolveInstanceModel(config: SimulationConfig, overrides: ModelO
     vllmVersion: config.vllmVersion,
     modelConfigPath: config.modelConfigPath,
     hardwareConfigPath: config.hardwareConfigPath,
+    parallelism: { dp: config.dp, enableExpertParallel: config.enableExpertParallel, moeCommBackend: config.moeCommBackend },
   });
   const kv = resolveKVBlocks({
     totalKVBlocks: config.totalKVBlocks,
     modelConfig: resolved.modelConfig,
     hardware: resolved.hardware,
     tp: resolved.tp,
+    dp: resolved.dp,
     gpuMemoryUtilization: config.gpuMemoryUtilization,
     blockSizeTokens: config.blockSizeTokens,
+    adapterReservedBytes: loraReservedBytes(config.lora),
   });
   return { resolved, kv };
 }

@@ -1,3 +1,4 @@
+import { type AdapterMetrics, adapterMetrics } from './lora/adapter-metrics.js';
 import { type Distribution, GrowableFloat64, type InstanceSimulator, summarizeUsAsMs, summarizeWeightedUsAsMs } from '@blis/engine';
 import type { AnomalyReport } from '@blis/trace';
 import type { ClusterSimulator } from './cluster-simulator.js';
@@ -5,7 +6,7 @@ import { coefficientOfVariation, jainIndex, maxMinRatio } from './fairness.js';
 import { type FitnessMetric, type FitnessResult, computeFitness } from './fitness.js';
 import { tierCacheHitRate } from '@blis/kvcache';
 import { type KvTierCounters, blisMeanRates, clusterTierFields, instanceTierFields, pooledTierStats } from './kv-tier-metrics.js';
-import type { PoolType } from '@blis/policies';
+import type { PoolType, SaturationLevel } from '@blis/policies';
 import { type PdMetrics, pdMetrics } from './pd/pd-metrics.js';
 import { type AutoscalingMetrics, autoscalingMetrics } from './autoscale/autoscale-metrics.js';
 import { type CustomMetrics, collectCustomMetrics } from './custom-metrics.js';
@@ -149,6 +150,10 @@ export interface SimulationResult extends MetricsBlock {
   autoscaling?: AutoscalingMetrics;
   /** Present only when a policy reported metrics (`metrics()`): per policy, its metrics. */
   custom_metrics?: CustomMetrics;
+  /** Present only when LoRA adapters are served (`--lora-config`): per adapter id, its loads, evictions, TTFT and throughput. */
+  adapters?: Record<string, AdapterMetrics>;
+  /** Present only with the post-hoc saturation analysis (`--detectors`): each detector's final label, by name. */
+  saturation?: Record<string, SaturationLevel>;
   /** Present only with a time series interval (`--timeseries-interval`): signals over simulated time. */
   timeseries?: TimeSeriesResult;
   [extra: string]: unknown;
@@ -418,6 +423,8 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
           },
     sessions,
   };
+  const adapters = adapterMetrics(sim.instances, log, dur);
+  if (adapters !== undefined) result.adapters = adapters;
   if (pd !== undefined) result.pd = pdMetrics(sim, pd);
   if (sim.fleet !== undefined) result.autoscaling = autoscalingMetrics(sim.fleet, sim.autoscaler, sim.counters, sim.endUs);
   const custom = collectCustomMetrics(sim);

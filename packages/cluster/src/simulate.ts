@@ -1,7 +1,7 @@
 import { type InstanceConfig, PartitionedRng, type RequestSource } from '@blis/engine';
 import { type GoRand, goSubsystemRand } from '@blis/workload';
 import type { KVTierConfig } from '@blis/kvcache';
-import { type LatencyModel, type ModelArchitecture, describeKVCapacity, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
+import { LatencyConfigError, type LatencyModel, type ModelArchitecture, describeKVCapacity, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
 import {
   type AdmissionPolicy,
   type AutoScalePolicy,
@@ -12,6 +12,7 @@ import {
   type PolicyKind,
   type PolicyRegistry,
   type PoolType,
+  type PostHocSaturationDetector,
   type PriorityPolicy,
   type RoutingPolicy,
   type SaturationDetector,
@@ -26,6 +27,8 @@ import { type PreparePhase, openSizedWorkload, sizeWorkload } from './workload-s
 import { routingReadsPrefixCache } from './cache-signal.js';
 import { resolveKVTiers } from './kv-tiers-config.js';
 import { resolveInstanceModel } from './resolve-instance-model.js';
+import { loraSettings } from './lora/lora-schema.js';
+import { adapterRegistryView } from './lora/adapter-references.js';
 import { resolvePdConfig } from './pd/pd-schema.js';
 import { resolveFlowControl } from './flow-control/resolve-flow-control.js';
 import { type ResolvedPdSetup, resolvePdSetup } from './pd/pd-setup.js';
@@ -42,6 +45,7 @@ import { autoscaleLimitIssues, autoscalePeak } from './limits/autoscale-peak.js'
 import { fleetCeiling } from './limits/fleet-ceiling.js';
 import { unplaceableGroupIssues } from './limits/unplaceable-groups.js';
 import { GO_ROUTER_STREAMS, goRouterRandom } from './router-random.js';
+import { runSaturationAnalysis } from './saturation-analysis/run-saturation-analysis.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -93,6 +97,11 @@ export interface SimulationRuntime {
   memoryLimit?: MemoryLimit;
   /** Told before each step of preparing the run that may take long on a large input (reading a spec, building instances). */
   onPhase?: (phase: PreparePhase) => void;
+  /**
+   * Post-hoc saturation detectors of one's own, one factory each (a fresh detector per replay):
+   * with `config.saturationAnalysis` they replay the run after the built-in ones named there.
+   */
+  saturationDetectors?: readonly (() => PostHocSaturationDetector)[];
 }
 
 /** What a prepared run knows besides its result: the resolved pieces, for reporting. */
@@ -109,6 +118,8 @@ export interface PreparedRun {
   memory: MemoryEstimate;
   /** The CPU tier or offload chain every instance has behind its GPU cache; absent = GPU only. */
   kvTiers?: KVTierConfig;
+  /** The runtime's own post-hoc saturation detectors (`SimulationRuntime.saturationDetectors`). */
+  saturationDetectors?: readonly (() => PostHocSaturationDetector)[];
 }
 
 /**
@@ -140,6 +151,9 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   const rng = new PartitionedRng(config.seed);
 
   let latency = runtime.latency;
+  // A latency model handed in has no DP/EP terms to feed: asking for them would change nothing.
+  if (latency !== undefined && (config.dp > 1 || config.enableExpertParallel || config.moeCommBackend !== undefined))
+    throw new LatencyConfigError(`dp: expected dp 1 without enableExpertParallel or moeCommBackend beside a latency model given at run time (only the built-in trained-physics has data/expert-parallel terms), found dp ${config.dp}`);
   let latencyKind = latency?.kind ?? 'custom';
   let kvBlocks = config.totalKVBlocks;
   let kvSource = kvBlocks !== undefined ? 'flag' : 'default';
@@ -225,7 +239,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   }
   // Replicas autoscaling may add hold caches like the largest startup ones.
   if (peak !== undefined) groups.push({ count: peak.instances - config.numInstances, kvBlocks: Math.max(...groups.map((g) => g.kvBlocks)), note: `autoscaled (${peak.bound})` });
-  const workloadOptions = { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, onPhase: runtime.onPhase };
+  const workloadOptions = { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, onPhase: runtime.onPhase, adapters: adapterRegistryView(config.lora, config.model) };
   const sized = runtime.source !== undefined ? { requests: requestsOfSource(config) } : estimateOnly ? sizeWorkload(config.workload, workloadOptions) : undefined;
   const opened = sized === undefined ? openSizedWorkload(config.workload, workloadOptions) : { source: runtime.source, ...sized };
   const cpuTier: CpuTierSize | undefined = kvTiers === undefined ? undefined : { kind: kvTiers.kind, blocks: kvTiers.cpuBlocks };
@@ -236,6 +250,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   const onPhase = runtime.onPhase;
   onPhase?.({ kind: 'build-instances', instances: config.numInstances, built: 0 });
 
+  const lora = loraSettings(config.lora);
   const buildInstance = (i: number, pool: ReturnType<ResolvedPdSetup['instance']> | undefined): InstanceConfig => ({
     index: i,
     id: `instance_${i}`,
@@ -255,6 +270,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     preemptionPolicy: config.preemptionPolicy,
     checkInvariants: config.checkInvariants,
     stepByStep: runtime.stepByStep,
+    ...(lora !== undefined ? { lora } : {}),
   });
   const instances: InstanceConfig[] = [];
   for (let i = 0; i < config.numInstances; i++) {
@@ -306,13 +322,15 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     horizonUs: config.horizonUs ?? Number.POSITIVE_INFINITY,
     observer: runtime.observer,
     ...(pd !== undefined ? { pd: pd.setup } : {}),
-    recordRequestIds: config.includeRequests,
+    // The saturation replay breaks ties between equal times by request id, as BLIS does.
+    recordRequestIds: config.includeRequests || config.saturationAnalysis !== undefined,
     onProgress: runtime.onProgress,
     ...(lifecycle !== undefined ? { lifecycle } : {}),
     ...(config.timeseriesIntervalUs !== undefined ? { timeseries: { intervalUs: config.timeseriesIntervalUs, maxSamples: config.timeseriesMaxSamples } } : {}),
   });
   const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, kvBlocksDerivation, memory };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
+  if (given.saturationDetectors !== undefined) prepared.saturationDetectors = given.saturationDetectors;
   return prepared;
 }
 
@@ -354,12 +372,18 @@ export function runPrepared(prepared: PreparedRun): SimulationResult {
   const { cluster, config } = prepared;
   cluster.run();
   if (config.checkInvariants) cluster.checkConservation();
-  return buildResult(cluster, {
+  const result = buildResult(cluster, {
     sloTtftUs: config.sloTtftUs,
     sloE2eUs: config.sloE2eUs,
     fitnessWeights: config.fitnessWeights as Partial<Record<FitnessMetric, number>> | undefined,
     includeRequests: config.includeRequests,
   });
+  if (config.saturationAnalysis !== undefined) {
+    const labels = runSaturationAnalysis(cluster, config.saturationAnalysis, undefined, prepared.saturationDetectors);
+    // No completed request, no label: BLIS then prints no `saturation` either.
+    if (Object.keys(labels).length > 0) result.saturation = labels;
+  }
+  return result;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 } from '@blis/workload';
 import type { WorkloadSource } from './config-schema.js';
 import { RUN_LIMITS } from './limits/run-limits.js';
+import { type AdapterRegistryView, checkAdapterReferences } from './lora/adapter-references.js';
 import { RunLimitError } from './limits/run-limit-error.js';
 
 /** A step of preparing a run that may take long on a large input, announced so progress can show it. */
@@ -26,8 +27,15 @@ export interface OpenWorkloadOptions {
   seed: number;
   blockSizeTokens: number;
   horizonUs?: number;
+  /**
+   * The SLO class of a generated request whose client names none: the request source's default
+   * (`standard`) unless given. BLIS's output files keep such a request's class empty.
+   */
+  defaultSloClass?: string;
   /** Told before each step that reads or sets up a large input. */
   onPhase?: (phase: PreparePhase) => void;
+  /** The LoRA registry a spec's client adapters must be in; unset: not checked. */
+  adapters?: AdapterRegistryView;
 }
 
 /** A request stream and, when the workload says, how many requests it will inject. */
@@ -51,13 +59,13 @@ export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions):
   switch (w.kind) {
     case 'synthetic': {
       const spec = specFromFlags({ ...w, seed: opts.seed, horizonUs: opts.horizonUs });
-      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens }), requests: w.numRequests };
+      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, defaultSloClass: opts.defaultSloClass }), requests: w.numRequests };
     }
     case 'spec': {
       const spec = readSpec(w, opts);
       const requests = specRequests(w, spec);
       opts.onPhase?.({ kind: 'generate', clients: spec.clients.length, requests });
-      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
+      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, defaultSloClass: opts.defaultSloClass, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
     }
     case 'trace': {
       opts.onPhase?.({ kind: 'read-trace', path: w.path });
@@ -93,6 +101,7 @@ function readSpec(w: SpecWorkload, opts: OpenWorkloadOptions): LoadedSpec {
   // Each client is a generator with its own streams: refuse a mix of more than a real study has.
   if (spec.clients.length > RUN_LIMITS.maxSpecClients)
     throw new RunLimitError([{ path: ['clients'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxSpecClients} clients`, found: String(spec.clients.length) }]);
+  if (opts.adapters !== undefined) checkAdapterReferences(spec, w.path ?? 'workload spec', opts.adapters);
   return spec;
 }
 

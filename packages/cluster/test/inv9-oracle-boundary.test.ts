@@ -79,6 +79,7 @@ function findLeaks(root: unknown, rootName: string): string[] {
 
 /** Fields a RequestView has, and nothing else: the runtime record must match exactly. */
 const VIEW_KEYS = [
+  'adapter',
   'arrivalUs',
   'blockHashes',
   'clientId',

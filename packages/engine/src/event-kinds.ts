@@ -1,6 +1,6 @@
 /**
  * Event kinds and their same-tick priorities. On one instance, events at equal ticks run as
- * BLIS runs them: arrival < queued < step < scheduled < left < timeout, then insertion order.
+ * BLIS runs them: arrival < queued < adapter loaded < step < scheduled < left < timeout, then insertion order.
  * Cluster events occupy classes below {@link INSTANCE_CLASS_BASE} and so precede every
  * instance event at the same tick; instance i's events precede instance i+1's.
  */
@@ -19,6 +19,8 @@ export const EventKind = {
   Queued: 17,
   /** Instance: one engine step (schedule, execute, complete, schedule next). */
   Step: 18,
+  /** Instance: a LoRA adapter's load completes (before a step at the same tick, so it can admit its requests). */
+  AdapterLoaded: 19,
   /** Instance: a request's deadline passes. */
   Timeout: 21,
 } as const;
@@ -32,7 +34,8 @@ export const INSTANCE_CLASS_BASE = 64;
 const INSTANCE_PRIORITY: Record<number, number> = {
   [EventKind.InstanceArrival]: 0,
   [EventKind.Queued]: 1,
-  [EventKind.Step]: 2,
+  [EventKind.AdapterLoaded]: 2,
+  [EventKind.Step]: 3,
   [EventKind.Timeout]: 5,
 };
 

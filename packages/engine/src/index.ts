@@ -20,3 +20,7 @@ export { percentile, summarizeUsAsMs, summarizeWeightedUsAsMs } from './distribu
 export type { Distribution } from './distribution.js';
 export { runInstance } from './run-instance.js';
 export type { RunInstanceOptions, RunInstanceResult } from './run-instance.js';
+export type { LoraSettings, AdapterDecl, StepOverheadTier } from './lora/lora-settings.js';
+export { AdapterCost } from './lora/adapter-cost.js';
+export { ResidentSet } from './lora/resident-set.js';
+export { InstanceLora } from './lora/instance-lora.js';

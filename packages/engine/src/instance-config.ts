@@ -1,6 +1,7 @@
 import type { KVTierConfig } from '@blis/kvcache';
 import type { LatencyModel } from '@blis/latency';
 import type { InstanceScheduler, PreemptionPolicyName, PriorityPolicy } from '@blis/policies';
+import type { LoraSettings } from './lora/lora-settings.js';
 
 /** Everything that shapes one simulated vLLM instance. */
 export interface InstanceConfig {
@@ -39,6 +40,8 @@ export interface InstanceConfig {
   priority?: PriorityPolicy;
   /** Which running request to evict on KV pressure: the newest (fcfs) or the least urgent. */
   preemptionPolicy: PreemptionPolicyName;
+  /** LoRA adapters served here (registry, slots, costs); absent = none, and no LoRA code runs. */
+  lora?: LoraSettings;
   /** Run the invariant monitor (INV-2..5, INV-8) on every event; slower, for tests. */
   checkInvariants: boolean;
   /**

@@ -140,6 +140,9 @@ export abstract class InstancePreemption extends InstanceState {
     victim.itlCount = 0;
     victim.itlSum = 0;
     this.releaseKV(victim);
+    // Back in the queue it uses no adapter (vLLM counts only scheduled requests against
+    // max_loras); BLIS keeps the pin, and a cold head behind a full set so pinned waits for ever.
+    if (victim.adapterPinned) this.releaseAdapter(victim);
     this.waitQueue.pushFront(victim);
     this.hooks.onPreempted?.(victim, now, this.config.index);
   }

@@ -118,6 +118,7 @@ export class InstanceSimulator extends InstanceStep {
       this.waitQueue.remove(r);
       this.kvTiers?.clearDeferred(r.spec.index);
       if (r.kvOwner >= 0) this.releaseKV(r);
+      if (r.adapterPinned) this.releaseAdapter(r);
       out.push(r);
     }
     while (running && this.run.length > 0) {
@@ -126,6 +127,7 @@ export class InstanceSimulator extends InstanceStep {
       this.run.writeBack(i);
       this.run.removeAt(i);
       this.releaseKV(r);
+      if (r.adapterPinned) this.releaseAdapter(r);
       out.push(r);
     }
     return out;
@@ -170,6 +172,9 @@ export class InstanceSimulator extends InstanceStep {
       case EventKind.Timeout:
         acted = this.onTimeout(arg, now);
         break;
+      case EventKind.AdapterLoaded:
+        this.onAdapterLoaded(now);
+        break;
       default:
         throw new Error(`instance ${this.config.id} cannot handle event kind ${kind}`);
     }
@@ -210,7 +215,17 @@ export class InstanceSimulator extends InstanceStep {
     this.enqueue(req, now);
   }
 
+  /** The adapter load in flight completed: its adapter is resident, and a step admits its requests. */
+  private onAdapterLoaded(now: number): void {
+    this.lora!.completeLoad();
+    if (!this.stepPending) {
+      this.stepPending = true;
+      this.events.push(now, this.clsStep, EventKind.Step, -1);
+    }
+  }
+
   private enqueue(req: SimRequest, now: number): void {
+    if (this.lora !== undefined) req.adapter = this.lora.indexOf(req.spec.adapter);
     req.state = RequestState.Queued;
     req.enqueuedAt = now;
     req.enqueueSeq = this.enqueueSeq++;
@@ -256,6 +271,7 @@ export class InstanceSimulator extends InstanceStep {
       this.run.removeAt(i);
       this.releaseKV(req);
     }
+    if (req.adapterPinned) this.releaseAdapter(req);
     req.state = RequestState.TimedOut;
     this.metrics.timedOut++;
     this.hooks.onTimedOut?.(req, now);

@@ -8,6 +8,7 @@ import type { InstanceConfig } from './instance-config.js';
 import type { InstanceHooks } from './instance-hooks.js';
 import { InstanceMetrics } from './instance-metrics.js';
 import { InvariantViolation } from './invariant-error.js';
+import { InstanceLora } from './lora/instance-lora.js';
 import { RequestPart, RequestState, type SimRequest } from './request.js';
 import { RunningBatch } from './running-batch.js';
 import { WaitQueue } from './wait-queue.js';
@@ -25,6 +26,8 @@ export abstract class InstanceState {
   readonly kvTiers: KVTiers | undefined;
   readonly metrics = new InstanceMetrics();
   readonly waitQueue = new WaitQueue();
+  /** Resident adapters, the load in flight and per-adapter counters; absent when no LoRA adapters are served. */
+  readonly lora: InstanceLora | undefined;
   /**
    * Running requests in admission order, with their per-step counters.
    * @hidden the engine's own bookkeeping, not part of the public surface
@@ -39,6 +42,14 @@ export abstract class InstanceState {
   protected readonly clsQueued: number;
   protected readonly clsStep: number;
   protected readonly clsTimeout: number;
+  protected readonly clsAdapterLoaded: number;
+  /** Requests at the batch's head advanced in bulk this step (each granted a decode token). */
+  protected loraInBulk = 0;
+  /** The adapter of the running request at `i` if it was granted tokens this step, else -1. */
+  protected readonly scheduledAdapterAt = (i: number): number => {
+    const run = this.run;
+    return i < this.loraInBulk || run.granted[i] > 0 ? run.reqs[i].adapter : -1;
+  };
   protected stepPending = false;
   /**
    * KV owner ids of requests that left, reused last-in first-out: ids stay below the batch
@@ -80,12 +91,14 @@ export abstract class InstanceState {
     this.hooks = hooks;
     this.kv = new KVCache({ totalBlocks: config.totalKVBlocks, blockSizeTokens: config.blockSizeTokens });
     this.kvTiers = config.kvTiers === undefined ? undefined : createKVTiers(config.kvTiers, this.kv, { normal: config.kvTierNormal });
+    this.lora = config.lora === undefined ? undefined : new InstanceLora(config.lora);
     this.batch = createStepBatch(Math.max(16, config.maxNumSeqs));
     this.run = new RunningBatch(Math.max(16, config.maxNumSeqs));
     this.alpha2 = config.latency.outputTokenTime();
     this.clsQueued = instanceClass(config.index, EventKind.Queued);
     this.clsStep = instanceClass(config.index, EventKind.Step);
     this.clsTimeout = instanceClass(config.index, EventKind.Timeout);
+    this.clsAdapterLoaded = instanceClass(config.index, EventKind.AdapterLoaded);
     this.maxTokensPerRequest = config.totalKVBlocks * config.blockSizeTokens;
     this.schedCtx = { nowUs: 0, instanceIndex: config.index, queueDepth: 0, batchSize: 0 };
     // Bulk decode needs integer ITLs (exact sums) from a model that says what it reads, and no
@@ -122,8 +135,16 @@ export abstract class InstanceState {
     r.ttft = r.firstTokenAt - r.spec.arrivalUs;
   }
 
+  /** A request leaves for good: its adapter may be evicted again once no other request uses it. */
+  protected releaseAdapter(r: SimRequest): void {
+    if (!r.adapterPinned) return;
+    this.lora!.resident.unpin(r.adapter);
+    r.adapterPinned = false;
+  }
+
   protected complete(r: SimRequest, stepEnd: number): void {
     this.releaseKV(r);
+    if (r.adapterPinned) this.releaseAdapter(r);
     r.state = RequestState.Completed;
     r.completedAt = stepEnd;
     // BLIS reports E2E = TTFT + sum(ITL). After a preemption it drops the ITLs it had seen,
@@ -160,7 +181,8 @@ export abstract class InstanceState {
   }
 
   protected checkWorkConservation(): void {
-    if (this.waitQueue.length > 0 && !this.stepPending)
+    // A queue held behind an adapter load waits for the load's completion, which schedules a step.
+    if (this.waitQueue.length > 0 && !this.stepPending && (this.lora === undefined || this.lora.loading < 0))
       throw new InvariantViolation('INV-8', `instance ${this.config.id} has ${this.waitQueue.length} queued requests and no step scheduled`);
   }
 }

@@ -22,6 +22,8 @@ export abstract class InstanceStep extends InstancePreemption {
     }
 
     this.prepareWaitQueue(now);
+    const lora = this.lora;
+    if (lora !== undefined && lora.loading < 0 && this.waitQueue.length > 0) this.startAdapterLoad(now);
 
     // The batch is composed while tokens are granted: grants happen in running order, which is
     // the batch's order. Requests granted no tokens are not in the batch, except a fully cached
@@ -104,6 +106,9 @@ export abstract class InstanceStep extends InstancePreemption {
         budget -= 1;
         continue;
       }
+      // A request whose adapter is not resident waits for its load, and so does everything
+      // behind it (BLIS's head-of-line gate).
+      if (lora !== undefined && next.adapter >= 0 && !lora.isResident(next.adapter)) break;
       const hashes = next.blockHashes;
       const bs = cfg.blockSizeTokens;
       const maxCached = Math.floor(next.inputTokens / bs);
@@ -155,6 +160,7 @@ export abstract class InstanceStep extends InstancePreemption {
       run.push(next, n);
       if (n > 0) this.addPrefill(cfg.prefixHitPrefillStart === 'zero' ? 0 : cachedTokens, n, next.inputTokens);
       budget -= n;
+      if (lora !== undefined && next.adapter >= 0) this.useAdapter(next);
       this.hooks.onScheduled?.(next, now, cfg.index);
     }
 
@@ -169,6 +175,10 @@ export abstract class InstanceStep extends InstancePreemption {
     } else batch.decodeContextSum = -1;
 
     let stepTime = cfg.latency.stepTime(batch);
+    if (lora !== undefined) {
+      this.loraInBulk = inBulk;
+      stepTime = lora.scaleStep(stepTime, run.length, this.scheduledAdapterAt);
+    }
     if (tiers !== undefined) {
       // Reloads are charged to the step that made them; an idle poll step still takes time.
       stepTime = Math.max(1, stepTime + tiers.consumeTransferLatency());
@@ -237,7 +247,8 @@ export abstract class InstanceStep extends InstancePreemption {
     }
 
     // ---- Next step: back to back while work remains.
-    if (run.length > 0 || this.waitQueue.length > 0) {
+    // An idle instance whose queue waits for an adapter load steps again when the load completes.
+    if (run.length > 0 || (this.waitQueue.length > 0 && (lora === undefined || lora.loading < 0))) {
       this.events.push(end, this.clsStep, EventKind.Step, -1);
     } else {
       this.stepPending = false;
@@ -262,8 +273,28 @@ export abstract class InstanceStep extends InstancePreemption {
     run.kvRoom[run.length - 1] = this.kv.deferrableTokens(next.kvOwner, next.blockHashes);
     this.batch.decodeContext[this.batch.decodeCount++] = next.progress;
     this.decodeStarts.push(next);
+    if (this.lora !== undefined && next.adapter >= 0) this.useAdapter(next);
     this.hooks.onScheduled?.(next, now, this.config.index);
     return true;
+  }
+
+  /**
+   * The queue's head needs an adapter that is not resident and no load is in flight: the load
+   * starts now (evicting the least recently used unpinned adapter when the slots are full) and
+   * completes in an event of its own. A head that only needs a pinned-full set to drain waits.
+   */
+  protected startAdapterLoad(now: number): void {
+    const head = this.waitQueue.at(0);
+    if (head.kvOwner >= 0 || head.adapter < 0) return;
+    const ticks = this.lora!.startLoad(head.adapter);
+    if (ticks > 0) this.events.push(now + ticks, this.clsAdapterLoaded, EventKind.AdapterLoaded, head.adapter);
+  }
+
+  /** An admitted request uses its adapter: most recently used, and pinned until it leaves (once). */
+  protected useAdapter(r: SimRequest): void {
+    const resident = this.lora!.resident;
+    resident.touch(r.adapter);
+    if (!r.adapterPinned && resident.pin(r.adapter)) r.adapterPinned = true;
   }
 
   /** Appends a prefill chunk of `n` tokens starting at context position `start` of an `input`-token prompt. */

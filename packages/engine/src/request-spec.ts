@@ -34,6 +34,8 @@ export interface RequestSpec {
   sloTargetUs: number;
   /** Client-side network delay added to client-observed latencies (µs); 0 = none. */
   networkDelayUs: number;
+  /** The LoRA adapter serving the request (a registry id); absent or '' = the base model. */
+  adapter?: string;
 }
 
 /**

@@ -39,6 +39,7 @@ export class RequestViewRecord implements RequestView {
   readonly streaming: boolean;
   readonly blockHashes: ArrayLike<number>;
   readonly sloTargetUs: number;
+  readonly adapter: string;
   priority = 0;
 
   constructor(spec: RequestSpec) {
@@ -55,6 +56,7 @@ export class RequestViewRecord implements RequestView {
     this.streaming = spec.streaming;
     this.blockHashes = spec.blockHashes;
     this.sloTargetUs = spec.sloTargetUs;
+    this.adapter = spec.adapter ?? '';
   }
 }
 
@@ -111,6 +113,10 @@ export class SimRequest {
   itlCount = 0;
   preemptions = 0;
   preemptedAfterFirstToken = false;
+  /** Registry index of its LoRA adapter on the instance serving it; -1 = base model (or LoRA off). */
+  adapter = -1;
+  /** Whether it holds a pin on its adapter (taken at its first admission, kept through preemption). */
+  adapterPinned = false;
   /** Blocks found in the prefix cache at the (last) admission. */
   cacheHitBlocks = 0;
   completedAt = -1;

@@ -83,8 +83,11 @@ export function instanceConfig(latency: LatencyModel, over: Partial<InstanceConf
   };
 }
 
-/** Runs `specs` on one instance to the end (or `maxEvents`, which fails the test: a livelock). */
-export function drive(config: InstanceConfig, specs: readonly RequestSpec[], maxEvents = 1_000_000): DriveResult {
+/**
+ * Runs `specs` on one instance to the end (or `maxEvents`, which fails the test: a livelock).
+ * `onStep` looks at the instance once each step's batch is formed.
+ */
+export function drive(config: InstanceConfig, specs: readonly RequestSpec[], maxEvents = 1_000_000, onStep?: (instance: InstanceSimulator, now: number) => void): DriveResult {
   const events = new EventQueue();
   const table = new RequestTable();
   const clock = new SimClock();
@@ -130,6 +133,7 @@ export function drive(config: InstanceConfig, specs: readonly RequestSpec[], max
       log.push({ t: now, kind: 'preempted', req: req.spec.index });
     },
     onStep(now, stepTime, batch) {
+      onStep?.(instance, now);
       steps.push({
         start: now,
         stepTime,

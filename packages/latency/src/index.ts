@@ -34,6 +34,14 @@ export {
   resolveKVBlocks,
 } from './kv-capacity.js';
 export type { KVCapacityDerivation, KVCapacityInput, ResolveKVBlocksInput, ResolvedKVBlocks } from './kv-capacity.js';
-export { capacityWeightBytes } from './kv-capacity-weights.js';
+export { capacityWeightBytes, capacityWeightBytesPerRank, routedExpertParams } from './kv-capacity-weights.js';
 export { kvBytesPerTokenPerRank, parseKVShape } from './kv-bytes-per-token.js';
 export type { KVShape } from './kv-bytes-per-token.js';
+export { DEFAULT_MOE_COMM_BACKEND, MOE_COMM_BACKENDS, isMoECommBackend, moeCommFamily } from './moe/comm-backends.js';
+export type { MoECommBackend, MoECommFamily } from './moe/comm-backends.js';
+export { NO_MOE_PARALLELISM, checkMoEParallelism, checkMoEParallelismFor, usesMoEParallelism } from './moe/moe-parallelism.js';
+export type { MoEParallelism } from './moe/moe-parallelism.js';
+export { balancedExpertLoad } from './moe/expert-placement.js';
+export type { ExpertLoad } from './moe/expert-placement.js';
+export { dispatchLayerBasis } from './moe/dispatch-basis.js';
+export type { DispatchShape } from './moe/dispatch-basis.js';

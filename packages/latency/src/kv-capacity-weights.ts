@@ -10,6 +10,11 @@ import { type StepModelConfig, effectiveWeightBytesPerParam, isMoE } from './ste
  * the config (or model name) says so. Equal to BLIS's to the byte, so derived capacities are.
  */
 export function capacityWeightBytes(step: StepModelConfig, shape: KVShape, tiedEmbeddings: boolean): number {
+  return Math.trunc(capacityWeightParams(step, shape, tiedEmbeddings) * effectiveWeightBytesPerParam(step));
+}
+
+/** The parameter count behind {@link capacityWeightBytes}. */
+function capacityWeightParams(step: StepModelConfig, shape: KVShape, tiedEmbeddings: boolean): number {
   const hidden = step.hiddenSize;
   const layers = step.layers;
   const headDim = shape.headDim > 0 ? shape.headDim : step.heads === 0 ? 0 : Math.trunc(hidden / step.heads);
@@ -26,6 +31,29 @@ export function capacityWeightBytes(step: StepModelConfig, shape: KVShape, tiedE
     const denseLayers = Math.min(Math.max(step.firstKDenseReplace, 0), layers);
     mlp = denseLayers * densePrefixPerLayer + (layers - denseLayers) * moePerLayer;
   }
-  const params = step.vocabSize * hidden + layers * (attentionPerLayer + 2 * hidden) + mlp + (tiedEmbeddings ? 0 : step.vocabSize * hidden) + hidden;
-  return Math.trunc(params * effectiveWeightBytesPerParam(step));
+  return step.vocabSize * hidden + layers * (attentionPerLayer + 2 * hidden) + mlp + (tiedEmbeddings ? 0 : step.vocabSize * hidden) + hidden;
+}
+
+/**
+ * Parameters of the routed experts alone (every MoE layer's experts, 3 matrices each): the part of
+ * the weights a data-parallel MoE deployment shards over all `tp·dp` GPUs instead of replicating
+ * per rank. 0 for a dense model.
+ */
+export function routedExpertParams(step: StepModelConfig): number {
+  if (!isMoE(step)) return 0;
+  const expertDim = step.moeExpertFfnDim > 0 ? step.moeExpertFfnDim : step.intermediateSize;
+  const moeLayers = step.layers - Math.min(Math.max(step.firstKDenseReplace, 0), step.layers);
+  return moeLayers * 3 * step.hiddenSize * expertDim * step.experts;
+}
+
+/**
+ * Weight bytes one data-parallel rank (its `tp` GPUs) holds: everything but the routed experts
+ * replicated, the routed experts' `1/dp` share (vLLM shards them over the flattened TP·DP group,
+ * whole experts with EP, slices without: the same bytes). At `dp` 1, {@link capacityWeightBytes}.
+ */
+export function capacityWeightBytesPerRank(step: StepModelConfig, shape: KVShape, tiedEmbeddings: boolean, dp: number): number {
+  if (dp <= 1 || !isMoE(step)) return capacityWeightBytes(step, shape, tiedEmbeddings);
+  const whole = capacityWeightParams(step, shape, tiedEmbeddings);
+  const routed = routedExpertParams(step);
+  return Math.trunc((whole - routed + routed / dp) * effectiveWeightBytesPerParam(step));
 }

@@ -1,7 +1,7 @@
 import { LatencyConfigError } from './errors.js';
 import type { GpuSpec } from './hardware.js';
 import { kvBytesPerTokenPerRank } from './kv-bytes-per-token.js';
-import { capacityWeightBytes } from './kv-capacity-weights.js';
+import { capacityWeightBytesPerRank } from './kv-capacity-weights.js';
 import type { ModelArchitecture } from './model-config.js';
 import { isMoE } from './step-model-config.js';
 
@@ -24,13 +24,19 @@ export interface KVCapacityInput {
   modelConfig: ModelArchitecture;
   hardware: GpuSpec;
   tp: number;
+  /** Data-parallel ranks of an MoE instance (default 1): each holds its own KV cache. */
+  dp?: number;
   gpuMemoryUtilization?: number;
   blockSizeTokens?: number;
+  /** HBM set apart for LoRA adapter slots over the TP group, bytes (BLIS's static reservation); 0 = none. */
+  adapterReservedBytes?: number;
 }
 
 /** Every term of a KV capacity derivation, for the startup line and error messages. */
 export interface KVCapacityDerivation {
   tp: number;
+  /** Data-parallel ranks: the terms below are one rank's, `blocks` is all ranks'. */
+  dp: number;
   memoryGiB: number;
   gpuMemoryUtilization: number;
   blockSizeTokens: number;
@@ -41,13 +47,15 @@ export interface KVCapacityDerivation {
   activationGiB: number;
   /** Non-torch memory over the TP group: per-GPU reserve × tp. */
   nonTorchGiB: number;
+  /** LoRA adapter slots' HBM (0 without adapters). */
+  adapterGiB: number;
   /** What is left for KV over the TP group, in bytes (truncated). */
   allocatableBytes: number;
   /** Bytes one token's KV takes on one TP rank (may be fractional). */
   bytesPerTokenPerRank: number;
   /** Bytes one block takes on one TP rank. */
   blockBytesPerRank: number;
-  /** 0 when not one block fits (the run's limits then say which block size would). */
+  /** All DP ranks' blocks: one rank's count × dp. 0 when not one block fits (the run's limits then say which block size would). */
   blocks: number;
 }
 
@@ -65,9 +73,10 @@ export function deriveKVCapacity(input: KVCapacityInput): KVCapacityDerivation {
   const util = input.gpuMemoryUtilization ?? 0.9;
   const bs = input.blockSizeTokens ?? 16;
   const { tp, hardware } = input;
+  const dp = input.dp ?? 1;
   const { step, kvShape } = input.modelConfig;
   const fail = (what: string): never => {
-    throw new LatencyConfigError(`KV capacity of ${hardware.name} × TP ${tp}: ${what}; or pass --total-kv-blocks`);
+    throw new LatencyConfigError(`KV capacity of ${hardware.name} × TP ${tp}${dp > 1 ? ` × DP ${dp}` : ''}: ${what}; or pass --total-kv-blocks`);
   };
   if (!SWIGLU_FAMILY.has(step.hiddenAct)) fail(`expected a SwiGLU-family hidden_act (silu, swiglu, geglu, situ) to estimate the weights, found "${step.hiddenAct}"`);
   if (step.intermediateSize <= 0) fail('expected intermediate_size (or ffn_hidden_size) > 0 to estimate the weights, found none');
@@ -80,22 +89,28 @@ export function deriveKVCapacity(input: KVCapacityInput): KVCapacityDerivation {
   const blockBytesPerRank = Math.trunc(perRankPerToken * bs);
   if (blockBytesPerRank <= 0) fail(`expected a KV block of at least one byte, found ${perRankPerToken} bytes per token × ${bs} tokens`);
   const moe = isMoE(step);
+  // BLIS scales only MoE models by DP (a dense model's DP is refused before this).
+  const ranks = moe ? dp : 1;
   const budgetGiB = hardware.memoryGiB * util * tp;
-  const weightGiB = capacityWeightBytes(step, kvShape, input.modelConfig.tiedEmbeddings) / GIB;
+  const weightGiB = capacityWeightBytesPerRank(step, kvShape, input.modelConfig.tiedEmbeddings, ranks) / GIB;
   const activationGiB = moe ? ACTIVATION_RESERVE_GIB.moe : ACTIVATION_RESERVE_GIB.dense;
   const nonTorchPerGpu = tp === 1 ? NON_TORCH_RESERVE_GIB.tp1 : NON_TORCH_RESERVE_GIB.tpMulti;
   const nonTorchGiB = nonTorchPerGpu * tp;
-  const overheadGiB = weightGiB + activationGiB + nonTorchGiB;
+  // Adapter slots are reserved once beside the weights (sharded like them, so TP-independent).
+  const adapterGiB = (input.adapterReservedBytes ?? 0) / GIB;
+  const overheadGiB = adapterGiB > 0 ? weightGiB + activationGiB + nonTorchGiB + adapterGiB : weightGiB + activationGiB + nonTorchGiB;
   if (overheadGiB >= budgetGiB) {
     const perGpu = hardware.memoryGiB * util - NON_TORCH_RESERVE_GIB.tpMulti;
-    const least = perGpu > 0 ? `; at least ${Math.ceil((weightGiB + activationGiB) / perGpu)} GPUs per instance would` : '';
+    const least = perGpu > 0 ? `; at least ${Math.ceil((weightGiB + activationGiB + adapterGiB) / perGpu)} GPUs per instance would` : '';
+    const adapters = adapterGiB > 0 ? ` + LoRA adapter slots ${adapterGiB.toFixed(2)} GiB` : '';
     fail(
-      `weights ${weightGiB.toFixed(2)} GiB + activations ${activationGiB.toFixed(2)} GiB + non-torch ${nonTorchGiB.toFixed(2)} GiB need more than the ${budgetGiB.toFixed(2)} GiB offered at ${util} utilisation${least}; raise --tp or --gpu-memory-utilization`,
+      `weights ${weightGiB.toFixed(2)} GiB + activations ${activationGiB.toFixed(2)} GiB + non-torch ${nonTorchGiB.toFixed(2)} GiB${adapters} need more than the ${budgetGiB.toFixed(2)} GiB offered at ${util} utilisation${least}; raise --tp or --gpu-memory-utilization`,
     );
   }
   const allocatableBytes = Math.trunc((budgetGiB - overheadGiB) * GIB);
-  const blocks = Math.floor(allocatableBytes / (tp * blockBytesPerRank));
-  return { tp, memoryGiB: hardware.memoryGiB, gpuMemoryUtilization: util, blockSizeTokens: bs, moe, budgetGiB, weightGiB, activationGiB, nonTorchGiB, allocatableBytes, bytesPerTokenPerRank: perRankPerToken, blockBytesPerRank, blocks };
+  // Each DP rank is its own vLLM engine with its own cache of this many blocks (and its own adapter slots).
+  const blocks = Math.floor(allocatableBytes / (tp * blockBytesPerRank)) * ranks;
+  return { tp, dp: ranks, memoryGiB: hardware.memoryGiB, gpuMemoryUtilization: util, blockSizeTokens: bs, moe, budgetGiB, weightGiB, activationGiB, nonTorchGiB, adapterGiB, allocatableBytes, bytesPerTokenPerRank: perRankPerToken, blockBytesPerRank, blocks };
 }
 
 /** The block count of {@link deriveKVCapacity}. */
@@ -106,7 +121,9 @@ export function deriveTotalKVBlocks(input: KVCapacityInput): number {
 /** `80 GiB × 0.9 × TP 1 − 14.96 weights − 5.5 activations − 0.15 non-torch = 51.39 GiB / 131072 B per block`. */
 export function describeKVCapacity(d: KVCapacityDerivation): string {
   const ranks = d.tp === 1 ? '' : ` / ${d.tp} ranks`;
-  return `${d.memoryGiB} GiB × ${d.gpuMemoryUtilization} × TP ${d.tp} − ${d.weightGiB.toFixed(2)} weights − ${d.activationGiB} activations − ${d.nonTorchGiB.toFixed(2)} non-torch = ${(d.allocatableBytes / GIB).toFixed(2)} GiB${ranks} / ${d.blockBytesPerRank} B per block`;
+  const dp = d.dp > 1 ? `, × DP ${d.dp}` : '';
+  const adapters = d.adapterGiB > 0 ? ` − ${d.adapterGiB.toFixed(2)} LoRA adapter slots` : '';
+  return `${d.memoryGiB} GiB × ${d.gpuMemoryUtilization} × TP ${d.tp} − ${d.weightGiB.toFixed(2)} weights − ${d.activationGiB} activations − ${d.nonTorchGiB.toFixed(2)} non-torch${adapters} = ${(d.allocatableBytes / GIB).toFixed(2)} GiB${ranks} / ${d.blockBytesPerRank} B per block${dp}`;
 }
 
 export interface ResolveKVBlocksInput {
@@ -114,8 +131,12 @@ export interface ResolveKVBlocksInput {
   modelConfig?: ModelArchitecture;
   hardware?: GpuSpec;
   tp?: number;
+  /** Data-parallel ranks of an MoE instance (default 1). */
+  dp?: number;
   gpuMemoryUtilization?: number;
   blockSizeTokens?: number;
+  /** LoRA adapter slots' HBM, bytes: taken from the derived budget only, never from an explicit count. */
+  adapterReservedBytes?: number;
 }
 
 export type ResolvedKVBlocks =
@@ -130,8 +151,10 @@ export function resolveKVBlocks(input: ResolveKVBlocksInput): ResolvedKVBlocks {
       modelConfig: input.modelConfig,
       hardware: input.hardware,
       tp: input.tp ?? 1,
+      dp: input.dp,
       gpuMemoryUtilization: input.gpuMemoryUtilization,
       blockSizeTokens: input.blockSizeTokens,
+      adapterReservedBytes: input.adapterReservedBytes,
     });
     return { blocks: derivation.blocks, source: 'derived', derivation };
   }

@@ -5,6 +5,7 @@ import { noCoefficientsHere, unknownVllmVersion } from './missing-coefficients.j
 import { type GpuSpec, hardwareSpec } from './hardware.js';
 import type { LatencyModel } from './latency-model.js';
 import { type ModelArchitecture, loadModelConfig, parseModelConfig } from './model-config.js';
+import { type MoEParallelism, NO_MOE_PARALLELISM, checkMoEParallelism, checkMoEParallelismFor, usesMoEParallelism } from './moe/moe-parallelism.js';
 import { RooflineLatencyModel } from './roofline-model.js';
 import { weightBytesFromModelName } from './step-model-config.js';
 import { TRAINED_PHYSICS_DEFAULTS } from './trained-physics/coefficients.js';
@@ -23,6 +24,8 @@ export interface ResolveLatencyOptions {
   vllmVersion?: string;
   modelConfigPath?: string;
   hardwareConfigPath?: string;
+  /** Data/expert parallelism of an MoE instance (trained-physics only); absent: DP 1, EP off. */
+  parallelism?: MoEParallelism;
 }
 
 export interface ResolvedLatency {
@@ -31,6 +34,8 @@ export interface ResolvedLatency {
   modelId: string;
   gpu: string;
   tp: number;
+  /** Data-parallel ranks per instance (1 unless an MoE model under trained-physics asks for more). */
+  dp: number;
   vllmVersion?: string;
   alpha: readonly number[];
   beta?: readonly number[];
@@ -49,6 +54,15 @@ export interface ResolvedLatency {
  * unless `alphaCoeffs` / `betaCoeffs` override them.
  */
 export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
+  const parallelism = opts.parallelism ?? NO_MOE_PARALLELISM;
+  checkMoEParallelism(parallelism);
+  const resolved = resolveBackend(opts, parallelism);
+  // The model and backend are known only now: DP/EP need an MoE model under trained-physics.
+  if (usesMoEParallelism(parallelism)) checkMoEParallelismFor(parallelism, resolved.kind, opts.model, resolved.modelConfig?.step.experts ?? 0, opts.latencyModel !== undefined);
+  return resolved;
+}
+
+function resolveBackend(opts: ResolveLatencyOptions, parallelism: MoEParallelism): ResolvedLatency {
   const def = modelDefault(opts.model);
   const gpu = opts.hardware ?? def?.gpu ?? 'H100';
   const tp = opts.tp ?? def?.tp ?? 1;
@@ -77,34 +91,36 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
   const kind = opts.latencyModel ?? defaultKind(opts, modelConfig !== undefined && hardware !== undefined);
   if (kind === 'trained-physics') {
     if (modelConfig === undefined) throw new LatencyConfigError(`--model-config: expected a Hugging Face config.json for ${opts.model} (trained-physics needs one and the catalogue has none), found nothing`);
+    checkMoEParallelismFor(parallelism, kind, opts.model, modelConfig.step.experts);
     const hw = needHardware();
     const alpha = opts.alphaCoeffs ?? TRAINED_PHYSICS_DEFAULTS.alpha;
     const beta = opts.betaCoeffs ?? TRAINED_PHYSICS_DEFAULTS.beta;
     const source = opts.alphaCoeffs !== undefined || opts.betaCoeffs !== undefined ? 'coefficients from flags' : 'BLIS f90a1e3a defaults';
     return {
-      model: new TrainedPhysicsLatencyModel(modelConfig, hw, tp, alpha, beta),
+      model: new TrainedPhysicsLatencyModel(modelConfig, hw, tp, alpha, beta, parallelism),
       kind: 'trained-physics',
       modelId: opts.model,
       gpu: hw.name,
       tp,
+      dp: parallelism.dp,
       alpha,
       beta,
       modelConfig,
       hardware: hw,
-      source: `trained-physics (${source}) from ${opts.modelConfigPath ?? 'catalogue config'} on ${hw.name} TP${tp}`,
+      source: `trained-physics (${source}) from ${opts.modelConfigPath ?? 'catalogue config'} on ${hw.name} TP${tp}${describeParallelism(parallelism)}`,
     };
   }
   if (kind !== 'roofline') {
     if (opts.betaCoeffs !== undefined && opts.betaCoeffs.length !== 3)
       throw new LatencyConfigError(`--beta-coeffs: expected 3 blackbox coefficients (or 7 to 11 with --latency-model trained-physics), found ${opts.betaCoeffs.length}`);
     if (opts.alphaCoeffs !== undefined && opts.betaCoeffs !== undefined) {
-      return { model: new BlackboxLatencyModel(opts.alphaCoeffs, opts.betaCoeffs), kind: 'blackbox', modelId: opts.model, gpu, tp, alpha: opts.alphaCoeffs, beta: opts.betaCoeffs, modelConfig, hardware, source: 'coefficients from flags' };
+      return { model: new BlackboxLatencyModel(opts.alphaCoeffs, opts.betaCoeffs), kind: 'blackbox', modelId: opts.model, gpu, tp, dp: 1, alpha: opts.alphaCoeffs, beta: opts.betaCoeffs, modelConfig, hardware, source: 'coefficients from flags' };
     }
     const entry = findCoefficients(opts.model, gpu, tp, opts.vllmVersion);
     if (entry !== undefined) {
       const alpha = opts.alphaCoeffs ?? entry.alpha;
       const beta = opts.betaCoeffs ?? entry.beta;
-      return { model: new BlackboxLatencyModel(alpha, beta), kind: 'blackbox', modelId: entry.id, gpu: entry.gpu, tp, vllmVersion: entry.vllmVersion, alpha, beta, modelConfig, hardware, source: `trained coefficients ${entry.id} ${entry.gpu} TP${entry.tp} ${entry.vllmVersion}` };
+      return { model: new BlackboxLatencyModel(alpha, beta), kind: 'blackbox', modelId: entry.id, gpu: entry.gpu, tp, dp: 1, vllmVersion: entry.vllmVersion, alpha, beta, modelConfig, hardware, source: `trained coefficients ${entry.id} ${entry.gpu} TP${entry.tp} ${entry.vllmVersion}` };
     }
     // A version the catalogue lacks must not quietly become another backend.
     if (opts.vllmVersion !== undefined && !(opts.alphaCoeffs !== undefined && opts.betaCoeffs !== undefined)) throw unknownVllmVersion(opts.model, gpu, tp, opts.vllmVersion);
@@ -114,7 +130,7 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
   if (modelConfig !== undefined) {
     const hw = needHardware();
     const alpha = opts.alphaCoeffs ?? [0, 0, 0];
-    return { model: new RooflineLatencyModel(modelConfig, hw, tp, alpha), kind: 'roofline', modelId: opts.model, gpu: hw.name, tp, alpha, modelConfig, hardware: hw, source: `roofline from ${opts.modelConfigPath ?? 'catalogue config'} on ${hw.name} TP${tp}` };
+    return { model: new RooflineLatencyModel(modelConfig, hw, tp, alpha), kind: 'roofline', modelId: opts.model, gpu: hw.name, tp, dp: 1, alpha, modelConfig, hardware: hw, source: `roofline from ${opts.modelConfigPath ?? 'catalogue config'} on ${hw.name} TP${tp}` };
   }
   if (opts.latencyModel === 'roofline')
     throw new LatencyConfigError(`--model-config: expected a Hugging Face config.json for ${opts.model} (roofline needs one and the catalogue has none), found nothing`);
@@ -129,4 +145,10 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
 function defaultKind(opts: ResolveLatencyOptions, physicsPossible: boolean): LatencyModelKind {
   if (opts.betaCoeffs?.length === 3 || opts.vllmVersion !== undefined || !physicsPossible) return 'blackbox';
   return 'trained-physics';
+}
+
+/** ` DP2 EP allgather_reducescatter` for the source line; empty at DP 1 without EP. */
+function describeParallelism(p: MoEParallelism): string {
+  if (!usesMoEParallelism(p)) return '';
+  return `${p.dp > 1 ? ` DP${p.dp}` : ''}${p.enableExpertParallel ? ' EP' : ''}${p.dp > 1 ? ` ${p.moeCommBackend ?? 'allgather_reducescatter'}` : ''}`;
 }

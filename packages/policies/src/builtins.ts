@@ -61,9 +61,11 @@ import {
 import { createActiveRequestsScorer } from './scorers/active-requests.js';
 import { createKvUtilizationScorer } from './scorers/kv-utilization.js';
 import { createLoadAwareScorer } from './scorers/load-aware.js';
+import { createVllmDpScorer } from './scorers/vllm-dp.js';
 import { createLoadBalanceScorer } from './scorers/load-balance.js';
 import { createNoHitLruScorer } from './scorers/no-hit-lru.js';
 import { createPrecisePrefixCacheScorer } from './scorers/precise-prefix-cache.js';
+import { createLoraAffinityScorer } from './scorers/lora-affinity.js';
 import {
   createPrefixAffinityScorer,
   type PrefixAffinityParams,
@@ -151,6 +153,7 @@ export function registerBuiltinPolicies(registry: PolicyRegistry): void {
     'precise-prefix-cache',
     paramless('scorer', 'precise-prefix-cache', createPrecisePrefixCacheScorer),
   );
+  registry.registerScorer('lora-affinity', paramless('scorer', 'lora-affinity', createLoraAffinityScorer));
   registry.registerScorer('no-hit-lru', paramless('scorer', 'no-hit-lru', createNoHitLruScorer));
   registry.registerScorer(
     'queue-depth',
@@ -173,6 +176,7 @@ export function registerBuiltinPolicies(registry: PolicyRegistry): void {
     paramless('scorer', 'running-requests', createRunningRequestsScorer),
   );
   registry.registerScorer('load-aware', paramless('scorer', 'load-aware', createLoadAwareScorer));
+  registry.registerScorer('vllm-dp', paramless('scorer', 'vllm-dp', createVllmDpScorer));
 
   // Routing
   registry.registerRoutingPolicy(

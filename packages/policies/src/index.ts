@@ -2,6 +2,8 @@
 export type * from './views.js';
 export type * from './interfaces.js';
 export type { RandomSource } from './random-source.js';
+export { SATURATION_LEVELS } from './saturation-analysis.js';
+export type { PostHocSaturationDetector, SaturationEvent, SaturationLevel, SaturationVerdict } from './saturation-analysis.js';
 
 // Errors, parameters and shared helpers.
 export {
@@ -150,9 +152,11 @@ export {
 export { createActiveRequestsScorer } from './scorers/active-requests.js';
 export { createKvUtilizationScorer } from './scorers/kv-utilization.js';
 export { createLoadAwareScorer, LOAD_AWARE_QUEUE_THRESHOLD } from './scorers/load-aware.js';
+export { createVllmDpScorer } from './scorers/vllm-dp.js';
 export { createLoadBalanceScorer } from './scorers/load-balance.js';
 export { createNoHitLruScorer } from './scorers/no-hit-lru.js';
 export { createPrecisePrefixCacheScorer } from './scorers/precise-prefix-cache.js';
+export { createLoraAffinityScorer } from './scorers/lora-affinity.js';
 export {
   createPrefixAffinityScorer,
   DEFAULT_PREFIX_INDEX_CAPACITY,

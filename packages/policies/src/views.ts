@@ -28,6 +28,8 @@ export interface RequestView {
   readonly priority: number;
   /** Per-request TTFT target from the workload, in µs, or 0 when none. */
   readonly sloTargetUs: number;
+  /** The LoRA adapter the request asks for (a registry id); '' or absent = the base model. */
+  readonly adapter?: string;
 }
 
 /** A cheap, read-only window onto one instance's KV cache. No maps are copied to build it. */
@@ -72,6 +74,11 @@ export interface InstanceSnapshot {
   readonly snapshotTimeUs: number;
   /** Live prefix query against the instance's real cache (what precise-prefix-cache uses). */
   readonly kv: KVCacheView;
+  /**
+   * LoRA adapters resident on the instance as of {@link snapshotTimeUs} (refreshed with the load
+   * signals); absent when the run serves no adapters.
+   */
+  readonly residentAdapters?: ReadonlySet<string>;
 }
 
 /** Per-tenant router bookkeeping. */

@@ -45,11 +45,13 @@ describe('the built-in catalogue', () => {
         'kv-utilization',
         'load-aware',
         'load-balance',
+        'lora-affinity',
         'no-hit-lru',
         'precise-prefix-cache',
         'prefix-affinity',
         'queue-depth',
         'running-requests',
+        'vllm-dp',
       ],
       decider: ['always', 'never', 'prefix-threshold'],
       autoscaler: ['queue-depth', 'target-utilization', 'threshold', 'wva-saturation'],
@@ -207,7 +209,7 @@ describe('parseScorerSpec', () => {
   it('rejects bad entries with a message that says why', () => {
     expect(() => parseScorerSpec('warp:1')).toThrow(ScorerSpecError);
     expect(() => parseScorerSpec('warp:1')).toThrow(
-      'unknown scorer "warp"; valid: active-requests, kv-utilization, load-aware, load-balance, no-hit-lru, precise-prefix-cache, prefix-affinity, queue-depth, running-requests',
+      'unknown scorer "warp"; valid: active-requests, kv-utilization, load-aware, load-balance, lora-affinity, no-hit-lru, precise-prefix-cache, prefix-affinity, queue-depth, running-requests, vllm-dp',
     );
     expect(() => parseScorerSpec('queue-depth')).toThrow(
       'invalid scorer entry "queue-depth": expected name:weight',

@@ -5,6 +5,7 @@ import { comparisonSection } from './sections/comparison.js';
 import { dropsSection } from './sections/drops.js';
 import { kvTiersSection } from './sections/kv-tiers.js';
 import { latencySection } from './sections/latency.js';
+import { loraSection } from './sections/lora.js';
 import { pdSection } from './sections/pd.js';
 import { routingSection } from './sections/routing.js';
 import { timeseriesSection } from './sections/timeseries.js';
@@ -16,7 +17,7 @@ import type { ReportRun, ReportSection } from './types.js';
  * inline.
  */
 export function reportSections(runs: readonly ReportRun[], calibrations: readonly ReportCalibration[] = []): ReportSection[] {
-  const builders = [comparisonSection, latencySection, timeseriesSection, routingSection, dropsSection, pdSection, kvTiersSection, autoscalingSection];
+  const builders = [comparisonSection, latencySection, timeseriesSection, routingSection, dropsSection, pdSection, kvTiersSection, loraSection, autoscalingSection];
   const sections = builders.map((b) => b(runs)).filter((s): s is ReportSection => s !== undefined);
   const calibration = [calibrationSection(calibrations), calibrationBreakdownSection(calibrations)].filter((s): s is ReportSection => s !== undefined);
   return [...calibration, ...sections];

@@ -160,6 +160,32 @@ describe('sections that need more than the headline figures', () => {
     expect(auto?.rows.find((r) => r[0] === 'peak_replicas')?.[1]).toBe(runs[2].result.autoscaling?.peak_replicas);
   });
 
+  it('reports LoRA adapters: loads, evictions, TTFT and throughput per adapter', async () => {
+    const spec = {
+      version: '2',
+      seed: 3,
+      aggregate_rate: 20,
+      num_requests: 120,
+      clients: ['a', 'b', 'c'].map((x) => ({
+        id: x,
+        rate_fraction: 1 / 3,
+        adapter: `ad-${x}`,
+        input_distribution: { type: 'constant', params: { value: 200 } },
+        output_distribution: { type: 'constant', params: { value: 20 } },
+      })),
+    };
+    const lora = { adapters: ['a', 'b', 'c'].map((x) => ({ id: `ad-${x}`, rank: 8 })), adapterCapacity: 1 };
+    const runs = [{ name: 'lora', result: run({ numInstances: 2, workload: { kind: 'spec', spec }, lora }) }];
+    const p = expectWellFormed(await renderReportHtml(runs), runs);
+    expect(p.sections.map((s) => s.id)).toContain('lora');
+    const t = p.data.sections.find((s) => s.id === 'lora')?.table;
+    const adapters = runs[0].result.adapters!;
+    expect(t?.rows.map((r) => [r[1], r[2], r[3], r[4]])).toEqual(Object.entries(adapters).map(([id, a]) => [id, a.load_count, a.eviction_count, a.ttft_p50_us]));
+    expect(adapters['ad-a'].load_count).toBeGreaterThan(1);
+    // A run without adapters has no such section.
+    expect(reportSections([{ name: 'plain', result: run({}, 50) }]).map((s) => s.id)).not.toContain('lora');
+  });
+
   it('keeps a 100k-request report small: at most 400 points per CDF series', async () => {
     const base = run({}, 20);
     const template = base.requests?.[0];

@@ -22,3 +22,4 @@ export { TraceAnalyzer, analyzeTrace, type DecisionContext, type JudgedDecision,
 export { summarizeTrace, estimateTokens, SUMMARY_STRATEGIES, type SummaryOptions, type SummaryStrategy } from './summary.js';
 export { nearestRank } from './percentile.js';
 
+export * from './saturation/index.js';

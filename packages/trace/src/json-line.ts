@@ -66,10 +66,13 @@ function decisionTail(r: RoutingRecord | PrefillRoutingRecord): string {
 }
 
 function routing(r: RoutingRecord): string {
-  return (
+  const line =
     `{"t":"route","seq":${r.seq},"ts":${num(r.ts)},"id":${str(r.id)},"tenant":${str(r.tenant)},"slo":${str(r.slo)},"in":${r.in},"blocks":${r.blocks},` +
-    `"prefix":${str(r.prefix)},"inst":${r.inst},"reason":${str(r.reason)},${decisionTail(r)}`
-  );
+    `"prefix":${str(r.prefix)},"inst":${r.inst},"reason":${str(r.reason)},${decisionTail(r)}`;
+  if (r.adapter === undefined && r.warm === undefined) return line;
+  const adapter = r.adapter === undefined ? '' : `,"adapter":${str(r.adapter)}`;
+  const warm = r.warm === undefined ? '' : `,"warm":[${r.warm.join(',')}]`;
+  return `${line.slice(0, -1)}${adapter}${warm}}`;
 }
 
 /** One record as a JSON line, newline included. */

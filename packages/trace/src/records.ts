@@ -111,6 +111,10 @@ export interface RoutingRecord extends RoutingDecisionFields {
   blocks: number;
   /** Hash of the first prompt block, hex ('' when the prompt has no full block). */
   prefix: string;
+  /** Present only for a request on a LoRA adapter: its id. */
+  adapter?: string;
+  /** With `adapter`: per position, 1 when the router saw the adapter resident on the instance. */
+  warm?: number[];
 }
 
 /**

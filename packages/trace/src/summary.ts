@@ -57,6 +57,11 @@ function outcomeLines(a: TraceAnalyzer, strategy: SummaryStrategy): string[] {
     .join(' ');
   if (!a.pd.active) lines.push(`- Routing: ${a.decisions} decisions; per instance ${perInstance}.`);
   else if (a.decisions > 0) lines.push(`- Routing of requests kept local (decode pool): ${a.decisions} decisions; per instance ${perInstance}.`);
+  const lora = a.adapterRoutes;
+  if (lora.total > 0)
+    lines.push(
+      `- LoRA adapters: ${lora.total} routings of adapter requests; ${lora.coldPastWarm} (${pct(lora.coldPastWarm, lora.total)}) went to an instance without the adapter while another held it, ${lora.coldEverywhere} found it resident nowhere.`,
+    );
   lines.push(...pdLines(a), ...scaleLines(a));
   return lines;
 }

@@ -96,6 +96,8 @@ export class TraceAnalyzer {
   readonly scoredBy = { policy: 0, load: 0 };
   regretSum = 0;
   regretPositive = 0;
+  /** LoRA: routings of adapter requests; to an instance without the adapter while another held it; where none held it. */
+  readonly adapterRoutes = { total: 0, coldPastWarm: 0, coldEverywhere: 0 };
   regretMax = 0;
   regretMaxSeq = -1;
   /** Routing decisions per instance index. */
@@ -206,6 +208,7 @@ export class TraceAnalyzer {
 
   private route(r: RoutingRecord): void {
     this.decisions++;
+    if (r.adapter !== undefined) this.adapterRoute(r);
     this.scoredBy[r.scored]++;
     while (this.routedTo.length <= r.inst) this.routedTo.push(0);
     this.routedTo[r.inst]++;
@@ -342,6 +345,16 @@ export class TraceAnalyzer {
    * requests were routed, under P/D also prefill and decode pods, under autoscaling also every
    * replica with a lifecycle transition.
    */
+  private adapterRoute(r: RoutingRecord): void {
+    const warm = r.warm ?? [];
+    const pos = r.pool === undefined ? r.inst : r.pool.indexOf(r.inst);
+    const a = this.adapterRoutes;
+    a.total++;
+    if (warm[pos] === 1) return;
+    if (warm.includes(1)) a.coldPastWarm++;
+    else a.coldEverywhere++;
+  }
+
   get instanceCount(): number {
     let n = this.routedTo.length;
     if (this.routePool !== undefined) for (const i of this.routePool) if (i >= n) n = i + 1;

@@ -147,6 +147,11 @@ export class TraceRecorder implements DecisionObserver {
       topk: f.topk,
     };
     if (f.pool !== undefined) r.pool = f.pool;
+    const adapter = v.adapter;
+    if (adapter !== undefined && adapter !== '') {
+      r.adapter = adapter;
+      r.warm = state.instances.map((x) => (x.residentAdapters?.has(adapter) === true ? 1 : 0));
+    }
     this.emit(r);
   }
 

@@ -44,6 +44,8 @@ const routeArb = fc.integer({ min: 1, max: 5 }).chain((n) =>
       blocks: fc.nat(),
       prefix: text,
       ...decisionFields(n),
+      adapter: text,
+      warm: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: n, maxLength: n }),
     },
     { requiredKeys: ['t', 'seq', 'ts', 'id', 'tenant', 'slo', 'in', 'blocks', 'prefix', 'inst', 'reason', 'scored', 'scores', 'by', 'snap', 'regret'] },
   ),

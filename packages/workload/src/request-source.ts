@@ -381,6 +381,8 @@ export class SpecRequestSource implements RequestSource {
       sloTargetUs: cs.slo_target_us,
       networkDelayUs: networkDelay(cs, inputTokens, outputTokens),
     };
+    // Only adapter requests carry the key: LoRA-off specs keep their shape (and their JSON).
+    if (cs.adapter !== undefined && cs.adapter !== '') spec.adapter = cs.adapter;
     if (sessionId !== '') this.sessions.set(index, { client: c.index, sessionId, round: roundIndex, rounds, inputTokens, outputTokens, rng: sessionRng });
     return spec;
   }

@@ -74,8 +74,12 @@ export const ClientSchema = z
     /**
      * Unset: the request source's default, {@link DEFAULT_SLO_CLASS} when simulating; `blis
      * observe` sends such requests without a class, as BLIS does. Kept unset here so the two can differ.
+     * `""` is unset too, as in BLIS (whose `blis convert preset` writes it).
      */
-    slo_class: z.enum(SLO_CLASSES).optional(),
+    slo_class: z
+      .enum(SLO_CLASSES)
+      .or(z.literal('').transform(() => undefined))
+      .optional(),
     rate_fraction: nonNeg,
     streaming: z.boolean().default(false),
     arrival: ArrivalSchema.default({ process: 'poisson' }),
@@ -85,6 +89,8 @@ export const ClientSchema = z
     prefix_length: z.number().int().nonnegative().max(MAX_TOKENS_PER_REQUEST).default(50),
     network: z.strictObject({ rtt_ms: nonNeg.default(0), bandwidth_mbps: pos.optional() }).optional(),
     slo_target_us: z.number().int().nonnegative().default(0),
+    /** The LoRA adapter its requests ask for (an id of --lora-config's registry); unset = the base model. */
+    adapter: z.string().optional(),
     /**
      * Per-request deadline after arrival, µs; 0 = none. Unset: none, except for multi-turn
      * (closed-loop session) clients, whose rounds get BLIS's default of 300 s.

@@ -65,6 +65,7 @@ export const SIGNAL_GETTERS: Readonly<Record<string, Getter>> = {
   'request.arrival_us': (e) => e.request.arrivalUs,
   'request.age_us': (e) => e.nowUs - e.request.arrivalUs,
   'request.priority': (e) => e.request.priority,
+  'request.adapter': (e) => e.request.adapter ?? '',
 
   'tenant.requests': (e) => e.state.tenant(e.request.tenantId).requests,
   'tenant.in_flight': (e) => e.state.tenant(e.request.tenantId).inFlight,
@@ -93,6 +94,10 @@ export const SIGNAL_GETTERS: Readonly<Record<string, Getter>> = {
     return n === 0 ? 0 : prefixHitBlocks(e) / n;
   },
   'instance.snapshot_age_us': (e) => e.state.nowUs - e.instance.snapshotTimeUs,
+  'instance.adapter_resident': (e) => {
+    const a = e.request.adapter;
+    return a !== undefined && a !== '' && e.instance.residentAdapters?.has(a) === true ? 1 : 0;
+  },
 
   'group.pool': (e) => e.ctx.pool,
   'time.now_us': (e) => e.ctx.nowUs,

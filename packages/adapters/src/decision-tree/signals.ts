@@ -48,6 +48,7 @@ const REQUEST: DecisionTreeSignalCatalogue = {
   'request.streaming': { type: 'boolean', description: 'true when the client streams the answer' },
   'request.arrival_us': num('arrival time in µs'),
   'request.age_us': num('µs since arrival (now - arrival)', { timeDependent: true }),
+  'request.adapter': str("the LoRA adapter it asks for ('' for the base model)"),
 };
 
 const TENANT: DecisionTreeSignalCatalogue = {
@@ -81,6 +82,7 @@ const INSTANCE: DecisionTreeSignalCatalogue = {
   'instance.prefix_hit_blocks': instance("leading blocks of the request's prompt its cache holds now"),
   'instance.prefix_hit_ratio': instance('prefix_hit_blocks / request.input_blocks (0 for a prompt without full blocks)'),
   'instance.snapshot_age_us': instance('µs since its load signals were read (their staleness)'),
+  'instance.adapter_resident': instance("1 when its resident LoRA adapters (as of its last snapshot) hold the request's adapter, else 0 (0 for a base-model request)"),
 };
 
 const AUTOSCALER: DecisionTreeSignalCatalogue = {

@@ -52,6 +52,8 @@ function kvOffloadHeader(f: Record<string, unknown>, blockSizeTokens: number): P
 /** `blis convert`: any workload source written as a TraceV2 pair. Prints a one-line JSON summary. */
 export async function runConvertCommand(raw: Record<string, unknown>): Promise<void> {
   const f = parseFlags(CONVERT_FLAGS, raw);
+  // Not a commander requiredOption: the parent's required options bind its subcommands too.
+  if (f.output === undefined) throw new UsageError([{ where: '--output', expected: 'a value (`blis convert` requires it)', found: 'nothing' }]);
   if (f.workloadSpec !== undefined && f.trace !== undefined)
     throw new UsageError([{ where: '--workload-spec', expected: 'either --workload-spec or --trace', found: 'both' }]);
   if (typeof f.trace === 'string') requireReadable('--trace', f.trace, 'trace file');
@@ -62,6 +64,8 @@ export async function runConvertCommand(raw: Record<string, unknown>): Promise<v
   const blockSizeTokens = (f.blockSizeInTokens as number | undefined) ?? 16;
   const extraHeader = kvOffloadHeader(f, blockSizeTokens);
   let source: RequestSource;
+  // BLIS writes its trailing adapter column when a request has a LoRA adapter (a spec client names one).
+  let adapterColumn = false;
   if (typeof f.trace === 'string') {
     source = openTrace(f.trace, {
       format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined,
@@ -71,6 +75,7 @@ export async function runConvertCommand(raw: Record<string, unknown>): Promise<v
     });
   } else if (typeof f.workloadSpec === 'string') {
     const spec = loadWorkloadSpec(f.workloadSpec);
+    adapterColumn = spec.clients.some((c) => c.adapter !== undefined && c.adapter !== '');
     for (const n of spec.notes ?? []) process.stderr.write(`blis: note: ${n}\n`);
     source = createRequestSource(spec, { blockSizeTokens, maxRequests: f.numRequests as number | undefined, seed: f.seed as number | undefined, timeoutUs: timeoutUs(f.timeout) });
   } else {
@@ -86,7 +91,7 @@ export async function runConvertCommand(raw: Record<string, unknown>): Promise<v
   // A conversion that fails part-way (a bad trace row) must not leave a partial pair behind.
   const fresh = [header, csv].filter((p) => !existsSync(p));
   try {
-    n = writeTraceV2(source, header, csv, extraHeader);
+    n = writeTraceV2(source, header, csv, extraHeader, undefined, adapterColumn);
   } catch (e) {
     for (const p of fresh) rmSync(p, { force: true });
     if ((e as NodeJS.ErrnoException).code !== undefined)

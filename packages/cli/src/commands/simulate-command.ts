@@ -17,6 +17,9 @@ import { requireSpecFileSize } from '../spec-file-limit.js';
 import { createTracing } from '../tracing.js';
 import { UsageError } from '../usage-error.js';
 import { writeRunReport } from '../run-report.js';
+import { writeSaturationReport } from '../saturation-report.js';
+import { loadDetectorModules } from '../saturation-detector-modules.js';
+import { detectorModulePaths } from '../saturation-setup.js';
 import { blisMetricsOutput } from '../metrics-file.js';
 import { exportRunWorkload, runRequests } from '../workload-export.js';
 import { checkWritableFile } from '../writable-file.js';
@@ -56,8 +59,11 @@ export async function runSimulationCommand(
   // The recorder must exist before the cluster is built: it is the cluster's observer.
   const tracing = createTracing(input, custom.decider?.name, customAutoscalerName(custom));
   const phases = new PhaseProgress(!quiet);
+  const detectorModules = detectorModulePaths(flags);
+  const saturationDetectors = detectorModules.length > 0 ? await loadDetectorModules(detectorModules) : undefined;
   const runtime: SimulationRuntime = {
     ...custom,
+    ...(saturationDetectors !== undefined ? { saturationDetectors } : {}),
     ...policyCheckRuntime(flags),
     onProgress: (done, now) => bar.update(done, now),
     onPhase: (p) => phases.phase(p),
@@ -81,6 +87,8 @@ export async function runSimulationCommand(
     if (prepared.kvTiers !== undefined) process.stderr.write(`blis: KV tiers: ${describeKVTiers(prepared.kvTiers)}\n`);
     const autoscaling = result.autoscaling;
     if (autoscaling !== undefined) process.stderr.write(`blis: autoscaling: ${describeAutoscaling(autoscaling)}\n`);
+    if (prepared.config.saturationAnalysis !== undefined && result.saturation === undefined)
+      process.stderr.write('blis: warning: --detectors: no request completed, so the saturation analysis has no verdict and no label\n');
     if (result.custom_metrics !== undefined) process.stderr.write(`blis: custom metrics: ${describeCustomMetrics(result.custom_metrics)}\n`);
     // A horizon before the first arrival is legal (the spec's own windows past it are refused
     // before the run), but a run of nothing is rarely what was meant.
@@ -101,10 +109,12 @@ export async function runSimulationCommand(
   const received = metricsPath !== undefined || traceOutput !== undefined ? runRequests(prepared.config, result) : [];
   if (metricsPath !== undefined) {
     const byId = new Map(received.map((r) => [r.spec.id, r.spec]));
-    writeOutputFile('--metrics-path', () => writeJsonFile(metricsPath, blisMetricsOutput(result, (id) => byId.get(id))));
+    writeOutputFile('--metrics-path', () => writeJsonFile(metricsPath, blisMetricsOutput(result, (id) => byId.get(id)), false));
   }
   if (traceOutput !== undefined) writeOutputFile('--trace-output', () => exportRunWorkload(prepared.config, received, traceOutput, prepared.config.workload.kind === 'trace' ? 'replayed' : 'generated'));
   if (reportPath !== undefined) await writeRunReport(reportPath, result, !quiet);
+  const saturationReport = flags.saturationReport as string | undefined;
+  if (saturationReport !== undefined) writeOutputFile('--saturation-report', () => writeSaturationReport(saturationReport, prepared, result));
   void requests;
   void unfinished_requests;
   // A time series sampled only for --report stays out of stdout, which --report leaves as it was.

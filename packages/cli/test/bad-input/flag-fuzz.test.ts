@@ -13,6 +13,7 @@ const BASES: readonly (readonly [string, string])[][] = [
   [['--rate', '5'], ['--num-instances', '2'], ['--max-num-seqs', '8'], ['--seed', '7'], ['--prompt-tokens', '64'], ['--output-tokens', '16'], ['--gpu-memory-utilization', '0.9'], ['--tp', '1']],
   [['--routing-policy', 'weighted'], ['--routing-scorers', 'queue-depth:1,kv-utilization:2'], ['--fitness-weights', 'p99_ttft:1,throughput:0.5'], ['--admission-policy', 'token-bucket'], ['--token-bucket-capacity', '100000'], ['--token-bucket-refill-rate', '10000'], ['--prompt-tokens-stdev', '10']],
   [['--latency-model', 'blackbox'], ['--alpha-coeffs', '1000,1,1'], ['--beta-coeffs', '1000,10,1'], ['--total-kv-blocks', '2000'], ['--block-size-in-tokens', '16'], ['--kv-cpu-blocks', '100'], ['--kv-transfer-bandwidth', '25'], ['--kv-offload-threshold', '0.9']],
+  [['--detectors', 'composite,threshold'], ['--saturation-final-window', '10s'], ['--rate', '5'], ['--seed', '3']],
   [['--autoscaler-enabled', ''], ['--autoscaler-max', '2'], ['--autoscaler-cooldown', '30s'], ['--scale-up-window', '10s'], ['--timeseries-interval', '500ms'], ['--hardware', 'H100'], ['--vllm-version', '0.11.0'], ['--latency-model', 'blackbox']],
 ];
 

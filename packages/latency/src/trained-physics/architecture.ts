@@ -1,5 +1,9 @@
 import { LatencyConfigError } from '../errors.js';
 import type { GpuSpec } from '../hardware.js';
+import { moeCommFamily } from '../moe/comm-backends.js';
+import type { DispatchShape } from '../moe/dispatch-basis.js';
+import { balancedExpertLoad } from '../moe/expert-placement.js';
+import { type MoEParallelism, NO_MOE_PARALLELISM, checkMoEParallelism, effectiveCommBackend } from '../moe/moe-parallelism.js';
 import { type StepModelConfig, effectiveWeightBytesPerParam, isMoE, layerSplit, peakTflops } from '../step-model-config.js';
 
 /** The per-deployment constants the trained-physics step formula reads, fixed at construction. */
@@ -23,10 +27,14 @@ export interface TrainedPhysicsArchitecture {
   interleaved: boolean;
   sharedExpertFfnDim: number;
   tp: number;
-  /** Data parallelism: always 1 here, kept so the formula reads like BLIS's. */
+  /** Data-parallel ranks of the instance (1 for dense models): each computes 1/dp of the step's tokens. */
   dp: number;
   /** Devices routed experts are sharded over: TP·DP for MoE, TP for dense models. */
   moeGroup: number;
+  /** Whole-expert equivalents resident per GPU (the balanced placement's expertCount). */
+  expertsPerGpu: number;
+  /** What the MoE dispatch/combine at DP > 1 moves, and over which group. */
+  dispatch: DispatchShape;
   weightBytesPerParam: number;
   /** Compute dtype width: sizes activations moved by TP all-reduce. */
   activationBytesPerParam: number;
@@ -37,7 +45,7 @@ export interface TrainedPhysicsArchitecture {
 }
 
 /** Checks a model and GPU for the trained-physics formula and derives its constants. */
-export function trainedPhysicsArchitecture(c: StepModelConfig, gpu: GpuSpec, tp: number): TrainedPhysicsArchitecture {
+export function trainedPhysicsArchitecture(c: StepModelConfig, gpu: GpuSpec, tp: number, parallelism: MoEParallelism = NO_MOE_PARALLELISM): TrainedPhysicsArchitecture {
   const bad = (what: string) => {
     throw new LatencyConfigError(`trained-physics: ${what}`);
   };
@@ -57,9 +65,15 @@ export function trainedPhysicsArchitecture(c: StepModelConfig, gpu: GpuSpec, tp:
   const headDim = Math.trunc(c.hiddenSize / c.heads);
   const { moeLayers, denseLayers } = layerSplit(c);
   const moe = isMoE(c);
-  const dp = 1;
+  checkMoEParallelism(parallelism);
+  if (!moe && (parallelism.dp > 1 || parallelism.enableExpertParallel))
+    bad(`${parallelism.dp > 1 ? '--dp > 1' : '--enable-expert-parallel'} needs a mixture-of-experts model (at least 2 routed experts), found ${c.experts} experts`);
+  const dp = parallelism.dp;
   const weightBytesPerParam = effectiveWeightBytesPerParam(c);
   const tflops = peakTflops(c, gpu);
+  const moeGroup = moe ? tp * dp : tp;
+  const kEff = Math.max(1, c.expertsPerToken);
+  const bytesPerUs = gpu.bandwidthTBs * 1e6;
   return {
     layers: c.layers,
     moeLayers,
@@ -70,17 +84,28 @@ export function trainedPhysicsArchitecture(c: StepModelConfig, gpu: GpuSpec, tp:
     dKV: kvHeads * headDim,
     dFFMoE: c.moeExpertFfnDim > 0 ? c.moeExpertFfnDim : c.intermediateSize,
     dFFDense: c.denseIntermediateSize > 0 ? c.denseIntermediateSize : c.intermediateSize,
-    kEff: Math.max(1, c.expertsPerToken),
+    kEff,
     experts: c.experts,
     moe,
     interleaved: c.interleaveMoeLayerStep > 0 && moe,
     sharedExpertFfnDim: c.sharedExpertFfnDim,
     tp,
     dp,
-    moeGroup: moe ? tp * dp : tp,
+    moeGroup,
+    expertsPerGpu: balancedExpertLoad(0, kEff, c.experts, moeGroup, dp).expertCount,
+    dispatch: {
+      family: moeCommFamily(effectiveCommBackend(parallelism)),
+      hiddenSize: c.hiddenSize,
+      activationBytes: c.bytesPerParam,
+      k: kEff,
+      experts: c.experts,
+      group: moeGroup,
+      dp,
+      bytesPerUs,
+    },
     weightBytesPerParam,
     activationBytesPerParam: c.bytesPerParam,
     flopsPerUs: tflops * 1e6,
-    bytesPerUs: gpu.bandwidthTBs * 1e6,
+    bytesPerUs,
   };
 }

@@ -1,4 +1,5 @@
 import type { StepBatch } from '../latency-model.js';
+import { dispatchLayerBasis } from '../moe/dispatch-basis.js';
 import type { TrainedPhysicsArchitecture } from './architecture.js';
 
 /** KV cache elements are fp16/bf16 whatever the weights' precision (vLLM's default). */
@@ -18,7 +19,7 @@ export interface StepBases {
   weight: number;
   /** TP all-reduce: attention and dense FFN per layer, plus MoE FFN at DP = 1. */
   tpComm: number;
-  /** MoE dispatch/combine all-to-all (only at DP > 1, hence 0 here). */
+  /** MoE dispatch/combine between the DP ranks (MoE models at DP > 1 only; else 0). */
   moeDispatch: number;
   /** Requests in the step (prefilling plus decoding). */
   requests: number;
@@ -36,7 +37,8 @@ function ffnFlops(a: TrainedPhysicsArchitecture, tokens: number, tpdp: number): 
   const d = a.hiddenSize;
   let flops = 0;
   if (a.moeLayers > 0) {
-    // The busiest device computes its even share of the routed token·expert pairs.
+    // The busiest device computes its even share of the routed token·expert pairs: the balanced
+    // placement's computeTokens, written out so the hot path allocates nothing.
     const perDeviceTokens = (tokens * a.kEff) / a.moeGroup;
     flops += a.moeLayers * perDeviceTokens * 6 * d * a.dFFMoE;
     if (a.sharedExpertFfnDim !== 0) flops += (a.moeLayers * tokens * 6 * d * a.sharedExpertFfnDim) / tpdp;
@@ -97,7 +99,7 @@ export function stepBases(a: TrainedPhysicsArchitecture, batch: StepBatch, out: 
   const attnBytes = (L * d * (2 * d + 2 * dKV) * bpp) / tp;
   let ffnBytes = 0;
   if (a.moeLayers > 0) {
-    ffnBytes += a.moeLayers * (a.experts / a.moeGroup) * 3 * d * a.dFFMoE * bpp;
+    ffnBytes += a.moeLayers * a.expertsPerGpu * 3 * d * a.dFFMoE * bpp;
     if (a.sharedExpertFfnDim > 0) ffnBytes += (a.moeLayers * 3 * d * a.sharedExpertFfnDim * bpp) / tp;
   }
   if (a.denseLayers > 0) ffnBytes += (a.denseLayers * 1 * 3 * d * a.dFFDense * bpp) / tp;
@@ -110,11 +112,11 @@ export function stepBases(a: TrainedPhysicsArchitecture, batch: StepBatch, out: 
     attnComm = allReduce(a, L, tokens) / dp;
     denseComm = allReduce(a, a.denseLayers, tokens) / dp;
   }
-  // At DP = 1 the MoE FFN output is all-reduced over TP like a dense FFN; at DP > 1 BLIS charges
-  // a dispatch/combine all-to-all instead, which this single-rank model never reaches.
+  // At DP = 1 the MoE FFN output is all-reduced over TP like a dense FFN; at DP > 1 the tokens
+  // travel to the experts' ranks and back instead (dispatch/combine), never both.
   const moeReduce = a.moe && a.moeLayers > 0 && dp === 1 && tp > 1 ? allReduce(a, a.moeLayers, tokens) : 0;
   out.tpComm = attnComm + denseComm + moeReduce;
-  out.moeDispatch = 0;
+  out.moeDispatch = a.moe && dp > 1 ? dispatchLayerBasis(a.dispatch, tokens) * a.moeLayers : 0;
   out.requests = batch.prefillCount + decodeTokens;
   return out;
 }

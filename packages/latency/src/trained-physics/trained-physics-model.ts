@@ -1,6 +1,7 @@
 import type { GpuSpec } from '../hardware.js';
 import type { LatencyModel, StepBatch } from '../latency-model.js';
 import type { ModelArchitecture } from '../model-config.js';
+import { type MoEParallelism, NO_MOE_PARALLELISM } from '../moe/moe-parallelism.js';
 import { type TrainedPhysicsArchitecture, trainedPhysicsArchitecture } from './architecture.js';
 import { TRAINED_PHYSICS_DEFAULTS, checkTrainedPhysicsCoefficients, normalizeBetas } from './coefficients.js';
 import { type StepBases, stepBases } from './step-bases.js';
@@ -16,6 +17,10 @@ import { type StepBases, stepBases } from './step-bases.js';
  * With 7 or 8 betas the prefill pair is `β1·max(compute, kv)`; with fewer than 10 the decode
  * pair is `β2·max(compute, kv)`. The step is truncated to whole µs, at least 1.
  *
+ * With data parallelism (`parallelism.dp` > 1, MoE models only) the token terms are one rank's
+ * share, the routed experts are sharded over TP·DP GPUs, and the MoE all-reduce becomes the
+ * backend's dispatch/combine (`T_moe_dispatch`, β11); see docs/latency-models.md.
+ *
  * Alphas: `alpha[0]` is a constant queueing delay, `alpha[1]` is added once to the E2E of a
  * request with output tokens when it completes, `alpha[2]` is added to TTFT and to every ITL.
  */
@@ -25,6 +30,8 @@ export class TrainedPhysicsLatencyModel implements LatencyModel {
   readonly model: ModelArchitecture;
   readonly gpu: GpuSpec;
   readonly tp: number;
+  /** Data/expert parallelism of the instance (DP 1, EP off unless given). */
+  readonly parallelism: MoEParallelism;
   readonly alpha: readonly number[];
   /** The beta vector as given (7 to 11 values). */
   readonly beta: readonly number[];
@@ -35,9 +42,17 @@ export class TrainedPhysicsLatencyModel implements LatencyModel {
   // The fractional fields start as -0, doubles (see EventQueue.poppedTime in @blis/engine).
   private readonly bases: StepBases = { pfCompute: -0, pfKv: -0, dcCompute: -0, dcKv: -0, weight: -0, tpComm: -0, moeDispatch: -0, requests: 0 };
 
-  constructor(model: ModelArchitecture, gpu: GpuSpec, tp: number, alpha: readonly number[] = TRAINED_PHYSICS_DEFAULTS.alpha, beta: readonly number[] = TRAINED_PHYSICS_DEFAULTS.beta) {
+  constructor(
+    model: ModelArchitecture,
+    gpu: GpuSpec,
+    tp: number,
+    alpha: readonly number[] = TRAINED_PHYSICS_DEFAULTS.alpha,
+    beta: readonly number[] = TRAINED_PHYSICS_DEFAULTS.beta,
+    parallelism: MoEParallelism = NO_MOE_PARALLELISM,
+  ) {
     checkTrainedPhysicsCoefficients(alpha, beta);
-    this.arch = trainedPhysicsArchitecture(model.step, gpu, tp);
+    this.arch = trainedPhysicsArchitecture(model.step, gpu, tp, parallelism);
+    this.parallelism = { ...parallelism };
     this.model = model;
     this.gpu = gpu;
     this.tp = tp;

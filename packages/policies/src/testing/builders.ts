@@ -104,6 +104,7 @@ export function request(init: Partial<RequestView> = {}): RequestView {
     blockHashes: init.blockHashes ?? [],
     priority: init.priority ?? 0,
     sloTargetUs: init.sloTargetUs ?? 0,
+    adapter: init.adapter ?? '',
   };
 }
 

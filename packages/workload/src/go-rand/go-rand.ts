@@ -80,13 +80,7 @@ export class GoRand {
    */
   skipIntn(n: number, count: number): void {
     checkInt31(n, 'skipIntn');
-    if ((n & (n - 1)) === 0) {
-      for (let i = 0; i < count; i++) this.source.next();
-      return;
-    }
-    const max = INT31_MAX - (TWO_31 % n);
-    const src = this.source;
-    for (let i = 0; i < count; i++) while ((src.next() & 0x7fffffff) > max);
+    this.source.skipInt31Draws(count, (n & (n - 1)) === 0 ? INT31_MAX : INT31_MAX - (TWO_31 % n));
   }
 
   /**

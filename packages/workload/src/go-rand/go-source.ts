@@ -1,11 +1,13 @@
 import { RNG_COOKED } from './rng-cooked.js';
+import { RING_HALVES, skipWordsWasm } from './skip-words-wasm.js';
 
 // Go's math/rand (v1) rngSource: an additive lagged Fibonacci generator,
 // x[n] = x[n-607] + x[n-273] (mod 2^64), seeded through a Lehmer generator and rngCooked.
 //
-// Each 64-bit word lives as two 32-bit halves in Uint32Arrays. BigInt would be the obvious
-// representation, but it allocates on every addition, and the simulator draws millions of
-// numbers; two halves with a hand-made carry keep a draw to a few integer operations.
+// Each 64-bit word lives as two 32-bit halves, low then high, in one Uint32Array: the layout of
+// little-endian 64-bit words, so that skip-words-wasm.ts can copy the ring as it is. BigInt would
+// be the obvious representation, but it allocates on every addition, and the simulator draws
+// millions of numbers; two halves with a hand-made carry keep a draw to a few integer operations.
 
 const LEN = 607;
 const TAP = 273;
@@ -16,6 +18,8 @@ const INT64_MAX = 2n ** 63n - 1n;
 /** Go substitutes this seed for one that is 0 modulo 2^31-1 (the Lehmer step would stay at 0). */
 const ZERO_SEED_STANDIN = 89482311;
 const TWO_32 = 4294967296;
+/** Below this many draws a skip stays in JavaScript: copying the ring to WebAssembly and back costs about as much. */
+const WASM_MIN_DRAWS = 256;
 
 const COOKED_HI = new Uint32Array(LEN);
 const COOKED_LO = new Uint32Array(LEN);
@@ -58,8 +62,8 @@ function reduceSeed(seed: GoSeed): number {
  * Not safe to share between concurrent users, like Go's.
  */
 export class GoRandSource {
-  private readonly hi = new Uint32Array(LEN);
-  private readonly lo = new Uint32Array(LEN);
+  /** Word i's low half at 2i, its high half at 2i+1. */
+  private readonly ring = new Uint32Array(RING_HALVES);
   private tap = 0;
   private feed = LEN - TAP;
   /**
@@ -86,8 +90,8 @@ export class GoRandSource {
       const b = x; // contributes b << 20: straddles the halves
       x = lehmer(x);
       const c = x; // contributes c unshifted
-      this.hi[i] = ((a << 8) ^ (b >>> 12) ^ COOKED_HI[i]) >>> 0;
-      this.lo[i] = ((b << 20) ^ c ^ COOKED_LO[i]) >>> 0;
+      this.ring[2 * i + 1] = ((a << 8) ^ (b >>> 12) ^ COOKED_HI[i]) >>> 0;
+      this.ring[2 * i] = ((b << 20) ^ c ^ COOKED_LO[i]) >>> 0;
     }
   }
 
@@ -102,21 +106,41 @@ export class GoRandSource {
     if (feed < 0) feed += LEN;
     this.tap = tap;
     this.feed = feed;
-    const hi = this.hi;
-    const lo = this.lo;
-    const sumLo = lo[feed] + lo[tap];
+    const w = this.ring;
+    const f = feed << 1;
+    const t = tap << 1;
+    const sumLo = w[f] + w[t];
     const carry = sumLo >= TWO_32 ? 1 : 0;
     // Uint32Array stores wrap modulo 2^32, which is the 64-bit addition's wrap.
-    lo[feed] = sumLo;
-    hi[feed] = hi[feed] + hi[tap] + carry;
-    this.lastLo = lo[feed];
-    return hi[feed];
+    w[f] = sumLo;
+    w[f + 1] = w[f + 1] + w[t + 1] + carry;
+    this.lastLo = w[f];
+    return w[f + 1];
+  }
+
+  /**
+   * Advances past `count` draws of a 31-bit rejection sampler: each draw takes words until one
+   * whose top 31 bits are at most `max` (Go's Int31n loop; 2^31-1 for a power-of-two range, which
+   * never rejects). The same words as `count` such loops over `next()`.
+   */
+  skipInt31Draws(count: number, max: number): void {
+    if (count <= 0) return;
+    if (count >= WASM_MIN_DRAWS) {
+      const packed = skipWordsWasm(this.ring, this.tap, this.feed, count, max);
+      if (packed >= 0) {
+        this.tap = packed >>> 10;
+        this.feed = packed & 1023;
+        this.lastLo = this.ring[this.feed << 1];
+        return;
+      }
+    }
+    for (let i = 0; i < count; i++) while ((this.next() & 0x7fffffff) > max);
   }
 
   /** A source in this one's exact state: both then draw the same words (Go has no such method; a replay of a stretch of draws needs it). */
   clone(): GoRandSource {
     const c = Object.create(GoRandSource.prototype) as GoRandSource;
-    Object.assign(c, { hi: this.hi.slice(), lo: this.lo.slice(), tap: this.tap, feed: this.feed, lastLo: this.lastLo });
+    Object.assign(c, { ring: this.ring.slice(), tap: this.tap, feed: this.feed, lastLo: this.lastLo });
     return c;
   }
 

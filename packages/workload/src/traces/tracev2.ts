@@ -151,6 +151,8 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
   // them, so columns are found by name.
   const col = Object.fromEntries(TRACEV2_COLUMNS.map((n) => [n, names.indexOf(n)])) as Record<(typeof TRACEV2_COLUMNS)[number], number>;
   const sloCol = names.indexOf('slo_target_us');
+  // BLIS appends an `adapter` column (a LoRA adapter id) when any row has one.
+  const adapterCol = names.indexOf('adapter');
   const groupLength = readPrefixGroupLengths(open(), col.prefix_group, col.prefix_length);
   const sends = scanSendTimes(open(), col.send_time_us, col.arrival_time_us, unit);
   const read = (): RequestSpec | undefined => {
@@ -207,6 +209,7 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
       deadlineUs: deadline,
       sloTargetUs: slo,
       networkDelayUs: 0,
+      ...(adapterCol >= 0 && c[adapterCol].trim() !== '' ? { adapter: c[adapterCol].trim() } : {}),
     };
   };
   return new TraceRequestSource(csv, sends.ordered ? read : sortedByArrival(read, csv, () => lines.lineNumber), () => lines.lineNumber, opts, 'send_time_us');
@@ -251,22 +254,32 @@ export interface TraceV2RowOutcome {
  * closed-loop sessions are written with the arrivals they would have without feedback, so a
  * replay has fixed arrivals (documented in the README).
  */
-export function writeTraceV2(source: RequestSource, headerPath: string, csvPath: string, header: Partial<TraceV2Header> = {}, outcome?: (r: RequestSpec) => TraceV2RowOutcome): number {
+export function writeTraceV2(
+  source: RequestSource,
+  headerPath: string,
+  csvPath: string,
+  header: Partial<TraceV2Header> = {},
+  outcome?: (r: RequestSpec) => TraceV2RowOutcome,
+  /** Append BLIS's trailing `adapter` column (it writes one when any request has a LoRA adapter). */
+  adapterColumn = false,
+): number {
   const h = { trace_version: 2, time_unit: 'microseconds', mode: 'generated', warm_up_requests: 0, ...header };
   const fd = openSync(csvPath, 'w');
   let n = 0;
   const prefixColumns = new PrefixColumnWriter();
   try {
-    let buf = `${TRACEV2_COLUMNS.join(',')}\n`;
+    let buf = `${TRACEV2_COLUMNS.join(',')}${adapterColumn ? ',adapter' : ''}\n`;
     for (let r = source.next(); r !== undefined; r = source.next()) {
-      // As BLIS's exporter: input_tokens excludes the group prefix, the deadline is absolute.
+      // As BLIS's exporter: input_tokens excludes the group prefix, the deadline is absolute, and
+      // text_tokens (with the media columns) counts a multimodal prompt's parts, so 0 here.
       const p = prefixColumns.columns(r.prefixGroup, r.prefixLength, r.inputTokens);
       const o = outcome?.(r);
       const row = [
         r.id, r.clientId, r.tenantId, r.sloClass, r.sessionId, r.roundIndex, r.prefixGroup, p.prefixLength,
-        r.streaming, p.ownTokens, r.outputTokens, r.inputTokens, 0, 0, 0, 0, '', r.deadlineUs,
+        r.streaming, p.ownTokens, r.outputTokens, 0, 0, 0, 0, 0, '', r.deadlineUs,
         0, r.arrivalUs, r.arrivalUs, ...(o === undefined ? [0, 0, 0, 'ok'] : [o.firstChunkUs, o.lastChunkUs, 0, o.status]), '', '',
       ];
+      if (adapterColumn) row.push(r.adapter ?? '');
       buf += `${row.map(csvField).join(',')}\n`;
       n++;
       // Closed-loop sources wait for completions; without a simulator, each round completes at once.

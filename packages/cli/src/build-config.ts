@@ -11,6 +11,7 @@ import type { BundleModules } from './policy-modules/bundle-modules.js';
 import { type ParamFlag, builtinParamIssues, withFlagParams } from './policy-modules/builtin-params.js';
 import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
+import { flowControlConfig } from './flow-control-flags.js';
 import { moeFlagFields } from './moe-flags.js';
 import { keyText } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
@@ -236,13 +237,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     routingLatencyUs: f.routingLatency,
     snapshotRefreshIntervalUs: f.snapshotRefreshInterval,
     cacheSignalDelayUs: f.cacheSignalDelay,
-    flowControl: {
-      enabled: f.flowControl === true,
-      maxGatewayQueueDepth: f.maxGatewayQueueDepth,
-      queueDepthThreshold: f.saturationQueueThreshold,
-      kvUtilizationThreshold: f.saturationKvThreshold,
-      saturationLimit: f.saturationLimit,
-    },
+    flowControl: flowControlConfig(f),
     workload,
     sloTtftUs: f.sloTtft,
     sloE2eUs: f.sloE2e,

@@ -38,6 +38,8 @@ export interface BlisRequestMetrics {
   tenant_id?: string;
   handled_by?: string;
   adapter?: string;
+  /** With flow control: ms between gateway enqueue and dispatch (BLIS omits 0). */
+  gateway_queue_delay_ms?: number;
   session_id?: string;
   round_index: number;
 }
@@ -65,6 +67,21 @@ function arrivedAt(arrivalMs: number): number {
   return Math.round(arrivalMs * 1000) / 1e6;
 }
 
+/**
+ * BLIS's per-request gateway delay: written when non-zero, and (its timestamps reading 0 as
+ * unset) not for a request enqueued at t = 0, taken here as one that arrived then.
+ */
+function gatewayQueueDelay(r: { gateway_delay_ms?: number; arrival_ms: number }): { gateway_queue_delay_ms?: number } {
+  const d = r.gateway_delay_ms;
+  return d !== undefined && d > 0 && r.arrival_ms > 0 ? { gateway_queue_delay_ms: d } : {};
+}
+
+/** Requests flow control took out before or after they reached an instance, and those it still holds. */
+function gatewayLeft(r: SimulationResult): number {
+  const g = r.gateway;
+  return g === null || g === undefined ? 0 : g.shed_requests + g.expired_requests + g.evicted_requests + g.still_queued;
+}
+
 /** BLIS names requests `request_<n>`, by trace row or generation order; ours carry the bare number. */
 export function blisRequestId(id: string): string {
   return /^\d+$/.test(id) ? `request_${id}` : id;
@@ -83,6 +100,7 @@ function completedRecord(r: RequestRecord, of: SpecOf): BlisRequestMetrics {
     ...workloadKeys(r, of),
     ...(r.handled_by !== '' ? { handled_by: r.handled_by } : {}),
     ...(r.adapter !== undefined ? { adapter: r.adapter } : {}),
+    ...gatewayQueueDelay(r),
     ...session(r.request_id, of),
   };
 }
@@ -101,6 +119,7 @@ function unfinishedRecord(r: UnfinishedRequestRecord, of: SpecOf): BlisRequestMe
     ...workloadKeys(r, of),
     handled_by: r.handled_by,
     ...(r.adapter !== undefined ? { adapter: r.adapter } : {}),
+    ...gatewayQueueDelay(r),
     ...session(r.request_id, of),
   };
 }
@@ -127,7 +146,8 @@ export function blisMetricsOutput(result: SimulationResult, specOf: SpecOf = () 
     completed_requests: r.completed_requests,
     still_queued: r.still_queued,
     still_running: r.still_running,
-    injected_requests: r.injected_requests,
+    // BLIS counts only requests that reached an instance and stayed: not those the gateway turned away, expired or evicted.
+    injected_requests: r.injected_requests - gatewayLeft(r),
     total_input_tokens: r.total_input_tokens,
     total_output_tokens: r.total_output_tokens,
     vllm_estimated_duration_s: r.vllm_estimated_duration_s,

@@ -1,4 +1,5 @@
 import { AUTOSCALE_FLAGS } from './autoscale-flag-defs.js';
+import { FLOW_CONTROL_FLAGS } from './flow-control-flag-defs.js';
 import type { FlagDef } from './flags.js';
 
 /**
@@ -88,11 +89,6 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'routing-latency', kind: 'nonNegInt', group: CLUSTER, description: 'µs from routing decision to the instance', defaultText: '0' },
   { name: 'snapshot-refresh-interval', kind: 'nonNegInt', group: CLUSTER, description: 'µs between instance load-signal refreshes: queue depth, batch size, KV use (0 = live)', defaultText: '50000' },
   { name: 'cache-signal-delay', kind: 'nonNegInt', group: CLUSTER, description: 'µs the router\'s view of instances\' prefix caches lags them; read by precise-prefix-cache, no-hit-lru, prefix-aware, prefix-overlap (0 = live)', defaultText: '50000' },
-  { name: 'flow-control', kind: 'bool', group: CLUSTER, description: 'hold admitted requests in a gateway queue until the pool has room' },
-  { name: 'max-gateway-queue-depth', kind: 'nonNegInt', group: CLUSTER, description: 'shed the least urgent beyond this many waiting (0 = unbounded)', defaultText: '0' },
-  { name: 'saturation-queue-threshold', kind: 'posNumber', group: CLUSTER, description: 'queue depth at which an instance counts as saturated', defaultText: '5' },
-  { name: 'saturation-kv-threshold', kind: 'posNumber', group: CLUSTER, description: 'KV utilisation at which an instance counts as saturated', defaultText: '0.8' },
-  { name: 'saturation-limit', kind: 'posNumber', group: CLUSTER, description: 'pool saturation (mean over instances) below which the gateway dispatches', defaultText: '1' },
   { name: 'architecture', kind: 'string', choices: ['monolithic', 'pd'], group: PD, description: 'pd: prefill and decode pools, sized by --prefill-replicas and --decode-replicas (or --prefill-decode-instances); --num-instances defaults to their sum', defaultText: 'monolithic' },
   { name: 'prefill-instances', aliases: ['prefill-replicas'], kind: 'nonNegInt', group: PD, description: 'prefill-only instances: [0, P); alias --prefill-replicas', defaultText: '0' },
   { name: 'decode-instances', aliases: ['decode-replicas'], kind: 'nonNegInt', group: PD, description: 'decode-only instances: [P, P+D); alias --decode-replicas', defaultText: '0' },
@@ -112,6 +108,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'decode-latency-model', kind: 'string', choices: LATENCY_MODELS, group: PD, description: 'latency model of decode and shared instances; unset: --latency-model' },
   { name: 'prefill-max-model-len', kind: 'nonNegInt', group: PD, description: 'context window of prefill instances (0 = --max-model-len)', defaultText: '0' },
   { name: 'decode-max-model-len', kind: 'nonNegInt', group: PD, description: 'context window of decode and shared instances (0 = --max-model-len)', defaultText: '0' },
+  ...FLOW_CONTROL_FLAGS,
   ...AUTOSCALE_FLAGS,
   { name: 'results-path', kind: 'string', group: OUTPUT, description: 'also write the result JSON here, with per-request records' },
   { name: 'report', kind: 'string', group: OUTPUT, description: 'also write an HTML report of this run here (see docs/report.md); records per-request results for it' },

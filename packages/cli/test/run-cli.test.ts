@@ -247,8 +247,8 @@ describe('policy settings that apply to no selected policy', () => {
 
 describe('--saturation-limit', () => {
   it('reaches the gateway: a lower limit holds requests longer', () => {
-    // Poisson arrivals come in bursts that fill the instances; constant ones at this rate never do.
-    const args = ['run', ...MODEL, '--num-instances', '2', '--num-requests', '200', '--rate', '40', '--arrival-process', 'poisson', '--flow-control'];
+    // 40 req/s keep more than 2 x 10 requests in flight: the concurrency detector holds some.
+    const args = ['run', ...MODEL, '--num-instances', '2', '--num-requests', '200', '--rate', '40', '--arrival-process', 'poisson', '--flow-control', '--saturation-detector', 'concurrency', '--max-concurrency', '10'];
     const loose = ok(...args).res as unknown as { gateway: { delay_mean_ms: number } };
     const tight = ok(...args, '--saturation-limit', '0.3').res as unknown as { gateway: { delay_mean_ms: number } };
     expect(tight.gateway.delay_mean_ms).toBeGreaterThan(loose.gateway.delay_mean_ms);

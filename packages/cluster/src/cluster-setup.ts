@@ -3,17 +3,9 @@ import type { AdmissionPolicy, PriorityPolicy, RoutingPolicy } from '@blis/polic
 import type { DecisionObserver } from '@blis/trace';
 import type { LifecycleSetup } from './autoscale/lifecycle-setup.js';
 import type { PdSetup } from './pd/pd-coordinator.js';
+import type { FlowControlSettings } from './flow-control/flow-control-settings.js';
 
-export interface FlowControlSettings {
-  /** Requests beyond this many waiting at the gateway shed the least urgent; 0 = unbounded. */
-  maxQueueDepth: number;
-  /** Queue depth at which one instance counts as saturated (5). */
-  queueDepthThreshold: number;
-  /** KV utilisation at which one instance counts as saturated (0.8). */
-  kvUtilizationThreshold: number;
-  /** Dispatch while pool saturation is below this (1.0). */
-  saturationLimit: number;
-}
+export type { FlowControlSettings };
 
 export interface ClusterSetup {
   instances: InstanceConfig[];
@@ -31,7 +23,7 @@ export interface ClusterSetup {
    * Saturation thresholds for `RouterState.saturation` when flow control is off (admission
    * policies such as slo-shed read it too); with flow control on, its own thresholds apply.
    */
-  saturation?: Pick<FlowControlSettings, 'queueDepthThreshold' | 'kvUtilizationThreshold'>;
+  saturation?: { queueDepthThreshold: number; kvUtilizationThreshold: number };
   horizonUs: number;
   observer?: DecisionObserver;
   /** Keep each completed request's id for per-request records. */
@@ -49,7 +41,12 @@ export interface ClusterSetup {
 export interface ClusterCounters {
   injected: number;
   rejected: number;
+  /** Turned away or displaced by the flow-control gateway. */
   shed: number;
+  /** Expired in the gateway queue (its TTL). */
+  expired: number;
+  /** Evicted from an instance by flow control. */
+  evicted: number;
   completed: number;
   dropped: number;
   timedOut: number;

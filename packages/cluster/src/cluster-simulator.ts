@@ -14,7 +14,7 @@ import {
   instanceOfClass,
 } from '@blis/engine';
 import type { PoolType, RoutingPolicy } from '@blis/policies';
-import { GatewayQueue } from './gateway-queue.js';
+import { FC_EVICT, FC_TICK, FC_TTL, FlowController, type FlowHost } from './flow-control/flow-controller.js';
 import { CompletionLog, Interner, type SessionStats } from './completion-log.js';
 import type { ClusterCounters, ClusterSetup } from './cluster-setup.js';
 import { LiveSnapshot } from './instance-snapshot.js';
@@ -30,7 +30,6 @@ import { anyRouterListens, noteRouted, tellLeft, tellRouter } from './router-hoo
 
 const ADMISSION = EventKind.Admission;
 const ROUTING = EventKind.Routing;
-const DISPATCH = EventKind.GatewayDispatch;
 const INJECT = 4;
 
 /**
@@ -42,7 +41,7 @@ export class ClusterSimulator {
   readonly instances: InstanceSimulator[];
   readonly snapshots: LiveSnapshot[];
   readonly state: ClusterRouterState;
-  readonly counters: ClusterCounters = { injected: 0, rejected: 0, shed: 0, completed: 0, dropped: 0, timedOut: 0, inTransit: 0, drainedDropped: 0, redirected: 0 };
+  readonly counters: ClusterCounters = { injected: 0, rejected: 0, shed: 0, expired: 0, evicted: 0, completed: 0, dropped: 0, timedOut: 0, inTransit: 0, drainedDropped: 0, redirected: 0 };
   readonly log = new CompletionLog();
   /** Whether instances serve LoRA adapters (the completion log then keeps each request's adapter). */
   private readonly servesAdapters: boolean;
@@ -66,7 +65,8 @@ export class ClusterSimulator {
   private readonly setup: ClusterSetup;
   private readonly events = new EventQueue(4096);
   private readonly table = new RequestTable();
-  private readonly gateway: GatewayQueue | undefined;
+  /** The flow-control gateway between admission and routing, when it is on. */
+  readonly flow: FlowController | undefined;
   private readonly admittedAt = new Map<SimRequest, number>();
   private clock = 0;
   /** Tick of the last event that did something (see `run`). */
@@ -74,10 +74,8 @@ export class ClusterSimulator {
   /** When a request last did anything: the autoscaler pauses when none has for a while. */
   private requestActivityUs = 0;
   private readonly clsAdmission = clusterClass(ADMISSION);
-  private readonly clsDispatch = clusterClass(DISPATCH);
   private readonly clsInject = INJECT;
   private readonly injectTarget = new Map<number, number>();
-  private dispatchPending = false;
   /** Replica lifecycle and autoscaler wiring, when configured. */
   private readonly lifecycle: ClusterLifecycle | undefined;
   /** With a lifecycle, no P/D: the routable instances, which the router sees. */
@@ -98,9 +96,9 @@ export class ClusterSimulator {
     this.routedTo = [];
     for (const cfg of setup.instances) this.addInstance(cfg, setup.pd?.layout[cfg.index] ?? 'monolithic');
     const fc = setup.flowControl;
-    const sat = fc ?? setup.saturation;
+    const sat = setup.saturation;
     this.state = new ClusterRouterState(this.snapshots, setup.snapshotRefreshIntervalUs, sat?.queueDepthThreshold ?? 5, sat?.kvUtilizationThreshold ?? 0.8, setup.cacheSignalDelayUs ?? 0);
-    this.gateway = fc ? new GatewayQueue() : undefined;
+    this.flow = fc === undefined ? undefined : new FlowController(fc, this.flowHost());
     this.router = setup.pd?.decodeRouting ?? setup.routing;
     this.listening = anyRouterListens([setup.routing, setup.pd?.prefillRouting, setup.pd?.decodeRouting]);
     this.pd = setup.pd === undefined ? undefined : new PdCoordinator(setup.pd, this.pdHost());
@@ -120,7 +118,7 @@ export class ClusterSimulator {
         liveRequests: () => this.table.size,
         arrivalsLeft: () => setup.source.peekArrivalUs() !== Number.POSITIVE_INFINITY,
         requestActivityUs: () => this.requestActivityUs,
-        gatewayLength: () => this.gateway?.length ?? 0,
+        gatewayLength: () => this.flow?.queue.length ?? 0,
       });
       this.fleet = this.lifecycle.fleet;
       this.autoscaler = this.lifecycle.autoscaler;
@@ -208,17 +206,47 @@ export class ClusterSimulator {
     };
   }
 
+  private flowHost(): FlowHost {
+    return {
+      events: this.events,
+      snapshots: (now) => {
+        this.state.prepare(now);
+        const members = this.state.routable;
+        return members === undefined ? this.snapshots : members.map((i) => this.snapshots[i]);
+      },
+      route: (req, now) => {
+        this.gatewayDelayUs.push(now - (this.admittedAt.get(req) ?? now));
+        this.route(req, now);
+      },
+      turnAway: (req, now, outcome, detail) => {
+        this.reject(req, now, req, outcome, detail);
+        if (this.listening) tellRouter(this.router, 'dropped', now, req.view, undefined, 'shed');
+      },
+      evict: (req, instance, now) => {
+        if (!this.instances[instance].evict(req)) return false;
+        this.counters.evicted++;
+        this.autoscaler?.requestLeft(now);
+        this.left?.push({ req, outcome: 'evicted', atUs: now });
+        this.setup.observer?.onDropped?.(req, now, 'shed', 'in-flight eviction');
+        this.finish(req, now, this.setup.routing, req, 'dropped');
+        return true;
+      },
+      // Stale snapshots may still change on refresh: only a fresh view of an idle pool is final.
+      quiet: (now) => this.events.size === 0 && this.setup.source.peekArrivalUs() === Number.POSITIVE_INFINITY && this.state.freshAt(now),
+    };
+  }
+
   /** What the cluster was built from (its policy objects, for custom metrics). */
   get settings(): Readonly<ClusterSetup> {
     return this.setup;
   }
 
   get hasGateway(): boolean {
-    return this.gateway !== undefined;
+    return this.flow !== undefined;
   }
 
   get gatewayLength(): number {
-    return this.gateway?.length ?? 0;
+    return this.flow?.queue.length ?? 0;
   }
 
   run(): void {
@@ -330,11 +358,11 @@ export class ClusterSimulator {
     for (const i of this.instances) inWaitQueues += i.queueDepth;
     if (inWaitQueues > this.stillQueued())
       throw new InvariantViolation('INV-1', `${inWaitQueues} requests in wait queues but only ${this.stillQueued()} live requests are queued`);
-    const rhs = c.completed + c.dropped + c.rejected + c.timedOut + c.shed + c.drainedDropped + live;
+    const rhs = c.completed + c.dropped + c.rejected + c.timedOut + c.shed + c.expired + c.evicted + c.drainedDropped + live;
     if (rhs !== c.injected)
       throw new InvariantViolation(
         'INV-1',
-        `injected ${c.injected} != completed ${c.completed} + dropped ${c.dropped} + rejected ${c.rejected} + timed out ${c.timedOut} + shed ${c.shed} + drained ${c.drainedDropped} + still in the system ${live}`,
+        `injected ${c.injected} != completed ${c.completed} + dropped ${c.dropped} + rejected ${c.rejected} + timed out ${c.timedOut} + shed ${c.shed} + expired ${c.expired} + evicted ${c.evicted} + drained ${c.drainedDropped} + still in the system ${live}`,
       );
     this.pd?.checkInvariants();
   }
@@ -369,18 +397,20 @@ export class ClusterSimulator {
 
   /** Runs a cluster event; false when it changed nothing (an autoscaler tick, a void decision). */
   private onClusterEvent(kind: number, arg: number, now: number): boolean {
-    // Kinds below the fleet's are request work: admission, routing, dispatch, P/D, injection.
+    // Kinds below the fleet's are request work: admission, routing, P/D, injection.
     if (kind < FLEET_TICK) this.requestActivityUs = now;
     switch (kind) {
+      case FC_TICK:
+      case FC_TTL:
+      case FC_EVICT:
+        if (!this.flow!.handle(kind, arg, now)) return false;
+        this.requestActivityUs = now;
+        return true;
       case ADMISSION:
         this.admit(this.table.get(arg), now);
         break;
       case ROUTING:
         this.route(this.table.get(arg), now);
-        break;
-      case DISPATCH:
-        this.dispatchPending = false;
-        this.dispatchFromGateway(now);
         break;
       case PD_PREFILL_ROUTING:
       case PD_TRANSFER_START:
@@ -433,11 +463,9 @@ export class ClusterSimulator {
     const score = req.priorityHinted ? req.view.priority : this.setup.priority.priority(req.view, now);
     req.view.priority = score;
     this.setup.observer?.onPriority?.(req, score, now);
-    if (this.gateway !== undefined) {
-      this.gateway.push(req);
+    if (this.flow !== undefined) {
       this.admittedAt.set(req, now);
-      this.shedIfFull(now);
-      this.dispatchFromGateway(now);
+      this.flow.admit(req, now);
       return;
     }
     this.route(req, now);
@@ -469,16 +497,19 @@ export class ClusterSimulator {
   }
 
   /** Takes a rejected (or shed) request out of the system; `as` is the request the user sent. */
-  private reject(req: SimRequest, now: number, as: SimRequest, status: 'rejected' | 'shed' = 'rejected', detail?: string): void {
+  private reject(req: SimRequest, now: number, as: SimRequest, status: 'rejected' | 'shed' | 'expired' = 'rejected', detail?: string): void {
     this.admittedAt.delete(req);
     if (status === 'shed') this.counters.shed++;
+    else if (status === 'expired') this.counters.expired++;
     else this.counters.rejected++;
     this.autoscaler?.requestLeft(now);
     req.state = RequestState.Rejected;
     as.state = RequestState.Rejected;
     this.left?.push({ req: as, outcome: status, atUs: now });
-    if (detail === undefined) this.setup.observer?.onDropped?.(as, now, status);
-    else this.setup.observer?.onDropped?.(as, now, status, detail);
+    // The trace knows a gateway expiry as shed, with the reason in its detail.
+    const traced = status === 'expired' ? 'shed' : status;
+    if (detail === undefined) this.setup.observer?.onDropped?.(as, now, traced);
+    else this.setup.observer?.onDropped?.(as, now, traced, detail);
     this.table.remove(req);
     this.setup.source.onRequestDone?.(as.spec, now, 'rejected');
   }
@@ -515,6 +546,8 @@ export class ClusterSimulator {
   }
 
   private dispatchTo(req: SimRequest, target: number, now: number): void {
+    // A P/D part is never evicted alone: its parent's accounting spans both pools.
+    if (req.part === RequestPart.Whole) this.flow?.routed(req, target, now);
     this.state.dispatched(target, req.spec.tenantId);
     this.routedTo[target]++;
     this.fleet?.onRouted(req.spec.index, target);
@@ -525,30 +558,6 @@ export class ClusterSimulator {
     } else {
       this.admittedAt.delete(req);
       this.instances[target].inject(req, now);
-    }
-  }
-
-  private dispatchFromGateway(now: number): void {
-    const gw = this.gateway;
-    const fc = this.setup.flowControl;
-    if (gw === undefined || fc === undefined) return;
-    while (gw.length > 0) {
-      this.state.prepare(now, true);
-      if (this.state.saturation >= fc.saturationLimit) return;
-      const req = gw.pop()!;
-      const admittedAt = this.admittedAt.get(req) ?? now;
-      this.gatewayDelayUs.push(now - admittedAt);
-      this.route(req, now);
-    }
-  }
-
-  private shedIfFull(now: number): void {
-    const gw = this.gateway!;
-    const max = this.setup.flowControl!.maxQueueDepth;
-    while (max > 0 && gw.length > max) {
-      const victim = gw.popLeastUrgent()!;
-      this.reject(victim, now, victim, 'shed');
-      if (this.listening) tellRouter(this.router, 'dropped', now, victim.view, undefined, 'shed');
     }
   }
 
@@ -658,16 +667,12 @@ export class ClusterSimulator {
    * when the request the user sent (`as`) is done, tells the source.
    */
   private finish(req: SimRequest, now: number, policy: RoutingPolicy, as: SimRequest | undefined, outcome?: 'completed' | 'dropped' | 'timed_out' | 'drained'): void {
+    this.flow?.left(req);
     this.state.finished(req.instance, req.spec.tenantId);
     policy.onComplete?.(req.view, req.instance);
     if (this.listening) tellLeft(req, now, policy, this.router, as, outcome);
     this.table.remove(req);
     this.fleet?.onLeft(req.instance, now);
     if (as !== undefined) this.setup.source.onRequestDone?.(as.spec, now, outcome === 'drained' ? 'dropped' : outcome!);
-    if (this.gateway !== undefined && this.gateway.length > 0 && !this.dispatchPending) {
-      // Dispatch after the completing step's bookkeeping, as a cluster event at this tick.
-      this.dispatchPending = true;
-      this.events.push(now, this.clsDispatch, DISPATCH, -1);
-    }
   }
 }

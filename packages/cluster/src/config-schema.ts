@@ -7,6 +7,9 @@ import { LoraSchema } from './lora/lora-schema.js';
 import { AutoscalingSchema, LifecycleSchema, NodePoolsSchema } from './autoscale/autoscale-schema.js';
 import { SaturationAnalysisSchema } from './saturation-analysis/saturation-analysis-schema.js';
 import { moeParallelismIssues } from './moe-parallelism-issues.js';
+import { FlowControlSchema } from './flow-control/flow-control-schema.js';
+
+export { FlowControlSchema };
 
 const nonNegInt = z.number().int().nonnegative();
 const posInt = z.number().int().positive();
@@ -99,17 +102,6 @@ export const TraceSettingsSchema = z
       ctx.addIssue({ code: 'custom', path: ['counterfactualK'], message: 'trace level decisions or full for counterfactual candidates, found none' });
   })
   .default({ level: 'none', counterfactualK: 0, summarize: false, summaryMaxTokens: 1000, summaryStrategy: 'issue-focused', tailRatioThreshold: 5 });
-
-export const FlowControlSchema = z
-  .object({
-    enabled: z.boolean().default(false),
-    maxGatewayQueueDepth: nonNegInt.default(0),
-    queueDepthThreshold: z.number().positive().default(5),
-    kvUtilizationThreshold: z.number().positive().default(0.8),
-    saturationLimit: z.number().positive().default(1),
-  })
-  .strict()
-  .default({ enabled: false, maxGatewayQueueDepth: 0, queueDepthThreshold: 5, kvUtilizationThreshold: 0.8, saturationLimit: 1 });
 
 /**
  * The whole configuration of a run, as plain JSON-friendly data. `simulate()` validates its input

@@ -3,10 +3,12 @@ import { RequestPart, RequestState, type RequestTable, type SimRequest } from '@
 /**
  * How a request's stay ended, as its per-request record says (`outcome`). Every injected request
  * has exactly one: `completed`; left early as `dropped_unservable` (can never fit), `timed_out`,
- * `rejected` (admission or a router), `shed` (flow control), `drained` (its replica went away);
+ * `rejected` (admission or a router), `shed` (turned away or displaced by the flow-control gateway),
+ * `expired` (its gateway TTL passed), `evicted` (flow control's in-flight eviction), `drained` (its
+ * replica went away);
  * or, when the run ended first, `still_queued` / `still_running`.
  */
-export type RequestOutcome = 'completed' | 'dropped_unservable' | 'timed_out' | 'rejected' | 'shed' | 'drained' | 'still_queued' | 'still_running';
+export type RequestOutcome = 'completed' | 'dropped_unservable' | 'timed_out' | 'rejected' | 'shed' | 'expired' | 'evicted' | 'drained' | 'still_queued' | 'still_running';
 
 /** A request that left without completing: the request the user sent, why, and when. */
 export interface LeftRequest {

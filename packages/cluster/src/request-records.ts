@@ -21,6 +21,8 @@ export interface RequestRecord {
   /** The request's SLO class and tenant ("" when none): not BLIS columns, for per-class breakdowns (ours always has them). */
   slo_class?: string;
   tenant?: string;
+  /** With flow control: ms it waited at the gateway between enqueue and dispatch. */
+  gateway_delay_ms?: number;
   /** Always `completed` here; the other outcomes are in {@link UnfinishedRequestRecord}. */
   outcome?: 'completed';
   /** Simulated time it completed. */
@@ -48,6 +50,8 @@ export interface UnfinishedRequestRecord {
   preemptions: number;
   slo_class: string;
   tenant: string;
+  /** With flow control, once dispatched: ms it waited at the gateway. */
+  gateway_delay_ms?: number;
   outcome: Exclude<RequestOutcome, 'completed'>;
   /** Simulated time it left; null when the run ended first. */
   left_ms: number | null;
@@ -74,6 +78,7 @@ export function requestRecords(sim: ClusterSimulator): RequestRecord[] {
       preemptions: log.preemptions.get(i),
       slo_class: sim.sloNames.names[log.sloClass.get(i)] ?? '',
       tenant: sim.tenantNames.names[log.tenant.get(i)] ?? '',
+      ...gatewayDelay(sim, log.ids[i]),
       outcome: 'completed',
       left_ms: log.completionUs.get(i) / 1000,
     };
@@ -111,8 +116,15 @@ function unfinishedRecord(sim: ClusterSimulator, req: SimRequest, outcome: Unfin
     preemptions: req.preemptions,
     slo_class: spec.sloClass,
     tenant: spec.tenantId,
+    ...gatewayDelay(sim, spec.id),
     outcome,
     left_ms: atUs === undefined ? null : atUs / 1000,
     ...(spec.adapter !== undefined && spec.adapter !== '' ? { adapter: spec.adapter } : {}),
   };
+}
+
+/** The gateway wait of a dispatched request, when flow control is on. */
+function gatewayDelay(sim: ClusterSimulator, id: string | undefined): { gateway_delay_ms?: number } {
+  const us = id === undefined ? undefined : sim.flow?.delays.get(id);
+  return us === undefined ? {} : { gateway_delay_ms: us / 1000 };
 }

@@ -101,6 +101,28 @@ export interface SloAttainment {
   requests_with_target: number;
 }
 
+/** What the flow-control gateway did over the run. */
+export interface GatewayMetrics {
+  /** Turned away (band or queue full) plus displaced from a full queue. */
+  shed_requests: number;
+  /** Turned away at enqueue, their band or the whole queue being full (BLIS's gateway_queue_rejected). */
+  queue_rejected: number;
+  /** Displaced from a full queue by a more urgent request (--queue-shedding; BLIS's gateway_queue_shed). */
+  queue_shed: number;
+  /** Expired in the queue (--request-ttl; BLIS's gateway_expired). */
+  expired_requests: number;
+  /** Evicted from their instance (--in-flight-eviction; BLIS's gateway_evicted). */
+  evicted_requests: number;
+  /** Requests that entered the queue. */
+  enqueued_requests: number;
+  /** Still waiting at the end of the run (BLIS's gateway_queue_depth). */
+  still_queued: number;
+  /** The most requests one priority band held at once. */
+  max_band_depth: number;
+  delay_mean_ms: number;
+  delay_p99_ms: number;
+}
+
 /** Everything a run reports. Field names follow BLIS where BLIS has the concept. */
 export interface SimulationResult extends MetricsBlock {
   instances: MetricsBlock[];
@@ -110,7 +132,8 @@ export interface SimulationResult extends MetricsBlock {
   per_tenant: Record<string, GroupMetrics>;
   tenant_fairness_jain: number;
   slo_attainment: SloAttainment;
-  gateway: { shed_requests: number; still_queued: number; delay_mean_ms: number; delay_p99_ms: number } | null;
+  /** With flow control: what the gateway queue did (see {@link GatewayMetrics}). */
+  gateway: GatewayMetrics | null;
   sessions: { sessions: number; rounds_completed: number; duration_mean_ms: number; duration_p99_ms: number } | null;
   fitness?: FitnessResult;
   /** With per-request records: one per completed request. */
@@ -383,9 +406,21 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
     per_tenant: perTenant,
     tenant_fairness_jain: jainIndex(tenantTput),
     slo_attainment: slo,
-    gateway: sim.hasGateway
-      ? { shed_requests: c.shed, still_queued: sim.gatewayLength, delay_mean_ms: gwDelay.mean, delay_p99_ms: gwDelay.p99 }
-      : null,
+    gateway:
+      sim.flow === undefined
+        ? null
+        : {
+            shed_requests: c.shed,
+            queue_rejected: sim.flow.counts.queueRejected,
+            queue_shed: sim.flow.counts.queueShed,
+            expired_requests: c.expired,
+            evicted_requests: c.evicted,
+            enqueued_requests: sim.flow.counts.enqueued,
+            still_queued: sim.gatewayLength,
+            max_band_depth: sim.flow.counts.maxBandLength,
+            delay_mean_ms: gwDelay.mean,
+            delay_p99_ms: gwDelay.p99,
+          },
     sessions,
   };
   const adapters = adapterMetrics(sim.instances, log, dur);

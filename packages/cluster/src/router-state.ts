@@ -63,6 +63,11 @@ export class ClusterRouterState implements RouterState {
     this.kvThreshold = kvThreshold;
   }
 
+  /** True when the instance signals were read at `now` (or are always live). */
+  freshAt(now: number): boolean {
+    return this.refreshIntervalUs <= 0 || this.lastRefresh === now;
+  }
+
   tenant(tenantId: string): TenantState {
     return this.tenantRecord(tenantId);
   }

@@ -15,6 +15,7 @@ import {
   type PostHocSaturationDetector,
   type PriorityPolicy,
   type RoutingPolicy,
+  type SaturationDetector,
   defaultPolicyRegistry,
 } from '@blis/policies';
 import type { DecisionObserver } from '@blis/trace';
@@ -29,6 +30,7 @@ import { resolveInstanceModel } from './resolve-instance-model.js';
 import { loraSettings } from './lora/lora-schema.js';
 import { adapterRegistryView } from './lora/adapter-references.js';
 import { resolvePdConfig } from './pd/pd-schema.js';
+import { resolveFlowControl } from './flow-control/resolve-flow-control.js';
 import { type ResolvedPdSetup, resolvePdSetup } from './pd/pd-setup.js';
 import { poolLayout } from './pd/pool-layout.js';
 import { resolveLifecycle } from './autoscale/lifecycle-setup.js';
@@ -60,6 +62,8 @@ export interface SimulationRuntime {
   admission?: AdmissionPolicy;
   priority?: PriorityPolicy;
   routing?: RoutingPolicy;
+  /** A saturation detector that replaces `config.flowControl.saturationDetector` (custom detectors). */
+  saturationDetector?: SaturationDetector;
   /** A P/D decider object that replaces `config.pd.decider` (custom deciders). */
   decider?: DisaggregationDecider;
   /** An autoscaler per scaling group (`monolithic`, or the P/D pool) replacing `config.autoscaling.policy`. */
@@ -313,9 +317,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     )
       ? config.cacheSignalDelayUs
       : 0,
-    flowControl: fc.enabled
-      ? { maxQueueDepth: fc.maxGatewayQueueDepth, queueDepthThreshold: fc.queueDepthThreshold, kvUtilizationThreshold: fc.kvUtilizationThreshold, saturationLimit: fc.saturationLimit }
-      : undefined,
+    flowControl: resolveFlowControl(fc, runtime.saturationDetector),
     saturation: { queueDepthThreshold: fc.queueDepthThreshold, kvUtilizationThreshold: fc.kvUtilizationThreshold },
     horizonUs: config.horizonUs ?? Number.POSITIVE_INFINITY,
     observer: runtime.observer,

@@ -42,8 +42,9 @@ describe('cluster properties', () => {
         // Every request reached exactly one terminal state, and the run drained.
         const r = run.result!;
         const ends = run.log.events.filter((e) => e.kind === 'completed' || e.kind === 'dropped').length;
-        expect(ends).toBe(r.injected_requests);
-        expect(r.still_queued + r.still_running).toBe(0);
+        expect(ends).toBe(r.injected_requests - (r.gateway?.still_queued ?? 0));
+        // Only a gateway its detector holds for good may end the run with requests left (docs/flow-control.md).
+        expect(r.still_queued - (r.gateway?.still_queued ?? 0) + r.still_running).toBe(0);
       }),
       { numRuns: RUNS },
     );

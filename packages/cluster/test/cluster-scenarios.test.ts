@@ -1,6 +1,7 @@
 import { runInstance, ArrayRequestSource } from '@blis/engine';
 import { describe, expect, it } from 'vitest';
 import { LLAMA8B, buildCluster, hashesFor, resultOf, spec } from './helpers.js';
+import { flowControlSettings } from '../src/index.js';
 
 describe('cluster scenarios (seed 001 section 10)', () => {
   it('routes a request to the replica that holds its cached prefix', () => {
@@ -97,23 +98,24 @@ describe('cluster scenarios (seed 001 section 10)', () => {
   });
 
   it('flow control holds requests at the gateway and sheds beyond the queue limit', () => {
-    const specs = Array.from({ length: 60 }, (_, i) => spec(i, 0, 1500, 30, { sloClass: i % 2 === 0 ? 'critical' : 'batch' }));
+    // Arrivals 2 ms apart: requests arriving at one tick all pass before any instance has
+    // queued one (BLIS and GIE alike), so the gateway is seen filling over time.
+    const specs = Array.from({ length: 60 }, (_, i) => spec(i, i * 2000, 1500, 30, { sloClass: i % 2 === 0 ? 'critical' : 'batch' }));
     const sim = buildCluster(specs, {
       instances: 2,
       priority: 'slo-class',
-      setup: { flowControl: { maxQueueDepth: 20, queueDepthThreshold: 5, kvUtilizationThreshold: 0.8, saturationLimit: 1 } },
+      setup: { flowControl: flowControlSettings({ saturationDetector: 'utilization', maxGatewayQueueDepth: 20, queueShedding: true }) },
     });
     const r = resultOf(sim);
     expect(r.gateway).not.toBeNull();
-    expect(r.gateway!.shed_requests).toBeGreaterThan(0);
     expect(r.completed_requests + r.rejected_requests).toBe(60);
     expect(r.gateway!.delay_p99_ms).toBeGreaterThan(0);
-    // All 60 arrive at once: 10 go straight to the two instances (5 waiting each saturates the
-    // pool), 50 wait at the gateway, and the 30 shed to get down to 20 are the 25 batch requests
-    // first, then 5 critical ones. So 5 + 20 critical and 5 batch requests complete.
+    // Critical newcomers displace waiting batch requests; batch newcomers to a full queue are
+    // turned away, since a request never displaces its own band.
+    expect(r.gateway!.queue_shed).toBeGreaterThan(0);
+    expect(r.gateway!.queue_rejected).toBeGreaterThan(0);
+    expect(r.gateway!.max_band_depth).toBeLessThanOrEqual(20);
     const done = r.requests!.map((x) => specs[Number(x.request_id)].sloClass);
-    expect(r.gateway!.shed_requests).toBe(30);
-    expect(done.filter((c) => c === 'critical').length).toBe(25);
-    expect(done.filter((c) => c === 'batch').length).toBe(5);
+    expect(done.filter((c) => c === 'critical').length).toBeGreaterThan(done.filter((c) => c === 'batch').length);
   });
 });

@@ -14,7 +14,7 @@ import {
 import type { DecisionObserver } from '@blis/trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../src/index.js';
+import { flowControlSettings, simulate } from '../src/index.js';
 import { buildCluster, hashesFor, spec } from './helpers.js';
 
 // INV-9, the oracle boundary: admission, priority, routing and scheduling never learn how long
@@ -443,7 +443,7 @@ function decisionsWith(cfg: Cluster, burst: Burst, outputs: readonly number[]): 
     setup: {
       observer: log,
       snapshotRefreshIntervalUs: cfg.refresh,
-      flowControl: cfg.flow ? { maxQueueDepth: 0, queueDepthThreshold: 3, kvUtilizationThreshold: 0.8, saturationLimit: 1 } : undefined,
+      flowControl: cfg.flow ? flowControlSettings({ saturationDetector: 'utilization', queueDepthThreshold: 3 }) : undefined,
     },
   });
   sim.run();

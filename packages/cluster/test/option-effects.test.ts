@@ -129,10 +129,19 @@ describe('--cache-signal-delay', () => {
 
 describe('--flow-control, its thresholds and --max-gateway-queue-depth', () => {
   const off = run({ numInstances: 2 }, BURST);
-  const on = run({ numInstances: 2, flowControl: { enabled: true } }, BURST);
+  const UTIL = { enabled: true, saturationDetector: 'utilization' } as const;
+  const on = run({ numInstances: 2, flowControl: UTIL }, BURST);
   const delay = (r: SimulationResult) => r.gateway?.delay_mean_ms ?? Number.NaN;
+  const strip = (r: SimulationResult) => ({ ...r, gateway: null, requests: r.requests?.map(({ gateway_delay_ms: _g, ...q }) => q) });
 
-  it('--flow-control holds requests at the gateway under overload', () => {
+  it('--flow-control with BLIS\'s default detector (never) passes every request straight through', () => {
+    const never = run({ numInstances: 2, flowControl: { enabled: true } }, BURST);
+    expect(never.gateway).not.toBeNull();
+    expect(delay(never)).toBe(0);
+    expect(strip(never)).toEqual(strip(off));
+  });
+
+  it('--saturation-detector utilization holds requests at the gateway under overload', () => {
     expect(off.gateway).toBeNull();
     expect(on.gateway).not.toBeNull();
     expect(delay(on)).toBeGreaterThan(0);
@@ -141,33 +150,47 @@ describe('--flow-control, its thresholds and --max-gateway-queue-depth', () => {
     expect(on.scheduling_delay_p99_ms).toBeGreaterThan(off.scheduling_delay_p99_ms);
   });
 
-  it('--saturation-queue-threshold: a higher threshold holds less (50 never saturates)', () => {
-    const q2 = run({ numInstances: 2, flowControl: { enabled: true, queueDepthThreshold: 2 } }, BURST);
-    const q50 = run({ numInstances: 2, flowControl: { enabled: true, queueDepthThreshold: 50 } }, BURST);
+  it('--queue-depth-threshold: a higher threshold holds less (50 never saturates)', () => {
+    const q2 = run({ numInstances: 2, flowControl: { ...UTIL, queueDepthThreshold: 2 } }, BURST);
+    const q50 = run({ numInstances: 2, flowControl: { ...UTIL, queueDepthThreshold: 50 } }, BURST);
     expect(delay(q2)).toBeGreaterThan(delay(on));
     expect(delay(on)).toBeGreaterThan(delay(q50));
     expect(delay(q50)).toBe(0);
   });
 
-  it('--saturation-kv-threshold: a lower threshold saturates on KV and holds more', () => {
-    const kv = run({ numInstances: 2, flowControl: { enabled: true, kvUtilizationThreshold: 0.01 } }, BURST);
+  it('--kv-cache-util-threshold: a lower threshold saturates on KV and holds more', () => {
+    const kv = run({ numInstances: 2, flowControl: { ...UTIL, kvUtilizationThreshold: 0.01 } }, BURST);
     expect(delay(kv)).toBeGreaterThan(delay(on));
   });
 
+  it('--saturation-detector concurrency holds by requests in flight (--max-concurrency)', () => {
+    const c2 = run({ numInstances: 2, flowControl: { enabled: true, saturationDetector: 'concurrency', maxConcurrency: 2 } }, BURST);
+    const c100 = run({ numInstances: 2, flowControl: { enabled: true, saturationDetector: 'concurrency', maxConcurrency: 100 } }, BURST);
+    expect(delay(c2)).toBeGreaterThan(0);
+    expect(delay(c100)).toBe(0);
+  });
+
   it('saturationLimit (--saturation-limit): dispatching up to a higher saturation holds less', () => {
-    const lim = run({ numInstances: 2, flowControl: { enabled: true, saturationLimit: 3 } }, BURST);
+    const lim = run({ numInstances: 2, flowControl: { ...UTIL, saturationLimit: 3 } }, BURST);
     expect(delay(lim)).toBeLessThan(delay(on));
     expect(delay(lim)).toBeGreaterThan(0);
   });
 
-  it('--max-gateway-queue-depth sheds the least urgent beyond the limit (0 = unbounded)', () => {
-    const bounded = run({ numInstances: 2, priority: { policy: 'slo-class' }, flowControl: { enabled: true, maxGatewayQueueDepth: 10 } }, BURST);
+  it('--max-gateway-queue-depth turns newcomers away from a full queue (0 = unbounded)', () => {
+    const bounded = run({ numInstances: 2, flowControl: { ...UTIL, maxGatewayQueueDepth: 10 } }, BURST);
     expect(on.gateway?.shed_requests).toBe(0);
-    expect(bounded.gateway?.shed_requests).toBeGreaterThan(0);
+    expect(bounded.gateway?.queue_rejected).toBeGreaterThan(0);
+    expect(bounded.gateway?.queue_shed).toBe(0);
     expect(bounded.rejected_requests).toBe(bounded.gateway?.shed_requests);
     expect(bounded.completed_requests + bounded.rejected_requests).toBe(60);
-    // Batch requests are shed first: every critical request still completes.
-    expect(bounded.per_slo_class.critical.completed_requests).toBe(20);
+  });
+
+  it('--queue-shedding: a full queue displaces sheddable (batch) requests for critical ones', () => {
+    const bounded = run({ numInstances: 2, flowControl: { ...UTIL, maxGatewayQueueDepth: 10 } }, BURST);
+    const shed = run({ numInstances: 2, flowControl: { ...UTIL, maxGatewayQueueDepth: 10, queueShedding: true } }, BURST);
+    expect(shed.gateway?.queue_shed).toBeGreaterThan(0);
+    expect(shed.completed_requests + shed.rejected_requests).toBe(60);
+    expect(shed.per_slo_class.critical.completed_requests).toBeGreaterThan(bounded.per_slo_class.critical.completed_requests);
   });
 
   it('the saturation thresholds also drive slo-shed admission without --flow-control', () => {

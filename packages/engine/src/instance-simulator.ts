@@ -134,6 +134,28 @@ export class InstanceSimulator extends InstanceStep {
   }
 
   /**
+   * Ends a queued or running request here without finishing it (the gateway's in-flight
+   * eviction): it leaves its queue or batch and its KV is freed; the caller accounts for it.
+   * False when it is not here (still in its alpha queueing delay, or gone).
+   */
+  evict(req: SimRequest): boolean {
+    if (req.instance !== this.config.index) return false;
+    if (req.state === RequestState.Queued) {
+      this.waitQueue.remove(req);
+      this.kvTiers?.clearDeferred(req.spec.index);
+      if (req.kvOwner >= 0) this.releaseKV(req);
+    } else if (req.state === RequestState.Running) {
+      this.bulk?.materialize();
+      const i = this.run.reqs.indexOf(req);
+      this.run.writeBack(i);
+      this.run.removeAt(i);
+      this.releaseKV(req);
+    } else return false;
+    req.state = RequestState.Rejected;
+    return true;
+  }
+
+  /**
    * Executes one of this instance's events. Returns false for a deadline of a request that has
    * already left (the client's timer, cancelled by the response): nothing happened, and the
    * run's end must not move to it (BLIS skips such timeouts before advancing its clock).

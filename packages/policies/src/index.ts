@@ -235,3 +235,16 @@ export {
   compareReversePriority,
   createReversePriorityScheduler,
 } from './schedulers/reverse-priority.js';
+
+// Saturation detectors (flow control's dispatch gate).
+export {
+  createConcurrencyDetector,
+  createNeverSaturated,
+  createSaturationDetector,
+  createUtilizationDetector,
+  SATURATION_DETECTOR_DEFAULTS,
+  SATURATION_DETECTOR_NAMES,
+  type SaturationDetector,
+  type SaturationDetectorName,
+  type SaturationDetectorParams,
+} from './saturation/saturation-detector.js';

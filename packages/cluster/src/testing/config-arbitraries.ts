@@ -4,6 +4,7 @@ import type { SimulationConfigInput } from '../config-schema.js';
 import { autoscalingArb, kvTierArb, pdConfigArb, pdTopologyArb, topologySize } from './feature-arbitraries.js';
 import { admissionArb, namedPolicyArb, routingArb } from './policy-arbitraries.js';
 import { type InlineWorkloadOptions, inlineSpecWorkloadArb } from './workload-arbitraries.js';
+import { flowControlConfigArb } from './flow-control-arbitraries.js';
 
 /** An optional feature: never (default), always, or in some of the generated configs. */
 export type FeatureChoice = boolean | 'sometimes';
@@ -59,8 +60,7 @@ export function simulationConfigArb(options: SimulationConfigArbOptions = {}): f
     cacheDelay: fc.constantFrom(0, 50_000),
     admissionLatency: fc.constantFrom(0, 500),
     routingLatency: fc.constantFrom(0, 2_000),
-    flow: fc.boolean(),
-    maxGateway: fc.constantFrom(0, 5),
+    flow: fc.option(flowControlConfigArb(), { freq: 2 }),
     queueThreshold: fc.constantFrom(1, 5, 20),
     kvThreshold: fc.constantFrom(0.3, 0.8, 1),
     maxModelLen: fc.constantFrom(0, 0, 0, 300, 940),
@@ -86,7 +86,7 @@ export function simulationConfigArb(options: SimulationConfigArbOptions = {}): f
       cacheSignalDelayUs: c.cacheDelay,
       admissionLatencyUs: c.admissionLatency,
       routingLatencyUs: c.routingLatency,
-      flowControl: { enabled: c.flow, maxGatewayQueueDepth: c.maxGateway, queueDepthThreshold: c.queueThreshold, kvUtilizationThreshold: c.kvThreshold, saturationLimit: 1 },
+      flowControl: c.flow ?? { enabled: false, queueDepthThreshold: c.queueThreshold, kvUtilizationThreshold: c.kvThreshold },
       workload: c.workload,
       checkInvariants: options.engineChecks ?? true,
       includeRequests: true,

@@ -7,6 +7,7 @@
  * @module
  */
 export { simulationConfigArb, type FeatureChoice, type SimulationConfigArbOptions } from './config-arbitraries.js';
+export { flowControlConfigArb } from './flow-control-arbitraries.js';
 export { inlineSpecWorkloadArb, type InlineSpecWorkload, type InlineWorkloadOptions } from './workload-arbitraries.js';
 export { admissionArb, namedPolicyArb, routingArb, scorersArb, type PolicyChoice, type RoutingChoice } from './policy-arbitraries.js';
 export {

@@ -6,7 +6,8 @@ type State = 'new' | 'admitted' | 'routed' | 'split' | 'queued' | 'running';
 /** Where each drop reason may take a request from (a split parent is out at its parts). */
 const DROP_FROM: Record<string, readonly State[]> = {
   rejected: ['new'],
-  shed: ['admitted'],
+  // Turned away or expired at the gateway; flow control's in-flight eviction ends a queued or running one.
+  shed: ['admitted', 'queued', 'running'],
   unservable: ['routed', 'split'],
   timed_out: ['routed', 'queued', 'running', 'split'],
   drained: ['routed', 'queued', 'running', 'split'],

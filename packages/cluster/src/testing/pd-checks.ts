@@ -132,7 +132,7 @@ export function checkPdBookkeeping(r: SimulationResult, log: RunLog, out: Violat
       if (e.split) split++;
     } else if (e.kind === 'pd-transfer') transfers++;
   }
-  const routed = r.injected_requests - r.rejected_requests - (r.gateway?.still_queued ?? 0);
+  const routed = r.injected_requests - r.rejected_requests - (r.gateway?.expired_requests ?? 0) - (r.gateway?.still_queued ?? 0);
   if (!log.facts.cutOff) out.check(decisions === routed, 'INV-PD-BOOK', () => `${decisions} decider decisions for ${routed} routed requests`);
   out.check(pd.local_requests === decisions - split, 'INV-PD-BOOK', () => `local_requests ${pd.local_requests}, the decider kept ${decisions - split} local`);
   out.check(pd.disaggregated_requests === transfers, 'INV-PD-BOOK', () => `disaggregated_requests ${pd.disaggregated_requests}, ${transfers} transfers delivered`);

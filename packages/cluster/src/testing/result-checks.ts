@@ -17,17 +17,22 @@ export interface ResultContext {
  */
 export function checkResult(r: SimulationResult, ctx: ResultContext, out: ViolationList): void {
   const drained = r.autoscaling?.drained_dropped ?? 0;
-  const accounted = r.completed_requests + r.still_queued + r.still_running + r.dropped_unservable + r.rejected_requests + r.timed_out_requests + drained;
+  // Flow control's own exits: expired at the gateway, evicted from an instance.
+  const expired = r.gateway?.expired_requests ?? 0;
+  const evicted = r.gateway?.evicted_requests ?? 0;
+  const accounted = r.completed_requests + r.still_queued + r.still_running + r.dropped_unservable + r.rejected_requests + r.timed_out_requests + drained + expired + evicted;
   const parts = () =>
-    `injected ${r.injected_requests} vs completed ${r.completed_requests} + queued ${r.still_queued} + running ${r.still_running} + unservable ${r.dropped_unservable} + rejected ${r.rejected_requests} + timed out ${r.timed_out_requests} + drained ${drained}`;
+    `injected ${r.injected_requests} vs completed ${r.completed_requests} + queued ${r.still_queued} + running ${r.still_running} + unservable ${r.dropped_unservable} + rejected ${r.rejected_requests} + timed out ${r.timed_out_requests} + drained ${drained} + expired ${expired} + evicted ${evicted}`;
   // Held requests (no routable replica) are in no bucket of the result.
   if (ctx.autoscaled) out.check(accounted <= r.injected_requests, 'INV-1', parts);
   else out.check(accounted === r.injected_requests, 'INV-1', parts);
+  // A gateway that can never dispatch again (its detector saturated by an idle pool) ends the run holding its queue.
+  const stuck = r.gateway?.still_queued ?? 0;
   if (!ctx.cutOff && !ctx.autoscaled)
-    out.check(r.still_queued + r.still_running === 0, 'INV-1', () => `the run drained yet ${r.still_queued} requests are queued and ${r.still_running} running`);
+    out.check(r.still_queued - stuck + r.still_running === 0, 'INV-1', () => `the run drained yet ${r.still_queued} requests are queued and ${r.still_running} running`);
   if (!ctx.autoscaled && r.pd === undefined) {
     const routed = Object.values(r.target_distribution).reduce((a, b) => a + b, 0);
-    const admitted = r.injected_requests - r.rejected_requests - (r.gateway?.still_queued ?? 0);
+    const admitted = r.injected_requests - r.rejected_requests - expired - (r.gateway?.still_queued ?? 0);
     out.check(routed === admitted, 'INV-1', () => `${routed} requests routed, ${admitted} admitted (shedding counts as rejection) and not held at the gateway`);
   }
   const records = r.requests;
@@ -67,6 +72,8 @@ function checkUnfinishedRecords(r: SimulationResult, seen: Set<string>, out: Vio
     ['timed_out', n('timed_out'), r.timed_out_requests],
     ['rejected + shed', n('rejected') + n('shed'), r.rejected_requests],
     ['drained', n('drained'), r.autoscaling?.drained_dropped ?? 0],
+    ['expired', n('expired'), r.gateway?.expired_requests ?? 0],
+    ['evicted', n('evicted'), r.gateway?.evicted_requests ?? 0],
   ];
   for (const [what, records, counter] of tally) out.check(records === counter, 'INV-1', () => `${records} ${what} records, the result counts ${counter}`);
 }

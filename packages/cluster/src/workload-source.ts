@@ -65,7 +65,7 @@ export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions):
       const spec = readSpec(w, opts);
       const requests = specRequests(w, spec);
       opts.onPhase?.({ kind: 'generate', clients: spec.clients.length, requests });
-      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, defaultSloClass: opts.defaultSloClass, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
+      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, horizonUs: opts.horizonUs, defaultSloClass: opts.defaultSloClass, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
     }
     case 'trace': {
       opts.onPhase?.({ kind: 'read-trace', path: w.path });

@@ -23,6 +23,12 @@ export interface RequestSourceOptions {
   maxRequests?: number;
   /** Overrides the spec's seed. */
   seed?: number;
+  /**
+   * The run's horizon, µs: where generation stops when the spec sets no horizon of its own (as
+   * BLIS generates up to its simulation horizon). Closed-loop sessions and concurrency users need
+   * a bounded dry run to plan, so without it such a spec needs `num_requests` or `horizon`.
+   */
+  horizonUs?: number;
   /** Overrides every client's `timeout` (µs after arrival; 0 = no deadline), as BLIS's explicit `--timeout` does. */
   timeoutUs?: number;
   /** The spec's file, named when a request it generates is refused (default: "workload spec"). */
@@ -120,7 +126,7 @@ export class SpecRequestSource implements RequestSource {
       defaultSloClass: opts.defaultSloClass ?? DEFAULT_SLO_CLASS,
     };
     this.limit = opts.maxRequests ?? spec.num_requests ?? Number.POSITIVE_INFINITY;
-    this.horizon = spec.horizon ?? Number.POSITIVE_INFINITY;
+    this.horizon = spec.horizon ?? opts.horizonUs ?? Number.POSITIVE_INFINITY;
     this.sessions = new ClosedLoopSessions(this.horizon);
     const seed = BigInt(opts.seed ?? spec.seed);
     const workload = goSubsystemRand(seed, 'workload-gen');

@@ -61,4 +61,5 @@ export { ServeGenError } from './servegen/servegen-files.js';
 export type { ServeGenFiles, ServeGenLog } from './servegen/servegen-files.js';
 export { SERVEGEN_PERIODS } from './servegen/servegen-language.js';
 export type { ServeGenPeriod } from './servegen/servegen-language.js';
-export { mixedSloClassIssues, type ComposeIssue, composeSpecs, type ComposedSpec, goYamlDocument, goFloatText, goYamlKeyLess, goYamlString, type GoYamlNode } from './compose/index.js';
+export { mixedSloClassIssues, type ComposeIssue, composeSpecs, type ComposedSpec } from './compose/index.js';
+export { goYamlDocument, goFloatText, goYamlKeyLess, goYamlString, type GoYamlNode } from './go-yaml/index.js';

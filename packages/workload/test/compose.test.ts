@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { composeSpecs, goFloatText, goYamlKeyLess, goYamlString, mixedSloClassIssues } from '../src/index.js';
+import { composeSpecs, mixedSloClassIssues } from '../src/index.js';
 
-// BLIS's compose worked by hand, and yaml.v3's way of writing the values it holds.
+// BLIS's compose worked by hand (yaml.v3's way of writing the values: go-yaml.test.ts).
 
 const client = (id: string, rate_fraction: number, extra: Record<string, unknown> = {}) => ({
   id,
@@ -45,47 +45,6 @@ describe('composeSpecs', () => {
     expect(c.yaml).toContain('      arrival:\n        process: ""\n');
     expect(c.yaml).toContain('        params:\n            max: 9\n            mean: 2\n            min: 0\n            std_dev: 1\n');
     expect(c.yaml).toContain('      output_distribution:\n        type: ""\n      streaming: false\n');
-  });
-});
-
-describe('yaml.v3 scalars', () => {
-  it('floats: shortest digits, exponent form below 1e-4 and from 1e6', () => {
-    expect(goFloatText(1e6)).toBe('1e+06');
-    expect(goFloatText(999999)).toBe('999999');
-    expect(goFloatText(123456.7)).toBe('123456.7');
-    expect(goFloatText(0.0001)).toBe('0.0001');
-    expect(goFloatText(0.00001)).toBe('1e-05');
-    expect(goFloatText(9.999995000002501e-6)).toBe('9.999995000002501e-06');
-    expect(goFloatText(1.2e7)).toBe('1.2e+07');
-    expect(goFloatText(1e21)).toBe('1e+21');
-    expect(goFloatText(1e-300)).toBe('1e-300');
-    expect(goFloatText(0)).toBe('0');
-    expect(goFloatText(-2.5)).toBe('-2.5');
-  });
-
-  it('strings: double quotes when YAML would read another type, single when plain text breaks', () => {
-    expect(goYamlString('1')).toBe('"1"');
-    expect(goYamlString('true')).toBe('"true"');
-    expect(goYamlString('yes')).toBe('"yes"');
-    expect(goYamlString('null')).toBe('"null"');
-    expect(goYamlString('')).toBe('""');
-    expect(goYamlString('1.5e3')).toBe('"1.5e3"');
-    expect(goYamlString('b: c')).toBe("'b: c'");
-    expect(goYamlString('#x')).toBe("'#x'");
-    expect(goYamlString('a#b')).toBe('a#b');
-    expect(goYamlString('a #b')).toBe("'a #b'");
-    expect(goYamlString("it's")).toBe("it's");
-    expect(goYamlString("'q")).toBe("'''q'");
-    expect(goYamlString('x:')).toBe("'x:'");
-    expect(goYamlString('tenant-A')).toBe('tenant-A');
-  });
-
-  it('map keys: letters by code point, digit runs as numbers', () => {
-    expect(goYamlKeyLess('max', 'mean')).toBe(true);
-    expect(goYamlKeyLess('sigma', 'std_dev')).toBe(true);
-    expect(goYamlKeyLess('a2', 'a10')).toBe(true);
-    expect(goYamlKeyLess('a10', 'a2')).toBe(false);
-    expect(goYamlKeyLess('min', 'mix_weight')).toBe(true);
   });
 });
 

@@ -1,6 +1,5 @@
 import { upgradeV1Spec } from '../spec-upgrade.js';
-import { goYamlDocument } from './go-yaml-emit.js';
-import type { GoYamlNode } from './go-yaml-node.js';
+import { type GoYamlNode, goYamlDocument } from '../go-yaml/index.js';
 import { clientNode } from './spec-node.js';
 
 /** The top-level keys BLIS's compose keeps (from the first spec: version, category; summed: aggregate_rate). */

@@ -1,4 +1,4 @@
-import { type GoYamlNode, goSortedEntries } from './go-yaml-node.js';
+import { type GoYamlNode, goSortedEntries } from '../go-yaml/index.js';
 
 // BLIS's WorkloadSpec structs (sim/workload/spec.go) as yaml.v3 writes them: fields in declared
 // order; `always` fields written even when missing (as Go's zero value), `omitempty` ones left out

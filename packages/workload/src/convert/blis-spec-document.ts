@@ -1,4 +1,4 @@
-import { type GoYamlNode, goBool, goFloat, goFloatMap, goInt, goSeq, goStr, goStruct, goYamlText } from './go-yaml.js';
+import { type GoYamlNode, goBool, goFloat, goFloatMap, goInt, goSeq, goStr, goStruct, goYamlDocument } from '../go-yaml/index.js';
 
 // BLIS HEAD's WorkloadSpec structs (sim/workload/spec.go) as its `convert` commands fill them,
 // and the YAML its Marshal prints: fields in declaration order, `omitempty` ones left out when
@@ -159,5 +159,5 @@ export function blisSpecYaml(spec: BlisWorkloadSpec): string {
     ['aggregate_rate', goFloat(spec.aggregate_rate)],
     ['num_requests', omitZero(spec.num_requests)],
   ]);
-  return goYamlText(root as Extract<GoYamlNode, { kind: 'map' }>);
+  return goYamlDocument(root);
 }

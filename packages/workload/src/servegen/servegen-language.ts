@@ -2,7 +2,8 @@ import { GoRand } from '../go-rand/go-rand.js';
 import type { BlisArrival, BlisCohort } from '../convert/blis-spec-document.js';
 import { type Chunk, atTimeOfDay, loadChunk } from './servegen-chunk.js';
 import { type ServeGenFiles, type ServeGenLog, ServeGenError } from './servegen-files.js';
-import { addChunkFits, averagedDists, emptySums } from './servegen-lognormal.js';
+import { servegenCohortBase } from './servegen-cohort.js';
+import { addChunkFits, emptySums } from './servegen-lognormal.js';
 
 /** BLIS's SLO classes, in its round-robin order. */
 export const SERVEGEN_SLO_CLASSES = ['critical', 'standard', 'batch', 'sheddable', 'background'] as const;
@@ -91,21 +92,14 @@ export function languageCohorts(files: ServeGenFiles, windowSec: number, drainSe
         }
       if (n > 0) rate += sum / n;
     }
-    const { input, output } = averagedDists(sums);
     const arrival = averagedArrival(members, second);
     if (rate <= 0) {
       log.warn(`skipping cohort ${id}: zero rate at its window (${second} s)`);
       continue;
     }
     cohorts.push({
-      id,
-      population: members.length,
-      slo_class: slo,
-      streaming: true,
-      rate_fraction: 1,
+      ...servegenCohortBase(id, slo, members.length, sums),
       arrival: arrival ?? { process: '' },
-      input_distribution: input,
-      output_distribution: output,
       spike: { start_time_us: p * (windowSec + drainSec) * 1e6, duration_us: windowSec * 1e6, trace_rate: rate },
     });
   }

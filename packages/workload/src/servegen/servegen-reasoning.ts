@@ -5,7 +5,8 @@ import { SERVEGEN_WINDOW_SEC, readTraceRows } from './servegen-chunk.js';
 import { parseDatasetJson } from './servegen-dataset.js';
 import { type ServeGenFiles, type ServeGenLog, ServeGenError, chunkOf } from './servegen-files.js';
 import { SERVEGEN_SLO_CLASSES } from './servegen-language.js';
-import { addChunkFits, averagedDists, emptySums } from './servegen-lognormal.js';
+import { servegenCohortBase } from './servegen-cohort.js';
+import { addChunkFits, emptySums } from './servegen-lognormal.js';
 import { parseRatioPdf } from './servegen-pdf.js';
 
 /** The 10-minute window of the day in which the most chunks are active (BLIS's findBestCoverageWindow). */
@@ -122,17 +123,10 @@ export function reasoningCohorts(files: ServeGenFiles, windowSec: number, log: S
       log.warn(`skipping cohort ${id}: no input and output lengths to fit`);
       continue;
     }
-    const { input, output } = averagedDists(sums);
     cohorts.push({
-      id,
-      population: members.length,
-      slo_class: slo,
-      streaming: true,
-      rate_fraction: 1,
+      ...servegenCohortBase(id, slo, members.length, sums),
       closed_loop: false,
       arrival: { process: 'poisson' },
-      input_distribution: input,
-      output_distribution: output,
       spike: { start_time_us: 0, duration_us: windowSec * 1e6, trace_rate: rate },
       reasoning: { reason_ratio_distribution: ratioDist, multi_turn: { max_rounds: 1, think_time_us: 0, context_growth: '', single_session: false } },
     });

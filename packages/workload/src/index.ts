@@ -13,7 +13,7 @@ export { MinHeap } from './min-heap.js';
 export type { InferencePerfSourceOptions } from './inference-perf/inference-perf-source.js';
 export { InferencePerfSchema, InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
 export type { InferencePerfSection, InferencePerfSpec } from './inference-perf/inference-perf-schema.js';
-export type { IpPlan, IpClient, IpSampler } from './inference-perf/inference-perf-plan.js';
+export type { IpPlan, IpClient, IpSampler, IpIssue } from './inference-perf/inference-perf-plan.js';
 export type { InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
 export { specFromFlags } from './from-flags.js';
 export { parseThinkTimeDist, sampleThinkTimeUs, ThinkTimeDistError } from './think-time/think-time-dist.js';

@@ -9,13 +9,14 @@ import { addChunkFits, emptySums } from './servegen-lognormal.js';
 export const SERVEGEN_SLO_CLASSES = ['critical', 'standard', 'batch', 'sheddable', 'background'] as const;
 
 /** ServeGen's day 1 periods BLIS samples: 30 minutes at midnight, 08:00 and 14:00. */
-const PERIODS = [
+const PERIODS: readonly { name: ServeGenPeriod; spanStart: number }[] = [
   { name: 'midnight', spanStart: 0 },
   { name: 'morning', spanStart: 28800 },
   { name: 'afternoon', spanStart: 50400 },
-] as const;
+];
 
-export type ServeGenPeriod = (typeof PERIODS)[number]['name'];
+/** A ServeGen day-1 period BLIS samples. */
+export type ServeGenPeriod = 'midnight' | 'morning' | 'afternoon';
 export const SERVEGEN_PERIODS: readonly ServeGenPeriod[] = PERIODS.map((p) => p.name);
 
 /**

@@ -1,4 +1,5 @@
 import type { FlagDef } from './flags.js';
+import { LAZY_GENERATION_FLAG } from './closed-loop-flag-defs.js';
 import { SIMULATION_FLAGS } from './run-flags.js';
 
 const SERVER = 'Server';
@@ -28,6 +29,7 @@ export const OBSERVE_FLAGS: readonly FlagDef[] = [
   { name: 'concurrency', kind: 'posInt', group: WORKLOAD, description: 'closed loop: this many virtual users, each sending its next request when the last is answered (with flag-driven lengths; not with --rate, --workload or --workload-spec)' },
   { name: 'think-time-ms', kind: 'nonNegInt', group: WORKLOAD, description: 'with --concurrency: a user\'s pause between an answer and its next request', defaultText: '0' },
   { name: 'think-time-dist', kind: 'string', group: WORKLOAD, description: 'with --concurrency, instead of --think-time-ms: pauses drawn from "constant:value=500ms" or "lognormal:mu=2.0,sigma=0.6[,min=3s][,max=30s]" (mu, sigma of ln seconds)' },
+  LAZY_GENERATION_FLAG,
   { name: 'max-concurrency', kind: 'posInt', group: CLIENT, description: 'requests in flight at most; with --concurrency it defaults to that', defaultText: '256' },
   { name: 'warmup-requests', kind: 'nonNegInt', group: CLIENT, description: 'send the first N requests but leave them out of the trace', defaultText: '0' },
   { name: 'prewarm-duration', kind: 'duration', group: CLIENT, description: 'before the workload, send small fixed requests at concurrency 4 for this long ("60s"); not recorded', defaultText: '0' },

@@ -51,7 +51,7 @@ export function runClosedLoopWorkload(f: Record<string, unknown>) {
   if (f.workloadSpec !== undefined) issues.push({ where: '--concurrency', expected: 'no --workload-spec beside it (define clients[].concurrency in the spec instead)', found: '--workload-spec' });
   const conflicting = ['rate', 'workload', 'arrival-process'].filter((n) => f[camel(n)] !== undefined);
   if (conflicting.length > 0) issues.push({ where: '--concurrency', expected: 'a closed loop without an arrival rate, preset or arrival process', found: conflicting.map((n) => `--${n}`).join(', ') });
-  if (f.numRequests === undefined && f.horizon === undefined) issues.push({ where: '--num-requests', expected: 'a bound on the closed loop: --num-requests or --horizon (--concurrency has no default request count)', found: 'neither' });
+  if (f.workloadSpec === undefined && f.numRequests === undefined && f.horizon === undefined) issues.push({ where: '--num-requests', expected: 'a bound on the closed loop: --num-requests or --horizon (--concurrency has no default request count)', found: 'neither' });
   if (issues.length > 0) throw new UsageError(issues);
   const { arrivalProcess: _, ...lengths } = lengthFlagValues(f);
   const spec = flagSpecObject({

@@ -51,6 +51,7 @@ const GENERATION_FLAGS: readonly string[] = [
   'workload',
   'arrival-process',
   'workload-spec',
+  'concurrency',
 ];
 
 /**

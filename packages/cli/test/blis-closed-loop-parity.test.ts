@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TRACEV2_COLUMNS } from '@blis/workload';
 import { describe, expect, it } from 'vitest';
 import { blis } from './blis-process.js';
 import { csvRows, expectBlisRunOf } from './blis-run-compare.js';
@@ -57,5 +58,20 @@ describe('closed-loop session replay, against BLIS HEAD', () => {
 describe('blis run --concurrency, against BLIS HEAD', () => {
   it('8 users, 500 ms think time, 300 requests: the same stream and results', async () => {
     await expectBlisRunOf(['--concurrency', '8', '--think-time-ms', '500', '--num-requests', '300'], FIXTURES, 'concurrency-8', join(tmp, 'concurrency-8'));
+  });
+});
+
+describe('closed-loop session replay of a trace without sessions', () => {
+  it('warns, and replays every row at its recorded time: the result of a fixed replay', async () => {
+    const rows = [0, 1, 2, 3].map((i) => `${i},c,,,,0,,0,false,${200 + i},20,0,0,0,0,0,,0,0,${i * 40_000},${i * 40_000},0,0,0,ok,,`);
+    writeFileSync(join(tmp, 'plain.csv'), `${TRACEV2_COLUMNS.join(',')}\n${rows.join('\n')}\n`);
+    writeFileSync(join(tmp, 'plain.yaml'), 'trace_version: 3\ntime_unit: microseconds\n');
+    const args = ['replay', '--model', 'qwen/qwen3-14b', '--trace-header', join(tmp, 'plain.yaml'), '--trace-data', join(tmp, 'plain.csv'), '--total-kv-blocks', '15909'];
+    const closed = await blis([...args, '--session-mode', 'closed-loop', '--log', 'error']);
+    expect(closed.code, closed.stderr).toBe(0);
+    const warned = await blis([...args, '--session-mode', 'closed-loop']);
+    expect(warned.stderr).toContain('blis: warning: --session-mode closed-loop: the trace has no session rows (session_id); every request is sent at its recorded time\n');
+    const fixed = await blis([...args, '--log', 'error']);
+    expect(closed.stdout).toBe(fixed.stdout);
   });
 });

@@ -18,7 +18,7 @@ function bundleOptions(options: { conditions?: string[]; minifyWhitespace?: bool
 
 /** The binary's builds into `outDir` (relative to packages/cli). */
 export function binaryBuilds(outDir = 'dist'): Options[] {
-  return [
+  const builds: Options[] = [
     // The `blis` binary: one CommonJS file (dist/blis.cjs) with the @blis/* workspace packages
     // (from their sources) and the small pure-JS dependencies inside, run by the launcher
     // (dist/cli.cjs) through V8's code cache (src/launch/). A script compiled that way can be
@@ -60,5 +60,6 @@ export function binaryBuilds(outDir = 'dist'): Options[] {
       banner: { js: "import { createRequire as __blisCreateRequire } from 'node:module';\nconst require = __blisCreateRequire(import.meta.url);" },
       esbuildOptions: bundleOptions,
     },
-  ].map((o): Options => ({ ...o, outDir }) as Options);
+  ];
+  return builds.map((o) => ({ ...o, outDir }));
 }

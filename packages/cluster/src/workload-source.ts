@@ -8,6 +8,7 @@ import {
   openTrace,
   parseThinkTimeDist,
   ClosedLoopTraceSource,
+  TraceReadError,
   parseWorkloadSpec,
   specFromFlags,
   type LoadedSpec,
@@ -123,6 +124,9 @@ function specRequests(w: SpecWorkload, spec: LoadedSpec): number | undefined {
  * sessions re-sent round by round. Its size is the rows read: follow-ups replace recorded rows.
  */
 function closedLoopTrace(w: TraceWorkload, opts: OpenWorkloadOptions): OpenedWorkload {
+  // Only TraceV2 has sessions (session_id, round_index): a Mooncake or Azure trace is refused by name.
+  const format = traceFormat(w) ?? detectTraceFormat(w.path);
+  if (format !== 'tracev2') throw new TraceReadError({ file: w.path, expected: 'a TraceV2 trace for closed-loop session replay (its session_id and round_index columns)', found: format === 'azure' ? 'an Azure trace CSV' : 'a Mooncake JSONL trace' });
   const thinkTime = w.thinkTimeDist !== undefined ? parseThinkTimeDist(w.thinkTimeDist) : w.thinkTimeUs !== undefined && w.thinkTimeUs > 0 ? { type: 'constant' as const, valueUs: w.thinkTimeUs } : undefined;
   const source = new ClosedLoopTraceSource(w.path, {
     seed: opts.seed,

@@ -100,6 +100,13 @@ export const cases: readonly BadInputCase[] = [
     exactLines: true,
   },
   {
+    name: 'replay closed-loop of an Azure trace (detected)',
+    args: ['replay', '--model', 'meta-llama/llama-3.1-8b-instruct', '--trace', '$DIR/azure.csv', '--session-mode', 'closed-loop'],
+    files: { 'azure.csv': 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\n' },
+    stderr: [/^blis: \S+azure\.csv: expected a TraceV2 trace for closed-loop session replay \(its session_id and round_index columns\), found an Azure trace CSV$/],
+    exactLines: true,
+  },
+  {
     name: 'replay closed-loop: session_context_growth misspelt',
     args: CLOSED,
     files: { 't.yaml': `${HEADER}session_context_growth: Accumulate\n`, 't.csv': TRACE },

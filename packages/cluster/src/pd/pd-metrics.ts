@@ -52,7 +52,7 @@ export function pdMetrics(sim: ClusterSimulator, pd: PdCoordinator): PdMetrics {
   const secs = sim.endUs / 1e6;
   let prefillDone = 0;
   let decodeDone = 0;
-  const pools: PdMetrics['pools'] = { prefill: [], decode: [], shared: [], unassigned: [] };
+  const pools: PdMetrics['pools'] = { prefill: [], decode: [], shared: [], encode: [], unassigned: [] };
   sim.instances.forEach((inst, i) => {
     const pool = layout[i];
     if (pool !== 'monolithic') pools[pool].push(inst.config.id);

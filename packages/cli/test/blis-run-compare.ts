@@ -47,6 +47,10 @@ export function cut(traceCsv: string, metrics: { requests: BlisRequest[] }): Row
       round_index: x.round_index,
       prompt_tokens: String(prompt),
       output_tokens: x.output_tokens,
+      text_tokens: x.text_tokens,
+      image_tokens: x.image_tokens,
+      audio_tokens: x.audio_tokens,
+      video_tokens: x.video_tokens,
       first_chunk_time_us: x.first_chunk_time_us,
       last_chunk_time_us: x.last_chunk_time_us,
       deadline_us: x.deadline_us,
@@ -63,7 +67,7 @@ export function cut(traceCsv: string, metrics: { requests: BlisRequest[] }): Row
  * Runs `blis run` on `spec` with `flags` (and BLIS's 15,909 KV blocks for qwen3-14b on an H100),
  * and expects every row and aggregate field of the fixture `<dir>/<name>.{csv,json}`.
  */
-export async function expectBlisRun(spec: string, flags: readonly string[], dir: string, name: string, out: string): Promise<void> {
+export async function expectBlisRun(spec: string, flags: readonly string[], dir: string, name: string, out: string): Promise<Record<string, unknown>> {
   const r = await blis(['run', '--model', 'qwen/qwen3-14b', '--workload-spec', spec, '--total-kv-blocks', '15909', ...flags, '--quiet', '--trace-output', out, '--metrics-path', `${out}-m.json`]);
   expect(r.code, r.stderr).toBe(0);
   const metrics = JSON.parse(readFileSync(`${out}-m.json`, 'utf8'));
@@ -80,4 +84,5 @@ export async function expectBlisRun(spec: string, flags: readonly string[], dir:
   }
   const aggregate = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
   for (const [k, v] of Object.entries(aggregate)) expect(metrics[k], k).toBe(v);
+  return JSON.parse(r.stdout);
 }

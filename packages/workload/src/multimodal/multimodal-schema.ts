@@ -34,7 +34,7 @@ export const MultimodalSchema = z
       const count = m[`${medium}_count_distribution`];
       if ((tokens === undefined) === (count === undefined)) continue;
       const [given, missing] = tokens === undefined ? [`${medium}_count_distribution`, `${medium}_distribution`] : [`${medium}_distribution`, `${medium}_count_distribution`];
-      ctx.addIssue({ code: 'custom', path: [missing], message: `a ${missing} beside ${given} (a medium needs both its token and its count distribution)`, params: { found: 'nothing (the field is missing)' } });
+      ctx.addIssue({ code: 'custom', path: [missing], message: `${missing} beside ${given} (a medium needs both its token and its count distribution)`, params: { found: 'nothing (the field is missing)' } });
     }
     if (m.text_distribution === undefined && MEDIA.every((medium) => m[`${medium}_distribution`] === undefined))
       ctx.addIssue({ code: 'custom', path: [], message: 'at least a text_distribution or one medium (image, audio or video distribution and count)', params: { found: 'none' } });

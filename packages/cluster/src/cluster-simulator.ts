@@ -19,6 +19,7 @@ import { CompletionLog, Interner, type SessionStats } from './completion-log.js'
 import type { ClusterCounters, ClusterSetup } from './cluster-setup.js';
 import { LiveSnapshot } from './instance-snapshot.js';
 import { ClusterRouterState } from './router-state.js';
+import { ENCODE_REJECTED_DETAIL } from './encode/encode-stage.js';
 import { PD_PREFILL_ROUTING, PD_TRANSFER_DONE, PD_TRANSFER_START, PdCoordinator, type PdHost } from './pd/pd-coordinator.js';
 import type { PoolView } from './pd/pool-view.js';
 import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END, type Fleet } from './autoscale/fleet.js';
@@ -204,7 +205,7 @@ export class ClusterSimulator {
       listening: this.listening,
       rejected: (req, now, policy, reason, parent) => this.rejectedByRouter(req, now, policy, reason, parent),
       encodeRejected: (req, now) => {
-        this.reject(req, now, req, 'encode', 'no routable encode pod');
+        this.reject(req, now, req, 'encode', ENCODE_REJECTED_DETAIL);
         if (this.listening) tellRouter(this.router, 'dropped', now, req.view, undefined, 'rejected');
       },
     };

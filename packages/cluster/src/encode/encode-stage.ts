@@ -3,6 +3,9 @@ import type { EncodeDecider, RoutingPolicy } from '@blis/policies';
 import type { DecisionObserver } from '@blis/trace';
 import type { PoolView } from '../pd/pool-view.js';
 
+/** The detail of a rejection at the encode stage (the decision trace's drop reason is `rejected`). */
+export const ENCODE_REJECTED_DETAIL = 'no routable encode pod';
+
 /** What the cluster gives the encode stage. */
 export interface EncodeSetup {
   decider: EncodeDecider;

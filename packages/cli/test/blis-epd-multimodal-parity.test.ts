@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blis } from './blis-process.js';
-import { csvRows, expectBlisRun } from './blis-run-compare.js';
+import { csvRows, cut, expectBlisRun } from './blis-run-compare.js';
 
 // Issues 39 and 40: multimodal clients generated as BLIS HEAD generates them, and the E/P/D
 // encode stage. The references are BLIS f90a1e3a runs of one spec, a text client beside a
@@ -36,5 +36,26 @@ describe("multimodal workloads and the encode pool, against BLIS HEAD's runs", (
     const cols = Object.keys(reference[0]);
     expect(ours.map((x) => cols.map((c) => x[c]))).toEqual(reference.map((x) => cols.map((c) => x[c])));
     expect(JSON.parse(r.stdout).pd.encode.encoded_requests).toBe(reference.filter(media).length);
+  });
+
+  it("replay of BLIS's own trace of the run on the same E/P/D cluster: its modality columns are read back, every request simulated to BLIS's result", async () => {
+    // BLIS's replay of trace.{yaml,csv} (its --trace-output of the plain run) with these flags
+    // gives epd-never's rows and aggregate exactly (checked when the fixtures were made).
+    const out = join(tmp, 'replay');
+    const r = await blis(['replay', '--model', 'qwen/qwen3-14b', '--trace-header', join(FIXTURES, 'trace.yaml'), '--trace-data', join(FIXTURES, 'trace.csv'), '--total-kv-blocks', '15909', ...EPD, '--quiet', '--trace-output', out, '--metrics-path', `${out}-m.json`]);
+    expect(r.code, r.stderr).toBe(0);
+    const ours = cut(readFileSync(`${out}.csv`, 'utf8'), JSON.parse(readFileSync(`${out}-m.json`, 'utf8')));
+    const reference = csvRows(readFileSync(join(FIXTURES, 'epd-never.csv'), 'utf8'));
+    expect(ours.map((x) => [x.arrival_time_us, x.image_tokens, x.audio_tokens, x.handled_by, Number(x.e2e_ms)])).toEqual(reference.map((x) => [x.arrival_time_us, x.image_tokens, x.audio_tokens, x.handled_by, Number(x.e2e_ms)]));
+  });
+
+  it('blis convert writes the parts of each prompt where BLIS writes them', async () => {
+    const out = join(tmp, 'convert');
+    const r = await blis(['convert', '--workload-spec', SPEC, '--output', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const reference = csvRows(readFileSync(join(FIXTURES, 'epd-always-generated.csv'), 'utf8'));
+    const ours = csvRows(readFileSync(`${out}.csv`, 'utf8'));
+    const cols = Object.keys(reference[0]);
+    expect(ours.map((x) => cols.map((c) => x[c]))).toEqual(reference.map((x) => cols.map((c) => x[c])));
   });
 });

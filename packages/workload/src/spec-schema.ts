@@ -60,7 +60,7 @@ export const WorkloadSpecSchema = z
     const mmBounds = (c: { multimodal?: Record<string, { params: unknown } | undefined> }, at: (string | number)[]) => {
       for (const [k, d] of Object.entries(c.multimodal ?? {})) checkBounds(d, [...at, 'multimodal', k]);
     };
-    cohorts.forEach((c, k) => mmBounds(c, ['cohorts', k]));
+    for (const [k, c] of cohorts.entries()) mmBounds(c, ['cohorts', k]);
     clients.forEach((c, i) => {
       mmBounds(c, ['clients', i]);
       for (const which of ['input_distribution', 'output_distribution'] as const) checkBounds(c[which], ['clients', i, which]);
@@ -152,8 +152,8 @@ function multimodalIssues(clients: readonly ClientSpec[], cohorts: readonly Coho
     else if ('concurrency' in c && (c.concurrency ?? 0) > 0) out.push({ path, expected: 'no multimodal section on a concurrency client (BLIS draws its users\' requests from input_distribution)', found: `multimodal with concurrency ${c.concurrency}` });
     else if (perWindow !== undefined) out.push({ path, expected: `no multimodal section in a spec on the per-window generator (${perWindow} has per-window overrides; BLIS draws those requests from input_distribution)`, found: 'a multimodal section' });
   };
-  clients.forEach((c, i) => check(c, ['clients', i]));
-  cohorts.forEach((c, k) => check(c, ['cohorts', k]));
+  for (const [i, c] of clients.entries()) check(c, ['clients', i]);
+  for (const [k, c] of cohorts.entries()) check(c, ['cohorts', k]);
   return out;
 }
 

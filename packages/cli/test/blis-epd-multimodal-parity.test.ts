@@ -36,6 +36,11 @@ describe("multimodal workloads and the encode pool, against BLIS HEAD's runs", (
     const cols = Object.keys(reference[0]);
     expect(ours.map((x) => cols.map((c) => x[c]))).toEqual(reference.map((x) => cols.map((c) => x[c])));
     expect(JSON.parse(r.stdout).pd.encode.encoded_requests).toBe(reference.filter(media).length);
+    // The decision trace: one encode_routing record per encoded request, on the encode pool (instance 4).
+    const traced = await blis(['run', '--model', 'qwen/qwen3-14b', '--workload-spec', SPEC, '--total-kv-blocks', '15909', '--num-instances', '5', '--prefill-instances', '2', '--decode-instances', '2', '--encode-instances', '1', '--encode-decider', 'multimodal', '--pd-decider', 'always', '--quiet', '--trace-level', 'decisions', '--decision-trace', `${out}.jsonl`]);
+    expect(traced.code, traced.stderr).toBe(0);
+    const encodeRecords = readFileSync(`${out}.jsonl`, 'utf8').split('\n').filter((l) => l.startsWith('{"t":"encode_routing"')).map((l) => JSON.parse(l));
+    expect(encodeRecords.map((e) => [e.inst, e.pool])).toEqual(reference.filter(media).map(() => [4, [4]]));
   });
 
   it("replay of BLIS's own trace of the run on the same E/P/D cluster: its modality columns are read back, every request simulated to BLIS's result", async () => {

@@ -29,6 +29,8 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   decodeInstances: '--decode-instances',
   prefillDecodeInstances: '--prefill-decode-instances',
   decider: '--pd-decider',
+  encodeInstances: '--encode-instances',
+  encodeDecider: '--encode-decider',
   prefixThreshold: '--pd-prefix-threshold',
   transferBandwidthGBps: '--pd-transfer-bandwidth',
   transferBaseLatencyMs: '--pd-transfer-base-latency',
@@ -131,6 +133,8 @@ export function pdFields(
     if (known.includes(decider)) pd.decider = decider;
     else issues.push({ where: '--pd-decider', expected: `one of ${known.join(', ')}, or an ES module path (./decider.mjs)`, found: describeFound(decider) });
   }
+  if (f.encodeInstances !== undefined) pd.encodeInstances = f.encodeInstances as number;
+  if (f.encodeDecider !== undefined) pd.encodeDecider = f.encodeDecider as PdInput['encodeDecider'];
   if (f.pdPrefixThreshold !== undefined) pd.prefixThreshold = f.pdPrefixThreshold as number;
   if (f.pdTransferBandwidth !== undefined) pd.transferBandwidthGBps = f.pdTransferBandwidth as number;
   if (f.pdTransferBaseLatency !== undefined) pd.transferBaseLatencyMs = f.pdTransferBaseLatency as number;
@@ -163,6 +167,11 @@ export function pdFields(
 
   if (f.pdPrefixThreshold !== undefined && total > 0 && (decider ?? 'never') !== 'prefix-threshold' && f.quiet !== true)
     process.stderr.write(`blis: warning: --pd-prefix-threshold ignored: it applies to --pd-decider prefix-threshold, not ${decider ?? 'never'}\n`);
+
+  // BLIS warns too: an encode pool that the default decider never uses.
+  const encodeInstances = (f.encodeInstances as number | undefined) ?? 0;
+  if (encodeInstances > 0 && (f.encodeDecider ?? 'never') === 'never' && f.quiet !== true)
+    process.stderr.write(`blis: warning: --encode-instances ${encodeInstances} has no effect with --encode-decider never; set --encode-decider multimodal or always to use the encode pool\n`);
 
   const out: PdFields = {};
   if (Object.keys(pd).length > 0) out.pd = pd;

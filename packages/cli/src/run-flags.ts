@@ -93,6 +93,8 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'prefill-instances', aliases: ['prefill-replicas'], kind: 'nonNegInt', group: PD, description: 'prefill-only instances: [0, P); alias --prefill-replicas', defaultText: '0' },
   { name: 'decode-instances', aliases: ['decode-replicas'], kind: 'nonNegInt', group: PD, description: 'decode-only instances: [P, P+D); alias --decode-replicas', defaultText: '0' },
   { name: 'prefill-decode-instances', kind: 'nonNegInt', group: PD, description: 'shared instances in both pools: [P+D, P+D+S)', defaultText: '0' },
+  { name: 'encode-instances', kind: 'nonNegInt', group: PD, description: 'E/P/D: encode-only instances [P+D+S, P+D+S+E), chosen for multimodal inputs by the main routing policy (0 = no encode stage); needs P/D instances', defaultText: '0' },
+  { name: 'encode-decider', kind: 'string', choices: ['never', 'always', 'multimodal'], group: PD, description: 'E/P/D: which requests get an encode instance: never, always, or multimodal (those with image, audio or video tokens); needs --encode-instances > 0', defaultText: 'never' },
   { name: 'pd-decider', kind: 'string', group: PD, description: 'which requests are split into prefill and decode: never, always, prefix-threshold, or ./module.mjs', defaultText: 'never' },
   { name: 'pd-prefix-threshold', kind: 'nonNegInt', group: PD, description: 'prefix-threshold: split a request when more than this many prompt tokens are not cached on its decode instance', defaultText: '16' },
   { name: 'pd-transfer-bandwidth', kind: 'gbps', group: PD, description: 'KV transfer bandwidth in GB/s (10^9 bytes/s); "10GB/s" also accepted', defaultText: '25' },

@@ -47,6 +47,10 @@ export function cut(traceCsv: string, metrics: { requests: BlisRequest[] }): Row
       round_index: x.round_index,
       prompt_tokens: String(prompt),
       output_tokens: x.output_tokens,
+      text_tokens: x.text_tokens,
+      image_tokens: x.image_tokens,
+      audio_tokens: x.audio_tokens,
+      video_tokens: x.video_tokens,
       first_chunk_time_us: x.first_chunk_time_us,
       last_chunk_time_us: x.last_chunk_time_us,
       deadline_us: x.deadline_us,
@@ -63,12 +67,12 @@ export function cut(traceCsv: string, metrics: { requests: BlisRequest[] }): Row
  * Runs `blis run` on `spec` with `flags` (and BLIS's 15,909 KV blocks for qwen3-14b on an H100),
  * and expects every row and aggregate field of the fixture `<dir>/<name>.{csv,json}`.
  */
-export async function expectBlisRun(spec: string, flags: readonly string[], dir: string, name: string, out: string): Promise<void> {
-  await expectBlisRunOf(['--workload-spec', spec, ...flags], dir, name, out);
+export async function expectBlisRun(spec: string, flags: readonly string[], dir: string, name: string, out: string): Promise<Record<string, unknown>> {
+  return expectBlisRunOf(['--workload-spec', spec, ...flags], dir, name, out);
 }
 
-/** {@link expectBlisRun} of a `blis run` with the workload flags `args` (a spec, or a flag-driven workload). */
-export async function expectBlisRunOf(args: readonly string[], dir: string, name: string, out: string): Promise<void> {
+/** {@link expectBlisRun} of a `blis run` with the workload flags `args` (a spec, or a flag-driven workload); the result JSON. */
+export async function expectBlisRunOf(args: readonly string[], dir: string, name: string, out: string): Promise<Record<string, unknown>> {
   const r = await blis(['run', '--model', 'qwen/qwen3-14b', ...args, '--total-kv-blocks', '15909', '--quiet', '--trace-output', out, '--metrics-path', `${out}-m.json`]);
   expect(r.code, r.stderr).toBe(0);
   const metrics = JSON.parse(readFileSync(`${out}-m.json`, 'utf8'));
@@ -85,4 +89,5 @@ export async function expectBlisRunOf(args: readonly string[], dir: string, name
   }
   const aggregate = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
   for (const [k, v] of Object.entries(aggregate)) expect(metrics[k], k).toBe(v);
+  return JSON.parse(r.stdout);
 }

@@ -10,7 +10,7 @@ import { parseFlags } from '../src/flags.js';
 import { buildProgram } from '../src/main.js';
 import { pdUsageIssues } from '../src/pd-flags.js';
 import { SIMULATION_FLAGS } from '../src/run-flags.js';
-import { rejects } from './blis-process.js';
+import { blis, rejects } from './blis-process.js';
 
 // The prefill/decode (P/D) flags of `blis run` / `blis replay` (BLIS's names, units and
 // defaults, and the plan's aliases) as the config's `pd` block, and their rejections: exit 2,
@@ -70,6 +70,21 @@ describe('P/D flags build config.pd', () => {
   it('sets only what was given; BLIS\'s 0 for a pool\'s TP or context window means unset', async () => {
     const cfg = await configOf([...PD_2_2, '--prefill-tp', '0', '--decode-max-model-len', '0']);
     expect(cfg.pd).toEqual({ prefillInstances: 2, decodeInstances: 2 });
+  });
+
+  it('the E/P/D flags: --encode-instances and --encode-decider', async () => {
+    const cfg = await configOf([...PD_2_2, '--num-instances', '5', '--encode-instances', '1', '--encode-decider', 'multimodal']);
+    expect(cfg.pd).toEqual({ prefillInstances: 2, decodeInstances: 2, encodeInstances: 1, encodeDecider: 'multimodal' });
+  });
+
+  it('encode instances with the never decider: BLIS\'s warning on stderr (not with --quiet), and the run goes on', async () => {
+    const args = ['run', '--latency-model', 'blackbox', '--num-requests', '5', '--num-instances', '3', '--prefill-instances', '1', '--decode-instances', '1', '--encode-instances', '1'];
+    const loud = await blis(args);
+    expect(loud.code, loud.stderr).toBe(0);
+    expect(loud.stderr).toContain('blis: warning: --encode-instances 1 has no effect with --encode-decider never; set --encode-decider multimodal or always to use the encode pool\n');
+    const quiet = await blis([...args, '--quiet']);
+    expect(quiet.stderr).not.toContain('warning');
+    expect(JSON.parse(quiet.stdout).pd.encode).toEqual({ decider: 'never', encoded_requests: 0, encode_routing_rejections: 0, encode_distribution: { instance_2: 0 } });
   });
 
   it('no P/D flag: no pd block', async () => {

@@ -56,4 +56,6 @@ export interface ClusterCounters {
   drainedDropped: number;
   /** Queued requests a `redirect` drain sent back through admission (not an outcome). */
   redirected: number;
+  /** E/P/D: rejected at the encode stage, no encode pod being routable (INV-1's encode bucket). */
+  encodeRejected: number;
 }

@@ -19,6 +19,7 @@ import { CompletionLog, Interner, type SessionStats } from './completion-log.js'
 import type { ClusterCounters, ClusterSetup } from './cluster-setup.js';
 import { LiveSnapshot } from './instance-snapshot.js';
 import { ClusterRouterState } from './router-state.js';
+import { ENCODE_REJECTED_DETAIL } from './encode/encode-stage.js';
 import { PD_PREFILL_ROUTING, PD_TRANSFER_DONE, PD_TRANSFER_START, PdCoordinator, type PdHost } from './pd/pd-coordinator.js';
 import type { PoolView } from './pd/pool-view.js';
 import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END, type Fleet } from './autoscale/fleet.js';
@@ -41,7 +42,7 @@ export class ClusterSimulator {
   readonly instances: InstanceSimulator[];
   readonly snapshots: LiveSnapshot[];
   readonly state: ClusterRouterState;
-  readonly counters: ClusterCounters = { injected: 0, rejected: 0, shed: 0, expired: 0, evicted: 0, completed: 0, dropped: 0, timedOut: 0, inTransit: 0, drainedDropped: 0, redirected: 0 };
+  readonly counters: ClusterCounters = { injected: 0, rejected: 0, shed: 0, expired: 0, evicted: 0, completed: 0, dropped: 0, timedOut: 0, inTransit: 0, drainedDropped: 0, redirected: 0, encodeRejected: 0 };
   readonly log = new CompletionLog();
   /** Whether instances serve LoRA adapters (the completion log then keeps each request's adapter). */
   private readonly servesAdapters: boolean;
@@ -203,6 +204,10 @@ export class ClusterSimulator {
       parentLeft: (parent, now, outcome) => this.parentLeft(parent, now, outcome),
       listening: this.listening,
       rejected: (req, now, policy, reason, parent) => this.rejectedByRouter(req, now, policy, reason, parent),
+      encodeRejected: (req, now) => {
+        this.reject(req, now, req, 'encode', ENCODE_REJECTED_DETAIL);
+        if (this.listening) tellRouter(this.router, 'dropped', now, req.view, undefined, 'rejected');
+      },
     };
   }
 
@@ -358,12 +363,15 @@ export class ClusterSimulator {
     for (const i of this.instances) inWaitQueues += i.queueDepth;
     if (inWaitQueues > this.stillQueued())
       throw new InvariantViolation('INV-1', `${inWaitQueues} requests in wait queues but only ${this.stillQueued()} live requests are queued`);
-    const rhs = c.completed + c.dropped + c.rejected + c.timedOut + c.shed + c.expired + c.evicted + c.drainedDropped + live;
+    const rhs = c.completed + c.dropped + c.rejected + c.timedOut + c.shed + c.expired + c.evicted + c.drainedDropped + c.encodeRejected + live;
     if (rhs !== c.injected)
       throw new InvariantViolation(
         'INV-1',
-        `injected ${c.injected} != completed ${c.completed} + dropped ${c.dropped} + rejected ${c.rejected} + timed out ${c.timedOut} + shed ${c.shed} + expired ${c.expired} + evicted ${c.evicted} + drained ${c.drainedDropped} + still in the system ${live}`,
+        `injected ${c.injected} != completed ${c.completed} + dropped ${c.dropped} + rejected ${c.rejected} + timed out ${c.timedOut} + shed ${c.shed} + expired ${c.expired} + evicted ${c.evicted} + drained ${c.drainedDropped} + encode-rejected ${c.encodeRejected} + still in the system ${live}`,
       );
+    const enc = this.pd?.encode;
+    if (enc !== undefined && enc.stats.rejections !== c.encodeRejected)
+      throw new InvariantViolation('INV-1', `the encode stage rejected ${enc.stats.rejections} requests, the cluster counts ${c.encodeRejected}`);
     this.pd?.checkInvariants();
   }
 
@@ -497,17 +505,18 @@ export class ClusterSimulator {
   }
 
   /** Takes a rejected (or shed) request out of the system; `as` is the request the user sent. */
-  private reject(req: SimRequest, now: number, as: SimRequest, status: 'rejected' | 'shed' | 'expired' = 'rejected', detail?: string): void {
+  private reject(req: SimRequest, now: number, as: SimRequest, status: 'rejected' | 'shed' | 'expired' | 'encode' = 'rejected', detail?: string): void {
     this.admittedAt.delete(req);
     if (status === 'shed') this.counters.shed++;
     else if (status === 'expired') this.counters.expired++;
+    else if (status === 'encode') this.counters.encodeRejected++;
     else this.counters.rejected++;
     this.autoscaler?.requestLeft(now);
     req.state = RequestState.Rejected;
     as.state = RequestState.Rejected;
-    this.left?.push({ req: as, outcome: status, atUs: now });
+    this.left?.push({ req: as, outcome: status === 'encode' ? 'rejected' : status, atUs: now });
     // The trace knows a gateway expiry as shed, with the reason in its detail.
-    const traced = status === 'expired' ? 'shed' : status;
+    const traced = status === 'expired' ? 'shed' : status === 'encode' ? 'rejected' : status;
     if (detail === undefined) this.setup.observer?.onDropped?.(as, now, traced);
     else this.setup.observer?.onDropped?.(as, now, traced, detail);
     this.table.remove(req);

@@ -56,6 +56,8 @@ export { poolLayout, servesPrefill, servesDecode } from './pd/pool-layout.js';
 export { PdConfigError, resolvePdSetup } from './pd/pd-setup.js';
 export type { PdSetupInput, PoolInstanceSettings, ResolvedPdSetup } from './pd/pd-setup.js';
 export type { PdMetrics, LatencySummaryMs } from './pd/pd-metrics.js';
+export { EncodeStage, encodeMetrics, encodeTopologyIssues } from './encode/index.js';
+export type { EncodeFields, EncodeMetrics, EncodeOutcome, EncodeSetup, EncodeStats } from './encode/index.js';
 export {
   AutoscalingSchema,
   DelaySchema,

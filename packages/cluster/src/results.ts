@@ -314,7 +314,7 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   const cluster = block(
     'cluster',
     dur,
-    { completed: c.completed, queued: queued + c.inTransit, running, injected: c.injected, dropped: c.dropped, timedOut: c.timedOut, rejected: c.rejected + c.shed },
+    { completed: c.completed, queued: queued + c.inTransit, running, injected: c.injected, dropped: c.dropped, timedOut: c.timedOut, rejected: c.rejected + c.shed + c.encodeRejected },
     { input, output, preemptions, kvFailures, hitRate: pooled !== undefined ? tierCacheHitRate(pooled) : hits + misses === 0 ? 0 : hits / (hits + misses) },
     summarizeUsAsMs(log.ttftUs.view()),
     summarizeUsAsMs(log.e2eUs.view()),

@@ -7,6 +7,7 @@ import {
   type AutoScalePolicy,
   type CallWatch,
   type DisaggregationDecider,
+  type EncodeDecider,
   type InstanceScheduler,
   type PolicyFactoryContext,
   type PolicyKind,
@@ -66,6 +67,8 @@ export interface SimulationRuntime {
   saturationDetector?: SaturationDetector;
   /** A P/D decider object that replaces `config.pd.decider` (custom deciders). */
   decider?: DisaggregationDecider;
+  /** An E/P/D encode decider object that replaces `config.pd.encodeDecider` (used only with `pd.encodeInstances` > 0). */
+  encodeDecider?: EncodeDecider;
   /** An autoscaler per scaling group (`monolithic`, or the P/D pool) replacing `config.autoscaling.policy`. */
   autoscaler?: (pool: PoolType) => AutoScalePolicy;
   /** One scheduler per instance (schedulers may keep per-instance state). */
@@ -223,6 +226,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
       freshRouting: (stream) => runtime.routing ?? registry.createRoutingPolicy(config.routing.policy, ctx(stream, routingParams)),
       routingIsCustom: runtime.routing !== undefined,
       decider: runtime.decider,
+      encodeDecider: runtime.encodeDecider,
     });
   }
 

@@ -36,6 +36,8 @@ const workloadArb = fc.array(
     shared: fc.integer({ min: 0, max: 60 }),
     tenant: fc.constantFrom('a', 'b'),
     timeout: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 400_000 }) }),
+    // Image tokens of a multimodal prompt (the `multimodal` encode decider picks those): mostly none.
+    media: fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 600 }) }),
   }),
   { minLength: 20, maxLength: 80 },
 );
@@ -55,6 +57,7 @@ function specsOf(work: Work): RequestSpec[] {
       prefixGroup: `g${w.group}`,
       blockHashes: hashesFor(w.input, `g${w.group}`, w.shared, `u${i}`),
       deadlineUs: w.timeout > 0 ? t + w.timeout : 0,
+      ...(w.media > 0 && w.input >= w.media ? { modalities: { text: w.input - w.media, image: w.media, audio: 0, video: 0 } } : {}),
     });
   });
 }
@@ -88,6 +91,16 @@ describe('P/D properties', () => {
         const n = work.length;
         expect(r.injected_requests).toBe(n);
         if (config.pd?.decider === 'never') expect(r.pd!.transfers_initiated).toBe(0);
+        // E/P/D: the encode stage sees every request the decode router placed (none held back
+        // by a pool without routable pods here), and the multimodal decider exactly those with media.
+        const enc = r.pd!.encode;
+        expect(enc !== undefined).toBe((config.pd?.encodeInstances ?? 0) > 0);
+        if (enc !== undefined && config.autoscaling === undefined && config.lifecycle === undefined) {
+          expect(enc.encode_routing_rejections).toBe(0);
+          const media = specsOf(work).filter((s) => s.modalities !== undefined).length;
+          if (enc.decider === 'multimodal' && r.rejected_requests === 0 && config.flowControl?.enabled !== true) expect(enc.encoded_requests).toBe(media);
+          if (enc.decider === 'always' && r.rejected_requests === 0 && config.flowControl?.enabled !== true) expect(enc.encoded_requests).toBe(n);
+        }
 
         // INV-PD-6: per-request records are the parents', under workload ids.
         const workloadIds = new Set(work.map((_, i) => `req-${i}`));

@@ -1,3 +1,5 @@
+import type { ModalityTokens } from '@blis/policies';
+
 /**
  * One request as a workload produces it: lengths, arrival, identity and the hashes of its
  * prompt's KV blocks. No token ids: two prompts share exactly the leading blocks whose hashes
@@ -36,6 +38,11 @@ export interface RequestSpec {
   networkDelayUs: number;
   /** The LoRA adapter serving the request (a registry id); absent or '' = the base model. */
   adapter?: string;
+  /**
+   * A multimodal prompt's tokens by modality (their sum is `inputTokens` less any shared
+   * prefix); absent for a text-only request. Counts only: the engine treats them as text.
+   */
+  modalities?: ModalityTokens;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RequestView } from '@blis/policies';
+import type { ModalityTokens, RequestView } from '@blis/policies';
 import type { RequestSpec } from './request-spec.js';
 
 /** Lifecycle states (INV-2: queued -> running -> completed; preemption returns to queued). */
@@ -40,6 +40,7 @@ export class RequestViewRecord implements RequestView {
   readonly blockHashes: ArrayLike<number>;
   readonly sloTargetUs: number;
   readonly adapter: string;
+  readonly modalities: ModalityTokens | undefined;
   priority = 0;
 
   constructor(spec: RequestSpec) {
@@ -57,6 +58,7 @@ export class RequestViewRecord implements RequestView {
     this.blockHashes = spec.blockHashes;
     this.sloTargetUs = spec.sloTargetUs;
     this.adapter = spec.adapter ?? '';
+    this.modalities = spec.modalities;
   }
 }
 

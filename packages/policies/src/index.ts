@@ -203,6 +203,17 @@ export {
   prefixThresholdParamsSchema,
 } from './deciders/prefix-threshold.js';
 
+// E/P/D encode deciders.
+export {
+  createAlwaysEncode,
+  createEncodeDecider,
+  createMultimodalEncode,
+  createNeverEncode,
+  ENCODE_DECIDER_NAMES,
+  type EncodeDeciderName,
+  isMultimodal,
+} from './encode/index.js';
+
 // Autoscalers.
 export {
   createWvaSaturationAutoscaler,

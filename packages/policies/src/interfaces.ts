@@ -122,6 +122,17 @@ export interface DisaggregationDecider extends ReportsMetrics {
 }
 
 /**
+ * Decides, per request, whether it goes through the encode stage of E/P/D disaggregation (an
+ * encode pod is chosen for its multimodal inputs) before prefill and decode. Called after the
+ * decode pod is chosen (`decodeInstance`, its instance index) and the P/D decider has decided, as
+ * BLIS and llm-d do. Only input-side facts may be read: the request's output is unknown.
+ */
+export interface EncodeDecider extends ReportsMetrics {
+  readonly name: string;
+  shouldEncode(request: RequestView, decodeInstance: number): boolean;
+}
+
+/**
  * Orders an instance's wait queue. `compare` < 0 puts `a` first. Schedulers without
  * `compare` keep arrival order (fcfs), which lets the engine skip sorting entirely.
  */

@@ -30,6 +30,20 @@ export interface RequestView {
   readonly sloTargetUs: number;
   /** The LoRA adapter the request asks for (a registry id); '' or absent = the base model. */
   readonly adapter?: string;
+  /** A multimodal prompt's tokens by modality; absent for a text-only request. */
+  readonly modalities?: ModalityTokens;
+}
+
+/**
+ * A multimodal prompt's tokens by modality (BLIS's per-request text/image/audio/video counts):
+ * the prompt is their sum (at least 1 token). They are counts only; every token costs what a
+ * text token costs in the latency models and the KV cache, as in BLIS.
+ */
+export interface ModalityTokens {
+  readonly text: number;
+  readonly image: number;
+  readonly audio: number;
+  readonly video: number;
 }
 
 /** A cheap, read-only window onto one instance's KV cache. No maps are copied to build it. */
@@ -46,10 +60,11 @@ export interface KVCacheView {
  * The role an instance plays (the seeds' PoolType). `monolithic`: no P/D disaggregation, the
  * instance serves whole requests. With P/D on, BLIS's pool layout: `prefill` pods run prefill
  * sub-requests only, `decode` pods run decode sub-requests and whole (non-disaggregated)
- * requests, `shared` pods are in both pools, and `unassigned` instances (beyond P + D + S) are
+ * requests, `shared` pods are in both pools, `encode` pods (E/P/D) are only ever chosen by the
+ * encode stage (no request runs on them), and `unassigned` instances (beyond P + D + S + E) are
  * never routed to.
  */
-export type PoolType = 'monolithic' | 'prefill' | 'decode' | 'shared' | 'unassigned';
+export type PoolType = 'monolithic' | 'prefill' | 'decode' | 'shared' | 'encode' | 'unassigned';
 
 /**
  * Instance state as the router sees it. `inFlightRequests` is router-owned and always current;

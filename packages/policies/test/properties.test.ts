@@ -212,6 +212,7 @@ describe('INV-9: a RequestView carries no output length', () => {
       priority: 0,
       sloTargetUs: 0,
       adapter: '',
+      modalities: undefined,
     } satisfies Record<keyof RequestView, unknown>;
     const keys = Object.keys(full);
     expect(keys.filter((k) => /output|decode|completion|generat|max_?tokens/i.test(k))).toEqual([]);

@@ -160,6 +160,18 @@ describe('sections that need more than the headline figures', () => {
     expect(auto?.rows.find((r) => r[0] === 'peak_replicas')?.[1]).toBe(runs[2].result.autoscaling?.peak_replicas);
   });
 
+  it('reports the E/P/D encode stage beside a P/D run without one', async () => {
+    const runs = [
+      { name: 'pd', result: run({ numInstances: 2, pd: { prefillInstances: 1, decodeInstances: 1, decider: 'always' } }, 50) },
+      { name: 'epd', result: run({ numInstances: 3, pd: { prefillInstances: 1, decodeInstances: 1, decider: 'always', encodeInstances: 1, encodeDecider: 'always' } }, 50) },
+    ];
+    const p = expectWellFormed(await renderReportHtml(runs), runs);
+    const section = p.data.sections.find((s) => s.id === 'pd');
+    expect(section?.table?.rows.find((r) => r[0] === 'encode.encoded_requests')).toEqual(['encode.encoded_requests', null, runs[1].result.pd?.encode?.encoded_requests]);
+    expect(runs[1].result.pd?.encode?.encoded_requests).toBe(runs[1].result.injected_requests);
+    expect(section?.note).toContain('epd: prefill 1, decode 1, shared 0, encode 1');
+  });
+
   it('reports LoRA adapters: loads, evictions, TTFT and throughput per adapter', async () => {
     const spec = {
       version: '2',

@@ -87,6 +87,11 @@ export interface DecisionObserver {
   onDisaggregation?(req: SimRequest, decision: DisaggregationDecision, decodeInstance: number, now: number): void;
   /** P/D: where the prefill part of `req` (the parent request) goes; `state` is the prefill pool. */
   onPrefillRouting?(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void;
+  /**
+   * E/P/D: the encode stage chose an encode pod for `req` (after the decode pod and the P/D
+   * decider); `state` is the encode pool. Nothing is sent there: the stage takes no time.
+   */
+  onEncodeRouting?(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void;
   /** P/D: a KV transfer completed and the decode part joined its pod's wait queue. */
   onPdTransfer?(record: PdTransferRecord, now: number): void;
   /** An autoscaler evaluation of one scaling group. */

@@ -1,4 +1,4 @@
-import type { CandidateEntry, PrefillRoutingRecord, RoutingRecord, SnapshotEntry, TraceRecord } from './records.js';
+import type { CandidateEntry, EncodeRoutingRecord, PrefillRoutingRecord, RoutingRecord, SnapshotEntry, TraceRecord } from './records.js';
 
 /**
  * Hand-built JSON lines. A trace writes one line per decision, so the writer avoids the generic
@@ -44,7 +44,7 @@ function candidate(c: CandidateEntry): string {
 }
 
 /** From `scored` on: the fields a `route` and a `prefill_routing` record share, in that order. */
-function decisionTail(r: RoutingRecord | PrefillRoutingRecord): string {
+function decisionTail(r: RoutingRecord | PrefillRoutingRecord | EncodeRoutingRecord): string {
   let by = '{';
   let first = true;
   for (const k in r.by) {
@@ -84,6 +84,8 @@ export function formatRecord(r: TraceRecord): string {
       return `{"t":"disaggregation","ts":${num(r.ts)},"id":${str(r.id)},"disaggregate":${r.disaggregate},"reason":${str(r.reason)},"decode_inst":${r.decode_inst}}\n`;
     case 'prefill_routing':
       return `{"t":"prefill_routing","ts":${num(r.ts)},"id":${str(r.id)},"inst":${r.inst},"reason":${str(r.reason)},${decisionTail(r)}\n`;
+    case 'encode_routing':
+      return `{"t":"encode_routing","ts":${num(r.ts)},"id":${str(r.id)},"inst":${r.inst},"reason":${str(r.reason)},${decisionTail(r)}\n`;
     case 'kv_transfer':
       return `{"t":"kv_transfer","ts":${num(r.ts)},"id":${str(r.id)},"start_us":${num(r.start_us)},"dur_us":${num(r.dur_us)},"blocks":${r.blocks},"prefill_inst":${r.prefill_inst},"decode_inst":${r.decode_inst}}\n`;
     case 'admit':

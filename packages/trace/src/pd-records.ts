@@ -1,7 +1,7 @@
 import type { SimRequest } from '@blis/engine';
 import type { DisaggregationDecision, RouterState, RoutingDecision } from '@blis/policies';
 import type { PdTransferRecord } from './decision-observer.js';
-import type { DisaggregationRecord, KvTransferRecord, PrefillRoutingRecord } from './records.js';
+import type { DisaggregationRecord, EncodeRoutingRecord, KvTransferRecord, PrefillRoutingRecord } from './records.js';
 import { routingFields } from './routing-fields.js';
 
 /**
@@ -21,6 +21,19 @@ export function prefillRoutingRecord(parent: SimRequest, decision: RoutingDecisi
     t: 'prefill_routing',
     ts: now,
     id: parent.view.id,
+    ...f.fields,
+    pool: f.pool ?? state.instances.map((s) => s.index),
+    topk: f.topk,
+  };
+}
+
+/** The encode stage's choice of encode pod for `req`; scored and judged as a `route` record is. */
+export function encodeRoutingRecord(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number, k: number): EncodeRoutingRecord {
+  const f = routingFields(decision, state, req.view.blockHashes, now, k);
+  return {
+    t: 'encode_routing',
+    ts: now,
+    id: req.view.id,
     ...f.fields,
     pool: f.pool ?? state.instances.map((s) => s.index),
     topk: f.topk,

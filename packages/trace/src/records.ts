@@ -143,6 +143,20 @@ export interface PrefillRoutingRecord extends RoutingDecisionFields {
   pool: number[];
 }
 
+/**
+ * E/P/D: the encode pod chosen for a request's multimodal inputs (BLIS's EncodeRoutingRecord),
+ * by the main routing policy on the encode pool, after the decode pod and the P/D decider. A
+ * zero-duration stage: nothing runs on the encode pod. The fields are a `route` record's.
+ */
+export interface EncodeRoutingRecord extends RoutingDecisionFields {
+  t: 'encode_routing';
+  ts: number;
+  /** The request's id. */
+  id: string;
+  /** Instance index of each position (always present: the encode pool). */
+  pool: number[];
+}
+
 /** P/D: a KV transfer delivered a prompt's KV to its decode pod (BLIS's KVTransferRecord). */
 export interface KvTransferRecord {
   t: 'kv_transfer';
@@ -321,6 +335,7 @@ export type TraceRecord =
   | RoutingRecord
   | DisaggregationRecord
   | PrefillRoutingRecord
+  | EncodeRoutingRecord
   | KvTransferRecord
   | OutcomeRecord
   | QueuedRecord

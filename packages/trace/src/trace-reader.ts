@@ -36,6 +36,7 @@ const REQUIRED: Record<TraceRecordKind, Record<string, FieldType>> = {
   route: { seq: 'number', ts: 'number', id: 'string', tenant: 'string', slo: 'string', in: 'number', blocks: 'number', prefix: 'string', ...ROUTING_DECISION_FIELDS },
   disaggregation: { ts: 'number', id: 'string', disaggregate: 'boolean', reason: 'string', decode_inst: 'number' },
   prefill_routing: { ts: 'number', id: 'string', ...ROUTING_DECISION_FIELDS, pool: 'array' },
+  encode_routing: { ts: 'number', id: 'string', ...ROUTING_DECISION_FIELDS, pool: 'array' },
   kv_transfer: { ts: 'number', id: 'string', start_us: 'number', dur_us: 'number', blocks: 'number', prefill_inst: 'number', decode_inst: 'number' },
   outcome: { ts: 'number', id: 'string', status: 'string', slo: 'string', inst: 'number', blocks: 'number', hit_blocks: 'number', preemptions: 'number', target_us: 'number', slo_met: 'boolean|null' },
   queued: { ts: 'number', id: 'string', inst: 'number', prio: 'number|null' },

@@ -5,7 +5,7 @@ import { type AnomalyReport, buildAnomalyReport } from './anomaly-report.js';
 import { AnomalyDetector } from './anomaly-detector.js';
 import type { DecisionObserver, KvTransferKind, PdTransferRecord, ScaleAction, ScaleEvaluation } from './decision-observer.js';
 import { formatRecord } from './json-line.js';
-import { disaggregationRecord, kvTransferRecord, prefillRoutingRecord } from './pd-records.js';
+import { disaggregationRecord, encodeRoutingRecord, kvTransferRecord, prefillRoutingRecord } from './pd-records.js';
 import { type OutcomeRecord, type RoutingRecord, TRACE_FORMAT_VERSION, type TraceRecord } from './records.js';
 import { routingFields } from './routing-fields.js';
 import { type SummaryOptions, summarizeTrace } from './summary.js';
@@ -161,6 +161,10 @@ export class TraceRecorder implements DecisionObserver {
 
   onPrefillRouting(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void {
     this.emit(prefillRoutingRecord(req, decision, state, now, this.k));
+  }
+
+  onEncodeRouting(req: SimRequest, decision: RoutingDecision, state: RouterState, now: number): void {
+    this.emit(encodeRoutingRecord(req, decision, state, now, this.k));
   }
 
   onPdTransfer(record: PdTransferRecord, now: number): void {

@@ -58,6 +58,13 @@ const prefillRoutingArb = fc.integer({ min: 1, max: 5 }).chain((n) =>
   ),
 );
 
+const encodeRoutingArb = fc.integer({ min: 1, max: 5 }).chain((n) =>
+  fc.record(
+    { t: fc.constant('encode_routing' as const), ts: fc.nat(), id: text, ...decisionFields(n) },
+    { requiredKeys: ['t', 'ts', 'id', 'inst', 'reason', 'scored', 'scores', 'by', 'snap', 'regret', 'pool'] },
+  ),
+);
+
 const recordArb: fc.Arbitrary<TraceRecord> = fc.oneof(
   fc.record({
     t: fc.constant('header' as const),
@@ -73,6 +80,7 @@ const recordArb: fc.Arbitrary<TraceRecord> = fc.oneof(
   fc.record({ t: fc.constant('priority' as const), ts: fc.nat(), id: text, score: num }),
   routeArb,
   prefillRoutingArb,
+  encodeRoutingArb,
   fc.record({ t: fc.constant('disaggregation' as const), ts: fc.nat(), id: text, disaggregate: fc.boolean(), reason: text, decode_inst: fc.nat() }),
   fc.record({ t: fc.constant('kv_transfer' as const), ts: fc.nat(), id: text, start_us: fc.nat(), dur_us: fc.nat(), blocks: fc.nat(), prefill_inst: fc.nat(), decode_inst: fc.nat() }),
   fc.record(

@@ -1,5 +1,9 @@
 import * as z from 'zod';
+import { DistributionSchema } from './distribution-schema.js';
+import { MultimodalSchema } from './multimodal/multimodal-schema.js';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
+
+export { DistributionSchema };
 
 /** Virtual users of one client: each is a session in memory for the whole run. */
 export const MAX_CONCURRENCY = 1_000_000;
@@ -7,31 +11,6 @@ export const MAX_CONCURRENCY = 1_000_000;
 const pos = z.number().positive();
 const nonNeg = z.number().nonnegative();
 const posInt = z.number().int().positive();
-
-/** A length a spec states outright (a constant, a mean, a lower bound): at most MAX_TOKENS_PER_REQUEST. */
-const tokens = pos.max(MAX_TOKENS_PER_REQUEST);
-/**
- * A clamp's upper bound may pass the tokens-per-request limit (lengths drawn are checked against
- * it), but not 2^53: past it a length is no longer an exact integer, and 1e300 is no bound.
- */
-const clampMax = pos.max(Number.MAX_SAFE_INTEGER);
-const bounded = { min: nonNeg.max(MAX_TOKENS_PER_REQUEST).optional(), max: clampMax.optional() };
-export const DistributionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: tokens, std_dev: nonNeg, min: nonNeg.max(MAX_TOKENS_PER_REQUEST), max: clampMax }) }),
-  z.strictObject({ type: z.literal('exponential'), params: z.strictObject({ mean: tokens, ...bounded }) }),
-  z.strictObject({ type: z.literal('lognormal'), params: z.strictObject({ mu: z.number(), sigma: nonNeg, ...bounded }) }),
-  z.strictObject({
-    type: z.literal('pareto_lognormal'),
-    params: z.strictObject({ alpha: pos, xm: pos, mu: z.number(), sigma: nonNeg, mix_weight: z.number().min(0).max(1), ...bounded }),
-  }),
-  z.strictObject({ type: z.literal('constant'), params: z.strictObject({ value: tokens }) }),
-  z.strictObject({
-    type: z.literal('empirical'),
-    params: z
-      .strictObject({ file: z.string().min(1).optional(), column: z.string().optional(), values: z.array(tokens).min(1).optional() })
-      .refine((p) => (p.file === undefined) !== (p.values === undefined), { message: 'exactly one of file or values' }),
-  }),
-]);
 
 export const ArrivalSchema = z.discriminatedUnion('process', [
   z.strictObject({ process: z.literal('poisson') }),
@@ -122,6 +101,13 @@ export const ClientSchema = z
      * round is sent where BLIS places it when the session starts (open loop).
      */
     closed_loop: z.boolean().optional(),
+    /**
+     * Multimodal prompts (BLIS's `multimodal`): each prompt is drawn as text plus image, audio and
+     * video tokens instead of from `input_distribution` (which is still required, as in BLIS). Not
+     * with multi-turn sessions, concurrency users or per-window overrides, whose generators do not
+     * draw it in BLIS.
+     */
+    multimodal: MultimodalSchema.optional(),
     reasoning: z
       .strictObject({
         reason_ratio_distribution: DistributionSchema.or(

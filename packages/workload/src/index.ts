@@ -20,6 +20,8 @@ export { parseThinkTimeDist, sampleThinkTimeUs, ThinkTimeDistError } from './thi
 export type { ThinkTimeDist } from './think-time/think-time-dist.js';
 export type { FlagWorkload } from './from-flags.js';
 export { lengthSampler, empiricalValues } from './distributions.js';
+export { MEDIA, MultimodalSchema, multimodalSampler } from './multimodal/index.js';
+export type { Medium, MultimodalOrigin, MultimodalPrompt, MultimodalSampler, MultimodalSpec } from './multimodal/index.js';
 export type { LengthSampler, DistributionSpec } from './distributions.js';
 export { gapSampler, gammaDraw, gammaFn, weibullShapeForCv } from './arrivals.js';
 export type { ArrivalSpec, GapSampler } from './arrivals.js';

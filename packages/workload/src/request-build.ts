@@ -1,4 +1,5 @@
 import type { RequestSpec } from '@blis/engine';
+import type { ModalityTokens } from '@blis/policies';
 import { requestBlockHashes } from './block-hashes.js';
 import { WorkloadSpecError } from './errors.js';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
@@ -22,6 +23,8 @@ export interface DrawnRequest {
   sessionContext: boolean;
   /** BLIS's deadline rule for session clients: unset, a default of 300 s. */
   sessionDeadline: boolean;
+  /** A multimodal prompt's parts (behind the shared prefix, if any). */
+  modalities?: ModalityTokens;
 }
 
 export interface BuildOptions {
@@ -63,6 +66,7 @@ export function buildRequest(d: DrawnRequest, cs: ClientSpec, clientIndex: numbe
   };
   // Only adapter requests carry the key: LoRA-off specs keep their shape (and their JSON).
   if (cs.adapter !== undefined && cs.adapter !== '') spec.adapter = cs.adapter;
+  if (d.modalities !== undefined) spec.modalities = d.modalities;
   return spec;
 }
 

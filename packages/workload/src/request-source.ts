@@ -6,6 +6,7 @@ import { GoRand } from './go-rand/go-rand.js';
 import { goSubsystemRand } from './go-rand/partitioned-rng.js';
 import { InferencePerfSource } from './inference-perf/inference-perf-source.js';
 import { MinHeap } from './min-heap.js';
+import { type MultimodalSampler, multimodalSampler } from './multimodal/multimodal-tokens.js';
 import { type BuildOptions, type DrawnRequest, buildRequest, prefixGroupLengths } from './request-build.js';
 import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
 import { type UserSeed, concurrencySeeds } from './sessions/concurrency-users.js';
@@ -53,6 +54,8 @@ interface ClientState {
   rng: GoRand | undefined;
   gap: GapSampler;
   lengths: Lengths;
+  /** The client's multimodal prompts, drawn in place of `lengths.input`; undefined for text prompts. */
+  multimodal: MultimodalSampler | undefined;
   /** Shared prefix tokens in front of every prompt: the group's length, or 0 outside a group. */
   prefixLength: number;
   /** Arrival of the client's pending open-loop request (whole µs). */
@@ -151,6 +154,7 @@ export class SpecRequestSource implements RequestSource {
         rng: sends ? GoRand.fromSeed(workload.int63()) : undefined,
         gap: gapSampler(c.arrival, rates[i]),
         lengths: { input: lengthSampler(c.input_distribution, spec.baseDir), output: lengthSampler(c.output_distribution, spec.baseDir) },
+        multimodal: c.multimodal === undefined ? undefined : multimodalSampler(c.multimodal, spec.baseDir, { file: this.build.file, field: `clients[${i}].multimodal` }),
         prefixLength: c.prefix_group !== undefined ? groupLength.get(c.prefix_group)! : 0,
         time: 0,
         generated: 0,
@@ -310,10 +314,13 @@ export class SpecRequestSource implements RequestSource {
     const closed = isClosedLoop(cs);
     if (mt === undefined) {
       c.generated++;
-      const input = lengths.input(rng);
+      // BLIS draws a multimodal prompt with its token ids before the answer's length.
+      const mm = c.multimodal?.(rng);
+      const input = mm?.inputTokens ?? lengths.input(rng);
       const output = lengths.output(rng);
-      drawTokenIds(rng, input + output);
-      const d = { arrival: time, inputTokens: c.prefixLength + input, outputTokens: output, sessionId: '', roundIndex: 0, prefixLength: c.prefixLength, sessionContext: false, sessionDeadline: closed };
+      drawTokenIds(rng, mm === undefined ? input + output : output);
+      const d: DrawnRequest = { arrival: time, inputTokens: c.prefixLength + input, outputTokens: output, sessionId: '', roundIndex: 0, prefixLength: c.prefixLength, sessionContext: false, sessionDeadline: closed };
+      if (mm !== undefined) d.modalities = mm.modalities;
       return [d, c];
     }
     const s = drawSession(rng, lengths, cs, time);

@@ -56,7 +56,13 @@ export const WorkloadSpecSchema = z
       if (p?.min !== undefined && p.max !== undefined && p.min > p.max)
         ctx.addIssue({ code: 'custom', path: [...path, 'params', 'min'], message: `min <= max (${p.max})`, params: { found: String(p.min) } });
     };
+    for (const i of multimodalIssues(clients, cohorts)) add(i);
+    const mmBounds = (c: { multimodal?: Record<string, { params: unknown } | undefined> }, at: (string | number)[]) => {
+      for (const [k, d] of Object.entries(c.multimodal ?? {})) checkBounds(d, [...at, 'multimodal', k]);
+    };
+    for (const [k, c] of cohorts.entries()) mmBounds(c, ['cohorts', k]);
     clients.forEach((c, i) => {
+      mmBounds(c, ['clients', i]);
       for (const which of ['input_distribution', 'output_distribution'] as const) checkBounds(c[which], ['clients', i, which]);
       c.lifecycle?.windows.forEach((w, j) => {
         const at = ['clients', i, 'lifecycle', 'windows', j];
@@ -128,6 +134,26 @@ function concurrencyIssues(clients: readonly ClientSpec[], cohorts: readonly Coh
     if (c.rate_fraction > 0) out.push({ path: ['clients', i, 'rate_fraction'], expected: 'rate_fraction 0 on a concurrency client (the two are exclusive)', found: String(c.rate_fraction) });
     if (multiTurn) out.push({ path: ['clients', i, 'concurrency'], expected: 'no multi-turn client beside concurrency clients (BLIS cannot budget both kinds of follow-up)', found: `concurrency ${c.concurrency} and a multi-turn client` });
   });
+  return out;
+}
+
+/**
+ * BLIS draws `multimodal` prompts only on its single-shot path: a multi-turn session, a
+ * concurrency user and the per-window generator draw `input_distribution` and ignore it. Here
+ * such a spec is refused rather than run without the prompts it asks for.
+ */
+function multimodalIssues(clients: readonly ClientSpec[], cohorts: readonly CohortSpec[]): { path: (string | number)[]; expected: string; found: string }[] {
+  const out: { path: (string | number)[]; expected: string; found: string }[] = [];
+  const perWindow = perWindowOwner(clients, cohorts);
+  const check = (c: ClientSpec | CohortSpec, at: (string | number)[]) => {
+    if (c.multimodal === undefined) return;
+    const path = [...at, 'multimodal'];
+    if (c.reasoning?.multi_turn !== undefined) out.push({ path, expected: 'no multimodal section on a multi-turn client (BLIS draws its rounds from input_distribution)', found: 'multimodal with reasoning.multi_turn' });
+    else if ('concurrency' in c && (c.concurrency ?? 0) > 0) out.push({ path, expected: 'no multimodal section on a concurrency client (BLIS draws its users\' requests from input_distribution)', found: `multimodal with concurrency ${c.concurrency}` });
+    else if (perWindow !== undefined) out.push({ path, expected: `no multimodal section in a spec on the per-window generator (${perWindow} has per-window overrides; BLIS draws those requests from input_distribution)`, found: 'a multimodal section' });
+  };
+  for (const [i, c] of clients.entries()) check(c, ['clients', i]);
+  for (const [k, c] of cohorts.entries()) check(c, ['cohorts', k]);
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestSpec } from '@blis/engine';
 import { createRequestSource, loadWorkloadSpec } from '@blis/workload';
@@ -70,5 +71,13 @@ describe('BLIS example workloads', () => {
         expect(leadingShared(rounds[k - 1], rounds[k])).toBe(rounds[k - 1].blockHashes.length);
       }
     }
+  });
+
+  it("multimodal (this repository's, docs/workloads.md): BLIS HEAD's 300 requests, with their text, image and audio tokens", () => {
+    const reqs = drain(createRequestSource(load('multimodal.yaml')));
+    // The requests BLIS f90a1e3a generated from the same spec (packages/cli/test/fixtures/blis-head-epd-multimodal).
+    const csv = readFileSync(join(import.meta.dirname, '..', '..', 'cli', 'test', 'fixtures', 'blis-head-epd-multimodal', 'epd-always-generated.csv'), 'utf8').trim().split('\n').slice(1);
+    expect(reqs.map((r) => [r.arrivalUs, r.clientId, r.inputTokens, r.outputTokens, r.modalities?.text ?? 0, r.modalities?.image ?? 0, r.modalities?.audio ?? 0, r.modalities?.video ?? 0].join(','))).toEqual(csv);
+    expect(reqs.filter((r) => r.modalities !== undefined).every((r) => r.clientId === 'vision' && r.modalities!.image % 576 === 0 && r.modalities!.image > 0)).toBe(true);
   });
 });

@@ -110,6 +110,7 @@ export class ClusterLifecycle {
       const layout = pd.setup.layout;
       pd.prefillPool.setMembers(members.filter((i) => layout[i] === 'prefill' || layout[i] === 'shared'));
       pd.decodePool.setMembers(members.filter((i) => layout[i] === 'decode' || layout[i] === 'shared'));
+      pd.encode?.pool.setMembers(members.filter((i) => layout[i] === 'encode'));
     }
     if (!opened || this.held.length === 0) return;
     const held = this.held;

@@ -1,6 +1,7 @@
 import { type EventQueue, GrowableFloat64, type InstanceSimulator, InvariantViolation, RequestPart, type RequestTable, type SimRequest } from '@blis/engine';
 import type { DisaggregationDecider, PoolType, RoutingPolicy } from '@blis/policies';
 import type { DecisionObserver } from '@blis/trace';
+import { type EncodeSetup, EncodeStage } from '../encode/encode-stage.js';
 import type { ClusterRouterState } from '../router-state.js';
 import { type KvTransferSettings, KvTransferLink } from './kv-transfer.js';
 import { ParentRequest } from './parent-request.js';
@@ -26,6 +27,8 @@ export interface PdSetup {
   blockSizeTokens: number;
   /** Check INV-PD-2 (pool exclusivity) on every dispatch and INV-PD-4 (phase causality) on every parent. */
   checkInvariants?: boolean;
+  /** E/P/D's encode stage, when there are encode pods. */
+  encode?: EncodeSetup;
 }
 
 /** The cluster as P/D needs it. */
@@ -57,6 +60,8 @@ export interface PdHost {
   readonly listening: boolean;
   /** `policy` refused `req` (a whole request, or a prefill part of `parent`): it is rejected. */
   rejected(req: SimRequest, now: number, policy: RoutingPolicy, reason: string, parent?: SimRequest): void;
+  /** The encode stage found no routable encode pod for `req`: it is rejected (BLIS's encode routing rejection). */
+  encodeRejected(req: SimRequest, now: number): void;
   /** No parent waits for `instance` as its decode pod any more: a draining pod may now be idle. */
   decodeReleased(instance: number, now: number): void;
 }
@@ -104,6 +109,8 @@ export class PdCoordinator {
   transferring = 0;
   readonly prefillPool: PoolView;
   readonly decodePool: PoolView;
+  /** E/P/D's encode stage; undefined without encode pods (then it costs nothing). */
+  readonly encode: EncodeStage | undefined;
   private readonly host: PdHost;
   private readonly parents = new Map<number, ParentRequest>();
   /**
@@ -120,6 +127,7 @@ export class PdCoordinator {
     const members = (f: (p: PoolType) => boolean) => setup.layout.flatMap((p, i) => (f(p) ? [i] : []));
     this.prefillPool = new PoolView(host.state, members(servesPrefill));
     this.decodePool = new PoolView(host.state, members(servesDecode));
+    this.encode = setup.encode === undefined ? undefined : new EncodeStage(setup.encode, new PoolView(host.state, members((p) => p === 'encode')), setup.layout.length, host.observer);
   }
 
   /** The routing decision for a whole request: decode pod, decider, then local or disaggregated. */
@@ -145,6 +153,19 @@ export class PdCoordinator {
     // A request without a prompt has no KV to move: it stays whole.
     const split = dd.disaggregate && req.inputTokens > 0;
     host.observer?.onDisaggregation?.(req, dd, decodeInst, now);
+    // E/P/D: the encode stage comes after the decider, before the request goes anywhere.
+    const encode = this.encode;
+    if (encode !== undefined) {
+      const e = encode.run(req, decodeInst, now);
+      if (e === 'pool-empty') {
+        host.encodeRejected(req, now);
+        return;
+      }
+      if (e === 'refused') {
+        host.rejected(req, now, encode.setup.routing, encode.lastReason);
+        return;
+      }
+    }
     if (!split) {
       this.stats.local++;
       host.observer?.onRouting?.(req, pos === decision.instance ? decision : { ...decision, instance: pos }, pool, now);

@@ -1,6 +1,7 @@
 import { summarizeUsAsMs } from '@blis/engine';
 import type { PoolType } from '@blis/policies';
 import type { ClusterSimulator } from '../cluster-simulator.js';
+import { type EncodeMetrics, encodeMetrics } from '../encode/encode-metrics.js';
 import type { PdCoordinator } from './pd-coordinator.js';
 import { servesDecode, servesPrefill } from './pool-layout.js';
 
@@ -37,8 +38,10 @@ export interface PdMetrics {
   peak_concurrent_transfers?: number;
   /** Only with transfer contention: mean transfers active at each start, itself included. */
   mean_transfer_queue_depth?: number;
-  /** Instance ids by pool. */
-  pools: Record<Exclude<PoolType, 'monolithic'>, string[]>;
+  /** Instance ids by pool (`encode` only with encode pods). */
+  pools: Record<Exclude<PoolType, 'monolithic' | 'encode'>, string[]> & { encode?: string[] };
+  /** Only with encode pods (E/P/D): the encode stage. */
+  encode?: EncodeMetrics;
 }
 
 function summary(values: Float64Array): LatencySummaryMs {
@@ -53,9 +56,10 @@ export function pdMetrics(sim: ClusterSimulator, pd: PdCoordinator): PdMetrics {
   let prefillDone = 0;
   let decodeDone = 0;
   const pools: PdMetrics['pools'] = { prefill: [], decode: [], shared: [], unassigned: [] };
+  if (pd.encode !== undefined) pools.encode = [];
   sim.instances.forEach((inst, i) => {
     const pool = layout[i];
-    if (pool !== 'monolithic') pools[pool].push(inst.config.id);
+    if (pool !== 'monolithic') (pools[pool] ?? pools.unassigned).push(inst.config.id);
     if (servesPrefill(pool)) prefillDone += inst.metrics.completed;
     if (servesDecode(pool)) decodeDone += inst.metrics.completed;
   });
@@ -81,6 +85,11 @@ export function pdMetrics(sim: ClusterSimulator, pd: PdCoordinator): PdMetrics {
     transfer_bound_requests: bound,
     pools,
   };
+  if (pd.encode !== undefined) {
+    const ids = sim.instances.map((inst) => inst.config.id);
+    const members = layout.flatMap((p, i) => (p === 'encode' ? [i] : []));
+    out.encode = encodeMetrics(pd.encode.setup.decider.name, pd.encode.stats, ids, members);
+  }
   if (pd.setup.link.contention) {
     out.peak_concurrent_transfers = pd.link.peak;
     out.mean_transfer_queue_depth = pd.link.meanQueueDepth;

@@ -1,4 +1,6 @@
+import { ENCODE_DECIDER_NAMES, type EncodeDeciderName } from '@blis/policies';
 import * as z from 'zod';
+import { encodeTopologyIssues } from '../encode/encode-topology.js';
 import { ScorerWeightSchema } from '../scorer-weight-schema.js';
 
 const nonNegInt = z.number().int().nonnegative();
@@ -31,6 +33,10 @@ export const PdConfigSchema = z
     prefillDecodeInstances: nonNegInt.optional(),
     /** `never` (default), `always`, `prefix-threshold`, or a registered custom decider. */
     decider: z.string().min(1).optional(),
+    /** E/P/D: encode-only pods, instances [P+D+S, P+D+S+E); 0 (default) disables the encode stage. */
+    encodeInstances: nonNegInt.optional(),
+    /** E/P/D: which requests get an encode pod: `never` (default), `always`, `multimodal`. */
+    encodeDecider: z.enum(ENCODE_DECIDER_NAMES).optional(),
     /** Parameters for a custom decider. */
     deciderParams: z.record(z.string(), z.unknown()).optional(),
     /** Tokens: `prefix-threshold` disaggregates when more than this many prompt tokens are not cached on the decode pod (16). */
@@ -60,6 +66,9 @@ export interface ResolvedPdConfig {
   prefillDecodeInstances: number;
   decider: string;
   deciderParams: Record<string, unknown>;
+  /** Encode-only pods (0: no encode stage). */
+  encodeInstances: number;
+  encodeDecider: EncodeDeciderName;
   prefixThreshold: number;
   transferBandwidthGBps: number;
   transferBaseLatencyMs: number;
@@ -91,6 +100,8 @@ export function resolvePdConfig(pd: z.output<typeof PdConfigSchema> | undefined)
     prefillDecodeInstances: s,
     decider: pd.decider ?? PD_DEFAULTS.decider,
     deciderParams: pd.deciderParams ?? {},
+    encodeInstances: pd.encodeInstances ?? 0,
+    encodeDecider: pd.encodeDecider ?? 'never',
     prefixThreshold: pd.prefixThreshold ?? PD_DEFAULTS.prefixThreshold,
     transferBandwidthGBps: pd.transferBandwidthGBps ?? PD_DEFAULTS.transferBandwidthGBps,
     transferBaseLatencyMs: pd.transferBaseLatencyMs ?? PD_DEFAULTS.transferBaseLatencyMs,
@@ -112,9 +123,13 @@ export function pdTopologyIssues(pd: z.output<typeof PdConfigSchema>, numInstanc
   const p = pd.prefillInstances ?? 0;
   const d = pd.decodeInstances ?? 0;
   const s = pd.prefillDecodeInstances ?? 0;
+  const e = pd.encodeInstances ?? 0;
+  issues.push(...encodeTopologyIssues(pd));
   if (p + d + s === 0) {
     for (const key of Object.keys(pd) as (keyof typeof pd)[]) {
       if (key === 'prefillInstances' || key === 'decodeInstances' || key === 'prefillDecodeInstances' || pd[key] === undefined) continue;
+      // The encode settings have rules of their own (above).
+      if (key === 'encodeInstances' || key === 'encodeDecider') continue;
       issues.push({ path: [key], message: `P/D instances (prefillInstances and decodeInstances, or prefillDecodeInstances) for ${key}, found none` });
     }
     return issues;
@@ -124,7 +139,11 @@ export function pdTopologyIssues(pd: z.output<typeof PdConfigSchema>, numInstanc
       path: [p === 0 ? 'prefillInstances' : 'decodeInstances'],
       message: `both prefillInstances > 0 and decodeInstances > 0 when prefillDecodeInstances is 0, found prefillInstances ${p} and decodeInstances ${d}`,
     });
-  if (p + d + s > numInstances)
-    issues.push({ path: ['prefillInstances'], message: `prefillInstances + decodeInstances + prefillDecodeInstances <= numInstances (${numInstances}), found ${p} + ${d} + ${s} = ${p + d + s}` });
+  if (p + d + s + e > numInstances)
+    issues.push(
+      e === 0
+        ? { path: ['prefillInstances'], message: `prefillInstances + decodeInstances + prefillDecodeInstances <= numInstances (${numInstances}), found ${p} + ${d} + ${s} = ${p + d + s}` }
+        : { path: ['encodeInstances'], message: `prefillInstances + decodeInstances + prefillDecodeInstances + encodeInstances <= numInstances (${numInstances}), found ${p} + ${d} + ${s} + ${e} = ${p + d + s + e}` },
+    );
   return issues;
 }

@@ -1,5 +1,5 @@
 import { type LatencyModel, type ModelArchitecture, kvBytesPerTokenPerRank } from '@blis/latency';
-import type { DisaggregationDecider, PolicyFactoryContext, PolicyRegistry, RoutingPolicy } from '@blis/policies';
+import { type DisaggregationDecider, type EncodeDecider, type PolicyFactoryContext, type PolicyRegistry, type RoutingPolicy, createEncodeDecider } from '@blis/policies';
 import { routingReadsPrefixCache } from '../cache-signal.js';
 import type { SimulationConfig } from '../config-schema.js';
 import { resolveInstanceModel } from '../resolve-instance-model.js';
@@ -37,6 +37,8 @@ export interface PdSetupInput {
   freshRouting: (streamName: string) => RoutingPolicy;
   routingIsCustom: boolean;
   decider?: DisaggregationDecider;
+  /** An encode decider object that replaces `pd.encodeDecider` (custom deciders); used only with encode pods. */
+  encodeDecider?: EncodeDecider;
 }
 
 export interface ResolvedPdSetup {
@@ -79,8 +81,10 @@ export function resolvePdSetup(input: PdSetupInput): ResolvedPdSetup {
   // (its scorers, else the main policy) or a decider other than the two that ignore caches.
   const mainReads = routingReadsPrefixCache(config.routing.policy, config.routing.scorers, input.routingIsCustom);
   const poolReads = (s: ResolvedPdConfig['prefillRoutingScorers']) => (s === undefined ? mainReads : routingReadsPrefixCache('weighted', s, false));
+  const encoding = pd.encodeInstances > 0;
+  // The encode stage routes with the main policy.
   const readsPrefixCache =
-    poolReads(pd.prefillRoutingScorers) || poolReads(pd.decodeRoutingScorers) || input.decider !== undefined || (pd.decider !== 'never' && pd.decider !== 'always');
+    poolReads(pd.prefillRoutingScorers) || poolReads(pd.decodeRoutingScorers) || (encoding && mainReads) || input.decider !== undefined || (pd.decider !== 'never' && pd.decider !== 'always');
 
   return {
     setup: {
@@ -91,6 +95,7 @@ export function resolvePdSetup(input: PdSetupInput): ResolvedPdSetup {
       link: { bytesPerBlock, bandwidthGBps: pd.transferBandwidthGBps, baseLatencyMs: pd.transferBaseLatencyMs, contention: pd.transferContention },
       blockSizeTokens: config.blockSizeTokens,
       checkInvariants: config.checkInvariants,
+      ...(encoding ? { encode: { decider: input.encodeDecider ?? createEncodeDecider(pd.encodeDecider)!, routing: input.routing } } : {}),
     },
     instance: (i) => (layout[i] === 'prefill' ? prefill : layout[i] === 'decode' || layout[i] === 'shared' ? decode : base),
     pool: (p) => (p === 'prefill' ? prefill : decode),

@@ -3,7 +3,8 @@ import type { ResolvedPdConfig } from './pd-schema.js';
 
 /**
  * BLIS's pool layout by instance index: prefill pods [0, P), decode pods [P, P+D), shared pods
- * [P+D, P+D+S); instances beyond are in no pool and are never routed to under P/D.
+ * [P+D, P+D+S), encode pods [P+D+S, P+D+S+E); instances beyond are in no pool and are never
+ * routed to under P/D.
  */
 export function poolLayout(pd: ResolvedPdConfig | undefined, numInstances: number): PoolType[] {
   const out: PoolType[] = new Array(numInstances);
@@ -11,7 +12,8 @@ export function poolLayout(pd: ResolvedPdConfig | undefined, numInstances: numbe
   const p = pd.prefillInstances;
   const d = pd.decodeInstances;
   const s = pd.prefillDecodeInstances;
-  for (let i = 0; i < numInstances; i++) out[i] = i < p ? 'prefill' : i < p + d ? 'decode' : i < p + d + s ? 'shared' : 'unassigned';
+  const e = pd.encodeInstances;
+  for (let i = 0; i < numInstances; i++) out[i] = i < p ? 'prefill' : i < p + d ? 'decode' : i < p + d + s ? 'shared' : i < p + d + s + e ? 'encode' : 'unassigned';
   return out;
 }
 

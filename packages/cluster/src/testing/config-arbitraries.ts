@@ -101,8 +101,10 @@ export function simulationConfigArb(options: SimulationConfigArbOptions = {}): f
       arb = arb.chain((cfg) =>
         autoscalingArb(cfg.pd !== undefined ? 2 : 1).map((a) => {
           // Autoscaled P/D starts with one prefill pod and the rest decode (BLIS's layout).
+          // Encode pods stay beside them, after them: they load as any replica does, and until
+          // one is routable the encode stage rejects what it would encode.
           const pd = cfg.pd !== undefined ? { ...cfg.pd, prefillInstances: 1, decodeInstances: a.numInstances - 1, prefillDecodeInstances: 0 } : undefined;
-          return { ...cfg, numInstances: a.numInstances, autoscaling: a.autoscaling, lifecycle: a.lifecycle, ...(a.nodePools ? { nodePools: a.nodePools } : {}), ...(pd ? { pd } : {}) };
+          return { ...cfg, numInstances: a.numInstances + (pd?.encodeInstances ?? 0), autoscaling: a.autoscaling, lifecycle: a.lifecycle, ...(a.nodePools ? { nodePools: a.nodePools } : {}), ...(pd ? { pd } : {}) };
         }),
       );
     if (f.kvTiers) arb = arb.chain((cfg) => kvTierArb.map((k) => ({ ...cfg, ...k })));

@@ -5,22 +5,30 @@ import type { KVOffloadInput } from '../kv-offload-schema.js';
 import type { PdConfigInput } from '../pd/pd-schema.js';
 import { scorersArb } from './policy-arbitraries.js';
 
-/** A P/D topology: P prefill, D decode, S shared pods and `extra` pods in no pool. */
+/** A P/D topology: P prefill, D decode, S shared pods, E encode pods (E/P/D) and `extra` pods in no pool. */
 export interface PdTopology {
   prefill: number;
   decode: number;
   shared: number;
+  /** Encode pods (0: no encode stage). */
+  encode: number;
   extra: number;
 }
 
-/** BLIS's rules: counts >= 0; without shared pods both P and D > 0. At most 11 instances. */
+/** BLIS's rules: counts >= 0; without shared pods both P and D > 0. At most 13 instances. */
 export const pdTopologyArb: fc.Arbitrary<PdTopology> = fc
-  .record({ prefill: fc.integer({ min: 0, max: 3 }), decode: fc.integer({ min: 0, max: 3 }), shared: fc.integer({ min: 0, max: 3 }), extra: fc.integer({ min: 0, max: 2 }) })
+  .record({
+    prefill: fc.integer({ min: 0, max: 3 }),
+    decode: fc.integer({ min: 0, max: 3 }),
+    shared: fc.integer({ min: 0, max: 3 }),
+    encode: fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 }) }),
+    extra: fc.integer({ min: 0, max: 2 }),
+  })
   .filter((t) => t.shared > 0 || (t.prefill > 0 && t.decode > 0));
 
 /** Instances a topology needs. */
 export function topologySize(t: PdTopology): number {
-  return t.prefill + t.decode + t.shared + t.extra;
+  return t.prefill + t.decode + t.shared + t.encode + t.extra;
 }
 
 const fewScorers = scorersArb(defaultPolicyRegistry, 3);
@@ -43,11 +51,13 @@ export function pdConfigArb(topology: PdTopology): fc.Arbitrary<PdConfigInput> {
       decodeScorers: fc.option(fewScorers, { nil: undefined }),
       prefillMaxLen: fc.constantFrom(0, 0, 0, 700),
       decodeMaxLen: fc.constantFrom(0, 0, 0, 900),
+      encodeDecider: fc.constantFrom('never' as const, 'always' as const, 'multimodal' as const, 'multimodal' as const),
     })
     .map((c) => ({
       prefillInstances: topology.prefill,
       decodeInstances: topology.decode,
       prefillDecodeInstances: topology.shared,
+      ...(topology.encode > 0 ? { encodeInstances: topology.encode, encodeDecider: c.encodeDecider } : {}),
       ...c.decider,
       transferContention: c.contention,
       transferBandwidthGBps: c.bandwidth,

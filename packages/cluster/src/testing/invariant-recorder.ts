@@ -3,6 +3,7 @@ import type { AdmissionDecision, AdmissionPolicy, PolicyRegistry, RequestView, R
 import { defaultPolicyRegistry } from '@blis/policies';
 import type { StepBatch } from '@blis/latency';
 import type { DecisionObserver, PdTransferRecord, ScaleAction } from '@blis/trace';
+import { ENCODE_REJECTED_DETAIL } from '../encode/encode-stage.js';
 import type { DecisionView, LogEvent, LogPart, RunFacts, RunLog } from './run-log.js';
 
 /** Options of {@link InvariantRecorder}. */
@@ -112,8 +113,10 @@ export class InvariantRecorder implements DecisionObserver {
   onCompleted(req: SimRequest, now: number): void {
     this.events.push({ kind: 'completed', now, request: req.spec.id, part: partOf(req) });
   }
-  onDropped(req: SimRequest, now: number, reason: string): void {
-    this.events.push({ kind: 'dropped', now, request: req.spec.id, part: partOf(req), reason });
+  onDropped(req: SimRequest, now: number, reason: string, detail?: string): void {
+    // Rejected at the E/P/D encode stage: after admission, before the request went anywhere.
+    const why = reason === 'rejected' && detail === ENCODE_REJECTED_DETAIL ? 'encode-rejected' : reason;
+    this.events.push({ kind: 'dropped', now, request: req.spec.id, part: partOf(req), reason: why });
   }
   onDisaggregation(req: SimRequest, d: { disaggregate: boolean }, decodeInstance: number, now: number): void {
     this.events.push({ kind: 'disaggregation', now, request: req.spec.id, split: d.disaggregate && req.inputTokens > 0, decodeInstance });

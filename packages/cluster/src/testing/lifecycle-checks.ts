@@ -6,6 +6,8 @@ type State = 'new' | 'admitted' | 'routed' | 'split' | 'queued' | 'running';
 /** Where each drop reason may take a request from (a split parent is out at its parts). */
 const DROP_FROM: Record<string, readonly State[]> = {
   rejected: ['new'],
+  // The E/P/D encode stage had no routable pod: the decode pod was chosen, nothing was sent.
+  'encode-rejected': ['admitted'],
   // Turned away or expired at the gateway; flow control's in-flight eviction ends a queued or running one.
   shed: ['admitted', 'queued', 'running'],
   unservable: ['routed', 'split'],

@@ -34,6 +34,29 @@ export function checkPdResult(r: SimulationResult, out: ViolationList, cutOff: b
     if (routed !== 0 || b.completed_requests !== 0) out.add('INV-PD-2', `instance ${i} is in no pool yet was routed ${routed} and completed ${b.completed_requests}`);
   });
   for (const q of r.requests ?? []) if (/_(prefill|decode)$/.test(q.request_id)) out.add('INV-PD-6', `a per-request record of a part: ${q.request_id}`, { request: q.request_id });
+  checkEncodeResult(r, out);
+}
+
+/**
+ * E/P/D: encode pods run nothing (the stage is a routing decision), the stage's choices add up,
+ * and its rejections are among the run's rejections (INV-1 counts them there).
+ */
+function checkEncodeResult(r: SimulationResult, out: ViolationList): void {
+  const enc = r.pd?.encode;
+  const pods = r.pd?.pools.encode;
+  if (enc === undefined) {
+    out.check(pods === undefined, 'INV-PD-2', () => `encode pods ${pods?.join(', ')} without an encode stage`);
+    return;
+  }
+  const chosen = Object.values(enc.encode_distribution).reduce((a, b) => a + b, 0);
+  out.check(chosen === enc.encoded_requests, 'INV-EPD', () => `encode pods chosen ${chosen} times for ${enc.encoded_requests} encoded requests`);
+  out.check(enc.encode_routing_rejections <= r.rejected_requests, 'INV-1', () => `${enc.encode_routing_rejections} encode routing rejections, only ${r.rejected_requests} rejected in all`);
+  if (enc.decider === 'never') out.check(enc.encoded_requests + enc.encode_routing_rejections === 0, 'INV-EPD', () => `the never decider sent ${enc.encoded_requests + enc.encode_routing_rejections} requests to the encode stage`);
+  r.instances.forEach((b) => {
+    if (b.pool !== 'encode') return;
+    const routed = r.target_distribution[b.instance_id] ?? 0;
+    out.check(routed === 0 && b.completed_requests === 0, 'INV-PD-2', () => `encode pod ${b.instance_id} was routed ${routed} and completed ${b.completed_requests}`);
+  });
 }
 
 /**

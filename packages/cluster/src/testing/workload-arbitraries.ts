@@ -58,6 +58,18 @@ export function inlineSpecWorkloadArb(options: InlineWorkloadOptions = {}): fc.A
       options.timeouts === false ? fc.constant(0) : fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 300_000 }) }),
     rounds: options.sessions === false ? fc.constant(1) : fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 4 }) }),
     think: fc.constantFrom(0, 5_000, 50_000),
+    // Sometimes multimodal prompts (single-turn clients only, as BLIS draws them): text plus
+    // images and audio, within the prompt bound.
+    multimodal: fc.option(
+      fc
+        .record({ text: fc.integer({ min: 1, max: Math.max(1, Math.floor(maxIn / 4)) }), item: fc.integer({ min: 1, max: Math.max(1, Math.floor(maxIn / 4)) }), count: fc.integer({ min: 1, max: 2 }), audio: fc.boolean() })
+        .map(({ text, item, count, audio }) => ({
+          text_distribution: { type: 'constant', params: { value: text } },
+          [audio ? 'audio_distribution' : 'image_distribution']: { type: 'gaussian', params: { mean: item, std_dev: item / 4, min: 1, max: item } },
+          [audio ? 'audio_count_distribution' : 'image_count_distribution']: { type: 'constant', params: { value: count } },
+        })),
+      { freq: 3, nil: undefined },
+    ),
   });
   return fc
     .record({
@@ -73,9 +85,10 @@ export function inlineSpecWorkloadArb(options: InlineWorkloadOptions = {}): fc.A
         seed,
         aggregate_rate: rate,
         num_requests: requests,
-        clients: clients.map(({ rounds, think, ...c }, i) => ({
+        clients: clients.map(({ rounds, think, multimodal, ...c }, i) => ({
           id: `client-${i}`,
           ...c,
+          ...(rounds === 1 && multimodal !== undefined ? { multimodal } : {}),
           ...(rounds > 1 ? { reasoning: { multi_turn: { max_rounds: rounds, think_time_us: think } } } : {}),
         })),
       },

@@ -105,6 +105,7 @@ export function request(init: Partial<RequestView> = {}): RequestView {
     priority: init.priority ?? 0,
     sloTargetUs: init.sloTargetUs ?? 0,
     adapter: init.adapter ?? '',
+    modalities: init.modalities,
   };
 }
 

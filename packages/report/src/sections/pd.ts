@@ -26,6 +26,9 @@ const FIELDS: readonly string[] = [
   'mean_transfer_queue_depth',
 ];
 
+/** The encode stage's figures (E/P/D runs). */
+const ENCODE_FIELDS: readonly string[] = ['encode.encoded_requests', 'encode.encode_routing_rejections'];
+
 function field(pd: PdMetrics, path: string): number | null {
   let v: unknown = pd;
   for (const part of path.split('.')) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
@@ -46,8 +49,10 @@ export function pdSection(runs: readonly ReportRun[]): ReportSection | undefined
   const several = runs.length > 1;
   const inFlight = withTimeseries(runs).flatMap(({ run, ts }) => seriesRows(run, several ? run : 'KV transfers in flight', ts, ts.cluster?.kv_transfers));
   if (inFlight.length > 0) charts.push(timeChart('pd-kv-transfers', 'KV transfers in flight', 'transfers', inFlight, false));
-  const rows: ReportCell[][] = FIELDS.map((f) => [f, ...withPd.map((r) => field(r.pd, f))]);
-  const pools = withPd.map((r) => `${r.name}: prefill ${r.pd.pools.prefill.length}, decode ${r.pd.pools.decode.length}, shared ${r.pd.pools.shared.length}`);
+  // E/P/D's encode stage, only when some run has encode pods (other reports keep their rows).
+  const fields = withPd.some((r) => r.pd.encode !== undefined) ? [...FIELDS, ...ENCODE_FIELDS] : FIELDS;
+  const rows: ReportCell[][] = fields.map((f) => [f, ...withPd.map((r) => field(r.pd, f))]);
+  const pools = withPd.map((r) => `${r.name}: prefill ${r.pd.pools.prefill.length}, decode ${r.pd.pools.decode.length}, shared ${r.pd.pools.shared.length}${r.pd.pools.encode !== undefined ? `, encode ${r.pd.pools.encode.length}` : ''}`);
   return {
     id: 'pd',
     title: 'Prefill/decode disaggregation',

@@ -39,6 +39,35 @@ export const arrivalArb: fc.Arbitrary<ArrivalSpec> = fc.oneof(
   fc.double({ min: 0, max: 1, noNaN: true }).map((jitter) => ({ process: 'periodic' as const, jitter })),
 ) as fc.Arbitrary<ArrivalSpec>;
 
+/** A medium's item count per prompt: a few items, each draw at least 1. */
+const itemCountArb: fc.Arbitrary<DistributionSpec> = fc.oneof(
+  fc.integer({ min: 1, max: 4 }).map((value) => ({ type: 'constant' as const, params: { value } })),
+  fc.record({ mean: fc.double({ min: 0.5, max: 4, noNaN: true }), std_dev: fc.double({ min: 0, max: 2, noNaN: true }), max: fc.integer({ min: 1, max: 6 }) }).map(({ mean, std_dev, max }) => ({ type: 'gaussian' as const, params: { mean, std_dev, min: 0, max } })),
+  fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 5 }).map((values) => ({ type: 'empirical' as const, params: { values } })),
+) as fc.Arbitrary<DistributionSpec>;
+
+/**
+ * Any valid `multimodal` section: text tokens and any of image, audio and video (each a per-item
+ * token distribution with an item count), at least one of them.
+ */
+export const multimodalArb = fc
+  .record(
+    {
+      text_distribution: distributionArb,
+      image: fc.tuple(distributionArb, itemCountArb),
+      audio: fc.tuple(distributionArb, itemCountArb),
+      video: fc.tuple(distributionArb, itemCountArb),
+    },
+    { requiredKeys: [] },
+  )
+  .filter((m) => Object.keys(m).length > 0)
+  .map(({ text_distribution, image, audio, video }) => ({
+    ...(text_distribution !== undefined ? { text_distribution } : {}),
+    ...(image !== undefined ? { image_distribution: image[0], image_count_distribution: image[1] } : {}),
+    ...(audio !== undefined ? { audio_distribution: audio[0], audio_count_distribution: audio[1] } : {}),
+    ...(video !== undefined ? { video_distribution: video[0], video_count_distribution: video[1] } : {}),
+  }));
+
 const SLO = ['critical', 'standard', 'sheddable', 'batch', 'background'] as const;
 
 /** Options of {@link specArb}. */
@@ -61,8 +90,9 @@ export interface SpecArbOptions {
  * with mixed SLO classes, tenants, arrival processes, length distributions, shared prefixes,
  * timeouts and multi-turn sessions (closed or open loop, one or many per client), `num_requests`
  * at most `maxRequests` (closed-loop sessions' follow-ups come on top, as in BLIS), at least one
- * client with a positive rate fraction, and sometimes cohorts (diurnal, spike and drain patterns,
- * shared or per-member prefixes).
+ * client with a positive rate fraction, multimodal prompts on some single-turn clients, and
+ * sometimes cohorts (diurnal, spike and drain patterns, shared or per-member prefixes, multimodal
+ * prompts).
  */
 export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInput> {
   const client = fc.record(
@@ -79,6 +109,7 @@ export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInp
       prefix_length: fc.integer({ min: 0, max: 600 }),
       timeout: fc.integer({ min: 0, max: 5_000_000 }),
       closed_loop: fc.boolean(),
+      multimodal: multimodalArb,
       reasoning: fc.record({
         multi_turn: fc.record(
           {
@@ -107,6 +138,7 @@ export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInp
       diurnal: fc.record({ peak_hour: fc.integer({ min: 0, max: 23 }), peak_to_trough_ratio: fc.double({ min: 1, max: 10_000, noNaN: true }) }),
       spike: fc.record({ start_time_us: fc.integer({ min: 0, max: 10_000_000 }), duration_us: fc.integer({ min: 1, max: 10_000_000 }) }),
       drain: fc.record({ start_time_us: fc.integer({ min: 0, max: 10_000_000 }), ramp_duration_us: fc.integer({ min: 1, max: 20_000_000 }) }),
+      multimodal: multimodalArb,
     },
     { requiredKeys: ['population', 'rate_fraction', 'input_distribution', 'output_distribution'] },
   );
@@ -142,7 +174,8 @@ export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInp
     .map(({ clients, cohorts, ...s }) => ({
       version: '2' as const,
       ...s,
-      clients: clients.map((c, i) => ({ id: `client-${i}`, ...c })),
+      // BLIS draws multimodal prompts on the single-shot path only: a multi-turn client has none.
+      clients: clients.map(({ multimodal, ...c }, i) => ({ id: `client-${i}`, ...c, ...(multimodal !== undefined && c.reasoning?.multi_turn === undefined ? { multimodal } : {}) })),
       ...(cohorts !== undefined ? { cohorts: cohorts.map((c, i) => ({ id: `cohort-${i}`, ...c })) } : {}),
     }));
   return opts.concurrency === true ? fc.oneof(rated, usersSpec) : rated;

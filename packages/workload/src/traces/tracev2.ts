@@ -1,5 +1,6 @@
 import { closeSync, existsSync, openSync, writeSync } from '#host-files';
 import type { RequestSource, RequestSpec } from '@blis/engine';
+import type { ModalityTokens } from '@blis/policies';
 import { stringify } from 'yaml';
 import * as z from 'zod';
 import { requestBlockHashes } from '../block-hashes.js';
@@ -217,6 +218,7 @@ function traceV2Rows(h: TraceV2Header, csv: string, open: () => Lines, opts: Pic
     if (inputTokens < 1) throw new TraceReadError({ file: csv, line: ln, field: 'input_tokens', expected: 'a prompt of at least 1 token (input_tokens plus the group prefix)', found: String(ownTokens) });
     const slo = sloCol >= 0 && c[sloCol].trim() !== '' ? intField(c[sloCol], csv, ln, 'slo_target_us') : 0;
     const thinkTimeUs = thinkCol >= 0 && c[thinkCol].trim() !== '' ? intField(c[thinkCol], csv, ln, 'think_time_us', 0) : 0;
+    const modalities = readModalities((name) => c[col[name]].trim() === '' ? 0 : intField(c[col[name]], csv, ln, name, 0, MAX_TOKENS));
     const spec: RequestSpec = {
       index: 0,
       id,
@@ -237,6 +239,7 @@ function traceV2Rows(h: TraceV2Header, csv: string, open: () => Lines, opts: Pic
       sloTargetUs: slo,
       networkDelayUs: 0,
       ...(adapterCol >= 0 && c[adapterCol].trim() !== '' ? { adapter: c[adapterCol].trim() } : {}),
+      ...(modalities !== undefined ? { modalities } : {}),
     };
     return { spec, arrivalTimeUs: arrivalRaw * unit, thinkTimeUs, prefixLengthColumn };
   };
@@ -248,6 +251,15 @@ export function openTraceV2Rows(path: string, opts: Pick<TraceOptions, 'blockSiz
   const { header, csv } = opts.dataPath !== undefined ? { header: path, csv: opts.dataPath } : traceV2Pair(path);
   const h = existsSync(header) ? readTraceV2Header(header) : TraceV2HeaderSchema.parse({ trace_version: 2 });
   return { header: h, headerPath: header, csv, rows: traceV2Rows(h, csv, () => new LineReader(csv), opts) };
+}
+
+/**
+ * A row's per-modality counts (BLIS reads them into the request: the encode decider sees them);
+ * undefined when all four are 0, a text prompt.
+ */
+function readModalities(read: (name: 'text_tokens' | 'image_tokens' | 'audio_tokens' | 'video_tokens') => number): ModalityTokens | undefined {
+  const m = { text: read('text_tokens'), image: read('image_tokens'), audio: read('audio_tokens'), video: read('video_tokens') };
+  return m.text + m.image + m.audio + m.video > 0 ? m : undefined;
 }
 
 /**
@@ -306,12 +318,13 @@ export function writeTraceV2(
     let buf = `${TRACEV2_COLUMNS.join(',')}${adapterColumn ? ',adapter' : ''}\n`;
     for (let r = source.next(); r !== undefined; r = source.next()) {
       // As BLIS's exporter: input_tokens excludes the group prefix, the deadline is absolute, and
-      // text_tokens (with the media columns) counts a multimodal prompt's parts, so 0 here.
+      // text_tokens with the media columns count a multimodal prompt's parts (0 for a text prompt).
       const p = prefixColumns.columns(r.prefixGroup, r.prefixLength, r.inputTokens);
       const o = outcome?.(r);
+      const m = r.modalities;
       const row = [
         r.id, r.clientId, r.tenantId, r.sloClass, r.sessionId, r.roundIndex, r.prefixGroup, p.prefixLength,
-        r.streaming, p.ownTokens, r.outputTokens, 0, 0, 0, 0, 0, '', r.deadlineUs,
+        r.streaming, p.ownTokens, r.outputTokens, m?.text ?? 0, m?.image ?? 0, m?.audio ?? 0, m?.video ?? 0, 0, '', r.deadlineUs,
         0, r.arrivalUs, r.arrivalUs, ...(o === undefined ? [0, 0, 0, 'ok'] : [o.firstChunkUs, o.lastChunkUs, 0, o.status]), '', '',
       ];
       if (adapterColumn) row.push(r.adapter ?? '');

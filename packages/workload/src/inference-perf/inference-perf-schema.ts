@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { GoodputSloTargetsSchema } from '../goodput/goodput-targets.js';
 import { MAX_TOKENS_PER_REQUEST } from '../request-limits.js';
 
 /**
@@ -40,6 +41,8 @@ export const InferencePerfSpecSchema = z.strictObject({
   num_requests: count.optional(),
   horizon: z.number().positive().optional(),
   inference_perf: InferencePerfSchema,
+  /** Goodput thresholds by SLO class, as a spec with clients has them (the stages' clients are `standard`). */
+  goodput_slo_targets: GoodputSloTargetsSchema.optional(),
 });
 
 export type InferencePerfSection = z.output<typeof InferencePerfSchema>;

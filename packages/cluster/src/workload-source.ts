@@ -9,6 +9,8 @@ import {
   parseWorkloadSpec,
   specFromFlags,
   type LoadedSpec,
+  resolvedTargets,
+  type SloDimTargets,
 } from '@blis/workload';
 import type { WorkloadSource } from './config-schema.js';
 import { RUN_LIMITS } from './limits/run-limits.js';
@@ -44,6 +46,8 @@ export interface OpenedWorkload {
   requests: number | undefined;
   /** Where `requests` came from when the workload does not state it (a trace's size). */
   requestsFrom?: string;
+  /** The workload's own goodput thresholds: a spec's `goodput_slo_targets`, or a TraceV2 header's. */
+  goodputSloTargets?: { from: 'spec' | 'header'; targets: Record<string, SloDimTargets> };
 }
 
 /** Turns the `workload` section of a config into a lazy request stream. */
@@ -65,12 +69,18 @@ export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions):
       const spec = readSpec(w, opts);
       const requests = specRequests(w, spec);
       opts.onPhase?.({ kind: 'generate', clients: spec.clients.length, requests });
-      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, horizonUs: opts.horizonUs, defaultSloClass: opts.defaultSloClass, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
+      const targets = resolvedTargets(spec.goodput_slo_targets);
+      return {
+        source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, horizonUs: opts.horizonUs, defaultSloClass: opts.defaultSloClass, ...(w.path !== undefined ? { file: w.path } : {}) }),
+        requests,
+        ...(targets !== undefined ? { goodputSloTargets: { from: 'spec' as const, targets } } : {}),
+      };
     }
     case 'trace': {
       opts.onPhase?.({ kind: 'read-trace', path: w.path });
       const source = openTrace(w.path, { format: traceFormat(w), dataPath: w.dataPath, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens });
-      return { source, ...traceSize(w) };
+      const targets = resolvedTargets(source.goodputSloTargets);
+      return { source, ...traceSize(w), ...(targets !== undefined ? { goodputSloTargets: { from: 'header' as const, targets } } : {}) };
     }
   }
 }

@@ -1,3 +1,4 @@
+import { GoodputSloTargetsSchema } from '../goodput/goodput-targets.js';
 import { closeSync, existsSync, openSync, writeSync } from '#host-files';
 import type { RequestSource, RequestSpec } from '@blis/engine';
 import { stringify } from 'yaml';
@@ -45,7 +46,8 @@ export const TraceV2HeaderSchema = z.strictObject({
     .nullable()
     .optional(),
   network: z.strictObject({ measured_rtt_ms: z.unknown().optional() }).nullable().optional(),
-  goodput_slo_targets: z.unknown().optional(),
+  /** Goodput thresholds by SLO class (ms) a replay applies unless the flags override them. */
+  goodput_slo_targets: GoodputSloTargetsSchema.optional(),
   /** The resolved offload chain the trace was simulated with; authoritative on replay (BLIS INV-13). */
   kv_offload: TraceKVOffloadSchema.optional(),
   /** A real server's scraped KV hit rate (`blis observe`). */
@@ -212,7 +214,9 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
       ...(adapterCol >= 0 && c[adapterCol].trim() !== '' ? { adapter: c[adapterCol].trim() } : {}),
     };
   };
-  return new TraceRequestSource(csv, sends.ordered ? read : sortedByArrival(read, csv, () => lines.lineNumber), () => lines.lineNumber, opts, 'send_time_us');
+  const source = new TraceRequestSource(csv, sends.ordered ? read : sortedByArrival(read, csv, () => lines.lineNumber), () => lines.lineNumber, opts, 'send_time_us');
+  if (h.goodput_slo_targets !== undefined) source.goodputSloTargets = h.goodput_slo_targets;
+  return source;
 }
 
 /**

@@ -106,7 +106,7 @@ type TraceWorkload = Extract<WorkloadSource, { kind: 'trace' }>;
 function readSpec(w: SpecWorkload, opts: OpenWorkloadOptions): LoadedSpec {
   if (w.path !== undefined) opts.onPhase?.({ kind: 'read-spec', path: w.path });
   // The run's horizon too: windows that all open after it would leave a run of 0 requests.
-  const load = { runHorizonUs: opts.horizonUs };
+  const load = { runHorizonUs: opts.horizonUs, runNumRequests: w.numRequests, runModel: opts.adapters?.model };
   const spec = w.path !== undefined ? loadWorkloadSpec(w.path, load) : parseWorkloadSpec(w.spec, undefined, load);
   // Each client is a generator with its own streams: refuse a mix of more than a real study has.
   if (spec.clients.length > RUN_LIMITS.maxSpecClients)

@@ -68,6 +68,14 @@ export interface SpecLoadOptions {
    * neither `num_requests` nor `horizon`.
    */
   runHorizonUs?: number;
+  /** The run's request cap (`--num-requests`), which bounds a spec with neither `num_requests` nor `horizon` (as BLIS's does). */
+  runNumRequests?: number;
+  /**
+   * The model the run serves (`--model`): a client naming another is refused. BLIS routes a
+   * request only to instances of its model and rejects it when none serves it; every instance
+   * here serves this one, so such a client could only have all its requests rejected.
+   */
+  runModel?: string;
 }
 
 /** Validates an already-parsed spec object (library use). */
@@ -90,8 +98,17 @@ function validateSpec(raw: unknown, file: string, source: SpecSource, opts: Spec
     );
   const h = opts.runHorizonUs;
   // An inference_perf section is bounded by its stages.
-  const unbounded = spec.inferencePerf === undefined ? unboundedSpecIssues(spec, h) : [];
+  const unbounded = spec.inferencePerf === undefined && opts.runNumRequests === undefined ? unboundedSpecIssues(spec, h) : [];
   if (unbounded.length > 0) throw located(unbounded);
+  const model = opts.runModel;
+  if (model !== undefined) {
+    const wrong = spec.clients.flatMap((c, i) =>
+      c.model === undefined || c.model === '' || c.model === model
+        ? []
+        : [{ path: ['clients', i, 'model'], expected: `the run's model ${model}, or none (every instance serves --model; BLIS would reject each of this client's requests at routing)`, found: JSON.stringify(c.model) }],
+    );
+    if (wrong.length > 0) throw located(wrong);
+  }
   if (h !== undefined && (spec.horizon === undefined || spec.horizon > h)) {
     const late = lateWindowIssues(spec, h, `the run's horizon (${h} µs)`);
     if (late.length > 0) throw located(late);
@@ -138,7 +155,7 @@ function withServeGenCohorts(raw: unknown, file: string, source: SpecSource, bas
       throw new WorkloadSpecError([{ file, line: source.lineOf([other]), field: other, expected: `either ${other} or servegen_data (the two are exclusive workload sources)`, found: 'both' }]);
   const r = ServeGenSectionSchema.safeParse(raw);
   if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, raw));
-  const got = loadServeGenSection(r.data.servegen_data, r.data.seed ?? 42, file, baseDir, source.lineOf(['servegen_data', 'path']));
+  const got = loadServeGenSection(r.data.servegen_data, r.data.seed ?? 0, file, baseDir, source.lineOf(['servegen_data', 'path']));
   const spec = raw as Record<string, unknown>;
   return { raw: { ...spec, cohorts: got.cohorts, ...(got.category !== undefined ? { category: got.category } : {}) }, notes: got.notes };
 }

@@ -20,7 +20,8 @@ export const WorkloadSpecSchema = z
     // Go BLIS reads `version: 2` unquoted as the string too. A v1 spec (or one without a version)
     // arrives here upgraded (spec-upgrade.ts); "1" is listed so that a wrong version names it.
     version: z.union([z.literal('2'), z.literal(2), z.literal('1'), z.literal(1)]).transform(() => '2' as const),
-    seed: z.number().int().default(42),
+    // Go's zero value when the file has none: BLIS then draws from seed 0 (unless --seed is given).
+    seed: z.number().int().default(0),
     category: z.string().default(''),
     /**
      * Requests/s over all clients, shared by `rate_fraction`. 0 is BLIS's absolute rate mode:

@@ -34,7 +34,8 @@ export const InferencePerfSchema = z.strictObject({
 export const InferencePerfSpecSchema = z.strictObject({
   // BLIS's own example writes version "1" and upgrades it (UpgradeV1ToV2); either reads the same.
   version: z.union([z.literal('1'), z.literal(1), z.literal('2'), z.literal(2)]).transform(() => '2' as const),
-  seed: z.number().int().default(42),
+  // As a spec's: 0 when the file has none (Go's zero value), unless --seed is given.
+  seed: z.number().int().default(0),
   category: z.string().default(''),
   /** Ignored as BLIS ignores it: the stages' rates are the truth (BLIS warns when they differ). */
   aggregate_rate: z.number().nonnegative().optional(),

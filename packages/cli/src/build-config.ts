@@ -15,6 +15,7 @@ import { flowControlConfig } from './flow-control-flags.js';
 import { moeFlagFields } from './moe-flags.js';
 import { keyText } from '@blis/workload';
 import { UsageError, type UsageIssue } from './usage-error.js';
+import { goodputFlagConfig } from './goodput-flags.js';
 import type { YamlFile } from './yaml-file.js';
 import { resetConfigOrigins } from './config-origins.js';
 import { saturationAnalysisFromFlags } from './saturation-setup.js';
@@ -118,6 +119,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
   if (f.vllmVersion !== undefined && (f.latencyModel === 'roofline' || f.latencyModel === 'trained-physics'))
     issues.push({ where: '--vllm-version', expected: `no --vllm-version with --latency-model ${f.latencyModel} (a vLLM version picks blackbox coefficients)`, found: describeFound(f.vllmVersion) });
 
+  const goodput = goodputFlagConfig(f, issues);
   let fitnessWeights: Record<string, number> | undefined;
   if (typeof f.fitnessWeights === 'string') {
     try {
@@ -239,8 +241,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     cacheSignalDelayUs: f.cacheSignalDelay,
     flowControl: flowControlConfig(f),
     workload,
-    sloTtftUs: f.sloTtft,
-    sloE2eUs: f.sloE2e,
+    ...goodput,
     fitnessWeights,
     trace: {
       level: f.traceLevel,

@@ -35,5 +35,6 @@ export const CAPACITY_EXCLUDED_FLAGS: readonly string[] = [
   'tail-ratio-threshold',
   'fitness-weights',
   'slo-ttft',
+  'slo-itl',
   'slo-e2e',
 ];

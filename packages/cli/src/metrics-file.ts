@@ -1,4 +1,4 @@
-import type { MetricsBlock, RequestRecord, SimulationResult, UnfinishedRequestRecord } from '@blis/cluster';
+import type { GoodputClassResult, MetricsBlock, RequestRecord, SimulationResult, UnfinishedRequestRecord } from '@blis/cluster';
 import type { RequestSpec } from '@blis/engine';
 
 /**
@@ -20,6 +20,12 @@ export interface BlisMetricsOutput
   requests?: BlisRequestMetrics[];
   /** The saturation analysis's final labels (`--detectors`), after the requests as BLIS writes them. */
   saturation?: Record<string, string>;
+  /** With goodput thresholds: good requests per second (BLIS omits 0). */
+  goodput_rps?: number;
+  /** With goodput thresholds: good requests over the gated classes' arrivals (BLIS omits 0). */
+  slo_attainment?: number;
+  /** With goodput thresholds: per gated class (BLIS's `per_class`). */
+  per_class?: Record<string, GoodputClassResult>;
   /** Per LoRA adapter (BLIS's `adapters`), only when the run serves adapters. */
   adapters?: SimulationResult['adapters'];
 }
@@ -175,6 +181,14 @@ export function blisMetricsOutput(result: SimulationResult, specOf: SpecOf = () 
     timed_out_requests: r.timed_out_requests,
     ...(requests.length > 0 ? { requests } : {}),
     ...(r.saturation !== undefined ? { saturation: r.saturation } : {}),
+    ...goodputFields(r),
     ...(r.adapters !== undefined ? { adapters: r.adapters } : {}),
   };
+}
+
+/** BLIS's goodput fields (`omitempty`: a 0 rate or attainment is left out), after `saturation`. */
+function goodputFields(r: SimulationResult): Pick<BlisMetricsOutput, 'goodput_rps' | 'slo_attainment' | 'per_class'> {
+  const g = r.goodput;
+  if (g === undefined) return {};
+  return { ...(g.goodput_rps !== 0 ? { goodput_rps: g.goodput_rps } : {}), ...(g.slo_attainment !== 0 ? { slo_attainment: g.slo_attainment } : {}), per_class: g.per_class };
 }

@@ -1,5 +1,5 @@
 import type { RequestSource } from '@blis/engine';
-import { type LoadedSpec, type ThinkTimeDist, ThinkTimeDistError, createRequestSource, loadWorkloadSpec, parseThinkTimeDist, specFromFlags } from '@blis/workload';
+import { type LoadedSpec, type SloDimTargets, type ThinkTimeDist, ThinkTimeDistError, createRequestSource, loadWorkloadSpec, parseThinkTimeDist, resolvedTargets, specFromFlags } from '@blis/workload';
 import { camel } from './flag-name.js';
 import { requireReadable } from './input-files.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
@@ -16,6 +16,8 @@ export interface ObserveWorkload {
   users?: number;
   /** Requests the run will send, when known (for the progress bar). */
   expected?: number;
+  /** The spec's `goodput_slo_targets` (ms), which the header carries under the flags'. */
+  goodputSloTargets?: Record<string, SloDimTargets>;
 }
 
 const FLAG_DRIVEN = ['rate', 'prompt-tokens', 'prompt-tokens-stdev', 'prompt-tokens-min', 'prompt-tokens-max', 'output-tokens', 'output-tokens-stdev', 'output-tokens-min', 'output-tokens-max', 'prefix-tokens', 'workload', 'arrival-process'];
@@ -50,7 +52,14 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
     const spec: LoadedSpec = { ...loaded, ...(horizon !== undefined ? { horizon } : {}) };
     const seed = (f.seed as number | undefined) ?? spec.seed;
     // A client without slo_class is sent without a class (no objective header, no priority), as BLIS sends it.
-    return { source: createRequestSource(spec, { seed, maxRequests: numRequests, defaultSloClass: '' }), seed, label: f.workloadSpec, expected: numRequests ?? spec.num_requests };
+    const targets = resolvedTargets(spec.goodput_slo_targets);
+    return {
+      source: createRequestSource(spec, { seed, maxRequests: numRequests, defaultSloClass: '' }),
+      seed,
+      label: f.workloadSpec,
+      expected: numRequests ?? spec.num_requests,
+      ...(targets !== undefined ? { goodputSloTargets: targets } : {}),
+    };
   }
   if (concurrency !== undefined) {
     const conflicting = given(f, ['rate', 'workload', 'arrival-process']);

@@ -1,6 +1,6 @@
 import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
 import { type SimulationConfig, type SimulationResult, openWorkload } from '@blis/cluster';
-import { MinHeap, type TraceV2Header, type TraceV2RowOutcome, writeTraceV2 } from '@blis/workload';
+import { MinHeap, type SloDimTargets, type TraceV2Header, type TraceV2RowOutcome, writeTraceV2 } from '@blis/workload';
 
 /** What the run made of one request, from its per-request record. */
 export interface RunFate {
@@ -124,12 +124,25 @@ export function runRequests(config: SimulationConfig, result: SimulationResult):
  * arrival, numbered from 0, with the chunk times and status the run gave it. Returns the number
  * of rows.
  */
-export function exportRunWorkload(config: SimulationConfig, rows: readonly RunRequest[], prefix: string, mode: 'generated' | 'replayed'): number {
+export function exportRunWorkload(config: SimulationConfig, rows: readonly RunRequest[], prefix: string, mode: 'generated' | 'replayed', goodputTargets?: Record<string, SloDimTargets>): number {
   const numbered = rows.map((row, i) => ({ ...row.spec, id: String(i) }));
   const outcomes = new Map(numbered.map((spec, i) => [spec, rowOutcome(rows[i].fate)]));
   const w = config.workload;
   const seed = w.kind === 'synthetic' ? config.seed : w.kind === 'spec' ? w.seed : undefined;
-  const header: Partial<TraceV2Header> = { trace_version: 3, mode, ...(mode === 'generated' && seed !== undefined ? { workload_seed: seed } : {}) };
+  const header: Partial<TraceV2Header> = {
+    trace_version: 3,
+    mode,
+    ...(mode === 'generated' && seed !== undefined ? { workload_seed: seed } : {}),
+    // The thresholds the run applied, for a replay or calibration downstream (BLIS omits zeros).
+    ...(goodputTargets !== undefined ? { goodput_slo_targets: headerTargets(goodputTargets) } : {}),
+  };
   const adapters = numbered.some((r) => r.adapter !== undefined && r.adapter !== '');
   return writeTraceV2(arraySource(numbered), `${prefix}.yaml`, `${prefix}.csv`, header, (r) => outcomes.get(r)!, adapters);
+}
+
+/** Resolved thresholds as a header writes them: ms, a dimension left out when not gated. */
+function headerTargets(t: Record<string, SloDimTargets>): NonNullable<TraceV2Header['goodput_slo_targets']> {
+  return Object.fromEntries(
+    Object.entries(t).map(([cls, d]) => [cls, { ...(d.ttftMs > 0 ? { ttft_ms: d.ttftMs } : {}), ...(d.itlMs > 0 ? { itl_ms: d.itlMs } : {}), ...(d.e2eMs > 0 ? { e2e_ms: d.e2eMs } : {}) }]),
+  );
 }

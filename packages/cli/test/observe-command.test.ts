@@ -78,6 +78,19 @@ describe('blis observe', () => {
     expect(rows.slice(1).map((l) => l.split(',')[numChunks])).toEqual(['4', '4', '4', '4']);
   });
 
+  it("the spec's goodput_slo_targets reach the header, the flags' over them per class and dimension (BLIS's merge)", async () => {
+    const spec = join(tmp, 'goodput.yaml');
+    writeFileSync(
+      spec,
+      'version: "2"\nseed: 3\naggregate_rate: 200\nnum_requests: 3\ngoodput_slo_targets:\n  critical: {ttft_ms: 100, e2e_ms: 4000}\n  batch: {e2e_ms: 9000}\nclients:\n  - id: c\n    slo_class: critical\n    rate_fraction: 1\n    input_distribution: {type: constant, params: {value: 12}}\n    output_distribution: {type: constant, params: {value: 2}}\n',
+    );
+    const h = join(tmp, 'goodput.out.yaml');
+    const r = await blis(['observe', '--server-url', url, '--model', 'm', '--workload-spec', spec, '--slo-ttft', 'critical=50ms,standard=1s', '--trace-header', h, '--trace-data', join(tmp, 'goodput.csv')]);
+    expect(r.code, r.stderr).toBe(0);
+    const header = readFileSync(h, 'utf8');
+    expect(header).toContain('goodput_slo_targets:\n  batch:\n    e2e_ms: 9000\n  critical:\n    ttft_ms: 50\n    e2e_ms: 4000\n  standard:\n    ttft_ms: 1000\n');
+  });
+
   it('a spec client without slo_class is sent without an objective header or priority, as BLIS sends it', async () => {
     const spec = join(tmp, 'classes.yaml');
     const client = (id: string, extra: string) =>

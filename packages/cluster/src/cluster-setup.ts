@@ -4,6 +4,7 @@ import type { DecisionObserver } from '@blis/trace';
 import type { LifecycleSetup } from './autoscale/lifecycle-setup.js';
 import type { PdSetup } from './pd/pd-coordinator.js';
 import type { FlowControlSettings } from './flow-control/flow-control-settings.js';
+import type { GoodputRecorder } from './goodput/goodput-recorder.js';
 
 export type { FlowControlSettings };
 
@@ -36,6 +37,8 @@ export interface ClusterSetup {
   lifecycle?: LifecycleSetup;
   /** Sample per-instance signals on a grid of simulated time; absent = no time series. */
   timeseries?: { intervalUs: number; maxSamples: number };
+  /** Records what goodput needs, when some SLO class is gated; absent = no goodput. */
+  goodput?: GoodputRecorder;
 }
 
 export interface ClusterCounters {

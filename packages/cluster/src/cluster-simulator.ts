@@ -63,6 +63,11 @@ export class ClusterSimulator {
   readonly timeseries: TimeSeriesRecorder | undefined;
   endUs = 0;
 
+  /** The goodput recorder of the run, when some SLO class is gated. */
+  get goodput(): ClusterSetup['goodput'] {
+    return this.setup.goodput;
+  }
+
   private readonly setup: ClusterSetup;
   private readonly events = new EventQueue(4096);
   private readonly table = new RequestTable();
@@ -394,6 +399,7 @@ export class ClusterSimulator {
 
   private onArrival(spec: import('@blis/engine').RequestSpec, now: number): void {
     this.counters.injected++;
+    this.setup.goodput?.onArrival(spec);
     const req = this.table.add(spec);
     this.state.recordArrival(spec.tenantId, now);
     this.admittedAt.set(req, now);
@@ -626,6 +632,7 @@ export class ClusterSimulator {
     log.cacheHitBlocks.push(cacheHitBlocks);
     log.preemptions.push(preemptions);
     if (this.setup.recordRequestIds) log.ids.push(as.spec.id);
+    this.setup.goodput?.onCompleted(as.spec, ttft, m.itlUs.get(m.itlUs.length - 1), e2e);
     if (this.servesAdapters) {
       const a = as.spec.adapter;
       log.adapter.push(a === undefined || a === '' ? -1 : log.adapterNames.code(a));

@@ -244,6 +244,14 @@ export const SimulationConfigSchema = z
     }),
     sloTtftUs: nonNegInt.default(0),
     sloE2eUs: nonNegInt.default(0),
+    /**
+     * Goodput thresholds by SLO class, ms (`--slo-ttft/--slo-itl/--slo-e2e critical=100ms,...`):
+     * each overrides the workload's (a spec's or a trace header's `goodput_slo_targets`) for its
+     * class and dimension, as BLIS merges them. With any class gated the result has `goodput`.
+     */
+    goodputSloTargets: z
+      .record(z.string().min(1), z.strictObject({ ttftMs: z.number().positive().optional(), itlMs: z.number().positive().optional(), e2eMs: z.number().positive().optional() }))
+      .optional(),
     fitnessWeights: z.record(z.string(), z.number().nonnegative()).optional(),
     trace: TraceSettingsSchema,
     checkInvariants: z.boolean().default(false),

@@ -11,6 +11,7 @@ import { type PdMetrics, pdMetrics } from './pd/pd-metrics.js';
 import { type AutoscalingMetrics, autoscalingMetrics } from './autoscale/autoscale-metrics.js';
 import { type CustomMetrics, collectCustomMetrics } from './custom-metrics.js';
 import { type TimeSeriesResult, timeseriesResult } from './timeseries/timeseries-result.js';
+import { type GoodputResult, goodputResult } from './goodput/goodput-result.js';
 import { type RequestRecord, type UnfinishedRequestRecord, requestRecords, unfinishedRecords } from './request-records.js';
 
 export type { RequestRecord, UnfinishedRequestRecord } from './request-records.js';
@@ -156,6 +157,8 @@ export interface SimulationResult extends MetricsBlock {
   saturation?: Record<string, SaturationLevel>;
   /** Present only with a time series interval (`--timeseries-interval`): signals over simulated time. */
   timeseries?: TimeSeriesResult;
+  /** Present only with goodput thresholds (a spec's `goodput_slo_targets`, `--slo-ttft/--slo-itl/--slo-e2e class=...`): BLIS's goodput. */
+  goodput?: GoodputResult;
   [extra: string]: unknown;
 }
 
@@ -427,6 +430,7 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   if (adapters !== undefined) result.adapters = adapters;
   if (pd !== undefined) result.pd = pdMetrics(sim, pd);
   if (sim.fleet !== undefined) result.autoscaling = autoscalingMetrics(sim.fleet, sim.autoscaler, sim.counters, sim.endUs);
+  if (sim.goodput !== undefined) result.goodput = goodputResult(sim.goodput, dur);
   const custom = collectCustomMetrics(sim);
   if (custom !== undefined) result.custom_metrics = custom;
   if (sim.timeseries !== undefined)

@@ -1,5 +1,5 @@
 import { type InstanceConfig, PartitionedRng, type RequestSource } from '@blis/engine';
-import { type GoRand, goSubsystemRand } from '@blis/workload';
+import { type GoRand, type SloDimTargets, goSubsystemRand, mergeGoodputTargets } from '@blis/workload';
 import type { KVTierConfig } from '@blis/kvcache';
 import { LatencyConfigError, type LatencyModel, type ModelArchitecture, describeKVCapacity, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
 import {
@@ -47,6 +47,7 @@ import { fleetCeiling } from './limits/fleet-ceiling.js';
 import { unplaceableGroupIssues } from './limits/unplaceable-groups.js';
 import { GO_ROUTER_STREAMS, goRouterRandom } from './router-random.js';
 import { runSaturationAnalysis } from './saturation-analysis/run-saturation-analysis.js';
+import { GoodputRecorder } from './goodput/goodput-recorder.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {
@@ -125,6 +126,8 @@ export interface PreparedRun {
   saturationDetectors?: readonly (() => PostHocSaturationDetector)[];
   /** Warnings about the workload as opened (BLIS logs them): a closed-loop replay of a trace without sessions. */
   workloadWarnings?: readonly string[];
+  /** The goodput thresholds applied (the workload's merged with the config's); absent = no goodput. */
+  goodputTargets?: Record<string, SloDimTargets>;
 }
 
 /**
@@ -309,6 +312,8 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
 
   const source = opened.source;
   const fc = config.flowControl;
+  const w = opened.goodputSloTargets;
+  const goodputTargets = mergeGoodputTargets(config.goodputSloTargets, w?.from === 'header' ? w.targets : undefined, w?.from === 'spec' ? w.targets : undefined);
   const cluster = new ClusterSimulator({
     instances,
     source,
@@ -333,11 +338,13 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     onProgress: runtime.onProgress,
     ...(lifecycle !== undefined ? { lifecycle } : {}),
     ...(config.timeseriesIntervalUs !== undefined ? { timeseries: { intervalUs: config.timeseriesIntervalUs, maxSamples: config.timeseriesMaxSamples } } : {}),
+    ...(goodputTargets !== undefined ? { goodput: new GoodputRecorder(goodputTargets) } : {}),
   });
   const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, kvBlocksDerivation, memory };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
   if (given.saturationDetectors !== undefined) prepared.saturationDetectors = given.saturationDetectors;
   if ('warnings' in opened && opened.warnings !== undefined && opened.warnings.length > 0) prepared.workloadWarnings = opened.warnings;
+  if (goodputTargets !== undefined) prepared.goodputTargets = goodputTargets;
   return prepared;
 }
 

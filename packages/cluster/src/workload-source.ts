@@ -12,6 +12,8 @@ import {
   parseWorkloadSpec,
   specFromFlags,
   type LoadedSpec,
+  resolvedTargets,
+  type SloDimTargets,
 } from '@blis/workload';
 import type { WorkloadSource } from './config-schema.js';
 import { RUN_LIMITS } from './limits/run-limits.js';
@@ -49,6 +51,8 @@ export interface OpenedWorkload {
   requestsFrom?: string;
   /** Warnings about the workload as opened (a closed-loop replay of a trace without sessions). */
   warnings?: string[];
+  /** The workload's own goodput thresholds: a spec's `goodput_slo_targets`, or a TraceV2 header's. */
+  goodputSloTargets?: { from: 'spec' | 'header'; targets: Record<string, SloDimTargets> };
 }
 
 /** Turns the `workload` section of a config into a lazy request stream. */
@@ -70,13 +74,19 @@ export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions):
       const spec = readSpec(w, opts);
       const requests = specRequests(w, spec);
       opts.onPhase?.({ kind: 'generate', clients: spec.clients.length, requests });
-      return { source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, horizonUs: opts.horizonUs, defaultSloClass: opts.defaultSloClass, ...(w.path !== undefined ? { file: w.path } : {}) }), requests };
+      const targets = resolvedTargets(spec.goodput_slo_targets);
+      return {
+        source: createRequestSource(spec, { blockSizeTokens: opts.blockSizeTokens, maxRequests: w.numRequests, seed: w.seed, timeoutUs: w.timeoutUs, horizonUs: opts.horizonUs, defaultSloClass: opts.defaultSloClass, ...(w.path !== undefined ? { file: w.path } : {}) }),
+        requests,
+        ...(targets !== undefined ? { goodputSloTargets: { from: 'spec' as const, targets } } : {}),
+      };
     }
     case 'trace': {
       opts.onPhase?.({ kind: 'read-trace', path: w.path });
       if (w.sessionMode === 'closed-loop') return closedLoopTrace(w, opts);
       const source = openTrace(w.path, { format: traceFormat(w), dataPath: w.dataPath, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens });
-      return { source, ...traceSize(w) };
+      const targets = resolvedTargets(source.goodputSloTargets);
+      return { source, ...traceSize(w), ...(targets !== undefined ? { goodputSloTargets: { from: 'header' as const, targets } } : {}) };
     }
   }
 }
@@ -102,7 +112,7 @@ type TraceWorkload = Extract<WorkloadSource, { kind: 'trace' }>;
 function readSpec(w: SpecWorkload, opts: OpenWorkloadOptions): LoadedSpec {
   if (w.path !== undefined) opts.onPhase?.({ kind: 'read-spec', path: w.path });
   // The run's horizon too: windows that all open after it would leave a run of 0 requests.
-  const load = { runHorizonUs: opts.horizonUs };
+  const load = { runHorizonUs: opts.horizonUs, runNumRequests: w.numRequests, runModel: opts.adapters?.model };
   const spec = w.path !== undefined ? loadWorkloadSpec(w.path, load) : parseWorkloadSpec(w.spec, undefined, load);
   // Each client is a generator with its own streams: refuse a mix of more than a real study has.
   if (spec.clients.length > RUN_LIMITS.maxSpecClients)
@@ -137,7 +147,8 @@ function closedLoopTrace(w: TraceWorkload, opts: OpenWorkloadOptions): OpenedWor
     ...(thinkTime !== undefined ? { thinkTime } : {}),
   });
   const warnings = source.sessions === 0 ? ['--session-mode closed-loop: the trace has no session rows (session_id); every request is sent at its recorded time'] : [];
-  return { source, ...traceSize(w), warnings };
+  const targets = resolvedTargets(source.goodputSloTargets);
+  return { source, ...traceSize(w), warnings, ...(targets !== undefined ? { goodputSloTargets: { from: 'header' as const, targets } } : {}) };
 }
 
 function traceFormat(w: TraceWorkload): TraceWorkload['format'] {

@@ -25,6 +25,11 @@ export interface RequestSpec {
   clientId: string;
   tenantId: string;
   sloClass: string;
+  /**
+   * True when the request's client named no SLO class and `sloClass` is the source's default:
+   * BLIS keeps such a request's class empty, and its goodput counts it under `default`.
+   */
+  unnamedSloClass?: boolean;
   sessionId: string;
   roundIndex: number;
   prefixGroup: string;

@@ -78,6 +78,12 @@ export const ClientSchema = z
     /** The LoRA adapter its requests ask for (an id of --lora-config's registry); unset = the base model. */
     adapter: z.string().optional(),
     /**
+     * The model its requests ask for (BLIS routes them only to instances serving it). This
+     * simulator serves one model, the run's `--model`: unset or that model; any other is refused
+     * (BLIS rejects every such request at routing).
+     */
+    model: z.string().optional(),
+    /**
      * Per-request deadline after arrival, µs; 0 = none. Unset: none, except for multi-turn
      * (closed-loop session) clients, whose rounds get BLIS's default of 300 s.
      */
@@ -110,14 +116,26 @@ export const ClientSchema = z
     multimodal: MultimodalSchema.optional(),
     reasoning: z
       .strictObject({
+        // A ratio may be 0 (no reasoning share), which a length may not.
         reason_ratio_distribution: DistributionSchema.or(
           z.strictObject({ type: z.literal('gaussian'), params: z.strictObject({ mean: nonNeg, std_dev: nonNeg, min: nonNeg, max: nonNeg }) }),
-        ).optional(),
+        )
+          .or(z.strictObject({ type: z.literal('constant'), params: z.strictObject({ value: nonNeg }) }))
+          // BLIS's empirical form, a probability table (value -> probability), as `blis convert servegen` writes reasoning data's.
+          .or(z.strictObject({ type: z.literal('empirical'), params: z.record(z.string().regex(/^-?\d+(\.\d+)?$/), nonNeg) }))
+          .optional(),
         multi_turn: z
           .strictObject({
             max_rounds: posInt,
             think_time_us: z.number().int().nonnegative().default(0),
-            context_growth: z.enum(['accumulate', 'none']).default('accumulate'),
+            /**
+             * `accumulate`: each round's prompt is the previous prompt plus its answer plus the new
+             * input. Unset, `none` or `""` (BLIS's empty value): every round's prompt is its own.
+             */
+            context_growth: z
+              .enum(['accumulate', 'none'])
+              .or(z.literal('').transform(() => 'none' as const))
+              .default('none'),
             /** One session per client (its first arrival), as inference-perf's users; default false. */
             single_session: z.boolean().default(false),
           })

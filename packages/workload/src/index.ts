@@ -62,6 +62,11 @@ export { convertInferencePerf, convertInferencePerfFile } from './convert/conver
 export { convertServeGen } from './servegen/convert-servegen.js';
 export type { ServeGenConvertOptions } from './servegen/convert-servegen.js';
 export { ServeGenError } from './servegen/servegen-files.js';
+export { servegenDirectory, MAX_SERVEGEN_FILE_BYTES } from './servegen/servegen-directory.js';
+export { ServeGenDataSchema } from './servegen/servegen-spec.js';
+export type { ServeGenDataSpec } from './servegen/servegen-spec.js';
+export { GoodputSloTargetsSchema, SloDimTargetsSchema, mergeGoodputTargets, resolvedTargets } from './goodput/goodput-targets.js';
+export type { GoodputFlagTargets, GoodputSloTargetsSpec, SloDimTargets, SloDimTargetsSpec } from './goodput/goodput-targets.js';
 export type { ServeGenFiles, ServeGenLog } from './servegen/servegen-files.js';
 export { SERVEGEN_PERIODS } from './servegen/servegen-language.js';
 export type { ServeGenPeriod } from './servegen/servegen-language.js';

@@ -67,6 +67,7 @@ export function buildRequest(d: DrawnRequest, cs: ClientSpec, clientIndex: numbe
   // Only adapter requests carry the key: LoRA-off specs keep their shape (and their JSON).
   if (cs.adapter !== undefined && cs.adapter !== '') spec.adapter = cs.adapter;
   if (d.modalities !== undefined) spec.modalities = d.modalities;
+  if (cs.slo_class === undefined && o.defaultSloClass !== '') spec.unnamedSloClass = true;
   return spec;
 }
 

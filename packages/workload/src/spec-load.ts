@@ -1,4 +1,5 @@
 import { dirname } from '#host-files';
+import * as z from 'zod';
 import type { ZodError } from 'zod';
 import { describeFound } from '@blis/policies';
 import { customFound, describeExpected } from './describe-issue.js';
@@ -8,6 +9,7 @@ import { InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.
 import { specPath } from './cohorts/expand-cohorts.js';
 import { type WorkloadSpec, WorkloadSpecSchema, lateWindowIssues } from './spec-schema.js';
 import { upgradeV1Spec } from './spec-upgrade.js';
+import { ServeGenDataSchema, loadServeGenSection } from './servegen/servegen-spec.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
 import { unboundedSpecIssues, windowRequestIssues } from './window-limits.js';
 import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from './yaml-input.js';
@@ -66,6 +68,14 @@ export interface SpecLoadOptions {
    * neither `num_requests` nor `horizon`.
    */
   runHorizonUs?: number;
+  /** The run's request cap (`--num-requests`), which bounds a spec with neither `num_requests` nor `horizon` (as BLIS's does). */
+  runNumRequests?: number;
+  /**
+   * The model the run serves (`--model`): a client naming another is refused. BLIS routes a
+   * request only to instances of its model and rejects it when none serves it; every instance
+   * here serves this one, so such a client could only have all its requests rejected.
+   */
+  runModel?: string;
 }
 
 /** Validates an already-parsed spec object (library use). */
@@ -77,8 +87,8 @@ export function parseWorkloadSpec(raw: unknown, file = '<spec>', opts: SpecLoadO
  * A spec either lists `clients` or gives BLIS's `inference_perf` section, which expands into
  * clients (BLIS refuses both at once: "workload sources are mutually exclusive").
  */
-function validateSpec(raw: unknown, file: string, source: SpecSource, opts: SpecLoadOptions): LoadedSpec {
-  const spec = validateSpecAlone(raw, file, source);
+function validateSpec(raw: unknown, file: string, source: SpecSource, opts: SpecLoadOptions, baseDir?: string): LoadedSpec {
+  const spec = validateSpecAlone(raw, file, source, baseDir);
   const located = (issues: { path: (string | number)[]; expected: string; found: string }[]) =>
     new WorkloadSpecError(
       issues.slice(0, MAX_SPEC_ISSUES).map((i) => {
@@ -88,8 +98,17 @@ function validateSpec(raw: unknown, file: string, source: SpecSource, opts: Spec
     );
   const h = opts.runHorizonUs;
   // An inference_perf section is bounded by its stages.
-  const unbounded = spec.inferencePerf === undefined ? unboundedSpecIssues(spec, h) : [];
+  const unbounded = spec.inferencePerf === undefined && opts.runNumRequests === undefined ? unboundedSpecIssues(spec, h) : [];
   if (unbounded.length > 0) throw located(unbounded);
+  const model = opts.runModel;
+  if (model !== undefined) {
+    const wrong = spec.clients.flatMap((c, i) =>
+      c.model === undefined || c.model === '' || c.model === model
+        ? []
+        : [{ path: ['clients', i, 'model'], expected: `the run's model ${model}, or none (every instance serves --model; BLIS would reject each of this client's requests at routing)`, found: JSON.stringify(c.model) }],
+    );
+    if (wrong.length > 0) throw located(wrong);
+  }
   if (h !== undefined && (spec.horizon === undefined || spec.horizon > h)) {
     const late = lateWindowIssues(spec, h, `the run's horizon (${h} µs)`);
     if (late.length > 0) throw located(late);
@@ -100,11 +119,12 @@ function validateSpec(raw: unknown, file: string, source: SpecSource, opts: Spec
   return spec;
 }
 
-function validateSpecAlone(raw: unknown, file: string, source: SpecSource): LoadedSpec {
+function validateSpecAlone(raw: unknown, file: string, source: SpecSource, baseDir: string | undefined): LoadedSpec {
   const lineOf = (p: readonly PropertyKey[]) => source.lineOf(p);
   if (raw !== null && typeof raw === 'object' && 'inference_perf' in raw) {
-    if ('clients' in raw)
-      throw new WorkloadSpecError([{ file, line: lineOf(['clients']), field: 'clients', expected: 'either clients or inference_perf (the two are exclusive workload sources)', found: 'both' }]);
+    for (const other of ['clients', 'servegen_data'])
+      if (other in raw)
+        throw new WorkloadSpecError([{ file, line: lineOf([other]), field: other, expected: `either ${other} or inference_perf (the two are exclusive workload sources)`, found: 'both' }]);
     const r = InferencePerfSpecSchema.safeParse(raw);
     if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, raw));
     const expanded = expandInferencePerf(r.data);
@@ -113,16 +133,39 @@ function validateSpecAlone(raw: unknown, file: string, source: SpecSource): Load
     return expanded.spec;
   }
   const upgraded = upgradeV1Spec(raw);
-  const r = WorkloadSpecSchema.safeParse(upgraded.raw);
-  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, upgraded.raw));
-  return upgraded.notes.length > 0 ? { ...r.data, notes: upgraded.notes } : r.data;
+  const loaded = withServeGenCohorts(upgraded.raw, file, source, baseDir);
+  const r = WorkloadSpecSchema.safeParse(loaded.raw);
+  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, loaded.raw));
+  const notes = [...upgraded.notes, ...loaded.notes];
+  return notes.length > 0 ? { ...r.data, notes } : r.data;
+}
+
+const ServeGenSectionSchema = z.object({ servegen_data: ServeGenDataSchema, seed: z.number().int().optional() });
+
+/**
+ * A spec with `servegen_data`, its directory loaded into `cohorts` (and, for reasoning data, its
+ * category set) as BLIS loads it before validating; any other spec as it is. The section is a
+ * workload source of its own: beside `clients` or `cohorts` it is refused (BLIS refuses the
+ * first and silently ignores the data beside the second).
+ */
+function withServeGenCohorts(raw: unknown, file: string, source: SpecSource, baseDir: string | undefined): { raw: unknown; notes: string[] } {
+  if (raw === null || typeof raw !== 'object' || !('servegen_data' in raw)) return { raw, notes: [] };
+  for (const other of ['clients', 'cohorts'])
+    if (other in raw)
+      throw new WorkloadSpecError([{ file, line: source.lineOf([other]), field: other, expected: `either ${other} or servegen_data (the two are exclusive workload sources)`, found: 'both' }]);
+  const r = ServeGenSectionSchema.safeParse(raw);
+  if (!r.success) throw new WorkloadSpecError(issuesOf(r.error, file, source, raw));
+  const got = loadServeGenSection(r.data.servegen_data, r.data.seed ?? 0, file, baseDir, source.lineOf(['servegen_data', 'path']));
+  const spec = raw as Record<string, unknown>;
+  return { raw: { ...spec, cohorts: got.cohorts, ...(got.category !== undefined ? { category: got.category } : {}) }, notes: got.notes };
 }
 
 /** Reads, parses and validates a WorkloadSpec YAML file (v2, or v1 upgraded as BLIS does); every error names its line. */
 export function loadWorkloadSpec(path: string, opts: SpecLoadOptions = {}): LoadedSpec {
   const read = readYamlText(path, 'workload spec');
   if (!read.ok) throw new WorkloadSpecError(read.issues);
-  return { ...parseWorkloadSpecText(read.text, path, opts), baseDir: dirname(path) };
+  const baseDir = dirname(path);
+  return { ...parseText(read.text, path, opts, baseDir), baseDir };
 }
 
 /**
@@ -130,10 +173,14 @@ export function loadWorkloadSpec(path: string, opts: SpecLoadOptions = {}): Load
  * names `file` and its line. Relative paths in it (empirical CSVs) have no directory to resolve in.
  */
 export function parseWorkloadSpecText(text: string, file: string, opts: SpecLoadOptions = {}): LoadedSpec {
+  return parseText(text, file, opts, undefined);
+}
+
+function parseText(text: string, file: string, opts: SpecLoadOptions, baseDir: string | undefined): LoadedSpec {
   const parsed = parseYamlInput(text, file);
   if (!parsed.ok) throw new WorkloadSpecError(parsed.issues);
   const raw = parsed.yaml.value;
-  return validateSpec(raw, file, { lineOf: (p) => yamlLineOf(parsed.yaml, p), numberText: (p) => yamlNumberSource(parsed.yaml, p) }, opts);
+  return validateSpec(raw, file, { lineOf: (p) => yamlLineOf(parsed.yaml, p), numberText: (p) => yamlNumberSource(parsed.yaml, p) }, opts, baseDir);
 }
 
 /**

@@ -4,7 +4,9 @@ import { type ClientSpec, ClientSchema, type WindowSpec } from './client-schema.
 import { cohortIssues } from './cohorts/cohort-issues.js';
 import { CohortSchema, type CohortSpec } from './cohorts/cohort-schema.js';
 import { clientOrigin, expandCohorts } from './cohorts/expand-cohorts.js';
+import { GoodputSloTargetsSchema } from './goodput/goodput-targets.js';
 import { MAX_SPEC_CLIENTS } from './request-limits.js';
+import { ServeGenDataSchema } from './servegen/servegen-spec.js';
 
 export { ArrivalSchema, ClientSchema, DEFAULT_SLO_CLASS, DistributionSchema, SLO_CLASSES, WindowSchema } from './client-schema.js';
 export type { ClientSpec, WindowSpec } from './client-schema.js';
@@ -18,7 +20,8 @@ export const WorkloadSpecSchema = z
     // Go BLIS reads `version: 2` unquoted as the string too. A v1 spec (or one without a version)
     // arrives here upgraded (spec-upgrade.ts); "1" is listed so that a wrong version names it.
     version: z.union([z.literal('2'), z.literal(2), z.literal('1'), z.literal(1)]).transform(() => '2' as const),
-    seed: z.number().int().default(42),
+    // Go's zero value when the file has none: BLIS then draws from seed 0 (unless --seed is given).
+    seed: z.number().int().default(0),
     category: z.string().default(''),
     /**
      * Requests/s over all clients, shared by `rate_fraction`. 0 is BLIS's absolute rate mode:
@@ -31,13 +34,24 @@ export const WorkloadSpecSchema = z
     clients: z.array(ClientSchema).optional(),
     /** Populations of like clients (BLIS's cohorts), expanded into clients after the file's own. */
     cohorts: z.array(CohortSchema).optional(),
+    /**
+     * A ServeGen data directory, loaded into `cohorts` when the spec is read (as `blis convert
+     * servegen` converts it, with this spec's seed); exclusive with `clients` and `cohorts`.
+     */
+    servegen_data: ServeGenDataSchema.optional(),
+    /**
+     * Goodput thresholds by SLO class (ms): the result's `goodput` block counts the requests of
+     * each class listed that completed within them. `--slo-ttft/--slo-itl/--slo-e2e` override
+     * them per class and dimension.
+     */
+    goodput_slo_targets: GoodputSloTargetsSchema.optional(),
   })
   .superRefine((s, ctx) => {
     const clients = s.clients ?? [];
     const cohorts = s.cohorts ?? [];
     const add = (i: { path: (string | number)[]; expected: string; found: string }) => ctx.addIssue({ code: 'custom', path: i.path, message: i.expected, params: { found: i.found } });
     if (clients.length === 0 && cohorts.length === 0)
-      add({ path: ['clients'], expected: 'a list with >= 1 item (or cohorts)', found: s.clients === undefined ? 'nothing (the field is missing)' : 'an empty list' });
+      add({ path: ['clients'], expected: 'a list with >= 1 item (or cohorts, or servegen_data)', found: s.clients === undefined ? 'nothing (the field is missing)' : 'an empty list' });
     // In absolute rate mode rates come from the windows' trace_rate; rate_fraction is unused.
     const users = clients.some((c) => (c.concurrency ?? 0) > 0);
     if (s.aggregate_rate > 0 && clients.length > 0 && cohorts.length === 0 && !users && clients.every((c) => c.rate_fraction === 0))

@@ -50,7 +50,7 @@ export function unboundedSpecIssues(
     return [
       {
         path: ['num_requests'],
-        expected: 'num_requests or horizon, a run --horizon, or lifecycle windows on every sending client (an unbounded workload never ends)',
+        expected: 'num_requests or horizon, a run --num-requests or --horizon, or lifecycle windows on every sending client (an unbounded workload never ends)',
         found: `none; client "${spec.clients[open].id}" ${(spec.clients[open].concurrency ?? 0) > 0 ? 'has closed-loop users' : 'sends without windows'}`,
       },
     ];

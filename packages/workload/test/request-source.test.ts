@@ -184,7 +184,7 @@ describe('multi-turn sessions (driven by hand, without a simulator)', () => {
     const s = spec({
       num_requests: 10,
       aggregate_rate: 1,
-      clients: [{ id: 'm', rate_fraction: 1, closed_loop: false, input_distribution: constant(100), output_distribution: constant(20), reasoning: { multi_turn: { max_rounds: 3, think_time_us: 1000 } } }],
+      clients: [{ id: 'm', rate_fraction: 1, closed_loop: false, input_distribution: constant(100), output_distribution: constant(20), reasoning: { multi_turn: { max_rounds: 3, think_time_us: 1000, context_growth: 'accumulate' } } }],
     });
     const reqs = drain(createRequestSource(s));
     expect(reqs).toHaveLength(10);

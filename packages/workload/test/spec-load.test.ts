@@ -123,7 +123,7 @@ describe('loadWorkloadSpec', () => {
         file: path,
         line: 1,
         field: 'num_requests',
-        expected: 'num_requests or horizon, a run --horizon, or lifecycle windows on every sending client (an unbounded workload never ends)',
+        expected: 'num_requests or horizon, a run --num-requests or --horizon, or lifecycle windows on every sending client (an unbounded workload never ends)',
         found: 'none; client "a" sends without windows',
       },
     ]);

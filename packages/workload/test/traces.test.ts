@@ -188,8 +188,9 @@ describe('trace options and format detection', () => {
 });
 
 describe('TraceV2', () => {
+  // A trace row holds a request's class, not whether its client named it (goodput's `default`).
   const fields = (r: RequestSpec) => {
-    const { blockHashes, ...rest } = r;
+    const { blockHashes, unnamedSloClass: _, ...rest } = r;
     return { ...rest, blockHashes: Array.from(blockHashes) };
   };
 

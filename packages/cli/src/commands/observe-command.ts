@@ -2,6 +2,7 @@ import { describeFound } from '@blis/policies';
 import type { ObserveResult } from '@blis/observe';
 import { type FlagDef, camel, parseFlags } from '../flags.js';
 import { observeWorkload } from '../observe-workload.js';
+import { type SloDimTargets, mergeGoodputTargets } from '@blis/workload';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
 import { requireWritable } from '../writable-output.js';
@@ -107,7 +108,7 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
       serverType: (f.serverType as string | undefined) ?? 'vllm',
       model: f.model as string,
       measuredRttMs: (f.rttMs as number | undefined) ?? 0,
-      goodputSloTargets: goodputTargets(ttft, itl, e2e),
+      goodputSloTargets: headerTargets(goodputTargets(ttft, itl, e2e), workload.goodputSloTargets),
       observedKvMetrics: result.observedKvMetrics,
     },
     result.records,
@@ -127,4 +128,19 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
   };
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   if (result.aborted) throw new ObserveInterruptedError(`interrupted: ${result.records.length} records written to ${dataPath}`);
+}
+
+/**
+ * The header's goodput targets: the flags' over the spec's, per class and dimension (BLIS's
+ * observe merges the two, flags first); a dimension left out when not gated.
+ */
+function headerTargets(
+  flags: Record<string, { ttft_ms?: number; itl_ms?: number; e2e_ms?: number }> | undefined,
+  spec: Record<string, SloDimTargets> | undefined,
+): Record<string, { ttft_ms?: number; itl_ms?: number; e2e_ms?: number }> | undefined {
+  if (spec === undefined) return flags;
+  const cli = Object.fromEntries(Object.entries(flags ?? {}).map(([c, t]) => [c, { ...(t.ttft_ms !== undefined ? { ttftMs: t.ttft_ms } : {}), ...(t.itl_ms !== undefined ? { itlMs: t.itl_ms } : {}), ...(t.e2e_ms !== undefined ? { e2eMs: t.e2e_ms } : {}) }]));
+  const merged = mergeGoodputTargets(cli, undefined, spec);
+  if (merged === undefined) return undefined;
+  return Object.fromEntries(Object.entries(merged).map(([c, t]) => [c, { ...(t.ttftMs > 0 ? { ttft_ms: t.ttftMs } : {}), ...(t.itlMs > 0 ? { itl_ms: t.itlMs } : {}), ...(t.e2eMs > 0 ? { e2e_ms: t.e2eMs } : {}) }]));
 }

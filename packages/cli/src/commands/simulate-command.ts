@@ -112,7 +112,7 @@ export async function runSimulationCommand(
     const byId = new Map(received.map((r) => [r.spec.id, r.spec]));
     writeOutputFile('--metrics-path', () => writeJsonFile(metricsPath, blisMetricsOutput(result, (id) => byId.get(id)), false));
   }
-  if (traceOutput !== undefined) writeOutputFile('--trace-output', () => exportRunWorkload(prepared.config, received, traceOutput, prepared.config.workload.kind === 'trace' ? 'replayed' : 'generated'));
+  if (traceOutput !== undefined) writeOutputFile('--trace-output', () => exportRunWorkload(prepared.config, received, traceOutput, prepared.config.workload.kind === 'trace' ? 'replayed' : 'generated', prepared.goodputTargets));
   if (reportPath !== undefined) await writeRunReport(reportPath, result, !quiet);
   const saturationReport = flags.saturationReport as string | undefined;
   if (saturationReport !== undefined) writeOutputFile('--saturation-report', () => writeSaturationReport(saturationReport, prepared, result));

@@ -96,6 +96,6 @@ export const cases: readonly BadInputCase[] = [
     name: 'neither clients nor cohorts',
     args: RUN,
     files: { 'spec.yaml': 'version: "2"\naggregate_rate: 20\nnum_requests: 50\n' },
-    stderr: [/^blis: \S+spec\.yaml:1 clients: expected a list with >= 1 item \(or cohorts\), found nothing \(the field is missing\)$/],
+    stderr: [/^blis: \S+spec\.yaml:1 clients: expected a list with >= 1 item \(or cohorts, or servegen_data\), found nothing \(the field is missing\)$/],
   },
 ];

@@ -163,7 +163,7 @@ export const cases: readonly BadInputCase[] = [
     args: ['run', '--latency-model', 'blackbox', '--workload-spec', '$DIR/spec.yaml'],
     files: { 'spec.yaml': oneClientSpec('aggregate_rate: 10\n') },
     stderr: [
-      /^blis: \S+spec\.yaml:1 num_requests: expected num_requests or horizon, a run --horizon, or lifecycle windows on every sending client \(an unbounded workload never ends\), found none; client "a" sends without windows$/,
+      /^blis: \S+spec\.yaml:1 num_requests: expected num_requests or horizon, a run --num-requests or --horizon, or lifecycle windows on every sending client \(an unbounded workload never ends\), found none; client "a" sends without windows$/,
     ],
     exactLines: true,
   },

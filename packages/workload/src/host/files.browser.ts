@@ -33,6 +33,7 @@ export const isAbsolute = unavailable('resolve the path') as typeof NodeFiles.is
 export const join = unavailable('resolve a path under') as typeof NodeFiles.join;
 export const allocBytes = unavailable('allocate a read buffer of') as typeof NodeFiles.allocBytes;
 export const fileSize = unavailable('read') as typeof NodeFiles.fileSize;
+export const directoryNames = unavailable('list the directory') as typeof NodeFiles.directoryNames;
 export const readRegularFileWithin = unavailable('read') as typeof NodeFiles.readRegularFileWithin;
 export const StringDecoder = class {
   constructor(encoding?: unknown) {

@@ -2,11 +2,17 @@
 // Node. Sources import it as `#host-files`: a browser build resolves that name to
 // ./files.browser.ts instead, so the rest of the package stays free of Node built-ins (issue 20;
 // the `core-browser-safe` dependency-cruiser rule holds the line).
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { nonRegularFileKind } from '../file-kind.js';
 export { closeSync, existsSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 export { dirname, isAbsolute, join } from 'node:path';
 export { StringDecoder } from 'node:string_decoder';
+
+/** The names in a directory (unsorted), or what stops it being read. */
+export function directoryNames(path: string): string[] {
+  if (!statSync(path).isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, scandir '${path}'`), { code: 'ENOTDIR' });
+  return readdirSync(path);
+}
 
 /** A byte buffer for `readSync`. */
 export function allocBytes(size: number): Buffer {

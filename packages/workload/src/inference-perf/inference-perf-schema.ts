@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { GoodputSloTargetsSchema } from '../goodput/goodput-targets.js';
 import { MAX_TOKENS_PER_REQUEST } from '../request-limits.js';
 
 /**
@@ -33,13 +34,16 @@ export const InferencePerfSchema = z.strictObject({
 export const InferencePerfSpecSchema = z.strictObject({
   // BLIS's own example writes version "1" and upgrades it (UpgradeV1ToV2); either reads the same.
   version: z.union([z.literal('1'), z.literal(1), z.literal('2'), z.literal(2)]).transform(() => '2' as const),
-  seed: z.number().int().default(42),
+  // As a spec's: 0 when the file has none (Go's zero value), unless --seed is given.
+  seed: z.number().int().default(0),
   category: z.string().default(''),
   /** Ignored as BLIS ignores it: the stages' rates are the truth (BLIS warns when they differ). */
   aggregate_rate: z.number().nonnegative().optional(),
   num_requests: count.optional(),
   horizon: z.number().positive().optional(),
   inference_perf: InferencePerfSchema,
+  /** Goodput thresholds by SLO class, as a spec with clients has them (the stages' clients are `standard`). */
+  goodput_slo_targets: GoodputSloTargetsSchema.optional(),
 });
 
 export type InferencePerfSection = z.output<typeof InferencePerfSchema>;

@@ -50,6 +50,7 @@ export function expandInferencePerf(spec: InferencePerfSpec): { spec: InferenceP
       aggregate_rate: plan.aggregateRate,
       ...(spec.num_requests !== undefined ? { num_requests: spec.num_requests } : {}),
       ...(spec.horizon !== undefined ? { horizon: spec.horizon } : {}),
+      ...(spec.goodput_slo_targets !== undefined ? { goodput_slo_targets: spec.goodput_slo_targets } : {}),
       clients,
       inferencePerf: { spec, plan },
     },

@@ -11,6 +11,8 @@ export interface ServeGenConvertOptions {
   drainSec: number;
   /** Keep only this period's cohorts (--time). */
   period?: ServeGenPeriod;
+  /** Seed of the window draws and chunk shuffles: 42 (`blis convert`), or a spec's own seed. */
+  seed?: number;
 }
 
 /** Reasoning data carries a reason_ratio in its first chunk's dataset (BLIS's detection). */
@@ -56,7 +58,8 @@ export function convertServeGen(files: ServeGenFiles, opts: ServeGenConvertOptio
     log.info(`reasoning data (reason_ratio in ${chunkOf(files.traceFiles[0]).dataset})`);
     if (opts.period !== undefined) throw new ServeGenError(files.dir, 'no --time for reasoning data (it has one window, no periods)', `--time ${opts.period}`);
   }
-  let cohorts = reasoning ? reasoningCohorts(files, opts.windowSec, log) : languageCohorts(files, opts.windowSec, opts.drainSec, log);
+  const seed = opts.seed ?? 42;
+  let cohorts = reasoning ? reasoningCohorts(files, opts.windowSec, log, seed) : languageCohorts(files, opts.windowSec, opts.drainSec, log, seed);
   if (opts.period !== undefined) {
     const prefix = `${opts.period}-`;
     cohorts = cohorts.filter((c) => c.id.startsWith(prefix));
@@ -67,5 +70,5 @@ export function convertServeGen(files: ServeGenFiles, opts: ServeGenConvertOptio
     const p = cohortProblem(c);
     if (p !== undefined) throw new ServeGenError(files.dir, `data whose cohort[${i}] (${c.id}) has a valid ${p.field}, as BLIS validates the converted spec`, p.found);
   });
-  return { version: '2', seed: 42, category: reasoning ? 'reasoning' : '', clients: [], cohorts, aggregate_rate: 0, num_requests: 0 };
+  return { version: '2', seed, category: reasoning ? 'reasoning' : '', clients: [], cohorts, aggregate_rate: 0, num_requests: 0 };
 }

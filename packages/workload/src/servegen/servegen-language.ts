@@ -47,12 +47,13 @@ function averagedArrival(chunks: readonly Chunk[], second: number): BlisArrival 
 
 /**
  * BLIS's multi-period conversion of language (and multimodal) ServeGen data
- * (loadServeGenData): one 10-minute window drawn per period (seed 42), the chunks active then
+ * (loadServeGenData): one 10-minute window drawn per period (from `seed`: 42 for `blis convert`,
+ * the spec's own for a spec's `servegen_data`), the chunks active then
  * shuffled into five SLO cohorts, each cohort's rates summed, arrivals and lengths averaged,
  * and placed as a spike: midnight at 0, morning and afternoon after a window plus a drain each.
  */
-export function languageCohorts(files: ServeGenFiles, windowSec: number, drainSec: number, log: ServeGenLog): BlisCohort[] {
-  const rng = GoRand.fromSeed(42);
+export function languageCohorts(files: ServeGenFiles, windowSec: number, drainSec: number, log: ServeGenLog, seed = 42): BlisCohort[] {
+  const rng = GoRand.fromSeed(seed);
   const chunks: Chunk[] = [];
   for (const f of files.traceFiles) {
     const c = loadChunk(files, f, log);

@@ -79,11 +79,11 @@ function averagedReasonRatio(pmfs: readonly Map<number, number>[]): Record<strin
 
 /**
  * BLIS's conversion of reasoning ServeGen data (buildReasoningCohorts): one window, the one
- * most chunks are active in; the chunks shuffled (seed 42) into five SLO cohorts of open-loop
+ * most chunks are active in; the chunks shuffled (from `seed`, 42 for `blis convert`) into five SLO cohorts of open-loop
  * single-round sessions with the averaged reason-ratio PMF, each a spike of `windowSec` at 0.
  */
-export function reasoningCohorts(files: ServeGenFiles, windowSec: number, log: ServeGenLog): BlisCohort[] {
-  const rng = GoRand.fromSeed(42);
+export function reasoningCohorts(files: ServeGenFiles, windowSec: number, log: ServeGenLog, seed = 42): BlisCohort[] {
+  const rng = GoRand.fromSeed(seed);
   const second = bestCoverageWindow(files, log) * SERVEGEN_WINDOW_SEC;
   log.info(`reasoning window ${second / SERVEGEN_WINDOW_SEC} (${second} s), the one most chunks are active in`);
   const chunks: { traceFile: string; dataset: string; ratio: Map<number, number> }[] = [];

@@ -3,6 +3,7 @@ import { requestBlockHashes } from '../block-hashes.js';
 import { drawTokenIds } from '../blis-draws.js';
 import { TraceReadError } from '../errors.js';
 import { MinHeap } from '../min-heap.js';
+import type { GoodputSloTargetsSpec } from '../goodput/goodput-targets.js';
 import { DEFAULT_SESSION_TIMEOUT_US } from '../session-timeout.js';
 import { type ThinkTimeDist, sampleThinkTimeUs } from '../think-time/think-time-dist.js';
 import { TRACE_LIMITS } from '../traces/trace-limits.js';
@@ -65,12 +66,15 @@ export class ClosedLoopTraceSource implements RequestSource {
   private followUps = 0;
   /** Sessions in the trace: 0 means every row is sent at its recorded time. */
   readonly sessions: number;
+  /** The header's `goodput_slo_targets`, as a fixed-mode replay of the trace reads them. */
+  readonly goodputSloTargets: GoodputSloTargetsSpec | undefined;
 
   constructor(path: string, opts: ClosedLoopReplayOptions) {
     this.blockSize = opts.blockSizeTokens ?? 16;
     this.horizon = opts.horizonUs ?? Number.POSITIVE_INFINITY;
     this.thinkTime = opts.thinkTime;
     const { header, headerPath, csv, rows } = openTraceV2Rows(path, { blockSizeTokens: this.blockSize, ...(opts.dataPath !== undefined ? { dataPath: opts.dataPath } : {}) });
+    this.goodputSloTargets = header.goodput_slo_targets;
     const limit = opts.maxRequests ?? Number.POSITIVE_INFINITY;
     const all: LocatedRow[] = [];
     for (let r = all.length < limit ? rows.read() : undefined; r !== undefined; r = all.length < limit ? rows.read() : undefined) {

@@ -1,5 +1,6 @@
+import { reasonRatioSampler } from './reason-ratio.js';
 import { drawTokenIds } from '../blis-draws.js';
-import { type DistributionSpec, type LengthSampler, lengthSampler } from '../distributions.js';
+import type { LengthSampler } from '../distributions.js';
 import type { GoRand } from '../go-rand/go-rand.js';
 import type { ClientSpec } from '../spec-schema.js';
 
@@ -35,8 +36,7 @@ export interface DrawnSession {
 export function drawSession(rng: GoRand, lengths: Lengths, cs: ClientSpec, start: number): DrawnSession {
   const mt = cs.reasoning!.multi_turn!;
   const id = `sess_${rng.int63()}`;
-  const reason = cs.reasoning?.reason_ratio_distribution;
-  const reasonSampler = reason !== undefined ? lengthSampler(reason as DistributionSpec) : undefined;
+  const reasonSampler = reasonRatioSampler(cs.reasoning?.reason_ratio_distribution);
   const input0 = lengths.input(rng);
   const output0 = lengths.output(rng);
   const rounds: PlacedRound[] = [];

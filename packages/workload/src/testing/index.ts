@@ -5,6 +5,6 @@
  *
  * @module
  */
-export { arrivalArb, distributionArb, multimodalArb, type SpecArbOptions, specArb } from './spec-arbitraries.js';
+export { arrivalArb, distributionArb, goodputTargetsArb, multimodalArb, reasonRatioArb, type SpecArbOptions, specArb } from './spec-arbitraries.js';
 export { arraySource, drain, type RequestStreamOptions, requestStreamArb } from './request-arbitraries.js';
 export { azureTraceArb, type GeneratedTrace, mooncakeTraceArb, type TraceArbOptions, traceV2Arb, type TraceV2Row } from './trace-arbitraries.js';

@@ -70,6 +70,28 @@ export const multimodalArb = fc
 
 const SLO = ['critical', 'standard', 'sheddable', 'batch', 'background'] as const;
 
+/**
+ * A multi-turn client's `reason_ratio_distribution` as BLIS writes them: a constant percentage
+ * (0 allowed), a gaussian, or BLIS's empirical probability table (`blis convert servegen`'s).
+ */
+export const reasonRatioArb = fc.oneof(
+  fc.integer({ min: 0, max: 100 }).map((value) => ({ type: 'constant' as const, params: { value } })),
+  fc
+    .dictionary(
+      fc.integer({ min: 0, max: 100 }).map(String),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      { minKeys: 1, maxKeys: 6 },
+    )
+    .map((params) => ({ type: 'empirical' as const, params })),
+);
+
+/** `goodput_slo_targets`: thresholds (ms) for up to three classes, `default` among the names. */
+export const goodputTargetsArb = fc.dictionary(
+  fc.constantFrom(...SLO, 'default'),
+  fc.record({ ttft_ms: fc.integer({ min: 0, max: 5000 }), itl_ms: fc.integer({ min: 0, max: 200 }), e2e_ms: fc.integer({ min: 0, max: 60_000 }) }, { requiredKeys: [] }),
+  { minKeys: 1, maxKeys: 3 },
+);
+
 /** Options of {@link specArb}. */
 export interface SpecArbOptions {
   /** Allow `context_growth: none` (its prompts are not reproducible from a TraceV2 row). Default false. */
@@ -110,8 +132,11 @@ export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInp
       timeout: fc.integer({ min: 0, max: 5_000_000 }),
       closed_loop: fc.boolean(),
       multimodal: multimodalArb,
-      reasoning: fc.record({
-        multi_turn: fc.record(
+      reasoning: fc.record(
+        {
+          // Drawn per round on the client's stream, as BLIS draws it; the ratio itself moves nothing.
+          reason_ratio_distribution: reasonRatioArb,
+          multi_turn: fc.record(
           {
             max_rounds: fc.integer({ min: 1, max: 6 }),
             think_time_us: fc.integer({ min: 0, max: 2_000_000 }),
@@ -120,7 +145,9 @@ export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInp
           },
           { requiredKeys: ['max_rounds', 'think_time_us', 'context_growth'] },
         ),
-      }),
+        },
+        { requiredKeys: ['multi_turn'] },
+      ),
     },
     { requiredKeys: ['rate_fraction', 'input_distribution', 'output_distribution'] },
   );
@@ -167,6 +194,7 @@ export function specArb(opts: SpecArbOptions = {}): fc.Arbitrary<WorkloadSpecInp
         num_requests: fc.integer({ min: 1, max: opts.maxRequests ?? 300 }),
         clients: fc.array(client, { minLength: 1, maxLength: opts.maxClients ?? 3 }),
         cohorts: fc.array(cohort, { minLength: 1, maxLength: 2 }),
+        goodput_slo_targets: goodputTargetsArb,
       },
       { requiredKeys: ['seed', 'aggregate_rate', 'num_requests', 'clients'] },
     )

@@ -1,3 +1,4 @@
+import type { GoodputSloTargetsSpec } from '../goodput/goodput-targets.js';
 import { MAX_CLOCK_TEXT, MAX_CLOCK_US, type RequestSource, type RequestSpec } from '@blis/engine';
 import { TraceReadError } from '../errors.js';
 
@@ -20,6 +21,8 @@ export interface TraceOptions {
  * `peekArrivalUs`), arrivals must not decrease, and time scaling and the request cap apply here.
  */
 export class TraceRequestSource implements RequestSource {
+  /** A TraceV2 header's goodput thresholds by SLO class (ms), which a replay applies. */
+  goodputSloTargets?: GoodputSloTargetsSpec;
   private readonly read: () => RequestSpec | undefined;
   private readonly scale: number;
   private readonly limit: number;

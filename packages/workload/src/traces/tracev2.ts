@@ -1,3 +1,4 @@
+import { GoodputSloTargetsSchema } from '../goodput/goodput-targets.js';
 import { closeSync, existsSync, openSync, writeSync } from '#host-files';
 import type { RequestSource, RequestSpec } from '@blis/engine';
 import type { ModalityTokens } from '@blis/policies';
@@ -46,7 +47,8 @@ export const TraceV2HeaderSchema = z.strictObject({
     .nullable()
     .optional(),
   network: z.strictObject({ measured_rtt_ms: z.unknown().optional() }).nullable().optional(),
-  goodput_slo_targets: z.unknown().optional(),
+  /** Goodput thresholds by SLO class (ms) a replay applies unless the flags override them. */
+  goodput_slo_targets: GoodputSloTargetsSchema.optional(),
   /** The resolved offload chain the trace was simulated with; authoritative on replay (BLIS INV-13). */
   kv_offload: TraceKVOffloadSchema.optional(),
   /** A real server's scraped KV hit rate (`blis observe`). */
@@ -137,7 +139,9 @@ export function openTraceV2Text(pair: { header: string; headerName: string; data
 function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: TraceOptions): TraceRequestSource {
   const rows = traceV2Rows(h, csv, open, opts);
   const read = (): RequestSpec | undefined => rows.read()?.spec;
-  return new TraceRequestSource(csv, rows.ordered ? read : sortedByArrival(read, csv, rows.lineOf), rows.lineOf, opts, 'send_time_us');
+  const source = new TraceRequestSource(csv, rows.ordered ? read : sortedByArrival(read, csv, rows.lineOf), rows.lineOf, opts, 'send_time_us');
+  if (h.goodput_slo_targets !== undefined) source.goodputSloTargets = h.goodput_slo_targets;
+  return source;
 }
 
 /** A TraceV2 data row: the request it is, and what closed-loop session replay also reads. */

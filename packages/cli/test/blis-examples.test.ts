@@ -30,13 +30,6 @@ const BLIS_EXAMPLE_FILES = [
   'weighted-routing.yaml',
 ];
 
-/**
- * Runs that need multimodal requests (a spec's `multimodal` section), built on another branch.
- * PENDING: the lead empties this list at merge. None of BLIS's examples at f90a1e3a has one, so
- * it is empty; a name here is skipped with its reason.
- */
-const PENDING: Record<string, string> = {};
-
 /** What each deliberate difference moves, by the docs/engine-semantics.md item that states it. */
 const FINAL_TOKEN_BLOCK = ['cache_hit_rate']; // "No allocation for the final token"
 const COUNTS = ['instance_id', 'completed_requests', 'still_queued', 'still_running', 'injected_requests', 'total_output_tokens', 'preemption_count', 'dropped_unservable', 'length_capped_requests', 'timed_out_requests'];
@@ -86,7 +79,7 @@ describe('BLIS examples', () => {
     expect(Object.keys(REFERENCES).sort()).toEqual(EXAMPLE_RUNS.map((r) => r.name).sort());
   });
 
-  describe.concurrent.each(EXAMPLE_RUNS.filter((r) => PENDING[r.name] === undefined && REFERENCES[r.name] !== null))('$name ($source)', (r) => {
+  describe.concurrent.each(EXAMPLE_RUNS.filter((r) => REFERENCES[r.name] !== null))('$name ($source)', (r) => {
     it("runs unchanged and gives BLIS's result", async () => {
       const { stdout, metrics } = await runExample(r);
       const reference = REFERENCES[r.name]!;

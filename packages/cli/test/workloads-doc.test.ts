@@ -32,16 +32,16 @@ function docSpecs(): DocSpec[] {
 
 /**
  * Every YAML field of BLIS's WorkloadSpec and the types under it, by name. Not here, on purpose:
- * `multimodal` and its 7 distributions (PENDING: another branch builds them; the lead adds them
- * at merge), and a distribution's own `file` (BLIS reads it nowhere: its empirical form needs
- * inline params).
+ * a distribution's own `file` (BLIS reads it nowhere: its empirical form needs inline params).
  */
 const BLIS_FIELDS = [
   // WorkloadSpec
   'version', 'seed', 'category', 'clients', 'cohorts', 'aggregate_rate', 'horizon', 'num_requests', 'servegen_data', 'inference_perf', 'goodput_slo_targets',
   // ClientSpec
   'id', 'tenant_id', 'slo_class', 'model', 'adapter', 'rate_fraction', 'concurrency', 'think_time_us', 'arrival', 'input_distribution', 'output_distribution',
-  'prefix_group', 'prefix_length', 'streaming', 'network', 'lifecycle', 'reasoning', 'timeout', 'slo_target_us', 'closed_loop',
+  'prefix_group', 'prefix_length', 'streaming', 'network', 'lifecycle', 'reasoning', 'timeout', 'slo_target_us', 'closed_loop', 'multimodal',
+  // MultimodalSpec
+  'text_distribution', 'image_distribution', 'image_count_distribution', 'audio_distribution', 'audio_count_distribution', 'video_distribution', 'video_count_distribution',
   // CohortSpec, DiurnalSpec, SpikeSpec, DrainSpec
   'population', 'prefix_sharing', 'diurnal', 'spike', 'drain', 'peak_hour', 'peak_to_trough_ratio', 'start_time_us', 'duration_us', 'trace_rate', 'ramp_duration_us',
   // ArrivalSpec, DistSpec, NetworkSpec

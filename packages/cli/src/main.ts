@@ -142,10 +142,12 @@ export function buildProgram(): Command {
   });
 
   // A real server instead of the simulator: all flags validated here, so nothing is sent on bad input.
-  const observeCmd = addFlags(program.command('observe').description('send a workload to a real OpenAI-compatible server and record it as a TraceV2 pair (mode: real) for replay and calibrate'), OBSERVE_FLAGS);
+  // BLIS's post-hoc saturation analysis runs over the real server's answers too.
+  const observeDefs = [...OBSERVE_FLAGS, ...SATURATION_FLAGS];
+  const observeCmd = addFlags(program.command('observe').description('send a workload to a real OpenAI-compatible server and record it as a TraceV2 pair (mode: real) for replay and calibrate'), observeDefs);
   observeCmd.action(async (opts: Record<string, unknown>) => {
     const { runObserveCommand } = await import('./commands/observe-command.js');
-    await runObserveCommand(OBSERVE_FLAGS, opts);
+    await runObserveCommand(observeDefs, opts);
   });
 
   const convert = program

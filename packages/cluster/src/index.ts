@@ -104,4 +104,4 @@ export {
   type SaturationAnalysisInput,
   type SaturationAnalysisSettings,
 } from './saturation-analysis/saturation-analysis-schema.js';
-export { runSaturationAnalysis, completedRequestTimes, blisRequestId } from './saturation-analysis/run-saturation-analysis.js';
+export { analyseSaturation, runSaturationAnalysis, completedRequestTimes, blisRequestId } from './saturation-analysis/run-saturation-analysis.js';

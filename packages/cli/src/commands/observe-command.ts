@@ -2,6 +2,7 @@ import { describeFound } from '@blis/policies';
 import type { ObserveResult } from '@blis/observe';
 import { type FlagDef, camel, parseFlags } from '../flags.js';
 import { observeWorkload } from '../observe-workload.js';
+import { observeSaturationFromFlags, runObserveSaturation } from '../observe-saturation.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
 import { requireWritable } from '../writable-output.js';
@@ -52,6 +53,7 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
   requireWritable('--trace-header', headerPath);
   requireWritable('--trace-data', dataPath);
   if (itlPath !== undefined) requireWritable('--itl-output', itlPath);
+  const saturation = await observeSaturationFromFlags(f);
 
   const quiet = f.quiet === true;
   const note = (m: string) => {
@@ -114,6 +116,7 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
     result.records,
     itlPath,
   );
+  const labels = saturation !== undefined ? runObserveSaturation(saturation, result.records, (m) => process.stderr.write(`blis: warning: ${m}\n`)) : {};
   const count = (s: string) => result.records.filter((r) => r.status === s).length;
   const summary = {
     requests_sent: result.sent,
@@ -124,7 +127,14 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
     tokens_per_word: result.tokensPerWord,
     ...(result.observedKvMetrics !== undefined ? { observed_kv_hit_rate: result.observedKvMetrics.hit_rate } : {}),
     interrupted: result.aborted,
-    files: { trace_header: headerPath, trace_data: dataPath, ...(itlPath !== undefined ? { itl: itlPath } : {}) },
+    // BLIS's `saturation`: each detector's final label, when --detectors gave one.
+    ...(Object.keys(labels).length > 0 ? { saturation: labels } : {}),
+    files: {
+      trace_header: headerPath,
+      trace_data: dataPath,
+      ...(itlPath !== undefined ? { itl: itlPath } : {}),
+      ...(saturation?.reportPath !== undefined ? { saturation_report: saturation.reportPath } : {}),
+    },
   };
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   if (result.aborted) throw new ObserveInterruptedError(`interrupted: ${result.records.length} records written to ${dataPath}`);

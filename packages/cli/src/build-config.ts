@@ -18,6 +18,7 @@ import { UsageError, type UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
 import { resetConfigOrigins } from './config-origins.js';
 import { saturationAnalysisFromFlags } from './saturation-setup.js';
+import { defaultsFileFields } from './defaults-apply.js';
 
 /** Flag values after validation, camelCase. */
 export type FlagValues = Record<string, unknown>;
@@ -59,8 +60,10 @@ export function checkPolicyBundle(b: BundleModules, registry: PolicyRegistry): {
  */
 export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['workload'], setup: PolicySetup): SimulationConfigInput {
   const issues: UsageIssue[] = [];
-  const f = flags as Record<string, never>;
   resetConfigOrigins();
+  // --defaults-filepath: unset --hardware, --tp, --model-config, --hardware-config from the file.
+  const fromDefaults = defaultsFileFields(flags, issues);
+  const f = fromDefaults.flags as Record<string, never>;
 
   for (const which of ['prompt', 'output'] as const) {
     const lo = f[`${which}TokensMin`] as number | undefined;
@@ -181,9 +184,9 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (given !== undefined && isModulePath(given)) continue;
     if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: describeFound(value) });
   }
-  const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues);
+  const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues, fromDefaults.file !== undefined ? { path: fromDefaults.file.path, classes: fromDefaults.file.devices } : undefined);
   const moe = moeFlagFields(f, !unreadable.has('--model-config'), issues);
-  const lora = loraFields(f, issues);
+  const lora = loraFields(f, issues, fromDefaults.loraDefaults);
   const pd = pdFields(f, isModulePath, issues, { registered: setup.scorerNames, known: registry.names('scorer') });
   // A file that failed to load is reported already; its sections are not checked against the flags.
   const autoscale = bundleOk ? autoscaleFields(f, bundle, bundleFile, isModulePath, issues) : {};
@@ -216,6 +219,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     alphaCoeffs: f.alphaCoeffs,
     betaCoeffs: f.betaCoeffs,
     vllmVersion: f.vllmVersion,
+    ...(fromDefaults.trainedPhysicsCoefficients !== undefined ? { trainedPhysicsCoefficients: fromDefaults.trainedPhysicsCoefficients } : {}),
     modelConfigPath: f.modelConfig,
     hardwareConfigPath: f.hardwareConfig,
     totalKVBlocks: f.totalKvBlocks,

@@ -17,7 +17,7 @@ import { SERVE_SIM_EXCLUDED, SERVE_SIM_FLAGS } from './serve-sim-flags.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { cliVersion } from './version.js';
-import { lengthFlagValues } from './length-flags.js';
+import type { presetAndLengths } from './defaults-apply.js';
 
 function addFlags(cmd: Command, defs: readonly FlagDef[]): Command {
   for (const def of defs) {
@@ -78,7 +78,8 @@ export function buildProgram(): Command {
     RUN_DEFS,
   ).action(async (opts: Record<string, unknown>) => {
     const { runSimulationCommand } = await import('./commands/simulate-command.js');
-    await runSimulationCommand(RUN_DEFS, opts, (f) => workloadFromRunFlags(f));
+    const presets = (await import('./defaults-apply.js')).presetAndLengths;
+    await runSimulationCommand(RUN_DEFS, opts, (f) => workloadFromRunFlags(f, presets));
   });
 
   // The trace gives arrivals and lengths: replay has no workload-generation flags. They are still
@@ -126,12 +127,13 @@ export function buildProgram(): Command {
       );
     const fromTrace = ['trace', 'traceHeader', 'traceData'].some((k) => opts[k] !== undefined);
     const { runCapacityCommand } = await import('./commands/capacity-command.js');
+    const presets = (await import('./defaults-apply.js')).presetAndLengths;
     await runCapacityCommand(capacityDefs, opts, (f) => {
       if (!fromTrace) {
         const traceOnly = ['trace-format', 'time-scale', 'max-requests'].filter((n) => f[camel(n)] !== undefined);
         if (traceOnly.length > 0)
           throw new UsageError(traceOnly.map((n) => ({ where: `--${n}`, expected: 'a trace beside it (--trace, or --trace-header with --trace-data)', found: 'no trace' })));
-        return workloadFromRunFlags(f);
+        return workloadFromRunFlags(f, presets);
       }
       const generation = GENERATION_FLAGS.filter((n) => f[camel(n)] !== undefined);
       if (generation.length > 0)
@@ -248,7 +250,8 @@ export function buildProgram(): Command {
     .addOption(new Option('--workers <value>', 'worker threads (default: available parallelism; 1 runs inline)').helpGroup('Compare:'))
     .action(async (opts: Record<string, unknown>) => {
       const { runCompareCommand } = await import('./commands/compare-command.js');
-      await runCompareCommand(compareDefs, opts, (f) => workloadFromRunFlags(f));
+      const presets = (await import('./defaults-apply.js')).presetAndLengths;
+      await runCompareCommand(compareDefs, opts, (f) => workloadFromRunFlags(f, presets));
     });
 
   // The simulated deployment is every `blis run` flag but the workload's and one run's report.
@@ -367,7 +370,8 @@ function commanderIssue(cmd: Command, err: CommanderError): UsageIssue | undefin
   }
 }
 
-function workloadFromRunFlags(f: Record<string, unknown>) {
+/** `presets` is defaults-apply.ts's, loaded by the command: building the program loads no YAML or catalogue code. */
+function workloadFromRunFlags(f: Record<string, unknown>, presets: typeof presetAndLengths) {
   if (typeof f.workloadSpec === 'string') {
     const conflicting = ['rate', 'promptTokens', 'outputTokens', 'workload', 'prefixTokens', 'arrivalProcess'].filter((k) => f[k] !== undefined);
     if (conflicting.length > 0)
@@ -378,10 +382,9 @@ function workloadFromRunFlags(f: Record<string, unknown>) {
   }
   return {
     kind: 'synthetic' as const,
-    preset: f.workload as string | undefined,
     rate: f.rate as number | undefined,
     numRequests: f.numRequests as number | undefined,
-    ...lengthFlagValues(f),
+    ...presets(f, true),
     timeoutUs: timeoutUs(f.timeout ?? DEFAULT_TIMEOUT_SECONDS),
   };
 }

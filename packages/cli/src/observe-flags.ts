@@ -10,7 +10,7 @@ const OUTPUT = 'Output';
 const SHARED_WORKLOAD = [
   'prompt-tokens', 'prompt-tokens-stdev', 'prompt-tokens-min', 'prompt-tokens-max',
   'output-tokens', 'output-tokens-stdev', 'output-tokens-min', 'output-tokens-max',
-  'prefix-tokens', 'workload', 'arrival-process', 'workload-spec',
+  'prefix-tokens', 'workload', 'arrival-process', 'workload-spec', 'defaults-filepath',
 ];
 
 /** Every flag of `blis observe`: BLIS's names and defaults. */

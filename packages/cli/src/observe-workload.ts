@@ -4,7 +4,7 @@ import { type LoadedSpec, type ThinkTimeDist, ThinkTimeDistError, createRequestS
 import { camel } from './flag-name.js';
 import { requireReadable } from './input-files.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
-import { lengthFlagValues } from './length-flags.js';
+import { presetAndLengths } from './defaults-apply.js';
 import { requireSpecFileSize } from './spec-file-limit.js';
 
 /** The workload `blis observe` sends, and what its header says about it. */
@@ -62,11 +62,10 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
   if (issues.length > 0) throw new UsageError(issues);
   const seed = (f.seed as number | undefined) ?? 42;
   const spec = specFromFlags({
-    preset: f.workload as string | undefined,
     // The closed loop takes lengths from the workload in order and ignores its arrival times.
     rate: concurrency !== undefined ? 1 : (f.rate as number),
     numRequests: numRequests ?? 1,
-    ...lengthFlagValues(f),
+    ...presetAndLengths(f, false),
     horizonUs: concurrency === undefined ? horizon : undefined,
     seed,
   });

@@ -35,6 +35,14 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'vllm-version', kind: 'string', group: MODEL, description: 'pick the coefficients trained for this vLLM image' },
   { name: 'model-config', aliases: ['model-config-folder'], kind: 'string', group: MODEL, description: 'HF config.json (or its folder) for roofline and trained-physics' },
   { name: 'hardware-config', kind: 'string', group: MODEL, description: 'hardware_config.json with extra GPUs' },
+  {
+    name: 'defaults-filepath',
+    kind: 'string',
+    group: MODEL,
+    description:
+      "a BLIS defaults.yaml read instead of the shipped catalogue for each model's default GPU and TP, the trained-physics coefficients, the --workload presets, the LoRA cost defaults and the KV offload device classes; model_configs/<name>/config.json and hardware_config.json beside it are used when present",
+    defaultText: "the shipped catalogue (BLIS HEAD's defaults.yaml)",
+  },
   { name: 'total-kv-blocks', kind: 'posInt', group: ENGINE, description: 'KV blocks per instance (default: derived from GPU memory)' },
   { name: 'gpu-memory-utilization', kind: 'fraction', group: ENGINE, description: 'share of GPU memory for weights + KV', defaultText: '0.9' },
   { name: 'block-size-in-tokens', aliases: ['block-size'], kind: 'posInt', group: ENGINE, description: 'tokens per KV block', defaultText: '16' },
@@ -66,7 +74,7 @@ export const SIMULATION_FLAGS: readonly FlagDef[] = [
   { name: 'output-tokens-min', kind: 'posInt', group: WORKLOAD, description: 'minimum output length', defaultText: '2' },
   { name: 'output-tokens-max', kind: 'posInt', group: WORKLOAD, description: 'maximum output length', defaultText: '7000' },
   { name: 'prefix-tokens', kind: 'nonNegInt', group: WORKLOAD, description: 'shared system-prompt tokens on every request', defaultText: '0' },
-  { name: 'workload', kind: 'string', choices: ['chatbot', 'contentgen', 'summarization', 'multidoc'], group: WORKLOAD, description: 'length preset from the catalogue' },
+  { name: 'workload', kind: 'string', group: WORKLOAD, description: 'length preset: chatbot, contentgen, summarization, multidoc (the catalogue\'s), or one of --defaults-filepath\'s' },
   { name: 'arrival-process', kind: 'string', choices: ['poisson', 'constant'], group: WORKLOAD, description: 'inter-arrival process: constant (every 1/rate s, as BLIS) or poisson', defaultText: 'constant' },
   { name: 'workload-spec', kind: 'string', group: WORKLOAD, description: 'WorkloadSpec v2 YAML file' },
   { name: 'seed', kind: 'int', group: WORKLOAD, description: 'master random seed; when given, also overrides a --workload-spec seed', defaultText: '42' },

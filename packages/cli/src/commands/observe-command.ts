@@ -2,6 +2,7 @@ import { describeFound } from '@blis/policies';
 import type { ObserveResult } from '@blis/observe';
 import { type FlagDef, camel, parseFlags } from '../flags.js';
 import { observeWorkload } from '../observe-workload.js';
+import { defaultsFileOf } from '../defaults-apply.js';
 import { observeSaturationFromFlags, runObserveSaturation } from '../observe-saturation.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
@@ -46,6 +47,8 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
   const itl = classDurations(parseClassDurations, 'slo-itl', f.sloItl, issues);
   const e2e = classDurations(parseClassDurations, 'slo-e2e', f.sloE2e, issues);
   if (issues.length > 0) throw new UsageError(issues);
+  // BLIS reads it for --workload presets only; a bad file is refused even without one.
+  defaultsFileOf(f);
   const workload = observeWorkload(f);
   const headerPath = f.traceHeader as string;
   const dataPath = f.traceData as string;

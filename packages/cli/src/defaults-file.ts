@@ -43,7 +43,11 @@ const LoraDefaultsSchema = z.strictObject({
   load_bandwidth_bytes_us: finite('a load bandwidth > 0 bytes/µs', (v) => v > 0).optional(),
   footprint_bytes_per_rank: finite('a footprint > 0 bytes per rank', (v) => v > 0).optional(),
   step_overhead_tiers: z
-    .record(z.string().regex(/^[1-9]\d*$/, 'expected a rank key that is an integer > 0'), z.strictObject({ k6: finite('a finite number ≥ 0', (v) => v >= 0), k7: finite('a finite number ≥ 0', (v) => v >= 0) }))
+    .record(z.string(), z.strictObject({ k6: finite('a finite number ≥ 0', (v) => v >= 0), k7: finite('a finite number ≥ 0', (v) => v >= 0) }))
+    .superRefine((tiers, ctx) => {
+      for (const k of Object.keys(tiers))
+        if (!/^[1-9]\d*$/.test(k)) ctx.addIssue({ code: 'custom', path: [k], message: 'expected a rank key that is an integer > 0', params: { found: describeFound(k) } });
+    })
     .optional(),
 });
 

@@ -28,7 +28,8 @@ function addFlags(cmd: Command, defs: readonly FlagDef[]): Command {
     // Hidden aliases share the group, so commander's "Options:" group (--help) comes last.
     opt.helpGroup(`${def.group}:`);
     cmd.addOption(opt);
-    for (const alias of def.aliases ?? []) cmd.addOption(new Option(`--${alias}${valuePart}`).hideHelp().helpGroup(`${def.group}:`));
+    // Described (though hidden) so that what an alias stands for can be looked up.
+    for (const alias of def.aliases ?? []) cmd.addOption(new Option(`--${alias}${valuePart}`, `alias of --${def.name}`).hideHelp().helpGroup(`${def.group}:`));
   }
   return cmd;
 }

@@ -21,7 +21,8 @@ export const OBSERVE_FLAGS: readonly FlagDef[] = [
   { name: 'api-key', kind: 'string', group: SERVER, description: 'sent as Authorization: Bearer <key>' },
   { name: 'server-type', kind: 'string', group: SERVER, description: 'recorded in the header (server.type)', defaultText: 'vllm' },
   { name: 'rate', kind: 'posNumber', group: WORKLOAD, description: 'arrival rate, requests per second; needed by flag-driven and preset workloads' },
-  ...SIMULATION_FLAGS.filter((d) => SHARED_WORKLOAD.includes(d.name)),
+  // A preset is named or not given: `distribution` (run's default name for no preset) is not one here.
+  ...SIMULATION_FLAGS.filter((d) => SHARED_WORKLOAD.includes(d.name)).map((d) => (d.name === 'workload' ? { ...d, description: 'length preset: chatbot, contentgen, summarization, multidoc (the catalogue\'s), or one of --defaults-filepath\'s; needs --rate', defaultText: undefined } : d)),
   { name: 'num-requests', kind: 'posInt', group: WORKLOAD, description: 'requests to send, warm-up included; unset: the spec\'s num_requests (flag-driven workloads need this or --horizon)' },
   { name: 'seed', kind: 'int', group: WORKLOAD, description: 'workload and prompt-text seed; when given, also overrides a --workload-spec seed', defaultText: '42' },
   { name: 'horizon', kind: 'posInt', group: WORKLOAD, description: 'send no request arriving after this many µs (closed loop: after this long)' },

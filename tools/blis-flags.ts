@@ -39,8 +39,9 @@ export function parseHelp(text: string): BlisFlag[] {
     const type = typeText !== undefined && GO_TYPE.test(typeText) ? typeText : 'bool';
     // The last "(default X)": a description may say "default" in parentheses before it.
     const d = /.*\(default (.*?)\)$/.exec(description);
-    const raw = d === null ? null : d[1];
-    flags.push({ name, type, default: raw !== null && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw });
+    const raw = d?.[1] ?? null;
+    const quoted = raw?.startsWith('"') === true && raw.endsWith('"');
+    flags.push({ name, type, default: quoted ? (raw as string).slice(1, -1) : raw });
   }
   return flags;
 }

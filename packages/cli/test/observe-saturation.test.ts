@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -92,6 +93,25 @@ describe('blis observe --detectors', () => {
     await rejects(expect, [...args, '--detectors', 'composite', '--saturation-config', cfg], `${cfg}:1 threshold: expected no threshold: block unless threshold is among --detectors, found --detectors composite`);
     await rejects(expect, [...args, '--detectors', 'all', '--saturation-report', join(tmp, 'no-dir', 'r.json')], /^blis: --saturation-report/);
     expect(posts).toBe(before);
+  });
+});
+
+describe('BLIS parity', () => {
+  it("BLIS's own recording gives BLIS's verdict trace and final labels, byte for byte", () => {
+    const fx = join(import.meta.dirname, 'fixtures', 'blis-head-observe-saturation');
+    const requests = observedCompletions(recordsOf(readFileSync(join(fx, 'trace.csv'), 'utf8')));
+    expect(requests).toHaveLength(50);
+    const settings = SaturationAnalysisSchema.parse({ detectors: ['composite', 'threshold', 'backlog-drift'], finalWindowUs: 1_000_000 });
+    const final = analyseSaturation(requests, settings);
+    // stdout: a "=== Simulation Metrics ===" line, then the JSON.
+    const printed = readFileSync(join(fx, 'stdout.txt'), 'utf8');
+    expect(final).toEqual(JSON.parse(printed.slice(printed.indexOf('{'))).saturation);
+    let ours = '';
+    const w = new VerdictTraceWriter((s) => (ours += s));
+    w.begin(final);
+    analyseSaturation(requests, settings, (t, d, v) => w.record(t, d, v));
+    w.end();
+    expect(ours).toBe(gunzipSync(readFileSync(join(fx, 'report.json.gz'))).toString('utf8'));
   });
 });
 

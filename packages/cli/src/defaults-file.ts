@@ -166,7 +166,7 @@ const loaded = new Map<string, BlisDefaultsFile>();
 export function loadBlisDefaults(path: string): BlisDefaultsFile {
   const seen = loaded.get(path);
   if (seen !== undefined) return seen;
-  requireReadable('--defaults-filepath', path, 'BLIS defaults file');
+  requireReadable('--defaults-filepath', path, 'BLIS defaults.yaml');
   const file = readYamlFile(path, 'BLIS defaults');
   const raw = file.value ?? {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError([{ where: `${path}:1`, expected: `a mapping of BLIS's defaults.yaml sections (${SECTIONS.join(', ')})`, found: describeFound(raw) }]);

@@ -76,7 +76,7 @@ describe('--defaults-filepath: bad input', () => {
   const run = (path: string, ...more: string[]) => ['run', '--defaults-filepath', path, '--model', 'qwen/qwen3-14b', '--num-requests', '5', ...more];
   const good = readFileSync(DEFAULTS, 'utf8');
 
-  it('a missing file', () => rejects(expect, run(join(tmp, 'nope.yaml')), `--defaults-filepath ${join(tmp, 'nope.yaml')}: expected a readable BLIS defaults file, found ENOENT (no such file or directory)`));
+  it('a missing file', () => rejects(expect, run(join(tmp, 'nope.yaml')), `--defaults-filepath ${join(tmp, 'nope.yaml')}: expected a readable BLIS defaults.yaml, found ENOENT (no such file or directory)`));
 
   it('an unknown section', () => {
     const p = file('unknown.yaml', `${good}models: {}\n`);

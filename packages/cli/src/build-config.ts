@@ -93,7 +93,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (typeof hardware !== 'string' || f.hardwareConfig !== undefined) continue;
     const gpus = knownHardware();
     if (!gpus.some((g) => g.toLowerCase() === (hardware as string).toLowerCase()))
-      issues.push({ where: flag, expected: `one of ${gpus.join(', ')} (or a GPU from --hardware-config)`, found: describeFound(hardware) });
+      issues.push({ where: (flag === '--hardware' ? fromDefaults.from.hardware : undefined) ?? flag, expected: `one of ${gpus.join(', ')} (or a GPU from --hardware-config)`, found: describeFound(hardware) });
   }
   // --prefill-tp / --decode-tp 0 mean --tp (BLIS's default).
   for (const [flag, tp] of [['--tp', f.tp], ['--prefill-tp', f.prefillTp], ['--decode-tp', f.decodeTp]] as const) {
@@ -104,7 +104,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (arch !== undefined && arch.heads % tp !== 0) {
       const divisors = Array.from({ length: arch.heads }, (_, i) => i + 1).filter((d) => arch.heads % d === 0);
       issues.push({
-        where: flag,
+        where: (flag === '--tp' ? fromDefaults.from.tp : undefined) ?? flag,
         expected: `a divisor of the ${arch.heads} attention heads of ${f.modelConfig ?? model} (${divisors.join(', ')})`,
         found: String(tp),
       });

@@ -50,6 +50,8 @@ export interface DefaultsFileFields {
   /** The flags with --hardware, --tp, --model-config and --hardware-config filled from the file where unset. */
   flags: Record<string, unknown>;
   trainedPhysicsCoefficients?: { alpha?: number[]; beta?: number[]; source: string };
+  /** Where --hardware / --tp came from when the file gave them (`FILE:line defaults.<model>.GPU`), for messages. */
+  from: { hardware?: string; tp?: string };
   /** The file's `lora:` keys (camelCase), under --lora-config and the --lora-* flags. */
   loraDefaults?: Record<string, unknown>;
   file?: BlisDefaultsFile;
@@ -67,14 +69,26 @@ export function defaultsFileFields(f: Record<string, unknown>, issues: UsageIssu
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     issues.push(...e.issues);
-    return { flags: f };
+    return { flags: f, from: {} };
   }
-  if (file === undefined) return { flags: f };
+  if (file === undefined) return { flags: f, from: {} };
   const model = ((f.model as string | undefined) ?? DEFAULT_MODEL).toLowerCase();
   const entry = defaultsModel(file, model);
   const flags = { ...f };
-  flags.hardware ??= entry?.gpu;
-  flags.tp ??= entry?.tp;
+  const from: DefaultsFileFields['from'] = {};
+  const at = (key: string) => {
+    const path = ['defaults', entry?.id ?? model, key];
+    const line = file.file.lineOf(path);
+    return `${file.path}${line !== undefined ? `:${line}` : ''} ${path.join('.')}`;
+  };
+  if (flags.hardware === undefined && entry?.gpu !== undefined) {
+    flags.hardware = entry.gpu;
+    from.hardware = at('GPU');
+  }
+  if (flags.tp === undefined && entry?.tp !== undefined) {
+    flags.tp = entry.tp;
+    from.tp = at('tensor_parallelism');
+  }
   const blackboxByFlags = f.latencyModel !== 'roofline' && f.latencyModel !== 'trained-physics' && Array.isArray(f.alphaCoeffs) && Array.isArray(f.betaCoeffs) && f.betaCoeffs.length === 3;
   if ((flags.hardware === undefined || flags.tp === undefined) && !blackboxByFlags) {
     const missing = [flags.hardware === undefined ? 'GPU' : '', flags.tp === undefined ? 'tensor_parallelism' : ''].filter((s) => s !== '').join(' and ');
@@ -94,6 +108,7 @@ export function defaultsFileFields(f: Record<string, unknown>, issues: UsageIssu
   if (flags.hardwareConfig === undefined && existsSync(join(dir, 'hardware_config.json'))) flags.hardwareConfig = join(dir, 'hardware_config.json');
   return {
     flags,
+    from,
     file,
     trainedPhysicsCoefficients: file.trainedPhysics !== undefined ? { ...file.trainedPhysics, source: `${file.path} trained_physics_coefficients` } : { source: `--defaults-filepath ${file.path}` },
     loraDefaults: file.lora,

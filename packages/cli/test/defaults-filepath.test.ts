@@ -108,6 +108,16 @@ describe('--defaults-filepath: bad input', () => {
     return rejects(expect, run(p), `--defaults-filepath ${p}: expected a defaults: entry with the GPU and tensor_parallelism of qwen/qwen3-14b (or --hardware and --tp), found no entry for qwen/qwen3-14b`);
   });
 
+  it("a model's GPU and TP from the file are named at the file's line when wrong", () => {
+    const p = file('badgpu.yaml', 'defaults:\n  qwen/qwen3-14b:\n    GPU: B200\n    tensor_parallelism: 3\n');
+    return rejects(
+      expect,
+      run(p),
+      `${p}:3 defaults.qwen/qwen3-14b.GPU: expected one of A100-80, A100-SXM, H100, L40S (or a GPU from --hardware-config), found "B200"`,
+      `${p}:4 defaults.qwen/qwen3-14b.tensor_parallelism: expected a divisor of the 40 attention heads of qwen/qwen3-14b (1, 2, 4, 5, 8, 10, 20, 40), found 3`,
+    );
+  });
+
   it('a file without trained-physics coefficients under trained-physics', () => {
     const p = file('nocoef.yaml', 'defaults:\n  qwen/qwen3-14b: {GPU: H100, tensor_parallelism: 1}\n');
     return rejects(expect, run(p), `--defaults-filepath ${p}: expected trained_physics_coefficients for the trained-physics latency model (or --alpha-coeffs and --beta-coeffs), found none`);

@@ -145,7 +145,7 @@ module.exports = {
   options: {
     // npm packages appear as leaves (so the rules above can see them) but are not cruised into.
     doNotFollow: { path: ['(^|/)node_modules/', '^packages/[^/]+/dist/'] },
-    exclude: { path: ['^packages/[^/]+/coverage/', '\\.tmp\\.ts$'] },
+    exclude: { path: ['^packages/[^/]+/coverage/', '^packages/[^/]+/\\.test-bin', '\\.tmp\\.ts$'] },
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
       conditionNames: ['@blis/source', 'import', 'require', 'node', 'default'],

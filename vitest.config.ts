@@ -11,5 +11,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     setupFiles: ['tools/test-support/fast-check-seed.ts'],
+    // Builds the `blis` binary once per run for the CLI tests (tools/test-support/cli-bundle.ts).
+    globalSetup: ['tools/test-support/cli-bundle.ts'],
   },
 });

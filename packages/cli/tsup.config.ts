@@ -1,64 +1,13 @@
 import { rmSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 import { libraryConfig } from '../../tools/tsup.base.js';
+import { binaryBuilds } from './tsup.binary.js';
 
 // Several builds share dist/ and tsup runs them at once, so none may clean it: clear it here, once.
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
-// What the binary's bundles carry inside (the @blis/* packages from their sources, the small
-// pure-JS dependencies); the rest of its dependencies stay external.
-const BUNDLED = [/^@blis\//, 'zod', 'yaml', 'commander', 'pure-rand'];
-
-/** Sources through their `@blis/source` condition; less text to parse at a start-up without a
- * cache. Names are kept, so stack traces still read; the source maps give the lines. */
-function bundleOptions(options: { conditions?: string[]; minifyWhitespace?: boolean; minifySyntax?: boolean }): void {
-  options.conditions = ['@blis/source'];
-  options.minifyWhitespace = true;
-  options.minifySyntax = true;
-}
-
 export default [
   // The library (`import { main } from '@blis/cli'`): ESM + CJS + declarations, @blis/* external.
   { ...libraryConfig({ entry: ['src/index.ts'] }), clean: false },
-  // The `blis` binary: one CommonJS file (dist/blis.cjs) with the @blis/* workspace packages
-  // (from their sources) and the small pure-JS dependencies inside, run by the launcher
-  // (dist/cli.cjs) through V8's code cache (src/launch/). A script compiled that way can be
-  // cached, an ES module on Node 20 cannot; one file means one cache. esbuild (a native binary),
-  // tinypool (which starts workers from its own files) and the rest stay external, imported
-  // through the launcher's loader (importModule in @blis/adapters).
-  defineConfig({
-    entry: { blis: 'src/cli.ts', cli: 'src/launch/launcher.ts' },
-    format: ['cjs'],
-    dts: false,
-    sourcemap: true,
-    clean: false,
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    treeshake: false,
-    // import.meta.url (policy-module.ts resolves candidates' imports from it) from __filename.
-    shims: true,
-    noExternal: BUNDLED,
-    esbuildOptions: bundleOptions,
-  }),
-  // dist/cli.js, for `node dist/cli.js`: a module that requires the launcher.
-  defineConfig({ entry: { cli: 'src/launch/entry.ts' }, format: ['esm'], dts: false, sourcemap: false, clean: false, target: 'node20', platform: 'node', shims: false }),
-  // The thread modules: tinypool starts each sweep worker from `./sweep-worker.js` beside the
-  // bundle (adapters' worker-file.ts), `blis evaluate` a candidate's code in
-  // `./evaluate-sandbox-thread.js` (adapters' sandbox-file.ts).
-  defineConfig({
-    entry: { 'sweep-worker': '../adapters/src/sweep/sweep-worker.ts', 'evaluate-sandbox-thread': '../adapters/src/evaluate/sandbox/sandbox-thread.ts' },
-    format: ['esm'],
-    dts: false,
-    sourcemap: true,
-    clean: false,
-    target: 'node20',
-    platform: 'node',
-    treeshake: false,
-    shims: false,
-    noExternal: BUNDLED,
-    // commander is CommonJS and requires Node built-ins: give the ESM chunks a real `require`.
-    banner: { js: "import { createRequire as __blisCreateRequire } from 'node:module';\nconst require = __blisCreateRequire(import.meta.url);" },
-    esbuildOptions: bundleOptions,
-  }),
+  ...binaryBuilds().map((o) => defineConfig(o)),
 ];

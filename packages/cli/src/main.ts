@@ -10,9 +10,10 @@ import { OBSERVE_FLAGS } from './observe-flags.js';
 import { REPLAY_FLAGS, SIMULATION_FLAGS } from './run-flags.js';
 import { SATURATION_FLAGS } from './saturation-flags.js';
 import { COMPOSE_FLAGS } from './compose-flags.js';
+import { LAZY_GENERATION_FLAG, REPLAY_SESSION_FLAGS, RUN_CLOSED_LOOP_FLAGS } from './closed-loop-flag-defs.js';
 
-/** `blis run`'s flags: the simulation's, and the post-hoc saturation analysis of run and replay. */
-const RUN_DEFS = [...SIMULATION_FLAGS, ...SATURATION_FLAGS];
+/** `blis run`'s flags: the simulation's, its closed loop, and the post-hoc saturation analysis of run and replay. */
+const RUN_DEFS = [...SIMULATION_FLAGS, ...RUN_CLOSED_LOOP_FLAGS, LAZY_GENERATION_FLAG, ...SATURATION_FLAGS];
 import { SERVE_SIM_EXCLUDED, SERVE_SIM_FLAGS } from './serve-sim-flags.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
@@ -51,6 +52,7 @@ const GENERATION_FLAGS: readonly string[] = [
   'workload',
   'arrival-process',
   'workload-spec',
+  'concurrency',
 ];
 
 /**
@@ -79,13 +81,14 @@ export function buildProgram(): Command {
     RUN_DEFS,
   ).action(async (opts: Record<string, unknown>) => {
     const { runSimulationCommand } = await import('./commands/simulate-command.js');
+    const { runClosedLoopWorkload } = await import('./closed-loop-flags.js');
     const presets = (await import('./defaults-apply.js')).presetAndLengths;
-    await runSimulationCommand(RUN_DEFS, opts, (f) => workloadFromRunFlags(f, presets));
+    await runSimulationCommand(RUN_DEFS, opts, (f) => runClosedLoopWorkload(f) ?? workloadFromRunFlags(f, presets));
   });
 
   // The trace gives arrivals and lengths: replay has no workload-generation flags. They are still
   // recognised (hidden), so giving one says why it does not apply instead of "unknown option".
-  const replayDefs = [...SIMULATION_FLAGS.filter((d) => !GENERATION_FLAGS.includes(d.name)), ...REPLAY_FLAGS, ...SATURATION_FLAGS];
+  const replayDefs = [...SIMULATION_FLAGS.filter((d) => !GENERATION_FLAGS.includes(d.name)), ...REPLAY_FLAGS, ...REPLAY_SESSION_FLAGS, LAZY_GENERATION_FLAG, ...SATURATION_FLAGS];
   const replay = addFlags(program.command('replay').description('replay a recorded trace (TraceV2, Mooncake JSONL, Azure CSV) through the simulator'), replayDefs);
   for (const name of GENERATION_FLAGS) replay.addOption(new Option(`--${name} <value>`).hideHelp().helpGroup('Workload:'));
   replay.action(async (opts: Record<string, unknown>) => {
@@ -99,9 +102,11 @@ export function buildProgram(): Command {
         })),
       );
     const { runSimulationCommand } = await import('./commands/simulate-command.js');
+    const { replaySessionSettings } = await import('./closed-loop-flags.js');
     await runSimulationCommand(replayDefs, opts, (f) => {
       const { path, dataPath } = tracePath(f);
-      return { kind: 'trace', path, dataPath, format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined, timeScale: (f.timeScale as number | undefined) ?? 1, maxRequests: f.maxRequests as number | undefined };
+      const sessions = replaySessionSettings(f);
+      return { kind: 'trace', path, dataPath, format: f.traceFormat as 'tracev2' | 'mooncake' | 'azure' | undefined, timeScale: (f.timeScale as number | undefined) ?? 1, maxRequests: f.maxRequests as number | undefined, ...sessions };
     });
   });
 

@@ -1,4 +1,5 @@
 import type { FlagDef } from './flags.js';
+import { LAZY_GENERATION_FLAG } from './closed-loop-flag-defs.js';
 import { SIMULATION_FLAGS } from './run-flags.js';
 
 const SERVER = 'Server';
@@ -26,9 +27,10 @@ export const OBSERVE_FLAGS: readonly FlagDef[] = [
   { name: 'num-requests', kind: 'posInt', group: WORKLOAD, description: 'requests to send, warm-up included; unset: the spec\'s num_requests (flag-driven workloads need this or --horizon)' },
   { name: 'seed', kind: 'int', group: WORKLOAD, description: 'workload and prompt-text seed; when given, also overrides a --workload-spec seed', defaultText: '42' },
   { name: 'horizon', kind: 'posInt', group: WORKLOAD, description: 'send no request arriving after this many µs (closed loop: after this long)' },
-  { name: 'concurrency', kind: 'posInt', group: WORKLOAD, description: 'closed loop: this many virtual users, each sending its next request when the last is answered (with flag-driven lengths; not with --rate, --workload or --workload-spec)' },
+  { name: 'concurrency', kind: 'posInt', group: WORKLOAD, description: 'closed loop: BLIS\'s concurrency client of this many virtual users, generated as `blis run --concurrency` generates it, each sending its next request when the last is answered (with flag-driven lengths; not with --rate, --workload or --workload-spec)' },
   { name: 'think-time-ms', kind: 'nonNegInt', group: WORKLOAD, description: 'with --concurrency: a user\'s pause between an answer and its next request', defaultText: '0' },
   { name: 'think-time-dist', kind: 'string', group: WORKLOAD, description: 'with --concurrency, instead of --think-time-ms: pauses drawn from "constant:value=500ms" or "lognormal:mu=2.0,sigma=0.6[,min=3s][,max=30s]" (mu, sigma of ln seconds)' },
+  { ...LAZY_GENERATION_FLAG, description: "BLIS's streaming generator; accepted and changes nothing here: requests are always generated as they are sent (the same requests as without it, as in BLIS)" },
   { name: 'max-concurrency', kind: 'posInt', group: CLIENT, description: 'requests in flight at most; with --concurrency it defaults to that', defaultText: '256' },
   { name: 'warmup-requests', kind: 'nonNegInt', group: CLIENT, description: 'send the first N requests but leave them out of the trace', defaultText: '0' },
   { name: 'prewarm-duration', kind: 'duration', group: CLIENT, description: 'before the workload, send small fixed requests at concurrency 4 for this long ("60s"); not recorded', defaultText: '0' },

@@ -1,6 +1,5 @@
-import { RandomStream, type RequestSource, deriveSeed } from '@blis/engine';
-import type { ClosedLoop } from '@blis/observe';
-import { type LoadedSpec, type ThinkTimeDist, ThinkTimeDistError, createRequestSource, loadWorkloadSpec, parseThinkTimeDist, sampleThinkTimeUs, specFromFlags } from '@blis/workload';
+import type { RequestSource } from '@blis/engine';
+import { type LoadedSpec, type ThinkTimeDist, ThinkTimeDistError, createRequestSource, loadWorkloadSpec, parseThinkTimeDist, specFromFlags } from '@blis/workload';
 import { camel } from './flag-name.js';
 import { requireReadable } from './input-files.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
@@ -13,7 +12,8 @@ export interface ObserveWorkload {
   seed: number;
   /** The spec's path, or `preset:<name>`; undefined for plain flags. */
   label?: string;
-  closedLoop?: ClosedLoop;
+  /** `--concurrency`: the closed loop's users (`--max-concurrency` defaults to them). */
+  users?: number;
   /** Requests the run will send, when known (for the progress bar). */
   expected?: number;
 }
@@ -62,12 +62,14 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
   if (issues.length > 0) throw new UsageError(issues);
   const seed = (f.seed as number | undefined) ?? 42;
   const spec = specFromFlags({
-    // The closed loop takes lengths from the workload in order and ignores its arrival times.
-    rate: concurrency !== undefined ? 1 : (f.rate as number),
-    numRequests: numRequests ?? 1,
+    rate: f.rate as number | undefined,
+    numRequests,
     ...presetAndLengths(f, false),
-    horizonUs: concurrency === undefined ? horizon : undefined,
+    horizonUs: horizon,
     seed,
+    // BLIS's closed loop: the concurrency client its generator draws (users, their lengths, their
+    // next requests after each answer plus the think time), as `blis run --concurrency` makes it.
+    ...(concurrency !== undefined ? { concurrency, thinkTimeMs: (f.thinkTimeMs as number | undefined) ?? 0 } : {}),
   });
   // Streamed, unlike BLIS's synthesized client (`streaming: false`): without streaming the first
   // chunk is the end of the body, so the trace would carry no TTFT. Only observe's copy of the
@@ -77,11 +79,12 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
   const bounded: LoadedSpec = numRequests === undefined ? { ...streamed, num_requests: undefined } : streamed;
   return {
     // BLIS's flag-driven workload has no SLO class, so no priority either (vLLM refuses a
-    // non-zero one unless priority scheduling is on).
-    source: createRequestSource(bounded, { defaultSloClass: '' }),
+    // non-zero one unless priority scheduling is on). --think-time-dist replaces every user's
+    // constant pause, drawn on the user's own generator (BLIS's applyThinkTimeSampler).
+    source: createRequestSource(bounded, { defaultSloClass: '', ...(thinkDist !== undefined ? { thinkTime: thinkDist } : {}) }),
     seed,
     label: f.workload !== undefined ? `preset:${f.workload as string}` : undefined,
-    closedLoop: concurrency !== undefined ? closedLoop(concurrency, f.thinkTimeMs as number | undefined, thinkDist, seed, horizon) : undefined,
+    ...(concurrency !== undefined ? { users: concurrency } : {}),
     expected: numRequests,
   };
 }
@@ -96,12 +99,4 @@ function thinkTimeDistFlag(text: string | undefined, issues: UsageIssue[]): Thin
     issues.push({ where: `--think-time-dist ${e.part}`, expected: e.expected, found: e.found });
     return undefined;
   }
-}
-
-/** The users' loop; a distribution draws from its own stream of the workload seed, so runs repeat their pauses. */
-function closedLoop(users: number, thinkTimeMs: number | undefined, dist: ThinkTimeDist | undefined, seed: number, horizonUs: number | undefined): ClosedLoop {
-  const loop: ClosedLoop = { users, thinkTimeUs: (thinkTimeMs ?? 0) * 1000, horizonUs };
-  if (dist === undefined) return loop;
-  const rng = new RandomStream('think-time', deriveSeed(seed, 'think-time'));
-  return { ...loop, thinkTime: () => sampleThinkTimeUs(dist, () => rng.normal()) };
 }

@@ -53,6 +53,11 @@ function arraySource(rows: readonly RequestSpec[]): RequestSource {
   return { peekArrivalUs: () => rows[i]?.arrivalUs ?? Number.POSITIVE_INFINITY, next: () => rows[i++] };
 }
 
+/** `session_<id>_round_<k>` of a closed-loop replay's follow-up id (`..._<counter>`), else undefined. */
+function followUpKey(id: string): string | undefined {
+  return /^(session_.+_round_\d+)_\d+$/.exec(id)?.[1];
+}
+
 /** A request as the run received it: its spec (arrival and token counts the run's) and fate. */
 export interface RunRequest {
   spec: RequestSpec;
@@ -69,6 +74,11 @@ export interface RunRequest {
  */
 export function runRequests(config: SimulationConfig, result: SimulationResult): RunRequest[] {
   const byId = fates(result);
+  const followUpIds = new Map<string, string>();
+  for (const id of byId.keys()) {
+    const key = followUpKey(id);
+    if (key !== undefined) followUpIds.set(key, id);
+  }
   // A client that names no SLO class sends requests of none, as BLIS writes them in both files.
   const source = openWorkload(config.workload, { seed: config.seed, blockSizeTokens: config.blockSizeTokens, horizonUs: config.horizonUs, defaultSloClass: '' });
   const rows: RunRequest[] = [];
@@ -84,8 +94,16 @@ export function runRequests(config: SimulationConfig, result: SimulationResult):
       continue;
     }
     if (next === Number.POSITIVE_INFINITY || rows.length >= byId.size) break;
-    const r = source.next()!;
-    const fate = byId.get(r.id);
+    let r = source.next()!;
+    let fate = byId.get(r.id);
+    // A closed-loop replay names follow-ups by a counter in the order completions reached the
+    // source; completions at the same µs (on two instances) may come here in another order.
+    // A session has one request per round, so the round names it.
+    const runId = fate === undefined ? followUpIds.get(followUpKey(r.id) ?? '') : undefined;
+    if (runId !== undefined) {
+      r = { ...r, id: runId };
+      fate = byId.get(runId);
+    }
     if (fate === undefined) {
       // Past the run's horizon: nothing later arrived either (arrivals never go back in time).
       if (config.horizonUs !== undefined && r.arrivalUs > config.horizonUs) break;

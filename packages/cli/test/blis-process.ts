@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { ExpectStatic } from 'vitest';
+import { type ExpectStatic, inject } from 'vitest';
 
 // The `blis` process as the CLI tests drive it, and the shape every bad-input case must have.
 
@@ -9,12 +9,18 @@ export const BIN = join(ROOT, 'packages', 'cli', 'bin', 'blis.js');
 export const SOURCE = join(ROOT, 'packages', 'cli', 'src', 'cli.ts');
 
 /**
- * Runs the CLI sources directly (what bin/blis.js does in a checkout, minus its extra process):
- * these cases only exercise argument handling, so start-up dominates, and the tests run
- * concurrently. `viaBin` goes through the launcher, to show the exit code survives it.
+ * The `blis` these tests start: the binary built from the sources for this test run
+ * (tools/test-support/cli-bundle.ts, the bundle users run), or the sources through tsx when
+ * BLIS_TEST_CLI=sources. Node options before the script.
+ */
+export const CLI_ARGV: readonly string[] = inject('blisTestBin') ? [inject('blisTestBin')] : ['--conditions=@blis/source', '--import', 'tsx', SOURCE];
+
+/**
+ * Runs the CLI ({@link CLI_ARGV}; start-up dominates these cases, and the tests run
+ * concurrently). `viaBin` goes through bin/blis.js, to show the exit code survives it.
  */
 export function blis(args: readonly string[], viaBin = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const argv = viaBin ? [BIN, ...args] : ['--conditions=@blis/source', '--import', 'tsx', SOURCE, ...args];
+  const argv = viaBin ? [BIN, ...args] : [...CLI_ARGV, ...args];
   return new Promise((resolve) => {
     execFile(process.execPath, argv, { cwd: ROOT, encoding: 'utf8' }, (err, stdout, stderr) => {
       resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stdout, stderr });
@@ -31,12 +37,12 @@ export interface BlisProcess {
 }
 
 /**
- * Starts the CLI from its sources, without the launcher in between, so that a signal (or the
- * SIGKILL that ends a hung test) reaches the process itself; `viaBin` goes through the
- * launcher (bin/blis.js) instead. The caller kills it when done.
+ * Starts the CLI ({@link CLI_ARGV}: one process, so that a signal, or the SIGKILL that ends a
+ * hung test, reaches it); `viaBin` goes through bin/blis.js instead. The caller kills it when
+ * done.
  */
 export function startBlis(args: readonly string[], viaBin = false): BlisProcess {
-  const argv = viaBin ? [BIN, ...args] : ['--conditions=@blis/source', '--import', 'tsx', SOURCE, ...args];
+  const argv = viaBin ? [BIN, ...args] : [...CLI_ARGV, ...args];
   const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -76,10 +82,10 @@ export async function rejects(expect: ExpectStatic, args: readonly string[], ...
   });
 }
 
-/** Runs `blis evaluate ...args` from the sources with `input` on stdin. */
+/** Runs `blis evaluate ...args` ({@link CLI_ARGV}) with `input` on stdin. */
 export function evaluateCli(args: readonly string[], input: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=@blis/source', '--import', 'tsx', SOURCE, 'evaluate', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [...CLI_ARGV, 'evaluate', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

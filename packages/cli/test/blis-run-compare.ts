@@ -64,7 +64,12 @@ export function cut(traceCsv: string, metrics: { requests: BlisRequest[] }): Row
  * and expects every row and aggregate field of the fixture `<dir>/<name>.{csv,json}`.
  */
 export async function expectBlisRun(spec: string, flags: readonly string[], dir: string, name: string, out: string): Promise<void> {
-  const r = await blis(['run', '--model', 'qwen/qwen3-14b', '--workload-spec', spec, '--total-kv-blocks', '15909', ...flags, '--quiet', '--trace-output', out, '--metrics-path', `${out}-m.json`]);
+  await expectBlisRunOf(['--workload-spec', spec, ...flags], dir, name, out);
+}
+
+/** {@link expectBlisRun} of a `blis run` with the workload flags `args` (a spec, or a flag-driven workload). */
+export async function expectBlisRunOf(args: readonly string[], dir: string, name: string, out: string): Promise<void> {
+  const r = await blis(['run', '--model', 'qwen/qwen3-14b', ...args, '--total-kv-blocks', '15909', '--quiet', '--trace-output', out, '--metrics-path', `${out}-m.json`]);
   expect(r.code, r.stderr).toBe(0);
   const metrics = JSON.parse(readFileSync(`${out}-m.json`, 'utf8'));
   const ours = cut(readFileSync(`${out}.csv`, 'utf8'), metrics);

@@ -120,6 +120,33 @@ describe('blis observe', () => {
     for (let i = 1; i < 3; i++) expect(Number(rows[i][send]) - Number(rows[i - 1][last])).toBeGreaterThanOrEqual(150_000);
   });
 
+  it("--concurrency: BLIS's concurrency client, the same users and lengths as `blis run --concurrency`, each next request an answer plus the think time later", async () => {
+    const h = join(tmp, 'users.yaml');
+    const d = join(tmp, 'users.csv');
+    const loop = ['--concurrency', '3', '--think-time-ms', '20', '--num-requests', '9', '--prompt-tokens', '30', '--prompt-tokens-stdev', '10', '--output-tokens', '4', '--output-tokens-stdev', '2', '--seed', '7'];
+    const r = await blis(['observe', '--server-url', url, '--model', 'm', ...loop, '--trace-header', h, '--trace-data', d]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = (text: string) => {
+      const [head, ...lines] = text.trim().split('\n').map((l) => l.split(','));
+      return lines.map((l) => Object.fromEntries(head.map((k, i) => [k, l[i]])));
+    };
+    const observed = rows(readFileSync(d, 'utf8'));
+    const run = await blis(['run', ...loop, '--quiet', '--trace-output', join(tmp, 'users-run')]);
+    expect(run.code, run.stderr).toBe(0);
+    const simulated = rows(readFileSync(join(tmp, 'users-run.csv'), 'utf8'));
+    const key = (x: Record<string, string>) => `${x.session_id}/${x.round_index}`;
+    const lengthsOf = (xs: Record<string, string>[]) => xs.map((x) => [key(x), x.input_tokens, x.output_tokens]).sort();
+    expect(observed).toHaveLength(9);
+    expect(lengthsOf(observed)).toEqual(lengthsOf(simulated));
+    const users = new Map<string, Record<string, string>[]>();
+    for (const x of observed) users.set(x.session_id, [...(users.get(x.session_id) ?? []), x]);
+    expect([...users.keys()].sort()).toEqual(['concurrency_distribution_user_0', 'concurrency_distribution_user_1', 'concurrency_distribution_user_2']);
+    for (const xs of users.values()) {
+      xs.sort((a, b) => Number(a.round_index) - Number(b.round_index));
+      for (let i = 1; i < xs.length; i++) expect(Number(xs[i].send_time_us) - Number(xs[i - 1].last_chunk_time_us)).toBeGreaterThanOrEqual(20_000);
+    }
+  });
+
   it('exits 2 with nothing on stdout when the server is unreachable', async () => {
     await rejects(expect, ['observe', '--server-url', 'http://127.0.0.1:1', '--model', 'm', '--rate', '1', '--num-requests', '1', '--trace-header', join(tmp, 'x.yaml'), '--trace-data', join(tmp, 'x.csv')], /^blis: --server-url: expected a server that answers HTTP, found http:\/\/127\.0\.0\.1:1 unreachable \(.*ECONNREFUSED/);
   });

@@ -1,4 +1,5 @@
 import { MOE_COMM_BACKENDS } from '@blis/latency';
+import { ThinkTimeDistError, parseThinkTimeDist } from '@blis/workload';
 import * as z from 'zod';
 import { KVOffloadSchema, expectedFound, offloadBlockSizeIssue } from './kv-offload-schema.js';
 import { PdConfigSchema, pdTopologyIssues } from './pd/pd-schema.js';
@@ -12,6 +13,17 @@ import { FlowControlSchema } from './flow-control/flow-control-schema.js';
 export { FlowControlSchema };
 
 const nonNegInt = z.number().int().nonnegative();
+
+/** What is wrong with a think-time distribution text, if anything. */
+function thinkTimeDistIssue(text: string): string | undefined {
+  try {
+    parseThinkTimeDist(text);
+    return undefined;
+  } catch (e) {
+    if (e instanceof ThinkTimeDistError) return e.message;
+    throw e;
+  }
+}
 const posInt = z.number().int().positive();
 
 const policyRef = <D extends string>(defaultName: D) =>
@@ -76,8 +88,29 @@ export const TraceWorkloadSchema = z
     format: z.enum(['tracev2', 'mooncake', 'azure']).optional(),
     timeScale: z.number().positive().default(1),
     maxRequests: posInt.optional(),
+    /**
+     * `fixed`: every row arrives at its recorded time. `closed-loop` (TraceV2 only): a session's
+     * next round is sent when the previous one completes, after a think time (BLIS's
+     * `--session-mode`).
+     */
+    sessionMode: z.enum(['fixed', 'closed-loop']).default('fixed'),
+    /** closed-loop: every session's think time, µs (BLIS's `--think-time-ms` × 1000); unset: the trace's. */
+    thinkTimeUs: nonNegInt.optional(),
+    /** closed-loop: think times drawn from `constant:value=500ms` or `lognormal:mu=..,sigma=..[,min=..][,max=..]` (BLIS's `--think-time-dist`). */
+    thinkTimeDist: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((w, ctx) => {
+    for (const key of ['thinkTimeUs', 'thinkTimeDist'] as const)
+      if (w[key] !== undefined && w.sessionMode !== 'closed-loop') ctx.addIssue({ code: 'custom', path: [key], message: `sessionMode closed-loop for a think time, found ${w.sessionMode}` });
+    if (w.thinkTimeUs !== undefined && w.thinkTimeDist !== undefined) ctx.addIssue({ code: 'custom', path: ['thinkTimeDist'], message: 'one of thinkTimeUs and thinkTimeDist, found both' });
+    if (w.thinkTimeDist !== undefined) {
+      const issue = thinkTimeDistIssue(w.thinkTimeDist);
+      if (issue !== undefined) ctx.addIssue({ code: 'custom', path: ['thinkTimeDist'], message: issue });
+    }
+    if (w.sessionMode === 'closed-loop' && w.format !== undefined && w.format !== 'tracev2') ctx.addIssue({ code: 'custom', path: ['format'], message: `a TraceV2 trace for closed-loop session replay, found ${w.format}` });
+    if (w.sessionMode === 'closed-loop' && w.timeScale !== 1) ctx.addIssue({ code: 'custom', path: ['timeScale'], message: `1 with closed-loop session replay (recorded think times are not scaled), found ${w.timeScale}` });
+  });
 
 export const WorkloadSourceSchema = z.discriminatedUnion('kind', [SyntheticWorkloadSchema, SpecWorkloadSchema, TraceWorkloadSchema]);
 

@@ -120,6 +120,8 @@ export interface PreparedRun {
   kvTiers?: KVTierConfig;
   /** The runtime's own post-hoc saturation detectors (`SimulationRuntime.saturationDetectors`). */
   saturationDetectors?: readonly (() => PostHocSaturationDetector)[];
+  /** Warnings about the workload as opened (BLIS logs them): a closed-loop replay of a trace without sessions. */
+  workloadWarnings?: readonly string[];
 }
 
 /**
@@ -331,6 +333,7 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, kvBlocksDerivation, memory };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
   if (given.saturationDetectors !== undefined) prepared.saturationDetectors = given.saturationDetectors;
+  if ('warnings' in opened && opened.warnings !== undefined && opened.warnings.length > 0) prepared.workloadWarnings = opened.warnings;
   return prepared;
 }
 

@@ -6,6 +6,9 @@ import {
   formatBytes,
   loadWorkloadSpec,
   openTrace,
+  parseThinkTimeDist,
+  ClosedLoopTraceSource,
+  TraceReadError,
   parseWorkloadSpec,
   specFromFlags,
   type LoadedSpec,
@@ -44,6 +47,8 @@ export interface OpenedWorkload {
   requests: number | undefined;
   /** Where `requests` came from when the workload does not state it (a trace's size). */
   requestsFrom?: string;
+  /** Warnings about the workload as opened (a closed-loop replay of a trace without sessions). */
+  warnings?: string[];
 }
 
 /** Turns the `workload` section of a config into a lazy request stream. */
@@ -69,6 +74,7 @@ export function openSizedWorkload(w: WorkloadSource, opts: OpenWorkloadOptions):
     }
     case 'trace': {
       opts.onPhase?.({ kind: 'read-trace', path: w.path });
+      if (w.sessionMode === 'closed-loop') return closedLoopTrace(w, opts);
       const source = openTrace(w.path, { format: traceFormat(w), dataPath: w.dataPath, timeScale: w.timeScale, maxRequests: w.maxRequests, blockSizeTokens: opts.blockSizeTokens });
       return { source, ...traceSize(w) };
     }
@@ -111,6 +117,27 @@ function specRequests(w: SpecWorkload, spec: LoadedSpec): number | undefined {
   if (w.numRequests === undefined && requests !== undefined && requests > RUN_LIMITS.maxRequests)
     throw new RunLimitError([{ path: ['num_requests'], file: w.path ?? 'workload spec', expected: `at most ${RUN_LIMITS.maxRequests} requests`, found: String(requests) }]);
   return requests;
+}
+
+/**
+ * BLIS's closed-loop session replay of a TraceV2 pair: the trace's rows (at most --max-requests),
+ * sessions re-sent round by round. Its size is the rows read: follow-ups replace recorded rows.
+ */
+function closedLoopTrace(w: TraceWorkload, opts: OpenWorkloadOptions): OpenedWorkload {
+  // Only TraceV2 has sessions (session_id, round_index): a Mooncake or Azure trace is refused by name.
+  const format = traceFormat(w) ?? detectTraceFormat(w.path);
+  if (format !== 'tracev2') throw new TraceReadError({ file: w.path, expected: 'a TraceV2 trace for closed-loop session replay (its session_id and round_index columns)', found: format === 'azure' ? 'an Azure trace CSV' : 'a Mooncake JSONL trace' });
+  const thinkTime = w.thinkTimeDist !== undefined ? parseThinkTimeDist(w.thinkTimeDist) : w.thinkTimeUs !== undefined && w.thinkTimeUs > 0 ? { type: 'constant' as const, valueUs: w.thinkTimeUs } : undefined;
+  const source = new ClosedLoopTraceSource(w.path, {
+    seed: opts.seed,
+    blockSizeTokens: opts.blockSizeTokens,
+    ...(w.dataPath !== undefined ? { dataPath: w.dataPath } : {}),
+    ...(w.maxRequests !== undefined ? { maxRequests: w.maxRequests } : {}),
+    ...(opts.horizonUs !== undefined ? { horizonUs: opts.horizonUs } : {}),
+    ...(thinkTime !== undefined ? { thinkTime } : {}),
+  });
+  const warnings = source.sessions === 0 ? ['--session-mode closed-loop: the trace has no session rows (session_id); every request is sent at its recorded time'] : [];
+  return { source, ...traceSize(w), warnings };
 }
 
 function traceFormat(w: TraceWorkload): TraceWorkload['format'] {

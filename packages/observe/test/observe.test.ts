@@ -90,6 +90,41 @@ describe('observe', () => {
     for (let i = 1; i < 4; i++) expect(r.records[i].sendTimeUs).toBeGreaterThanOrEqual(r.records[i - 1].lastChunkTimeUs);
   });
 
+  it("a spec's concurrency users: each sends its next request after its answer plus think time, never two at once", async () => {
+    const spec = parseWorkloadSpec({
+      version: '2',
+      seed: 4,
+      aggregate_rate: 0,
+      num_requests: 8,
+      clients: [
+        {
+          id: 'agents',
+          rate_fraction: 0,
+          concurrency: 2,
+          think_time_us: 20_000,
+          streaming: true,
+          input_distribution: { type: 'constant', params: { value: 5 } },
+          output_distribution: { type: 'constant', params: { value: 2 } },
+        },
+      ],
+    });
+    const s = await server(async (q, res) => {
+      await new Promise((r) => setTimeout(r, 10));
+      await openAiLike(q, res);
+    });
+    const r = await observe({ serverUrl: s.url, model: 'm', source: createRequestSource(spec), seed: 4 });
+    expect(r.records).toHaveLength(8);
+    expect(s.maxInFlight).toBeLessThanOrEqual(2);
+    const users = new Map<string, typeof r.records>();
+    for (const x of r.records) users.set(x.sessionId, [...(users.get(x.sessionId) ?? []), x]);
+    expect([...users.keys()].sort()).toEqual(['concurrency_agents_user_0', 'concurrency_agents_user_1']);
+    for (const rounds of users.values()) {
+      expect(rounds.map((x) => x.roundIndex)).toEqual(rounds.map((_, i) => i));
+      // The answer ends at lastChunkTimeUs; the next request leaves a think time later, not before.
+      for (let i = 1; i < rounds.length; i++) expect(rounds[i].sendTimeUs - rounds[i - 1].lastChunkTimeUs).toBeGreaterThanOrEqual(20_000);
+    }
+  });
+
   it('scrapes /metrics at the start and end of the window', async () => {
     let queries = 100;
     const s = await server(openAiLike, () => {

@@ -21,6 +21,14 @@ export interface FlagWorkload {
   arrivalProcess?: 'poisson' | 'constant';
   /** Per-request deadline after arrival, µs; 0 = none. BLIS's `blis run` default is 300 s. */
   timeoutUs?: number;
+  /**
+   * BLIS's `--concurrency`: this many closed-loop users instead of an arrival rate (the client
+   * gets `concurrency` and `rate_fraction` 0, the spec `aggregate_rate` 0, and `num_requests` only
+   * when given: the users then run until the horizon). The preset is not read, as in BLIS.
+   */
+  concurrency?: number;
+  /** With `concurrency`: a user's pause between an answer and its next request, ms (BLIS's `--think-time-ms`). */
+  thinkTimeMs?: number;
 }
 
 /**
@@ -32,19 +40,26 @@ export interface FlagWorkload {
  * supplies the length defaults; explicit flags override it.
  */
 export function specFromFlags(f: FlagWorkload): LoadedSpec {
-  const p = f.preset !== undefined ? workloadPreset(f.preset) : undefined;
+  return WorkloadSpecSchema.parse(flagSpecObject(f));
+}
+
+/** The WorkloadSpec object {@link specFromFlags} validates: BLIS's synthesized spec, as YAML would give it. */
+export function flagSpecObject(f: FlagWorkload): Record<string, unknown> {
+  const closedLoop = (f.concurrency ?? 0) > 0;
+  const p = f.preset !== undefined && !closedLoop ? workloadPreset(f.preset) : undefined;
   const prefix = f.prefixTokens ?? p?.prefix_tokens ?? 0;
   const raw = {
     version: '2',
     seed: f.seed ?? 42,
     category: 'language',
-    aggregate_rate: f.rate ?? 1,
-    num_requests: f.numRequests ?? 100,
+    aggregate_rate: closedLoop ? 0 : (f.rate ?? 1),
+    ...(closedLoop ? (f.numRequests !== undefined ? { num_requests: f.numRequests } : {}) : { num_requests: f.numRequests ?? 100 }),
     ...(f.horizonUs !== undefined ? { horizon: f.horizonUs } : {}),
     clients: [
       {
         id: 'distribution',
-        rate_fraction: 1,
+        rate_fraction: closedLoop ? 0 : 1,
+        ...(closedLoop ? { concurrency: f.concurrency, think_time_us: (f.thinkTimeMs ?? 0) * 1000 } : {}),
         arrival: { process: f.arrivalProcess ?? 'constant' },
         ...(f.timeoutUs !== undefined ? { timeout: f.timeoutUs } : {}),
         input_distribution: {
@@ -69,5 +84,5 @@ export function specFromFlags(f: FlagWorkload): LoadedSpec {
       },
     ],
   };
-  return WorkloadSpecSchema.parse(raw);
+  return raw;
 }

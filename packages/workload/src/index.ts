@@ -15,7 +15,7 @@ export { InferencePerfSchema, InferencePerfSpecSchema } from './inference-perf/i
 export type { InferencePerfSection, InferencePerfSpec } from './inference-perf/inference-perf-schema.js';
 export type { IpPlan, IpClient, IpSampler, IpIssue } from './inference-perf/inference-perf-plan.js';
 export type { InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
-export { specFromFlags } from './from-flags.js';
+export { flagSpecObject, specFromFlags } from './from-flags.js';
 export { parseThinkTimeDist, sampleThinkTimeUs, ThinkTimeDistError } from './think-time/think-time-dist.js';
 export type { ThinkTimeDist } from './think-time/think-time-dist.js';
 export type { FlagWorkload } from './from-flags.js';
@@ -27,6 +27,8 @@ export { promptBlockHashes, mooncakeBlockHashes, requestBlockHashes } from './bl
 export type { RequestBlockHashes } from './block-hashes.js';
 export type { PromptIdentity } from './block-hashes.js';
 export { openTrace, detectTraceFormat } from './traces/open-trace.js';
+export { ClosedLoopTraceSource } from './session-replay/closed-loop-trace.js';
+export type { ClosedLoopReplayOptions } from './session-replay/closed-loop-trace.js';
 export type { TraceFormat, OpenTraceOptions } from './traces/open-trace.js';
 export { estimateTraceRecords, type TraceRecordEstimate } from './traces/trace-size.js';
 export { openTraceV2, openTraceV2Text, writeTraceV2, readTraceV2Header, parseTraceV2Header, traceV2Pair, TRACEV2_COLUMNS, TraceV2HeaderSchema } from './traces/tracev2.js';

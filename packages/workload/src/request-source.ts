@@ -15,6 +15,7 @@ import { blueprintSeeds } from './sessions/session-seeds.js';
 import type { LoadedSpec } from './spec-load.js';
 import { type ClientSpec, DEFAULT_SLO_CLASS, type WindowSpec, hasWindowOverrides } from './spec-schema.js';
 import { buildWindowCursors } from './window-cursors.js';
+import type { ThinkTimeDist } from './think-time/think-time-dist.js';
 
 export interface RequestSourceOptions {
   /** Tokens per KV block, for the prompt block hashes (16). */
@@ -35,6 +36,11 @@ export interface RequestSourceOptions {
   file?: string;
   /** The SLO class of a client that names none ({@link DEFAULT_SLO_CLASS}; `blis observe` gives '': no class). */
   defaultSloClass?: string;
+  /**
+   * Every closed-loop session's and user's pauses drawn from this on its own generator instead of
+   * its `think_time_us` (BLIS observe's `--think-time-dist`).
+   */
+  thinkTime?: ThinkTimeDist;
 }
 
 export { DEFAULT_SESSION_TIMEOUT_US };
@@ -127,7 +133,7 @@ export class SpecRequestSource implements RequestSource {
     };
     this.limit = opts.maxRequests ?? spec.num_requests ?? Number.POSITIVE_INFINITY;
     this.horizon = spec.horizon ?? opts.horizonUs ?? Number.POSITIVE_INFINITY;
-    this.sessions = new ClosedLoopSessions(this.horizon);
+    this.sessions = new ClosedLoopSessions(this.horizon, opts.thinkTime);
     const seed = BigInt(opts.seed ?? spec.seed);
     const workload = goSubsystemRand(seed, 'workload-gen');
     const groupLength = prefixGroupLengths(spec.clients);

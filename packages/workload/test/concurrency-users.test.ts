@@ -34,6 +34,15 @@ describe('concurrency clients (closed-loop users)', () => {
     expect(next.deadlineUs).toBe(6000 + 300_000_000);
   });
 
+  it('a think-time distribution (observe --think-time-dist) replaces think_time_us after an answer', () => {
+    const src = createRequestSource(parseWorkloadSpec(users()), { thinkTime: { type: 'constant', valueUs: 2500 } });
+    // The starts are still staggered by think_time_us (0, 250, 500, 750 µs), as BLIS staggers them.
+    const first = [src.next()!, src.next()!, src.next()!, src.next()!];
+    expect(first.map((r) => r.arrivalUs)).toEqual([0, 250, 500, 750]);
+    src.onRequestDone(first[2], 5000, 'completed');
+    expect(src.next()).toMatchObject({ sessionId: 'concurrency_u_user_2', roundIndex: 1, arrivalUs: 7500 });
+  });
+
   it('num_requests bounds seeds plus follow-ups; a failed request ends its user', () => {
     const reqs = drain(createRequestSource(parseWorkloadSpec(users())));
     expect(reqs).toHaveLength(40);

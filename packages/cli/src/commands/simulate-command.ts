@@ -71,6 +71,7 @@ export async function runSimulationCommand(
   };
   if (tracing !== undefined) runtime.observer = tracing.observer;
   const prepared = prepareSimulation(input, runtime);
+  if (!quiet) for (const w of prepared.workloadWarnings ?? []) process.stderr.write(`blis: warning: ${w}\n`);
   // Said once the spec has loaded (prepareSimulation reports a bad one first).
   if (!quiet && workload?.kind === 'spec' && workload.path !== undefined) for (const n of workloadSpecNotes(workload.path)) process.stderr.write(`blis: note: ${n}\n`);
   if (!quiet && logsPolicies(logLevel))

@@ -1,6 +1,7 @@
 import type { RequestOutcome } from '@blis/engine';
 import { drawTokenIds } from '../blis-draws.js';
 import type { GoRand } from '../go-rand/go-rand.js';
+import { type ThinkTimeDist, sampleThinkTimeUs } from '../think-time/think-time-dist.js';
 import type { Lengths } from './session-draws.js';
 
 /** What a closed-loop session needs to make its next round (BLIS's SessionBlueprint and its state). */
@@ -48,7 +49,14 @@ export class ClosedLoopSessions {
   /** Follow-ups left to make (BLIS's follow-up budget, set when concurrency users exist). */
   private budget = Number.POSITIVE_INFINITY;
 
-  constructor(private readonly horizon: number) {}
+  /**
+   * `thinkTime`: every session's pauses drawn from it on the session's generator, instead of its
+   * own constant (BLIS observe's `--think-time-dist`, set on every blueprint).
+   */
+  constructor(
+    private readonly horizon: number,
+    private readonly thinkTime?: ThinkTimeDist,
+  ) {}
 
   /** Caps the follow-ups made from now on (BLIS's SetFollowUpBudget). */
   setBudget(n: number): void {
@@ -70,7 +78,7 @@ export class ClosedLoopSessions {
     if (s === undefined) return undefined;
     this.waiting.delete(index);
     if (outcome !== 'completed' || s.round + 1 >= s.maxRounds || this.budget <= 0) return undefined;
-    const time = timeUs + s.thinkTimeUs;
+    const time = timeUs + (this.thinkTime !== undefined ? sampleThinkTimeUs(this.thinkTime, () => s.rng.normFloat64()) : s.thinkTimeUs);
     if (time > this.horizon) return undefined;
     this.budget--;
     const turn = s.lengths.input(s.rng);

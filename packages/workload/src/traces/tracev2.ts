@@ -38,7 +38,7 @@ export const TraceV2HeaderSchema = z.strictObject({
   warm_up_requests: z.number().int().nonnegative().default(0),
   workload_seed: z.unknown().optional(),
   workload_spec: z.unknown().optional(),
-  /** BLIS's closed-loop replay setting (`accumulate`); this reader replays rows as recorded. */
+  /** How closed-loop session replay builds a follow-up's prompt: `accumulate` (previous prompt, answer, new turn) or absent (prefix and new turn); read only by `--session-mode closed-loop`, as in BLIS. */
   session_context_growth: z.unknown().optional(),
   server: z
     .strictObject(Object.fromEntries(['type', 'model', 'tensor_parallel', 'max_num_seqs', 'block_size', 'gpu_memory_utilization', 'max_model_len'].map((k) => [k, z.unknown().optional()])))
@@ -134,6 +134,30 @@ export function openTraceV2Text(pair: { header: string; headerName: string; data
 
 /** The rows of a TraceV2 data CSV named `csv`, read (three passes) through `open`. */
 function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: TraceOptions): TraceRequestSource {
+  const rows = traceV2Rows(h, csv, open, opts);
+  const read = (): RequestSpec | undefined => rows.read()?.spec;
+  return new TraceRequestSource(csv, rows.ordered ? read : sortedByArrival(read, csv, rows.lineOf), rows.lineOf, opts, 'send_time_us');
+}
+
+/** A TraceV2 data row: the request it is, and what closed-loop session replay also reads. */
+export interface TraceV2Row {
+  spec: RequestSpec;
+  /** `arrival_time_us` in µs (not the send time the request is injected at). */
+  arrivalTimeUs: number;
+  /** The optional trailing `think_time_us` column, µs (0: not recorded). */
+  thinkTimeUs: number;
+  /** The row's own `prefix_length` column (the request carries its group's length). */
+  prefixLengthColumn: number;
+}
+
+/** The rows of a TraceV2 pair in file order, the line being read, and whether injection times never decrease. */
+export interface TraceV2Rows {
+  read(): TraceV2Row | undefined;
+  lineOf(): number;
+  ordered: boolean;
+}
+
+function traceV2Rows(h: TraceV2Header, csv: string, open: () => Lines, opts: Pick<TraceOptions, 'blockSizeTokens'>): TraceV2Rows {
   const unit = UNIT_US[h.time_unit];
   const bs = opts.blockSizeTokens ?? 16;
   const lines = open();
@@ -153,9 +177,11 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
   const sloCol = names.indexOf('slo_target_us');
   // BLIS appends an `adapter` column (a LoRA adapter id) when any row has one.
   const adapterCol = names.indexOf('adapter');
+  // BLIS appends `think_time_us` when a converter recorded client think times (#1478).
+  const thinkCol = names.indexOf('think_time_us');
   const groupLength = readPrefixGroupLengths(open(), col.prefix_group, col.prefix_length);
   const sends = scanSendTimes(open(), col.send_time_us, col.arrival_time_us, unit);
-  const read = (): RequestSpec | undefined => {
+  const read = (): TraceV2Row | undefined => {
     let line = lines.next();
     while (line !== undefined && line.trim() === '') line = lines.next();
     if (line === undefined) return undefined;
@@ -173,7 +199,7 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
     // Injected at the send time when there is one (BLIS); the deadline keeps its distance from arrival.
     const arrival = (send > 0 ? send - sends.shift : arrivalRaw) * unit;
     const deadline = deadlineRaw > 0 ? arrival + (deadlineRaw - arrivalRaw) * unit : 0;
-    opt('prefix_length'); // validated; the group's length is what counts
+    const prefixLengthColumn = opt('prefix_length'); // the group's length is what a request carries
     const roundIndex = opt('round_index');
     const serverInput = c[col.server_input_tokens].trim() === '' ? 0 : intField(c[col.server_input_tokens], csv, ln, 'server_input_tokens', 0, MAX_TOKENS);
     const streaming = c[col.streaming];
@@ -190,7 +216,8 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
       throw new TraceReadError({ file: csv, line: ln, field: 'input_tokens', expected: `a prompt of at most ${MAX_TOKENS} tokens (input_tokens plus the group prefix)`, found: `${inputTokens}` });
     if (inputTokens < 1) throw new TraceReadError({ file: csv, line: ln, field: 'input_tokens', expected: 'a prompt of at least 1 token (input_tokens plus the group prefix)', found: String(ownTokens) });
     const slo = sloCol >= 0 && c[sloCol].trim() !== '' ? intField(c[sloCol], csv, ln, 'slo_target_us') : 0;
-    return {
+    const thinkTimeUs = thinkCol >= 0 && c[thinkCol].trim() !== '' ? intField(c[thinkCol], csv, ln, 'think_time_us', 0) : 0;
+    const spec: RequestSpec = {
       index: 0,
       id,
       arrivalUs: arrival,
@@ -211,8 +238,16 @@ function traceV2Source(h: TraceV2Header, csv: string, open: () => Lines, opts: T
       networkDelayUs: 0,
       ...(adapterCol >= 0 && c[adapterCol].trim() !== '' ? { adapter: c[adapterCol].trim() } : {}),
     };
+    return { spec, arrivalTimeUs: arrivalRaw * unit, thinkTimeUs, prefixLengthColumn };
   };
-  return new TraceRequestSource(csv, sends.ordered ? read : sortedByArrival(read, csv, () => lines.lineNumber), () => lines.lineNumber, opts, 'send_time_us');
+  return { read, lineOf: () => lines.lineNumber, ordered: sends.ordered };
+}
+
+/** The rows of a TraceV2 pair (as {@link openTraceV2} names them) in file order, with its header. */
+export function openTraceV2Rows(path: string, opts: Pick<TraceOptions, 'blockSizeTokens' | 'dataPath'> = {}): { header: TraceV2Header; headerPath: string; csv: string; rows: TraceV2Rows } {
+  const { header, csv } = opts.dataPath !== undefined ? { header: path, csv: opts.dataPath } : traceV2Pair(path);
+  const h = existsSync(header) ? readTraceV2Header(header) : TraceV2HeaderSchema.parse({ trace_version: 2 });
+  return { header: h, headerPath: header, csv, rows: traceV2Rows(h, csv, () => new LineReader(csv), opts) };
 }
 
 /**

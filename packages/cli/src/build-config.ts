@@ -19,6 +19,7 @@ import { goodputFlagConfig } from './goodput-flags.js';
 import type { YamlFile } from './yaml-file.js';
 import { resetConfigOrigins } from './config-origins.js';
 import { saturationAnalysisFromFlags } from './saturation-setup.js';
+import { defaultsFileFields } from './defaults-apply.js';
 
 /** Flag values after validation, camelCase. */
 export type FlagValues = Record<string, unknown>;
@@ -60,8 +61,10 @@ export function checkPolicyBundle(b: BundleModules, registry: PolicyRegistry): {
  */
 export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['workload'], setup: PolicySetup): SimulationConfigInput {
   const issues: UsageIssue[] = [];
-  const f = flags as Record<string, never>;
   resetConfigOrigins();
+  // --defaults-filepath: unset --hardware, --tp, --model-config, --hardware-config from the file.
+  const fromDefaults = defaultsFileFields(flags, issues);
+  const f = fromDefaults.flags as Record<string, never>;
 
   for (const which of ['prompt', 'output'] as const) {
     const lo = f[`${which}TokensMin`] as number | undefined;
@@ -91,7 +94,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (typeof hardware !== 'string' || f.hardwareConfig !== undefined) continue;
     const gpus = knownHardware();
     if (!gpus.some((g) => g.toLowerCase() === (hardware as string).toLowerCase()))
-      issues.push({ where: flag, expected: `one of ${gpus.join(', ')} (or a GPU from --hardware-config)`, found: describeFound(hardware) });
+      issues.push({ where: (flag === '--hardware' ? fromDefaults.from.hardware : undefined) ?? flag, expected: `one of ${gpus.join(', ')} (or a GPU from --hardware-config)`, found: describeFound(hardware) });
   }
   // --prefill-tp / --decode-tp 0 mean --tp (BLIS's default).
   for (const [flag, tp] of [['--tp', f.tp], ['--prefill-tp', f.prefillTp], ['--decode-tp', f.decodeTp]] as const) {
@@ -102,7 +105,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (arch !== undefined && arch.heads % tp !== 0) {
       const divisors = Array.from({ length: arch.heads }, (_, i) => i + 1).filter((d) => arch.heads % d === 0);
       issues.push({
-        where: flag,
+        where: (flag === '--tp' ? fromDefaults.from.tp : undefined) ?? flag,
         expected: `a divisor of the ${arch.heads} attention heads of ${f.modelConfig ?? model} (${divisors.join(', ')})`,
         found: String(tp),
       });
@@ -183,9 +186,9 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (given !== undefined && isModulePath(given)) continue;
     if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: describeFound(value) });
   }
-  const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues);
+  const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues, fromDefaults.file !== undefined ? { path: fromDefaults.file.path, classes: fromDefaults.file.devices } : undefined);
   const moe = moeFlagFields(f, !unreadable.has('--model-config'), issues);
-  const lora = loraFields(f, issues);
+  const lora = loraFields(f, issues, fromDefaults.loraDefaults);
   const pd = pdFields(f, isModulePath, issues, { registered: setup.scorerNames, known: registry.names('scorer') });
   // A file that failed to load is reported already; its sections are not checked against the flags.
   const autoscale = bundleOk ? autoscaleFields(f, bundle, bundleFile, isModulePath, issues) : {};
@@ -218,6 +221,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     alphaCoeffs: f.alphaCoeffs,
     betaCoeffs: f.betaCoeffs,
     vllmVersion: f.vllmVersion,
+    ...(fromDefaults.trainedPhysicsCoefficients !== undefined ? { trainedPhysicsCoefficients: fromDefaults.trainedPhysicsCoefficients } : {}),
     modelConfigPath: f.modelConfig,
     hardwareConfigPath: f.hardwareConfig,
     totalKVBlocks: f.totalKvBlocks,

@@ -16,5 +16,8 @@ export const CALIBRATE_OPTIONS = [
   { flags: '--slo-ttft <list>', description: 'per-class TTFT goodput targets, e.g. critical=100ms,standard=500ms (over the header\'s)' },
   { flags: '--slo-itl <list>', description: 'per-class mean-ITL goodput targets, e.g. critical=20ms (needs --itl-data)' },
   { flags: '--slo-e2e <list>', description: 'per-class E2E goodput targets, e.g. critical=5s,standard=30s' },
-  { flags: '--fail-on-tolerance', description: 'exit with code 1 when the TTFT MAPE or the KV hit rate is outside its tolerance' },
+  { flags: '--adapter-reference <file>', description: 'LoRA digital-twin reference JSON (model, adapter_aware and adapter_blind mean ttft ms and output_throughput): compare --sim-metrics\'s aggregate with it instead of grading a trace (no --trace-header, --trace-data, --sim-results)' },
+  { flags: '--sim-metrics-blind <file>', description: 'with --adapter-reference: metrics JSON of the same run without adapters; adds the aware ÷ blind (delta-normalized) error' },
+  { flags: '--adapter-mape-threshold <value>', description: 'with --adapter-reference: the MAPE bound, a fraction > 0 (default: 0.2)' },
+  { flags: '--fail-on-tolerance', description: 'exit with code 1 when the TTFT MAPE or the KV hit rate is outside its tolerance (with --adapter-reference: when a metric exceeds --adapter-mape-threshold)' },
 ] as const;

@@ -1,9 +1,10 @@
 import { describeFound } from '@blis/policies';
-import { type KVOffloadInput, KVOffloadSchema, type KVOffloadSettings, offloadBlockSizeIssue } from '@blis/cluster';
+import { type KVOffloadInput, KVOffloadSchema, isShippedDeviceClass, type KVOffloadSettings, offloadBlockSizeIssue } from '@blis/cluster';
 import { requireReadable } from './input-files.js';
 import { type KVOffloadSource, LIBRARY_ONLY_KEYS, camelCase, snakeCase, unknownKeyIssue, whereIn, zodIssuesIn } from './kv-offload-issues.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { readYamlFile } from './yaml-file.js';
+import { type DefaultsDevice, tierFigures } from './defaults-file.js';
 
 /** A validated kv_offload block: the library input, its parsed settings, and where it came from. */
 export interface LoadedKVOffload extends KVOffloadSource {
@@ -33,13 +34,14 @@ function toCamel(value: unknown, path: (string | number)[], src: KVOffloadSource
  * of `blockSizeTokens`; returns it as library config or throws a UsageError naming each bad key
  * with its line.
  */
-export function validateKVOffloadBlock(src: KVOffloadSource, blockSizeTokens: number): LoadedKVOffload {
+export function validateKVOffloadBlock(src: KVOffloadSource, blockSizeTokens: number, devices?: DeviceClasses): LoadedKVOffload {
   const issues: UsageIssue[] = [];
   let block: unknown = src.file.value;
   for (const k of src.root) block = (block as Record<string | number, unknown>)[k];
   if (block === null || typeof block !== 'object' || Array.isArray(block))
     throw new UsageError([{ where: whereIn(src.file, src.root), expected: 'a mapping of BLIS\'s kv_offload keys', found: describeFound(block) }]);
   const input = toCamel(block, [...src.root], src, issues) as KVOffloadInput;
+  if (devices !== undefined) withFileDeviceClasses(src, input, devices, issues);
   return validateKVOffloadInput(src, input, blockSizeTokens, issues);
 }
 
@@ -57,8 +59,36 @@ export function validateKVOffloadInput(src: KVOffloadSource, input: KVOffloadInp
   return { ...src, input, settings: r.data };
 }
 
+/** The `kv_offload_devices:` of a --defaults-filepath file, and where it is. */
+export interface DeviceClasses {
+  path: string;
+  classes: Readonly<Record<string, DefaultsDevice>>;
+}
+
+/**
+ * A tier's `device_class` resolved from the defaults file instead of the shipped classes, as
+ * BLIS resolves it: the class's figures for the tier's I/O regime, under any the tier sets
+ * itself. A class this build ships keeps its name (for the output); another is spelt out.
+ */
+function withFileDeviceClasses(src: KVOffloadSource, input: KVOffloadInput, devices: DeviceClasses, issues: UsageIssue[]): void {
+  const tiers = (input as { secondaryTiers?: unknown }).secondaryTiers;
+  if (!Array.isArray(tiers)) return;
+  tiers.forEach((t: Record<string, unknown> | null, i) => {
+    if (t === null || typeof t !== 'object' || typeof t.deviceClass !== 'string') return;
+    const cls = devices.classes[t.deviceClass];
+    if (cls === undefined) {
+      const known = Object.keys(devices.classes);
+      issues.push({ where: whereIn(src.file, [...src.root, 'secondary_tiers', i, 'device_class']), expected: known.length > 0 ? `a device class of ${devices.path} kv_offload_devices (${known.join(', ')})` : `a device class, but ${devices.path} has no kv_offload_devices`, found: describeFound(t.deviceClass) });
+      return;
+    }
+    const figures = tierFigures(cls, t.directIo !== false);
+    for (const [k, v] of Object.entries(figures)) t[k] ??= v;
+    if (!isShippedDeviceClass(t.deviceClass)) delete t.deviceClass;
+  });
+}
+
 /** Reads a --kv-offload-config file: one top-level `kv_offload:` block, BLIS's keys, nothing else. */
-export function loadKVOffloadFile(path: string, blockSizeTokens: number): LoadedKVOffload {
+export function loadKVOffloadFile(path: string, blockSizeTokens: number, devices?: DeviceClasses): LoadedKVOffload {
   requireReadable('--kv-offload-config', path, 'KV offload configuration file');
   const file = readYamlFile(path, 'KV offload configuration');
   const src: KVOffloadSource = { file, root: ['kv_offload'] };
@@ -68,5 +98,5 @@ export function loadKVOffloadFile(path: string, blockSizeTokens: number): Loaded
   const others = Object.keys(top).filter((k) => k !== 'kv_offload');
   if (others.length > 0)
     throw new UsageError(others.map((k) => ({ where: whereIn(file, [k]), expected: 'only a top-level kv_offload: block', found: `unknown key ${describeFound(k)}` })));
-  return validateKVOffloadBlock(src, blockSizeTokens);
+  return validateKVOffloadBlock(src, blockSizeTokens, devices);
 }

@@ -1,5 +1,5 @@
 import { KVTierConfigError, type SimulationConfigInput, offloadPerBlockBytes, resolveOffloadChain } from '@blis/cluster';
-import { type LoadedKVOffload, loadKVOffloadFile } from './kv-offload-file.js';
+import { type DeviceClasses, type LoadedKVOffload, loadKVOffloadFile } from './kv-offload-file.js';
 import { tierErrorIn, whereIn } from './kv-offload-issues.js';
 import { DEFAULT_MODEL, architectureFor, tpFor } from './model-architecture.js';
 import { replayKVOffload } from './replay-kv-offload.js';
@@ -11,16 +11,17 @@ type KVTierFields = Pick<SimulationConfigInput, 'kvCpuBlocks' | 'kvTransferBandw
  * The KV tier part of the config from the flags (`f`, validated, camelCase): the CPU tier
  * numbers, and the offload chain from --kv-offload-config or, on replay, the trace header.
  * Problems go to `issues`, named by flag or by file, key and line; `modelReadable` is false
- * when --model-config cannot be read (that is reported elsewhere).
+ * when --model-config cannot be read (that is reported elsewhere). `devices`: the device classes
+ * of a --defaults-filepath file, in place of the shipped ones.
  */
-export function kvTierFields(f: Record<string, unknown>, workload: SimulationConfigInput['workload'], modelReadable: boolean, issues: UsageIssue[]): KVTierFields {
+export function kvTierFields(f: Record<string, unknown>, workload: SimulationConfigInput['workload'], modelReadable: boolean, issues: UsageIssue[], devices?: DeviceClasses): KVTierFields {
   const kvCpuBlocks = (f.kvCpuBlocks as number | undefined) ?? 0;
   const blockSizeTokens = (f.blockSizeInTokens as number | undefined) ?? 16;
   let offload: LoadedKVOffload | undefined;
   let fileOk = true;
   if (typeof f.kvOffloadConfig === 'string') {
     try {
-      offload = loadKVOffloadFile(f.kvOffloadConfig, blockSizeTokens);
+      offload = loadKVOffloadFile(f.kvOffloadConfig, blockSizeTokens, devices);
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       issues.push(...e.issues);

@@ -12,10 +12,11 @@ const FLAG_KEYS: Readonly<Record<string, string>> = {
 
 /**
  * The `lora` block of the config from --lora-config and the scalar --lora-* flags (`f`,
- * validated, camelCase): a flag wins over the file, the file over BLIS's defaults. Undefined when
+ * validated, camelCase): a flag wins over the file, the file over the defaults (`fileDefaults`,
+ * a --defaults-filepath lora: block, else BLIS's). Undefined when
  * neither is given. Problems go to `issues`, named by flag or by the file's key and line.
  */
-export function loraFields(f: Record<string, unknown>, issues: UsageIssue[]): LoraConfigInput | undefined {
+export function loraFields(f: Record<string, unknown>, issues: UsageIssue[], fileDefaults: Record<string, unknown> = {}): LoraConfigInput | undefined {
   let loaded: LoadedLoraConfig | undefined;
   if (typeof f.loraConfig === 'string') {
     try {
@@ -34,6 +35,8 @@ export function loraFields(f: Record<string, unknown>, issues: UsageIssue[]): Lo
     fromFlags.add(key);
   }
   if (loaded === undefined && fromFlags.size === 0) return undefined;
+  // A --defaults-filepath lora: block fills what neither the file nor a flag set, as in BLIS.
+  for (const [key, value] of Object.entries(fileDefaults)) if (input[key] === undefined) input[key] = value;
   const adapters = input.adapters;
   // BLIS's rule: a capacity of 0 forbids adapters; named by the flag when the flag set it.
   issues.push(...loraIssues(input as LoraConfigInput, loaded?.file, fromFlags));

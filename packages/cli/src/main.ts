@@ -18,7 +18,7 @@ import { SERVE_SIM_EXCLUDED, SERVE_SIM_FLAGS } from './serve-sim-flags.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { cliVersion } from './version.js';
-import { lengthFlagValues } from './length-flags.js';
+import type { presetAndLengths } from './defaults-apply.js';
 
 function addFlags(cmd: Command, defs: readonly FlagDef[]): Command {
   for (const def of defs) {
@@ -29,7 +29,8 @@ function addFlags(cmd: Command, defs: readonly FlagDef[]): Command {
     // Hidden aliases share the group, so commander's "Options:" group (--help) comes last.
     opt.helpGroup(`${def.group}:`);
     cmd.addOption(opt);
-    for (const alias of def.aliases ?? []) cmd.addOption(new Option(`--${alias}${valuePart}`).hideHelp().helpGroup(`${def.group}:`));
+    // Described (though hidden) so that what an alias stands for can be looked up.
+    for (const alias of def.aliases ?? []) cmd.addOption(new Option(`--${alias}${valuePart}`, `alias of --${def.name}`).hideHelp().helpGroup(`${def.group}:`));
   }
   return cmd;
 }
@@ -81,7 +82,8 @@ export function buildProgram(): Command {
   ).action(async (opts: Record<string, unknown>) => {
     const { runSimulationCommand } = await import('./commands/simulate-command.js');
     const { runClosedLoopWorkload } = await import('./closed-loop-flags.js');
-    await runSimulationCommand(RUN_DEFS, opts, (f) => runClosedLoopWorkload(f) ?? workloadFromRunFlags(f));
+    const presets = (await import('./defaults-apply.js')).presetAndLengths;
+    await runSimulationCommand(RUN_DEFS, opts, (f) => runClosedLoopWorkload(f) ?? workloadFromRunFlags(f, presets));
   });
 
   // The trace gives arrivals and lengths: replay has no workload-generation flags. They are still
@@ -131,12 +133,13 @@ export function buildProgram(): Command {
       );
     const fromTrace = ['trace', 'traceHeader', 'traceData'].some((k) => opts[k] !== undefined);
     const { runCapacityCommand } = await import('./commands/capacity-command.js');
+    const presets = (await import('./defaults-apply.js')).presetAndLengths;
     await runCapacityCommand(capacityDefs, opts, (f) => {
       if (!fromTrace) {
         const traceOnly = ['trace-format', 'time-scale', 'max-requests'].filter((n) => f[camel(n)] !== undefined);
         if (traceOnly.length > 0)
           throw new UsageError(traceOnly.map((n) => ({ where: `--${n}`, expected: 'a trace beside it (--trace, or --trace-header with --trace-data)', found: 'no trace' })));
-        return workloadFromRunFlags(f);
+        return workloadFromRunFlags(f, presets);
       }
       const generation = GENERATION_FLAGS.filter((n) => f[camel(n)] !== undefined);
       if (generation.length > 0)
@@ -147,10 +150,12 @@ export function buildProgram(): Command {
   });
 
   // A real server instead of the simulator: all flags validated here, so nothing is sent on bad input.
-  const observeCmd = addFlags(program.command('observe').description('send a workload to a real OpenAI-compatible server and record it as a TraceV2 pair (mode: real) for replay and calibrate'), OBSERVE_FLAGS);
+  // BLIS's post-hoc saturation analysis runs over the real server's answers too.
+  const observeDefs = [...OBSERVE_FLAGS, ...SATURATION_FLAGS];
+  const observeCmd = addFlags(program.command('observe').description('send a workload to a real OpenAI-compatible server and record it as a TraceV2 pair (mode: real) for replay and calibrate'), observeDefs);
   observeCmd.action(async (opts: Record<string, unknown>) => {
     const { runObserveCommand } = await import('./commands/observe-command.js');
-    await runObserveCommand(OBSERVE_FLAGS, opts);
+    await runObserveCommand(observeDefs, opts);
   });
 
   const convert = program
@@ -251,7 +256,8 @@ export function buildProgram(): Command {
     .addOption(new Option('--workers <value>', 'worker threads (default: available parallelism; 1 runs inline)').helpGroup('Compare:'))
     .action(async (opts: Record<string, unknown>) => {
       const { runCompareCommand } = await import('./commands/compare-command.js');
-      await runCompareCommand(compareDefs, opts, (f) => workloadFromRunFlags(f));
+      const presets = (await import('./defaults-apply.js')).presetAndLengths;
+      await runCompareCommand(compareDefs, opts, (f) => workloadFromRunFlags(f, presets));
     });
 
   // The simulated deployment is every `blis run` flag but the workload's and one run's report.
@@ -370,7 +376,8 @@ function commanderIssue(cmd: Command, err: CommanderError): UsageIssue | undefin
   }
 }
 
-function workloadFromRunFlags(f: Record<string, unknown>) {
+/** `presets` is defaults-apply.ts's, loaded by the command: building the program loads no YAML or catalogue code. */
+function workloadFromRunFlags(f: Record<string, unknown>, presets: typeof presetAndLengths) {
   if (typeof f.workloadSpec === 'string') {
     const conflicting = ['rate', 'promptTokens', 'outputTokens', 'workload', 'prefixTokens', 'arrivalProcess'].filter((k) => f[k] !== undefined);
     if (conflicting.length > 0)
@@ -381,10 +388,9 @@ function workloadFromRunFlags(f: Record<string, unknown>) {
   }
   return {
     kind: 'synthetic' as const,
-    preset: f.workload as string | undefined,
     rate: f.rate as number | undefined,
     numRequests: f.numRequests as number | undefined,
-    ...lengthFlagValues(f),
+    ...presets(f, true),
     timeoutUs: timeoutUs(f.timeout ?? DEFAULT_TIMEOUT_SECONDS),
   };
 }

@@ -11,7 +11,7 @@ const OUTPUT = 'Output';
 const SHARED_WORKLOAD = [
   'prompt-tokens', 'prompt-tokens-stdev', 'prompt-tokens-min', 'prompt-tokens-max',
   'output-tokens', 'output-tokens-stdev', 'output-tokens-min', 'output-tokens-max',
-  'prefix-tokens', 'workload', 'arrival-process', 'workload-spec',
+  'prefix-tokens', 'workload', 'arrival-process', 'workload-spec', 'defaults-filepath',
 ];
 
 /** Every flag of `blis observe`: BLIS's names and defaults. */
@@ -22,7 +22,8 @@ export const OBSERVE_FLAGS: readonly FlagDef[] = [
   { name: 'api-key', kind: 'string', group: SERVER, description: 'sent as Authorization: Bearer <key>' },
   { name: 'server-type', kind: 'string', group: SERVER, description: 'recorded in the header (server.type)', defaultText: 'vllm' },
   { name: 'rate', kind: 'posNumber', group: WORKLOAD, description: 'arrival rate, requests per second; needed by flag-driven and preset workloads' },
-  ...SIMULATION_FLAGS.filter((d) => SHARED_WORKLOAD.includes(d.name)),
+  // A preset is named or not given: `distribution` (run's default name for no preset) is not one here.
+  ...SIMULATION_FLAGS.filter((d) => SHARED_WORKLOAD.includes(d.name)).map((d) => (d.name === 'workload' ? { ...d, description: 'length preset: chatbot, contentgen, summarization, multidoc (the catalogue\'s), or one of --defaults-filepath\'s; needs --rate', defaultText: undefined } : d)),
   { name: 'num-requests', kind: 'posInt', group: WORKLOAD, description: 'requests to send, warm-up included; unset: the spec\'s num_requests (flag-driven workloads need this or --horizon)' },
   { name: 'seed', kind: 'int', group: WORKLOAD, description: 'workload and prompt-text seed; when given, also overrides a --workload-spec seed', defaultText: '42' },
   { name: 'horizon', kind: 'posInt', group: WORKLOAD, description: 'send no request arriving after this many µs (closed loop: after this long)' },

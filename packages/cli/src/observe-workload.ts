@@ -3,7 +3,7 @@ import { type LoadedSpec, type SloDimTargets, type ThinkTimeDist, ThinkTimeDistE
 import { camel } from './flag-name.js';
 import { requireReadable } from './input-files.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
-import { lengthFlagValues } from './length-flags.js';
+import { presetAndLengths } from './defaults-apply.js';
 import { requireSpecFileSize } from './spec-file-limit.js';
 
 /** The workload `blis observe` sends, and what its header says about it. */
@@ -71,10 +71,9 @@ export function observeWorkload(f: Record<string, unknown>): ObserveWorkload {
   if (issues.length > 0) throw new UsageError(issues);
   const seed = (f.seed as number | undefined) ?? 42;
   const spec = specFromFlags({
-    preset: f.workload as string | undefined,
     rate: f.rate as number | undefined,
     numRequests,
-    ...lengthFlagValues(f),
+    ...presetAndLengths(f, false),
     horizonUs: horizon,
     seed,
     // BLIS's closed loop: the concurrency client its generator draws (users, their lengths, their

@@ -67,7 +67,7 @@ describe.concurrent('numbers and ranges', () => {
     [['--gpu-memory-utilization', '1.5'], '--gpu-memory-utilization: expected a number in (0, 1], found "1.5"'],
     [['--prompt-tokens-min', '100', '--prompt-tokens-max', '50'], '--prompt-tokens-min: expected at most --prompt-tokens-max (50), found 100'],
     [['--output-tokens-min', '900', '--output-tokens-max', '10'], '--output-tokens-min: expected at most --output-tokens-max (10), found 900'],
-    [['--workload', 'poetry'], '--workload: expected one of chatbot, contentgen, summarization, multidoc, found "poetry"'],
+    [['--workload', 'poetry'], '--workload: expected a preset of the catalogue: chatbot, contentgen, multidoc, summarization, or distribution (the length flags), found "poetry"'],
     [['--arrival-process', 'gamma'], '--arrival-process: expected one of poisson, constant, found "gamma"'],
     [['--max-model-len', '-1'], '--max-model-len: expected a non-negative integer, found "-1"'],
     [['--max-model-len', '4096.5'], '--max-model-len: expected a non-negative integer, found "4096.5"'],

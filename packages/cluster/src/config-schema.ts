@@ -161,6 +161,17 @@ export const SimulationConfigSchema = z
     /** 3 for blackbox; 7 to 11 for trained-physics. */
     betaCoeffs: z.array(z.number()).min(3).max(11).optional(),
     vllmVersion: z.string().optional(),
+    /**
+     * Trained-physics coefficients used where `alphaCoeffs` / `betaCoeffs` are not given (a BLIS
+     * defaults.yaml's `trained_physics_coefficients`, `--defaults-filepath`); `source` names them
+     * in logs and errors; neither alpha nor beta: the file has none, so trained-physics needs
+     * `alphaCoeffs` and `betaCoeffs`. Unset: BLIS f90a1e3a's.
+     */
+    trainedPhysicsCoefficients: z
+      .object({ alpha: z.array(z.number().nonnegative()).length(3).optional(), beta: z.array(z.number().nonnegative()).min(7).max(11).optional(), source: z.string() })
+      .strict()
+      .refine((c) => (c.alpha === undefined) === (c.beta === undefined), 'alpha and beta together, or neither (a defaults file without the section)')
+      .optional(),
     modelConfigPath: z.string().optional(),
     hardwareConfigPath: z.string().optional(),
     totalKVBlocks: posInt.optional(),

@@ -43,7 +43,7 @@ export type { AdapterRegistryView } from './lora/adapter-references.js';
 export type { KVOffloadInput, KVOffloadSettings, KVOffloadTierSettings } from './kv-offload-schema.js';
 export { resolveKVTiers, resolveOffloadChain, offloadPerBlockBytes } from './kv-tiers-config.js';
 export type { KVTierSettings } from './kv-tiers-config.js';
-export { resolveSecondaryTier } from './kv-offload-tiers.js';
+export { isShippedDeviceClass, resolveSecondaryTier } from './kv-offload-tiers.js';
 export { KVTierConfigError } from './kv-tier-config-error.js';
 export { reconcileReplayKVOffload, kvOffloadFromHeader, kvOffloadDifferences } from './kv-offload-replay.js';
 export type { ReplayKVOffloadInput, ReplayKVOffloadOutcome, KVOffloadDifference } from './kv-offload-replay.js';
@@ -109,4 +109,4 @@ export {
   type SaturationAnalysisInput,
   type SaturationAnalysisSettings,
 } from './saturation-analysis/saturation-analysis-schema.js';
-export { runSaturationAnalysis, completedRequestTimes, blisRequestId } from './saturation-analysis/run-saturation-analysis.js';
+export { analyseSaturation, runSaturationAnalysis, completedRequestTimes, blisRequestId } from './saturation-analysis/run-saturation-analysis.js';

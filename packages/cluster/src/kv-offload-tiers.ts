@@ -34,3 +34,8 @@ export function resolveSecondaryTier(t: KVOffloadTierSettings): SecondaryTierCon
   if (t.deviceClass !== undefined) tier.deviceClass = t.deviceClass;
   return tier;
 }
+
+/** Whether `name` is a device class this build ships (BLIS HEAD's `kv_offload_devices`). */
+export function isShippedDeviceClass(name: string): boolean {
+  return Object.hasOwn(DEVICE_CLASSES, name);
+}

@@ -24,6 +24,7 @@ export function resolveInstanceModel(config: SimulationConfig, overrides: ModelO
     vllmVersion: config.vllmVersion,
     modelConfigPath: config.modelConfigPath,
     hardwareConfigPath: config.hardwareConfigPath,
+    ...(config.trainedPhysicsCoefficients !== undefined ? { trainedPhysicsDefaults: config.trainedPhysicsCoefficients } : {}),
     parallelism: { dp: config.dp, enableExpertParallel: config.enableExpertParallel, moeCommBackend: config.moeCommBackend },
   });
   const kv = resolveKVBlocks({

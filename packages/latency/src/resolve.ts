@@ -26,6 +26,11 @@ export interface ResolveLatencyOptions {
   hardwareConfigPath?: string;
   /** Data/expert parallelism of an MoE instance (trained-physics only); absent: DP 1, EP off. */
   parallelism?: MoEParallelism;
+  /**
+   * The trained-physics coefficients to use when `alphaCoeffs` / `betaCoeffs` do not give them
+   * (a BLIS defaults.yaml's `trained_physics_coefficients`); absent: BLIS f90a1e3a's.
+   */
+  trainedPhysicsDefaults?: { alpha?: readonly number[]; beta?: readonly number[]; source: string };
 }
 
 export interface ResolvedLatency {
@@ -93,9 +98,13 @@ function resolveBackend(opts: ResolveLatencyOptions, parallelism: MoEParallelism
     if (modelConfig === undefined) throw new LatencyConfigError(`--model-config: expected a Hugging Face config.json for ${opts.model} (trained-physics needs one and the catalogue has none), found nothing`);
     checkMoEParallelismFor(parallelism, kind, opts.model, modelConfig.step.experts);
     const hw = needHardware();
-    const alpha = opts.alphaCoeffs ?? TRAINED_PHYSICS_DEFAULTS.alpha;
-    const beta = opts.betaCoeffs ?? TRAINED_PHYSICS_DEFAULTS.beta;
-    const source = opts.alphaCoeffs !== undefined || opts.betaCoeffs !== undefined ? 'coefficients from flags' : 'BLIS f90a1e3a defaults';
+    const trained = opts.trainedPhysicsDefaults ?? { ...TRAINED_PHYSICS_DEFAULTS, source: 'BLIS f90a1e3a defaults' };
+    const alpha = opts.alphaCoeffs ?? trained.alpha;
+    const beta = opts.betaCoeffs ?? trained.beta;
+    // A defaults file without the section leaves nothing to fall back on, as in BLIS.
+    if (alpha === undefined || beta === undefined)
+      throw new LatencyConfigError(`${trained.source}: expected trained_physics_coefficients for the trained-physics latency model (or --alpha-coeffs and --beta-coeffs), found none`);
+    const source = opts.alphaCoeffs !== undefined || opts.betaCoeffs !== undefined ? 'coefficients from flags' : trained.source;
     return {
       model: new TrainedPhysicsLatencyModel(modelConfig, hw, tp, alpha, beta, parallelism),
       kind: 'trained-physics',

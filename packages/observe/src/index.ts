@@ -2,6 +2,8 @@
 
 // --- calibrate: pairing, statistics, grades, report ---
 export { calibrate, readCalibrationInputs } from './calibrate/calibrate.js';
+export { compareAdapterReference, formatAdapterReference, parseDtReference, parseSimAggregate, readDtReference, readSimAggregate } from './calibrate/adapter-reference.js';
+export type { AdapterMetricComparison, AdapterReferenceReport, DtAggregate, DtReference, SimAggregate } from './calibrate/adapter-reference.js';
 export type { CalibrateOptions, CalibrationFiles, CalibrationInputs, CalibrationOutcome } from './calibrate/calibrate.js';
 export { CalibrationInputError } from './calibrate/errors.js';
 export type { CalibrationIssue } from './calibrate/errors.js';

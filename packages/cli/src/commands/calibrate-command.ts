@@ -5,6 +5,7 @@ import type { CalibrationView } from '@blis/report';
 import * as z from 'zod';
 import { checkReadableFile, describeErrno } from '../input-files.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
+import { asUsageError } from './calibrate-input-errors.js';
 
 
 const num = (what: string, check: (v: number) => boolean) =>
@@ -21,10 +22,11 @@ const num = (what: string, check: (v: number) => boolean) =>
     });
 
 const OptionsSchema = z.object({
-  traceHeader: z.string().min(1),
-  traceData: z.string().min(1),
-  simResults: z.string().min(1),
-  report: z.string().min(1),
+  // Required by one mode or the other: checked once the mode is known.
+  traceHeader: z.string().min(1).optional(),
+  traceData: z.string().min(1).optional(),
+  simResults: z.string().min(1).optional(),
+  report: z.string().min(1).optional(),
   html: z.string().min(1).optional(),
   warmupRequests: num('-1 (the header\'s) or a non-negative integer', (v) => Number.isInteger(v) && v >= -1).default(-1),
   networkRttUs: num('-1 (the header\'s) or a non-negative integer of µs', (v) => Number.isInteger(v) && v >= -1).default(-1),
@@ -37,15 +39,24 @@ const OptionsSchema = z.object({
   sloItl: z.string().optional(),
   sloE2e: z.string().optional(),
   failOnTolerance: z.boolean().optional(),
+  adapterReference: z.string().min(1).optional(),
+  simMetricsBlind: z.string().min(1).optional(),
+  adapterMapeThreshold: num('a number > 0 (a fraction: 0.2 is 20%)', (v) => v > 0).default(0.2),
 });
 
-const kebab = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-
-/** Input-file errors of @blis/observe and @blis/workload, as the CLI reports them. */
-function located(e: unknown): e is Error & { issues: { file: string; line?: number; field?: string; expected: string; found: string }[] } {
-  const name = (e as Error | null)?.name;
-  return (name === 'CalibrationInputError' || name === 'TraceReadError') && Array.isArray((e as { issues?: unknown }).issues);
+/** A flag the mode check above has required. */
+function given(v: string | undefined): string {
+  if (v === undefined) throw new Error('calibrate: a required flag passed the mode check unset');
+  return v;
 }
+
+
+/** The flags each mode reads; one of the other mode's, given, is refused rather than ignored. */
+const TRACE_MODE_ONLY = ['traceHeader', 'traceData', 'simResults', 'html', 'warmupRequests', 'networkRttUs', 'networkBandwidthMbps', 'itlData', 'hitRateTolerancePp', 'ttftMapeThreshold', 'sloTtft', 'sloItl', 'sloE2e'] as const;
+const ADAPTER_MODE_ONLY = ['simMetricsBlind', 'adapterMapeThreshold'] as const;
+
+export const kebab = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
 
 /**
  * `blis calibrate`: grade a replay against the recorded run it replayed. Writes the report JSON
@@ -57,12 +68,26 @@ export async function runCalibrateCommand(raw: Record<string, unknown>): Promise
     throw new UsageError(
       parsed.error.issues.map((i) => {
         const v = raw[String(i.path[0])];
-        return v === undefined
-          ? { where: kebab(String(i.path[0])), expected: 'a value (`blis calibrate` requires it)', found: 'nothing' }
-          : { where: kebab(String(i.path[0])), expected: describeZodExpected(i, v), found: describeFound(v) };
+        return { where: kebab(String(i.path[0])), expected: describeZodExpected(i, v), found: describeFound(v) };
       }),
     );
   const o = parsed.data;
+  const adapterMode = o.adapterReference !== undefined;
+  const misplaced = (adapterMode ? TRACE_MODE_ONLY : ADAPTER_MODE_ONLY).filter((k) => raw[k] !== undefined);
+  const missing = (adapterMode ? (['simMetrics', 'report'] as const) : (['traceHeader', 'traceData', 'simResults', 'report'] as const)).filter((k) => o[k] === undefined);
+  const modeIssues: UsageIssue[] = [
+    ...misplaced.map((k) => ({
+      where: kebab(k),
+      expected: adapterMode ? 'no trace-grading flag with --adapter-reference (it compares --sim-metrics with the DT reference only)' : 'this flag only with --adapter-reference',
+      found: describeFound(raw[k]),
+    })),
+    ...missing.map((k) => ({ where: kebab(k), expected: `a value (\`blis calibrate${adapterMode ? ' --adapter-reference' : ''}\` requires it)`, found: 'nothing' })),
+  ];
+  if (modeIssues.length > 0) throw new UsageError(modeIssues);
+  if (adapterMode) {
+    const { runAdapterReference } = await import('./calibrate-adapter-reference.js');
+    return runAdapterReference({ adapterReference: given(o.adapterReference), simMetrics: given(o.simMetrics), simMetricsBlind: o.simMetricsBlind, report: given(o.report), adapterMapeThreshold: o.adapterMapeThreshold, failOnTolerance: o.failOnTolerance === true });
+  }
   const { calibrate, formatReportTable, parseSloFlag, readCalibrationInputs, stringifyReport } = await import('@blis/observe');
 
   const slo: Record<'ttft' | 'itl' | 'e2e', ReadonlyMap<string, number> | undefined> = { ttft: undefined, itl: undefined, e2e: undefined };
@@ -89,7 +114,7 @@ export async function runCalibrateCommand(raw: Record<string, unknown>): Promise
 
   let outcome: ReturnType<typeof calibrate>;
   try {
-    const inputs = readCalibrationInputs({ traceHeader: o.traceHeader, traceData: o.traceData, simResults: o.simResults, itlData: o.itlData, simMetrics: o.simMetrics });
+    const inputs = readCalibrationInputs({ traceHeader: given(o.traceHeader), traceData: given(o.traceData), simResults: given(o.simResults), itlData: o.itlData, simMetrics: o.simMetrics });
     outcome = calibrate(inputs, {
       warmUpRequests: o.warmupRequests,
       networkRttUs: o.networkRttUs,
@@ -99,17 +124,17 @@ export async function runCalibrateCommand(raw: Record<string, unknown>): Promise
       slo,
     });
   } catch (e) {
-    if (located(e)) throw new UsageError(e.issues.map((i) => ({ where: `${i.file}${i.line !== undefined ? `:${i.line}` : ''}${i.field !== undefined ? ` ${i.field}` : ''}`, expected: i.expected, found: i.found })));
-    throw e;
+    throw asUsageError(e);
   }
+  const reportPath = given(o.report);
   try {
-    writeFileSync(o.report, stringifyReport(outcome.report));
+    writeFileSync(reportPath, stringifyReport(outcome.report));
   } catch (e) {
-    throw new UsageError([{ where: `--report ${o.report}`, expected: 'a writable file path', found: describeErrno(e) }]);
+    throw new UsageError([{ where: `--report ${reportPath}`, expected: 'a writable file path', found: describeErrno(e) }]);
   }
-  if (o.html !== undefined) await writeCalibrationHtml(o.html, o.report, outcome.report);
+  if (o.html !== undefined) await writeCalibrationHtml(o.html, reportPath, outcome.report);
   for (const w of outcome.warnings) process.stderr.write(`blis: warning: ${w}\n`);
-  process.stderr.write(`blis: calibration report written to ${o.report}\n`);
+  process.stderr.write(`blis: calibration report written to ${reportPath}\n`);
   process.stdout.write(formatReportTable(outcome));
 
   if (o.failOnTolerance === true) {

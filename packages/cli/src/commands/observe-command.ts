@@ -3,6 +3,8 @@ import type { ObserveResult } from '@blis/observe';
 import { type FlagDef, camel, parseFlags } from '../flags.js';
 import { observeWorkload } from '../observe-workload.js';
 import { type SloDimTargets, mergeGoodputTargets } from '@blis/workload';
+import { defaultsFileOf } from '../defaults-apply.js';
+import { observeSaturationFromFlags, runObserveSaturation } from '../observe-saturation.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError, type UsageIssue } from '../usage-error.js';
 import { requireWritable } from '../writable-output.js';
@@ -46,6 +48,8 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
   const itl = classDurations(parseClassDurations, 'slo-itl', f.sloItl, issues);
   const e2e = classDurations(parseClassDurations, 'slo-e2e', f.sloE2e, issues);
   if (issues.length > 0) throw new UsageError(issues);
+  // BLIS reads it for --workload presets only; a bad file is refused even without one.
+  defaultsFileOf(f);
   const workload = observeWorkload(f);
   const headerPath = f.traceHeader as string;
   const dataPath = f.traceData as string;
@@ -53,6 +57,7 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
   requireWritable('--trace-header', headerPath);
   requireWritable('--trace-data', dataPath);
   if (itlPath !== undefined) requireWritable('--itl-output', itlPath);
+  const saturation = await observeSaturationFromFlags(f);
 
   const quiet = f.quiet === true;
   const note = (m: string) => {
@@ -114,6 +119,7 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
     result.records,
     itlPath,
   );
+  const labels = saturation !== undefined ? runObserveSaturation(saturation, result.records, (m) => process.stderr.write(`blis: warning: ${m}\n`)) : {};
   const count = (s: string) => result.records.filter((r) => r.status === s).length;
   const summary = {
     requests_sent: result.sent,
@@ -124,7 +130,14 @@ export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Recor
     tokens_per_word: result.tokensPerWord,
     ...(result.observedKvMetrics !== undefined ? { observed_kv_hit_rate: result.observedKvMetrics.hit_rate } : {}),
     interrupted: result.aborted,
-    files: { trace_header: headerPath, trace_data: dataPath, ...(itlPath !== undefined ? { itl: itlPath } : {}) },
+    // BLIS's `saturation`: each detector's final label, when --detectors gave one.
+    ...(Object.keys(labels).length > 0 ? { saturation: labels } : {}),
+    files: {
+      trace_header: headerPath,
+      trace_data: dataPath,
+      ...(itlPath !== undefined ? { itl: itlPath } : {}),
+      ...(saturation?.reportPath !== undefined ? { saturation_report: saturation.reportPath } : {}),
+    },
   };
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   if (result.aborted) throw new ObserveInterruptedError(`interrupted: ${result.records.length} records written to ${dataPath}`);

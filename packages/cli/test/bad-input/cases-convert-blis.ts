@@ -31,6 +31,13 @@ export const cases: readonly BadInputCase[] = [
     stderr: [/^blis: --name: expected a preset of \S+d\.yaml: other, found "chatbot"$/],
     exactLines: true,
   },
+  {
+    name: 'convert preset --defaults-filepath with an unknown section (BLIS decodes the whole file strictly)',
+    args: ['convert', 'preset', '--name', 'p', '--defaults-filepath', '$DIR/d.yaml'],
+    files: { 'd.yaml': 'workloads:\n  p:\n    prompt_tokens: 10\nmodels: {}\n' },
+    stderr: [/^blis: \S+d\.yaml:4 models: expected a section of BLIS's defaults\.yaml \(defaults, version, workloads, trained_physics_coefficients, lora, kv_offload_devices\), found unknown field "models"$/],
+    exactLines: true,
+  },
   { name: 'convert inference-perf without --spec', args: ['convert', 'inference-perf'], stderr: ['--spec: expected a value (`blis convert inference-perf` requires it), found nothing'], exactLines: true },
   {
     name: 'convert inference-perf of a spec without the section',

@@ -28,10 +28,24 @@ export function runSaturationAnalysis(
   onVerdict?: VerdictListener,
   custom: readonly (() => PostHocSaturationDetector)[] = [],
 ): Record<string, SaturationLevel> {
+  return analyseSaturation(completedRequestTimes(sim), settings, onVerdict, custom);
+}
+
+/**
+ * The same analysis over completed requests from anywhere: a simulated run's, or those a real
+ * server answered (`blis observe`, whose record gives each request's arrival and its E2E from
+ * send to last chunk). Requests without a positive E2E are not counted as completed.
+ */
+export function analyseSaturation(
+  requests: Iterable<CompletedRequestTimes>,
+  settings: SaturationAnalysisSettings,
+  onVerdict?: VerdictListener,
+  custom: readonly (() => PostHocSaturationDetector)[] = [],
+): Record<string, SaturationLevel> {
   const tuning = {
     thresholdMs: settings.threshold?.thresholdMs,
     backlogDriftWindowUs: settings.backlogDrift?.windowSizeSec === undefined ? undefined : settings.backlogDrift.windowSizeSec * 1_000_000,
   };
   const detectors = [...canonicalDetectorOrder(settings.detectors).map((n) => createSaturationDetector(n, tuning)), ...custom.map((make) => make())];
-  return replaySaturation(saturationEvents(completedRequestTimes(sim)), detectors, { finalWindowUs: finalWindowUsOf(settings), onVerdict });
+  return replaySaturation(saturationEvents(requests), detectors, { finalWindowUs: finalWindowUsOf(settings), onVerdict });
 }

@@ -85,6 +85,8 @@ const VIEW_KEYS = [
   'clientId',
   'id',
   'index',
+  // The prompt's parts (text, image, audio, video tokens): what the encode decider reads.
+  'modalities',
   'inputTokens',
   'prefixGroup',
   'priority',

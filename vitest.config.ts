@@ -3,10 +3,33 @@ import { defineConfig } from 'vitest/config';
 // Tests import workspace packages through the `@blis/source` export condition, so a clean
 // checkout runs them without building first.
 //
-// Two projects: `unit` (the packages' own tests: the quick tier, `pnpm test:quick`) and `e2e`
-// (what starts processes or servers: the CLI's tests, the playground in Chromium, the Python
-// examples, Redis-backed sweeps). `pnpm test` runs both.
-const E2E_ELSEWHERE = ['packages/adapters/test/python-examples.test.ts', 'packages/adapters/test/queue/**/*.test.ts'];
+// Three projects, all run by `pnpm test`: `unit`, the packages' own tests (the quick tier for
+// the edit-test loop, `pnpm test:quick`); `heavy`, the packages' tests that simulate many or
+// large configurations (property suites, differential and scenario runs: several seconds each);
+// `e2e`, what starts processes or servers (the CLI's tests, the playground in Chromium, the
+// Python examples, Redis-backed sweeps).
+const E2E_ELSEWHERE = ['packages/adapters/test/python-examples.test.ts', 'packages/adapters/test/queue/**/*.test.ts', 'packages/adapters/test/sweep-runner.test.ts'];
+// Files that mock modules (vi.mock) or list the default policy registry, which other files add
+// custom policies to: they run isolated, while the rest of the unit tier shares one module graph
+// per worker (importing the sources once rather than once per file; found order-independent by
+// runs with --sequence.shuffle).
+const ISOLATED = ['packages/*/test/host-files-browser.test.ts', 'packages/policies/test/deciders.test.ts', 'packages/policies/test/registry.test.ts'];
+const HEAVY = [
+  'packages/cluster/test/policy-config.test.ts',
+  'packages/cluster/test/pd-properties.test.ts',
+  'packages/cluster/test/lora.test.ts',
+  'packages/cluster/test/bulk-decode-differential.test.ts',
+  'packages/cluster/test/autoscale/terminated-kv.test.ts',
+  'packages/cluster/test/inv9-oracle-boundary.test.ts',
+  'packages/cluster/test/kv-tiers-scenario.test.ts',
+  'packages/cluster/test/option-effects.test.ts',
+  'packages/cluster/test/cluster-properties.test.ts',
+  'packages/engine/test/instance-properties.test.ts',
+  'packages/workload/test/traces.test.ts',
+  'packages/workload/test/simulated.test.ts',
+  'packages/workload/test/inference-perf/stream-properties.test.ts',
+  'packages/workload/test/fuzz/spec-fuzz.test.ts',
+];
 
 export default defineConfig({
   resolve: { conditions: ['@blis/source', 'module', 'node', 'import', 'default'] },
@@ -21,10 +44,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          isolate: false,
           include: ['packages/*/test/**/*.test.ts', 'tools/test/**/*.test.ts'],
-          exclude: ['packages/cli/test/**', ...E2E_ELSEWHERE],
+          exclude: ['packages/cli/test/**', ...E2E_ELSEWHERE, ...HEAVY, ...ISOLATED],
         },
       },
+      { extends: true, test: { name: 'unit-isolated', include: ISOLATED } },
+      { extends: true, test: { name: 'heavy', include: HEAVY } },
       {
         extends: true,
         test: {

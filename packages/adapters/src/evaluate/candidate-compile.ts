@@ -56,20 +56,7 @@ export async function compileCandidate(text: string, language: 'typescript' | 'j
       }),
     );
   }
-  remember(key, code);
-  return code;
-}
-
-function remember(key: string, code: string): void {
   compiled.set(key, code);
   if (compiled.size > CACHE_ENTRIES) compiled.delete(compiled.keys().next().value as string);
-}
-
-/**
- * Records `code` as the compiled form of `text`, as {@link compileCandidate} made it in another
- * thread: the evaluation sandbox compiles in its parent while its thread starts, and hands the
- * script over with the request.
- */
-export function primeCompiled(text: string, language: 'typescript' | 'javascript', code: string): void {
-  remember(`${language}\0${text}`, code);
+  return code;
 }

@@ -16,12 +16,6 @@ export interface EvaluateOptions {
   /** Wall clock in ms, for the request's budget only (never reaches a result). */
   now?: () => number;
   /**
-   * When the request's budget began, on `now`'s clock (default: when this call began). The
-   * evaluation sandbox's thread dates it back by the time its parent spent compiling the
-   * candidate (while the thread loaded), which a compile here would have spent from it.
-   */
-  startedAt?: number;
-  /**
    * Refuse, before it is built, a run whose memory estimate exceeds this (the CLI passes the
    * machine's): the request's fault when its base config alone does, else the candidate's.
    */
@@ -35,7 +29,7 @@ export interface EvaluateOptions {
  */
 export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {}): Promise<EvalResponse> {
   const now = options.now ?? Date.now;
-  const deadline = (options.startedAt ?? now()) + ((raw as { max_wall_ms?: number } | null)?.max_wall_ms ?? 240_000);
+  const deadline = now() + ((raw as { max_wall_ms?: number } | null)?.max_wall_ms ?? 240_000);
   const request = parseRequest(raw);
   const bases = request.scenarios.map((s, i) => scenarioBase(request, s, i));
 

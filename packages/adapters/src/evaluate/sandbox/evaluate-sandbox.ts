@@ -1,7 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { candidateFile } from '../candidate.js';
-import { compileCandidate } from '../candidate-compile.js';
 import { EvalRequestError } from '../candidate-error.js';
 import type { EvaluateOptions } from '../evaluate.js';
 import { candidateFailedResponse } from '../evaluate.js';
@@ -68,28 +66,15 @@ export class EvaluateSandbox {
     if (t !== undefined) await t.worker.terminate();
   }
 
-  private async inThread(request: unknown, options: Pick<EvaluateOptions, 'memoryLimit'>): Promise<EvalResponse> {
-    // The candidate is compiled here while a new thread loads (esbuild's start-up and the
-    // thread's are most of a cold evaluation); the thread then finds it compiled.
-    this.thread().worker.ref();
-    const compileStart = Date.now();
-    const compiled = await compiledHere(request);
-    const compileMs = Date.now() - compileStart;
-    // The same thread, unless it ended while loading (then a fresh one, as for any request).
+  private inThread(request: unknown, options: Pick<EvaluateOptions, 'memoryLimit'>): Promise<EvalResponse> {
     const { worker } = this.thread();
-    // Held open while it works (the caller may wait on nothing else), let go between requests.
-    worker.ref();
     // The run's memory estimate is held to the thread's heap, so that a scenario too large for it
     // is refused as such before it runs, and running out of it is the candidate's doing.
     const limit = options.memoryLimit;
     const heap = { bytes: this.heapMb * 2 ** 20, what: "the evaluation sandbox's heap" };
-    const call: SandboxCall = {
-      id: this.nextId++,
-      request,
-      compileMs,
-      ...(limit !== undefined ? { memoryLimit: { ...limit, heap } } : {}),
-      ...(compiled !== undefined ? { compiled } : {}),
-    };
+    const call: SandboxCall = { id: this.nextId++, request, ...(limit !== undefined ? { memoryLimit: { ...limit, heap } } : {}) };
+    // Held open while it works (the caller may wait on nothing else), let go between requests.
+    worker.ref();
     return new Promise<EvalResponse>((resolve, reject) => {
       this.pending = { call, resolve, reject };
       worker.postMessage(call);
@@ -141,21 +126,5 @@ export class EvaluateSandbox {
     } catch (e) {
       p.reject(e);
     }
-  }
-}
-
-/**
- * A module candidate's text compiled in this thread, or undefined when the request does not
- * have the shape for it or the text does not compile: the thread then compiles it itself and
- * answers with the request's issues or the compiler's, exactly as without this step.
- */
-async function compiledHere(request: unknown): Promise<SandboxCall['compiled']> {
-  const c = (request as { candidate?: { text?: unknown; language?: unknown } }).candidate;
-  const language = c?.language ?? 'typescript';
-  if (typeof c?.text !== 'string' || (language !== 'typescript' && language !== 'javascript')) return undefined;
-  try {
-    return { text: c.text, language, code: await compileCandidate(c.text, language, candidateFile(language)) };
-  } catch {
-    return undefined;
   }
 }

@@ -5,10 +5,6 @@ export interface SandboxCall {
   id: number;
   request: unknown;
   memoryLimit?: { bytes: number; what: string; heap?: { bytes: number; what: string } };
-  /** Milliseconds the parent spent compiling the candidate: spent from the request's budget. */
-  compileMs: number;
-  /** The candidate's text compiled by the parent (compileCandidate's script), when it compiled. */
-  compiled?: { text: string; language: 'typescript' | 'javascript'; code: string };
 }
 
 /** The thread's answer: a response, a malformed request (the caller's), or a fault of ours. */

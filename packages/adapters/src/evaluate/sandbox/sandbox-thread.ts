@@ -1,7 +1,6 @@
 // The evaluation thread of a candidate's code (see evaluate-sandbox.ts): requests in, answers
 // out, one at a time, until the thread is ended.
 import { parentPort } from 'node:worker_threads';
-import { primeCompiled } from '../candidate-compile.js';
 import { EvalRequestError } from '../candidate-error.js';
 import { evaluate } from '../entry.js';
 import type { SandboxCall, SandboxReply } from './sandbox-messages.js';
@@ -11,9 +10,8 @@ if (port === null) throw new Error('sandbox-thread runs in a worker thread');
 
 port.on('message', async (call: SandboxCall) => {
   let reply: SandboxReply;
-  if (call.compiled !== undefined) primeCompiled(call.compiled.text, call.compiled.language, call.compiled.code);
   try {
-    const response = await evaluate(call.request, { startedAt: Date.now() - call.compileMs, ...(call.memoryLimit !== undefined ? { memoryLimit: call.memoryLimit } : {}) });
+    const response = await evaluate(call.request, call.memoryLimit !== undefined ? { memoryLimit: call.memoryLimit } : {});
     reply = { id: call.id, kind: 'response', response };
   } catch (e) {
     if (e instanceof EvalRequestError) reply = { id: call.id, kind: 'request-error', issues: e.issues };

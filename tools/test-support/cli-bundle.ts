@@ -39,7 +39,8 @@ function sourceStamp(): string {
     const manifest = join(ROOT, 'packages', pkg, 'package.json');
     if (existsSync(manifest)) parts.push(`${manifest}\t${statSync(manifest).mtimeMs}`);
   }
-  parts.push(`${join(CLI, 'tsup.binary.ts')}\t${statSync(join(CLI, 'tsup.binary.ts')).mtimeMs}`);
+  // The build options, and the dependencies bundled in (zod, yaml, commander, pure-rand).
+  for (const f of [join(CLI, 'tsup.binary.ts'), join(ROOT, 'pnpm-lock.yaml')]) parts.push(`${f}\t${statSync(f).mtimeMs}`);
   return parts.sort().join('\n');
 }
 

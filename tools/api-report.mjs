@@ -114,11 +114,10 @@ for (const pkg of pkgs) {
       if (check) process.stderr.write(`${name}: public surface differs from ${relative(repoRoot, join(reportFolder, `${stem}.api.md`))} (run \`pnpm build && pnpm api:report\` and commit the report)\n`);
       else process.stdout.write(`${name}: report updated\n`);
     }
-    if (!result.succeeded && !(result.apiReportChanged && check && result.errorCount === 0)) {
-      if (!result.apiReportChanged || result.errorCount > 0) {
-        process.stderr.write(`${name}: API Extractor failed with ${result.errorCount} error(s), ${result.warningCount} warning(s)\n`);
-        failed++;
-      }
+    // A changed report alone fails the run through `changed` (check mode), not as an error.
+    if (result.errorCount > 0 || (!result.succeeded && !result.apiReportChanged)) {
+      process.stderr.write(`${name}: API Extractor failed with ${result.errorCount} error(s), ${result.warningCount} warning(s)\n`);
+      failed++;
     }
   }
   // A report whose entry point is gone is stale.

@@ -1,5 +1,6 @@
 import { SimulationConfigSchema, type SimulationConfigInput } from '@blis/cluster';
-import { defaultPolicyRegistry, parseScorerList, splitListMessage } from '@blis/policies';
+import { defaultPolicyRegistry, parseScorerList } from '@blis/policies';
+import { splitListMessage } from '@blis/policies/internal';
 import { WorkloadSpecError, parseWorkloadSpecText } from '@blis/workload';
 import { configIssues } from './config-issues.js';
 import { type FormValues, numberOrText } from './form-values.js';

@@ -1,5 +1,6 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { type AutoscalingInput, type LifecycleInput, type PolicyBundle, autoscaleConfigFromBundle, describeFound, formatParamPath, listPolicies } from '@blis/policies';
+import { type PolicyBundle, listPolicies } from '@blis/policies';
+import { type AutoscalingInput, type LifecycleInput, autoscaleConfigFromBundle, describeFound, formatParamPath } from '@blis/policies/internal';
 import type { UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';
 import { setConfigOrigin } from './config-origins.js';

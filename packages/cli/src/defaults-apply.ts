@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { workloadPresetNames } from '@blis/latency';
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import { type BlisDefaultsFile, defaultsModel, defaultsPreset, loadBlisDefaults } from './defaults-file.js';
 import { type LengthFlagValues, lengthFlagValues } from './length-flags.js';
 import { DEFAULT_MODEL } from './model-architecture.js';

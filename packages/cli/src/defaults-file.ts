@@ -1,4 +1,4 @@
-import { describeFound, formatParamPath, zodIssueTexts } from '@blis/policies';
+import { describeFound, formatParamPath, zodIssueTexts } from '@blis/policies/internal';
 import type { WorkloadPreset } from '@blis/latency';
 import * as z from 'zod';
 import { requireReadable } from './input-files.js';

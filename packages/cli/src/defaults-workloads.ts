@@ -1,5 +1,5 @@
 import { type WorkloadPreset, workloadPreset, workloadPresetNames } from '@blis/latency';
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import { defaultsPreset, loadBlisDefaults } from './defaults-file.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger, quoteExcerpt } from '@blis/policies';
+import { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger, quoteExcerpt } from '@blis/policies/internal';
 import { camel } from './flag-name.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
 

@@ -1,5 +1,5 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 /** Parsed flag values by camel-case name (build-config's FlagValues). */
 type FlagValues = Record<string, unknown>;
 import { UsageError, type UsageIssue } from './usage-error.js';

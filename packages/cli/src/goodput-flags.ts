@@ -1,5 +1,5 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import { goDurationNs } from './go-duration.js';
 import type { UsageIssue } from './usage-error.js';
 

@@ -1,4 +1,4 @@
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import { type KVOffloadInput, KVOffloadSchema, isShippedDeviceClass, type KVOffloadSettings, offloadBlockSizeIssue } from '@blis/cluster';
 import { requireReadable } from './input-files.js';
 import { type KVOffloadSource, LIBRARY_ONLY_KEYS, camelCase, snakeCase, unknownKeyIssue, whereIn, zodIssuesIn } from './kv-offload-issues.js';

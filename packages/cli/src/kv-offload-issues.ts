@@ -1,5 +1,5 @@
 import { KVOffloadSchema, KVOffloadTierSchema, type KVTierConfigError } from '@blis/cluster';
-import { describeFound, describeZodExpected, formatParamPath, valueAtPath } from '@blis/policies';
+import { describeFound, describeZodExpected, formatParamPath, valueAtPath } from '@blis/policies/internal';
 import type { core } from 'zod';
 import type { UsageIssue } from './usage-error.js';
 import type { YamlFile } from './yaml-file.js';

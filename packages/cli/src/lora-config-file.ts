@@ -1,5 +1,5 @@
 import { type LoraConfigInput, LoraSchema } from '@blis/cluster';
-import { describeFound, describeZodExpected, formatParamPath, valueAtPath } from '@blis/policies';
+import { describeFound, describeZodExpected, formatParamPath, valueAtPath } from '@blis/policies/internal';
 import type { core } from 'zod';
 import { requireReadable } from './input-files.js';
 import { UsageError, type UsageIssue } from './usage-error.js';

@@ -1,4 +1,4 @@
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import { Command, CommanderError, Option } from 'commander';
 import { CALIBRATE_OPTIONS } from './calibrate-flags.js';
 import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './capacity-flags.js';

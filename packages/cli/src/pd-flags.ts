@@ -1,5 +1,6 @@
 import { type SimulationConfigInput, SimulationConfigSchema } from '@blis/cluster';
-import { describeFound, describeZodExpected, formatParamPath, listPolicies, parseScorerList, splitListMessage, valueAtPath } from '@blis/policies';
+import { listPolicies, parseScorerList } from '@blis/policies';
+import { describeFound, describeZodExpected, formatParamPath, splitListMessage, valueAtPath } from '@blis/policies/internal';
 import type { core } from 'zod';
 import { withRegisteredScorerNames } from './policy-modules/scorer-list.js';
 import type { UsageIssue } from './usage-error.js';

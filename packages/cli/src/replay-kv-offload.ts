@@ -1,4 +1,4 @@
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import { existsSync } from 'node:fs';
 import { type SimulationConfigInput, reconcileReplayKVOffload } from '@blis/cluster';
 import { detectTraceFormat, readTraceV2Header, traceV2Pair } from '@blis/workload';

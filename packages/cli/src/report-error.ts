@@ -1,5 +1,5 @@
 import { CONFIG_REFUSALS } from '@blis/adapters';
-import { describeFound, describeZodExpected, formatParamPath } from '@blis/policies';
+import { describeFound, describeZodExpected, formatParamPath } from '@blis/policies/internal';
 import type { core } from 'zod';
 import type { RunLimitError } from '@blis/cluster';
 import { runLimitUsageIssues } from './run-limit-issues.js';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { SimulationResult } from '@blis/cluster';
-import { describeFound, formatParamPath, jsonSyntaxProblem, messageText, zodIssueTexts } from '@blis/policies';
+import { describeFound, formatParamPath, jsonSyntaxProblem, messageText, zodIssueTexts } from '@blis/policies/internal';
 import { readBoundedText } from '@blis/workload';
 import * as z from 'zod';
 import { requireReadable } from './input-files.js';

@@ -1,4 +1,4 @@
-import { formatParamPath } from '@blis/policies';
+import { formatParamPath } from '@blis/policies/internal';
 import type { RunLimitIssue } from '@blis/cluster';
 import { configOrigin } from './config-origins.js';
 import type { UsageIssue } from './usage-error.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import type { SaturationAnalysisInput } from '@blis/cluster';
 import { requireReadable } from './input-files.js';
 import { UsageError, type UsageIssue } from './usage-error.js';

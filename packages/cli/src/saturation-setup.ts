@@ -1,6 +1,6 @@
 import type { SaturationAnalysisInput } from '@blis/cluster';
 import { SATURATION_DETECTOR_NAMES, type SaturationDetectorName, isSaturationDetectorName } from '@blis/trace';
-import { quoteExcerpt } from '@blis/policies';
+import { quoteExcerpt } from '@blis/policies/internal';
 import { goDurationNs, nsToWholeUs } from './go-duration.js';
 import { loadSaturationConfig } from './saturation-config-file.js';
 import { UsageError, type UsageIssue } from './usage-error.js';

@@ -1,4 +1,4 @@
-import { parseDecimal, quoteExcerpt } from '@blis/policies';
+import { parseDecimal, quoteExcerpt } from '@blis/policies/internal';
 
 /** Metric keys `--fitness-weights` understands, and how each raw value is normalised to [0, 1]. */
 export const FITNESS_METRICS = [

@@ -1,4 +1,4 @@
-import { formatParamPath } from '@blis/policies';
+import { formatParamPath } from '@blis/policies/internal';
 
 /**
  * A KV tier configuration that validates field by field but cannot be resolved: no model config

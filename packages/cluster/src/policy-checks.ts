@@ -9,11 +9,11 @@ import {
   type PriorityPolicy,
   type RoutingPolicy,
   guardPolicy,
-  isGuardedPolicy,
   type PolicyKind,
   type PolicyOfKind,
   type PolicyRegistry,
 } from '@blis/policies';
+import { isGuardedPolicy } from '@blis/policies/internal';
 
 /** The parts of `SimulationRuntime` the checks read and replace (declared here: simulate.ts imports this file). */
 export interface PolicyCheckRuntime {

@@ -1,6 +1,7 @@
 import { ArrayRequestSource, makeRequestSpec } from '@blis/engine';
 import type { LatencyModel } from '@blis/latency';
-import { type InstanceScheduler, PolicyError, type PriorityPolicy, type RoutingPolicy, createRoundRobin, createWeightedRouting } from '@blis/policies';
+import { type InstanceScheduler, PolicyError, type PriorityPolicy, type RoutingPolicy } from '@blis/policies';
+import { createRoundRobin, createWeightedRouting } from '@blis/policies/internal';
 import { describe, expect, it } from 'vitest';
 import { type SimulationConfigInput, type SimulationRuntime, simulate } from '../src/index.js';
 

@@ -1,20 +1,22 @@
 import { InvariantViolation, RequestState, type SimRequest } from '@blis/engine';
 import {
   type RoutingPolicy,
+  createPriorityPolicy,
+  createRoutingPolicy,
+  listPolicies,
+  policyContext,
+  seededRandomSource,
+} from '@blis/policies';
+import {
   comparePriorityFcfs,
   createKvUtilizationScorer,
   createPrefixAffinityScorer,
   createPrefixAware,
   createPrefixOverlap,
   createPrecisePrefixCacheScorer,
-  createPriorityPolicy,
   createQueueDepthScorer,
-  createRoutingPolicy,
   createWeightedRouting,
-  listPolicies,
-  policyContext,
-  seededRandomSource,
-} from '@blis/policies';
+} from '@blis/policies/internal';
 import { type AdmissionRecord, MemorySink, TraceRecorder, parseTrace } from '@blis/trace';
 import { describe, expect, it } from 'vitest';
 import { buildResult } from '../src/results.js';

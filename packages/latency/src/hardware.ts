@@ -1,5 +1,5 @@
 import { readJsonFile } from './json-file.js';
-import { formatParamPath, zodIssueTexts } from '@blis/policies';
+import { formatParamPath, zodIssueTexts } from '@blis/policies/internal';
 import * as z from 'zod';
 import catalogue from './data/hardware.json';
 import { LatencyConfigError } from './errors.js';

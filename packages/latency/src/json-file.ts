@@ -1,4 +1,4 @@
-import { jsonSyntaxProblem, quoteExcerpt } from '@blis/policies';
+import { jsonSyntaxProblem, quoteExcerpt } from '@blis/policies/internal';
 import { readFileSync } from '#host-files';
 
 /**

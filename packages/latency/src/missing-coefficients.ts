@@ -1,4 +1,4 @@
-import { quoteExcerpt } from '@blis/policies';
+import { quoteExcerpt } from '@blis/policies/internal';
 import { coefficientsFor } from './catalogue.js';
 import { LatencyConfigError } from './errors.js';
 

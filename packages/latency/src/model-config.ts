@@ -1,6 +1,6 @@
 import { join, statSync } from '#host-files';
 import { readJsonFile } from './json-file.js';
-import { formatParamPath, zodIssueTexts } from '@blis/policies';
+import { formatParamPath, zodIssueTexts } from '@blis/policies/internal';
 import * as z from 'zod';
 import { LatencyConfigError } from './errors.js';
 import { type KVShape, parseKVShape } from './kv-bytes-per-token.js';

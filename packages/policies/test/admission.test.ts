@@ -7,7 +7,7 @@ import {
   createTenantQuota,
   createTierShed,
   createTokenBucket,
-} from '../src/index.js';
+} from '../src/internal.js';
 import { request, routerState, snapshots } from '../src/testing/index.js';
 
 describe('always-admit and reject-all', () => {

@@ -4,14 +4,13 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import {
   type AutoScaleFactory,
-  autoscaleConfigFromBundle,
   createPolicyRegistry,
   type PolicyBundle,
   type PolicyBundleResult,
   parsePolicyBundle,
   parsePolicyParams,
-  secondsToUs,
 } from '../src/index.js';
+import { autoscaleConfigFromBundle, secondsToUs } from '../src/internal.js';
 
 // The policy bundle's `node_pools`, `autoscaler` and `instance_lifecycle` sections: what they
 // accept (BLIS's keys and ours), what they refuse (with the path of the offending key), and

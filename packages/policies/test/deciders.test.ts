@@ -1,11 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  createAlwaysDecider,
   createDecider,
-  createNeverDecider,
   createPolicyRegistry,
-  createPrefixThresholdDecider,
   DEFAULT_POLICY_NAMES,
   type DeciderFactory,
   DuplicatePolicyError,
@@ -16,6 +13,7 @@ import {
   type RouterState,
   UnknownPolicyError,
 } from '../src/index.js';
+import { createAlwaysDecider, createNeverDecider, createPrefixThresholdDecider } from '../src/internal.js';
 import { request, routerState, snapshots } from '../src/testing/index.js';
 
 /** Hashes 1..n: a prompt of `n` full blocks. */

@@ -6,13 +6,13 @@ import {
   type DisaggregationDecider,
   guardPolicy,
   type InstanceScheduler,
-  isGuardedPolicy,
   PolicyError,
   type PriorityPolicy,
   type RoutingDecision,
   type RoutingPolicy,
   type Scorer,
 } from '../src/index.js';
+import { isGuardedPolicy } from '../src/internal.js';
 import { entry, request, routerState, snapshots } from '../src/testing/index.js';
 
 const r17 = request({ index: 17, id: 'r17' });

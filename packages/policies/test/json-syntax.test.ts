@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonSyntaxProblem } from '../src/index.js';
+import { jsonSyntaxProblem } from '../src/internal.js';
 
 // Messages about bad JSON are ours (V8's change between Node versions and quote the input):
 // the scanner must agree with JSON.parse on what is JSON, and say where it stops.

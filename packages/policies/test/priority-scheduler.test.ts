@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SchedulerContext, SchedulerEntry } from '../src/index.js';
 import {
   createConstantPriority,
   createFcfsScheduler,
@@ -8,9 +9,7 @@ import {
   createSjfScheduler,
   createSloBasedPriority,
   createSloClassPriority,
-  type SchedulerContext,
-  type SchedulerEntry,
-} from '../src/index.js';
+} from '../src/internal.js';
 import { entry, request } from '../src/testing/index.js';
 
 describe('priority policies', () => {

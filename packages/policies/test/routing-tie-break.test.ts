@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  createKvUtilizationScorer,
-  createLeastLoaded,
-  createQueueDepthScorer,
   createRoutingPolicy,
-  createWeightedRouting,
   policyContext,
   type RandomSource,
   type Scorer,
 } from '../src/index.js';
+import {
+  createKvUtilizationScorer,
+  createLeastLoaded,
+  createQueueDepthScorer,
+  createWeightedRouting,
+} from '../src/internal.js';
 import { request, routerState, snapshots } from '../src/testing/index.js';
 
 // BLIS breaks a tie between routing scores with one draw from its router stream: among the tied

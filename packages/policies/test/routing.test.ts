@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createRoutingPolicy,
+  policyContext,
+  type RandomSource,
+  type Scorer,
+} from '../src/index.js';
+import {
   createAlwaysBusiest,
   createCostEscalation,
   createKvUtilizationScorer,
@@ -9,13 +15,9 @@ import {
   createPrefixOverlap,
   createQueueDepthScorer,
   createRoundRobin,
-  createRoutingPolicy,
   createSessionAffinity,
   createWeightedRouting,
-  policyContext,
-  type RandomSource,
-  type Scorer,
-} from '../src/index.js';
+} from '../src/internal.js';
 import { request, routerState, snapshots } from '../src/testing/index.js';
 
 /** A random source whose every nextInt returns `k`, recording the bound it was asked for. */

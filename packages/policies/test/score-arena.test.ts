@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createWeightedRouting, type Scorer } from '../src/index.js';
+import type { Scorer } from '../src/index.js';
+import { createWeightedRouting } from '../src/internal.js';
 import { ScoreArena } from '../src/routing/score-arena.js';
 import { request, routerState, snapshots } from '../src/testing/index.js';
 

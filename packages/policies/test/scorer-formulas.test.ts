@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RandomSource, Scorer } from '../src/index.js';
 import {
   createActiveRequestsScorer,
   createKvUtilizationScorer,
@@ -12,9 +13,7 @@ import {
   createTokenBucket,
   createVllmDpScorer,
   createWeightedRouting,
-  type RandomSource,
-  type Scorer,
-} from '../src/index.js';
+} from '../src/internal.js';
 import { request, routerState, scoreAll, snapshots } from '../src/testing/index.js';
 
 // Every scorer's formula on ONE hand-built 4-instance picture, with the arithmetic written out,

@@ -10,7 +10,7 @@ import {
   createQueueDepthScorer,
   createRunningRequestsScorer,
   PrefixCacheIndex,
-} from '../src/index.js';
+} from '../src/internal.js';
 import { request, routerState, scoreAll, snapshots } from '../src/testing/index.js';
 
 describe('queue-depth', () => {

@@ -1,4 +1,4 @@
-import { describeZodExpected } from '@blis/policies';
+import { describeZodExpected } from '@blis/policies/internal';
 import type { core } from 'zod';
 
 /**

@@ -1,7 +1,7 @@
 import { dirname } from '#host-files';
 import * as z from 'zod';
 import type { ZodError } from 'zod';
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import { customFound, describeExpected } from './describe-issue.js';
 import { type InputIssue, WorkloadSpecError } from './errors.js';
 import { expandInferencePerf, type InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';

@@ -1,9 +1,9 @@
 // What a message may quote of an input: a short excerpt, never the input itself (a 50 MB file
 // once produced 50 MB of stderr). The excerpts themselves are @blis/policies' (one wording for
 // flags and files); what is here is about inputs: keys, field paths, binary data, sizes.
-import { quoteExcerpt } from '@blis/policies';
+import { quoteExcerpt } from '@blis/policies/internal';
 
-export { EXCERPT_CHARS, messageText, quoteExcerpt, valueExcerpt } from '@blis/policies';
+export { EXCERPT_CHARS, messageText, quoteExcerpt, valueExcerpt } from '@blis/policies/internal';
 
 /** Longest key a field path shows whole. */
 const KEY_CHARS = 40;

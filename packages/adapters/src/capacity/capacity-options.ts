@@ -1,5 +1,5 @@
 import type { SimulationConfigInput, SimulationResult, SimulationRuntime } from '@blis/cluster';
-import { formatParamPath, zodIssueTexts } from '@blis/policies';
+import { formatParamPath, zodIssueTexts } from '@blis/policies/internal';
 import * as z from 'zod';
 import { CapacityInputError } from './capacity-input-error.js';
 import { CapacityTargetSchema } from './capacity-target.js';

@@ -1,4 +1,4 @@
-import { formatParamPath, quoteExcerpt, zodIssueTexts } from '@blis/policies';
+import { formatParamPath, quoteExcerpt, zodIssueTexts } from '@blis/policies/internal';
 import type { z } from 'zod';
 
 /** A location in the document: keys and list positions from its root. */
@@ -19,7 +19,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** How an offending value reads in an error message: short, and never the whole subtree. */
-export { describeFound } from '@blis/policies';
+export { describeFound } from '@blis/policies/internal';
 
 /** `tree.else.if.all[1].signal`; the whole document is `(document)`. */
 export function formatAt(at: At): string {

@@ -1,4 +1,4 @@
-import { zodIssueTexts } from '@blis/policies';
+import { zodIssueTexts } from '@blis/policies/internal';
 import type * as z from 'zod';
 import { LocatedError } from '../located-error.js';
 import type { EvalIssue } from './protocol.js';

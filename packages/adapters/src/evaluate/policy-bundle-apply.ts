@@ -1,5 +1,6 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { type PolicyBundle, autoscaleConfigFromBundle, parsePolicyBundle, resolvePolicySpecs, splitPolicyMessage } from '@blis/policies';
+import { type PolicyBundle, parsePolicyBundle, resolvePolicySpecs } from '@blis/policies';
+import { autoscaleConfigFromBundle, splitPolicyMessage } from '@blis/policies/internal';
 import { InvalidCandidateError } from './candidate-error.js';
 import type { YamlText } from './yaml-text.js';
 

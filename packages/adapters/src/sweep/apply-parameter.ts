@@ -1,4 +1,5 @@
-import { DEFAULT_SCORER_CONFIGS, formatParamPath, listPolicies, valueExcerpt } from '@blis/policies';
+import { DEFAULT_SCORER_CONFIGS, listPolicies } from '@blis/policies';
+import { formatParamPath, valueExcerpt } from '@blis/policies/internal';
 import type { ParameterValue } from './sweep-spec-schema.js';
 
 type Json = Record<string, unknown>;

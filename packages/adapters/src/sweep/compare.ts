@@ -1,5 +1,5 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { formatParamPath } from '@blis/policies';
+import { formatParamPath } from '@blis/policies/internal';
 import type { Candidate } from './candidates.js';
 import { buildTasks } from './sweep-plan.js';
 import { defaultWorkers, runTasks } from './sweep-runner.js';

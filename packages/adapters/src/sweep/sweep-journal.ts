@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
-import { quoteExcerpt } from '@blis/policies';
+import { quoteExcerpt } from '@blis/policies/internal';
 import { readBoundedText } from '@blis/workload';
 import { SweepSpecError } from './sweep-spec-error.js';
 import type { SweepRow } from './sweep-task.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type MemoryEstimate, type SimulationConfigInput, SimulationConfigSchema, prepareSimulation } from '@blis/cluster';
 import { WorkloadSpecError, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
-import { describeFound, describeZodExpected, formatParamPath, valueAtPath, valueExcerpt } from '@blis/policies';
+import { describeFound, describeZodExpected, formatParamPath, valueAtPath, valueExcerpt } from '@blis/policies/internal';
 import { isConfigRefusal } from '../config-refusal.js';
 import { applyParameter, dottedPath, editsWorkloadSpec } from './apply-parameter.js';
 import { type Candidate, expandCandidates } from './candidates.js';

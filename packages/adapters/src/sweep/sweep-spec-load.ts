@@ -1,4 +1,4 @@
-import { describeFound, formatParamPath, valueExcerpt, zodIssueTexts } from '@blis/policies';
+import { describeFound, formatParamPath, valueExcerpt, zodIssueTexts } from '@blis/policies/internal';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { type InputIssue, parseYamlInput, readYamlText, yamlNumberSource } from '@blis/workload';
 import type { ZodError } from 'zod';

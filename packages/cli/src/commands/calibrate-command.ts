@@ -1,4 +1,4 @@
-import { describeFound, describeZodExpected } from '@blis/policies';
+import { describeFound, describeZodExpected } from '@blis/policies/internal';
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CalibrationView } from '@blis/report';

@@ -1,4 +1,4 @@
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import { type CapacityProbe, CapacityInputError, findCapacity, formatValue, parseTargets } from '@blis/adapters';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { buildConfig } from '../build-config.js';

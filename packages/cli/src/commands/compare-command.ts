@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { type ComparePolicy, DEFAULT_SWEEP_METRICS, compareTable, defaultWorkers, metricNameProblem, runCompare } from '@blis/adapters';
 import type { SimulationConfigInput } from '@blis/cluster';
-import { listPolicies, describeFound } from '@blis/policies';
+import { listPolicies } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import { buildConfig } from '../build-config.js';
 import { type PolicySetup, customRuntime, isModulePath, loadModule, preparePolicies } from '../policy-modules/index.js';
 import { type FlagDef, parseFlags } from '../flags.js';

@@ -1,5 +1,5 @@
 import { MAX_CLOCK_US } from '@blis/engine';
-import { describeFound, formatParamPath } from '@blis/policies';
+import { describeFound, formatParamPath } from '@blis/policies/internal';
 import { composeSpecs, mixedSloClassIssues, loadWorkloadSpec, parseWorkloadSpec, parseYamlInput, readYamlText, WorkloadSpecError } from '@blis/workload';
 import { COMPOSE_FLAGS } from '../compose-flags.js';
 import { parseFlags } from '../flags.js';

@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import type { RequestSource } from '@blis/engine';
 import { type TraceV2Header, createRequestSource, kvOffloadHeaderBlock, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
 import { type FlagDef, parseFlags } from '../flags.js';

@@ -1,4 +1,4 @@
-import { describeFound, jsonSyntaxProblem, messageText } from '@blis/policies';
+import { describeFound, jsonSyntaxProblem, messageText } from '@blis/policies/internal';
 import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, EvaluateSandbox, type EvaluateOptions, invalidRequestResponse } from '@blis/adapters';
 import { formatBytes, looksBinary, readBoundedText } from '@blis/workload';
 import { boundedLines } from '../bounded-lines.js';

@@ -1,4 +1,4 @@
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import type { ObserveResult } from '@blis/observe';
 import { type FlagDef, camel, parseFlags } from '../flags.js';
 import { observeWorkload } from '../observe-workload.js';

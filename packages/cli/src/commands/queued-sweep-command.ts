@@ -1,4 +1,4 @@
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import {
   type ConnectionEvent,
   checkRedis,

@@ -1,5 +1,5 @@
 import { startSimServer } from '@blis/observe';
-import { quoteExcerpt } from '@blis/policies';
+import { quoteExcerpt } from '@blis/policies/internal';
 import { buildConfig } from '../build-config.js';
 import { type FlagDef, parseFlags } from '../flags.js';
 import { customRuntime, preparePolicies } from '../policy-modules/index.js';

@@ -1,5 +1,5 @@
 import { DEFAULT_STOP_TIMEOUT_MS, type QueueWorkerSummary, defaultWorkers, parseQueueUrl, runQueueWorker } from '@blis/adapters';
-import { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger, quoteExcerpt } from '@blis/policies';
+import { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger, quoteExcerpt } from '@blis/policies/internal';
 import { UsageError } from '../usage-error.js';
 import { reportConnection } from './queued-sweep-command.js';
 import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';

@@ -1,4 +1,4 @@
-import { MAX_EXACT_INTEGER, parseDecimalInteger, quoteExcerpt } from '@blis/policies';
+import { MAX_EXACT_INTEGER, parseDecimalInteger, quoteExcerpt } from '@blis/policies/internal';
 import { UsageError } from '../usage-error.js';
 
 /** A positive integer flag of a command's own (not a SIMULATION_FLAGS one), or undefined when not given. */

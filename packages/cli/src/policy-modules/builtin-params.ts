@@ -1,5 +1,6 @@
 import type { SimulationConfigInput } from '@blis/cluster';
-import { type PolicyKind, type PolicyOverrides, type PolicyRegistry, PolicyParamsError, formatParamPath, policyContext, quoteExcerpt, splitPolicyMessage, describeFound } from '@blis/policies';
+import { type PolicyKind, type PolicyOverrides, type PolicyRegistry, PolicyParamsError, policyContext } from '@blis/policies';
+import { formatParamPath, quoteExcerpt, splitPolicyMessage, describeFound } from '@blis/policies/internal';
 import type { UsageIssue } from '../usage-error.js';
 import type { ModuleKind, PolicySetup } from './policy-setup.js';
 

@@ -1,4 +1,4 @@
-import { describeFound } from '@blis/policies';
+import { describeFound } from '@blis/policies/internal';
 import { basename, dirname, resolve } from 'node:path';
 import type { PolicyKind } from '@blis/policies';
 import type { UsageIssue } from '../usage-error.js';

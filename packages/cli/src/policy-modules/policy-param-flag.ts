@@ -1,4 +1,4 @@
-import { describeFound, formatParamPath, messageText } from '@blis/policies';
+import { describeFound, formatParamPath, messageText } from '@blis/policies/internal';
 import type { PolicyKind } from '@blis/policies';
 import type { UsageIssue } from '../usage-error.js';
 import { MODULE_KINDS } from './module-path.js';

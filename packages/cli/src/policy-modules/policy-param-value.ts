@@ -1,4 +1,4 @@
-import { parseDecimal, quoteExcerpt } from '@blis/policies';
+import { parseDecimal, quoteExcerpt } from '@blis/policies/internal';
 import { yamlSyntaxProblem } from '@blis/workload';
 import { LineCounter, type Node, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 

@@ -1,4 +1,4 @@
-import { formatParamPath } from '@blis/policies';
+import { formatParamPath } from '@blis/policies/internal';
 
 /** One limit a config goes beyond: the config path (or file and field) it is at, the bound, the value. */
 export interface RunLimitIssue {

@@ -1,4 +1,4 @@
-import { describeFound, jsonSyntaxProblem, messageText, zodIssueTexts } from '@blis/policies';
+import { describeFound, jsonSyntaxProblem, messageText, zodIssueTexts } from '@blis/policies/internal';
 import * as z from 'zod';
 import { CalibrationInputError } from './errors.js';
 import { readResultsText } from './results-text.js';

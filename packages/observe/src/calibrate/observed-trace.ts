@@ -1,5 +1,5 @@
 import { LineReader, TraceReadError, intField, readTraceV2Header, splitCsv } from '@blis/workload';
-import { formatParamPath, quoteExcerpt, zodIssueTexts } from '@blis/policies';
+import { formatParamPath, quoteExcerpt, zodIssueTexts } from '@blis/policies/internal';
 import * as z from 'zod';
 import { CalibrationInputError } from './errors.js';
 import { numericRequestId } from './request-id.js';

@@ -1,4 +1,4 @@
-import { formatParamPath, zodIssueTexts } from '@blis/policies';
+import { formatParamPath, zodIssueTexts } from '@blis/policies/internal';
 import * as z from 'zod';
 
 const ContentPart = z.object({ type: z.string(), text: z.string().optional() }).loose();

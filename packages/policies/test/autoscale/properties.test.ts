@@ -4,10 +4,10 @@ import {
   type AutoScaleContext,
   type AutoScalePolicy,
   createPolicyRegistry,
-  createWvaSaturationAutoscaler,
   policyContext,
   type ReplicaMetrics,
 } from '../../src/index.js';
+import { createWvaSaturationAutoscaler } from '../../src/internal.js';
 import { deepFreeze } from '../../src/testing/index.js';
 import { context } from './helpers.js';
 

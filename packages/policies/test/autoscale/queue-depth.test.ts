@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createQueueDepthAutoscaler, PolicyParamsError } from '../../src/index.js';
+import { PolicyParamsError } from '../../src/index.js';
+import { createQueueDepthAutoscaler } from '../../src/internal.js';
 import { context } from './helpers.js';
 
 // Defaults: target_queue_depth 4, scale_down_queue_depth 0.5, scale_down_kv_utilization 0.5.

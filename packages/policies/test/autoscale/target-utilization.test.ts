@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTargetUtilizationAutoscaler, PolicyParamsError } from '../../src/index.js';
+import { PolicyParamsError } from '../../src/index.js';
+import { createTargetUtilizationAutoscaler } from '../../src/internal.js';
 import { context } from './helpers.js';
 
 // Defaults: metric kv-utilization, target 0.7, tolerance 0.1.

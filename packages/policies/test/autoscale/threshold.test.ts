@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createThresholdAutoscaler, PolicyParamsError } from '../../src/index.js';
+import { PolicyParamsError } from '../../src/index.js';
+import { createThresholdAutoscaler } from '../../src/internal.js';
 import { context } from './helpers.js';
 
 // Defaults: metric max, up 0.8, down 0.3, queue_threshold 5, step 1.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createWvaSaturationAutoscaler, PolicyParamsError } from '../../src/index.js';
+import { PolicyParamsError } from '../../src/index.js';
+import { createWvaSaturationAutoscaler } from '../../src/internal.js';
 import { context, holding } from './helpers.js';
 
 // Every example: H100/TP1 replicas with 160,000 KV tokens, so supply = 160,000 x 0.8 = 128,000

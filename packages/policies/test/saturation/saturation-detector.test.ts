@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type InstanceSnapshot, createConcurrencyDetector, createSaturationDetector, createUtilizationDetector } from '../../src/index.js';
+import { type InstanceSnapshot, createSaturationDetector } from '../../src/index.js';
+import { createConcurrencyDetector, createUtilizationDetector } from '../../src/internal.js';
 
 const snap = (queueDepth: number, kvUtilization: number, inFlightRequests: number) => ({ queueDepth, kvUtilization, inFlightRequests }) as unknown as InstanceSnapshot;
 

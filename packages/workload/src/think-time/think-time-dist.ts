@@ -1,4 +1,4 @@
-import { parseDecimal, quoteExcerpt } from '@blis/policies';
+import { parseDecimal, quoteExcerpt } from '@blis/policies/internal';
 
 /**
  * A closed-loop user's pause between an answer and its next request, in BLIS's

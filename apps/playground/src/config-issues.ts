@@ -1,4 +1,4 @@
-import { describeExpected, customFound } from '@blis/workload';
+import { describeExpected, customFound } from '@blis/workload/internal';
 import type { ZodError } from 'zod';
 import type { PageIssue } from './page-issue.js';
 

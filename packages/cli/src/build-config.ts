@@ -14,7 +14,7 @@ import { autoscaleFields } from './autoscale-flags.js';
 import { pdConfigIssues, pdFields } from './pd-flags.js';
 import { flowControlConfig } from './flow-control-flags.js';
 import { moeFlagFields } from './moe-flags.js';
-import { keyText } from '@blis/workload';
+import { keyText } from '@blis/workload/internal';
 import { UsageError, type UsageIssue } from './usage-error.js';
 import { goodputFlagConfig } from './goodput-flags.js';
 import type { YamlFile } from './yaml-file.js';

@@ -1,4 +1,4 @@
-import { ThinkTimeDistError, flagSpecObject, parseThinkTimeDist } from '@blis/workload';
+import { ThinkTimeDistError, flagSpecObject, parseThinkTimeDist } from '@blis/workload/internal';
 import { camel } from './flag-name.js';
 import { lengthFlagValues } from './length-flags.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';

@@ -1,6 +1,6 @@
 import { DecisionTreeError, type DecisionTreeKind, decisionTreePolicyFactory, parseDecisionTree } from '@blis/adapters';
 import type { PolicyFactoryContext } from '@blis/policies';
-import { readYamlText } from '@blis/workload';
+import { readYamlText } from '@blis/workload/internal';
 import { UsageError } from './usage-error.js';
 
 /** Policy flags given a `.yaml`/`.yml` path load a decision tree rather than an ES module. */

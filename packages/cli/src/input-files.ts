@@ -1,5 +1,5 @@
 import { constants, accessSync, statSync } from 'node:fs';
-import { nonRegularFileKind } from '@blis/workload';
+import { nonRegularFileKind } from '@blis/workload/internal';
 import { UsageError, type UsageIssue } from './usage-error.js';
 
 const ERRNO_TEXT: Record<string, string> = {

@@ -1,5 +1,6 @@
 import type { RequestSource } from '@blis/engine';
-import { type LoadedSpec, type SloDimTargets, type ThinkTimeDist, ThinkTimeDistError, createRequestSource, loadWorkloadSpec, parseThinkTimeDist, resolvedTargets, specFromFlags } from '@blis/workload';
+import { type LoadedSpec, type SloDimTargets, type ThinkTimeDist, createRequestSource, loadWorkloadSpec, specFromFlags } from '@blis/workload';
+import { ThinkTimeDistError, parseThinkTimeDist, resolvedTargets } from '@blis/workload/internal';
 import { camel } from './flag-name.js';
 import { requireReadable } from './input-files.js';
 import { UsageError, type UsageIssue } from './usage-error.js';

@@ -1,7 +1,8 @@
 import { describeFound } from '@blis/policies/internal';
 import { existsSync } from 'node:fs';
 import { type SimulationConfigInput, reconcileReplayKVOffload } from '@blis/cluster';
-import { detectTraceFormat, readTraceV2Header, traceV2Pair } from '@blis/workload';
+import { detectTraceFormat, readTraceV2Header } from '@blis/workload';
+import { traceV2Pair } from '@blis/workload/internal';
 import { type LoadedKVOffload, validateKVOffloadInput } from './kv-offload-file.js';
 import { whereIn } from './kv-offload-issues.js';
 import { UsageError, type UsageIssue } from './usage-error.js';

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { SimulationResult } from '@blis/cluster';
 import { describeFound, formatParamPath, jsonSyntaxProblem, messageText, zodIssueTexts } from '@blis/policies/internal';
-import { readBoundedText } from '@blis/workload';
+import { readBoundedText } from '@blis/workload/internal';
 import * as z from 'zod';
 import { requireReadable } from './input-files.js';
 import { UsageError } from './usage-error.js';

@@ -1,6 +1,7 @@
 import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
 import { type SimulationConfig, type SimulationResult, openWorkload } from '@blis/cluster';
-import { MinHeap, type SloDimTargets, type TraceV2Header, type TraceV2RowOutcome, writeTraceV2 } from '@blis/workload';
+import { type SloDimTargets, type TraceV2Header, type TraceV2RowOutcome, writeTraceV2 } from '@blis/workload';
+import { MinHeap } from '@blis/workload/internal';
 
 /** What the run made of one request, from its per-request record. */
 export interface RunFate {

@@ -1,4 +1,5 @@
-import { type InputIssue, parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from '@blis/workload';
+import type { InputIssue } from '@blis/workload';
+import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from '@blis/workload/internal';
 import { UsageError, type UsageIssue } from './usage-error.js';
 
 /** A parsed YAML file that can say on which line a path of keys lives. */

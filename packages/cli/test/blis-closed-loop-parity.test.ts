@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TRACEV2_COLUMNS } from '@blis/workload';
+import { TRACEV2_COLUMNS } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 import { blis } from './blis-process.js';
 import { csvRows, expectBlisRunOf } from './blis-run-compare.js';

@@ -1,5 +1,5 @@
 import { MOE_COMM_BACKENDS } from '@blis/latency';
-import { ThinkTimeDistError, parseThinkTimeDist } from '@blis/workload';
+import { ThinkTimeDistError, parseThinkTimeDist } from '@blis/workload/internal';
 import * as z from 'zod';
 import { KVOffloadSchema, expectedFound, offloadBlockSizeIssue } from './kv-offload-schema.js';
 import { PdConfigSchema, pdTopologyIssues } from './pd/pd-schema.js';

@@ -1,5 +1,6 @@
 import { DEVICE_CLASSES } from '@blis/kvcache';
-import { type TraceKVOffloadBlock, TraceKVOffloadSchema, kvOffloadHeaderBlock } from '@blis/workload';
+import type { TraceKVOffloadBlock } from '@blis/workload';
+import { TraceKVOffloadSchema, kvOffloadHeaderBlock } from '@blis/workload/internal';
 import type { KVOffloadInput, KVOffloadSettings } from './kv-offload-schema.js';
 import { resolveOffloadChain } from './kv-tiers-config.js';
 

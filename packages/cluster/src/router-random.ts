@@ -1,5 +1,5 @@
 import type { RandomSource } from '@blis/policies';
-import { goSubsystemRand } from '@blis/workload';
+import { goSubsystemRand } from '@blis/workload/internal';
 
 /** The policy streams BLIS draws from Go's math/rand: the routers' (tie-breaks). */
 export const GO_ROUTER_STREAMS: ReadonlySet<string> = new Set(['router', 'prefill-router', 'decode-router']);

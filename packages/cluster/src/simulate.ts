@@ -1,5 +1,6 @@
 import { type InstanceConfig, PartitionedRng, type RequestSource } from '@blis/engine';
-import { type GoRand, type SloDimTargets, goSubsystemRand, mergeGoodputTargets } from '@blis/workload';
+import type { SloDimTargets } from '@blis/workload';
+import { type GoRand, goSubsystemRand, mergeGoodputTargets } from '@blis/workload/internal';
 import type { KVTierConfig } from '@blis/kvcache';
 import { LatencyConfigError, type LatencyModel, type ModelArchitecture, describeKVCapacity, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
 import {

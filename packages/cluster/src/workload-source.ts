@@ -2,19 +2,21 @@ import type { RequestSource } from '@blis/engine';
 import {
   createRequestSource,
   detectTraceFormat,
-  estimateTraceRecords,
-  formatBytes,
   loadWorkloadSpec,
   openTrace,
-  parseThinkTimeDist,
-  ClosedLoopTraceSource,
   TraceReadError,
   parseWorkloadSpec,
   specFromFlags,
   type LoadedSpec,
-  resolvedTargets,
   type SloDimTargets,
 } from '@blis/workload';
+import {
+  estimateTraceRecords,
+  formatBytes,
+  parseThinkTimeDist,
+  ClosedLoopTraceSource,
+  resolvedTargets,
+} from '@blis/workload/internal';
 import type { WorkloadSource } from './config-schema.js';
 import { RUN_LIMITS } from './limits/run-limits.js';
 import { type AdapterRegistryView, checkAdapterReferences } from './lora/adapter-references.js';

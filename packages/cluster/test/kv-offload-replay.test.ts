@@ -1,5 +1,6 @@
 import { modelConfigRaw, parseModelConfig } from '@blis/latency';
-import { type TraceKVOffloadBlock, kvOffloadHeaderBlock } from '@blis/workload';
+import type { TraceKVOffloadBlock } from '@blis/workload';
+import { kvOffloadHeaderBlock } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 import { KVOffloadSchema, type KVOffloadSettings, SimulationConfigSchema, kvOffloadFromHeader, reconcileReplayKVOffload, resolveKVTiers } from '../src/index.js';
 

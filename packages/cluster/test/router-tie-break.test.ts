@@ -1,5 +1,5 @@
 import { ArrayRequestSource, type RequestSpec } from '@blis/engine';
-import { goSubsystemRand } from '@blis/workload';
+import { goSubsystemRand } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 import { type SimulationConfigInput, type SimulationResult, simulate } from '../src/index.js';
 import { spec } from './helpers.js';

@@ -1,74 +1,55 @@
+// @blis/workload: what a simulation user turns into a request stream. The root holds the spec
+// (schema, loaders, its errors), the request source, the trace readers and the TraceV2 writer,
+// and the library forms of `blis convert` and `blis compose`. The samplers, the Go RNG port,
+// bounded file/YAML readers and text helpers the other @blis packages share are in
+// `@blis/workload/internal` (unstable). README: "What is public".
+
 export { WorkloadSpecError, TraceReadError } from './errors.js';
 export type { InputIssue } from './errors.js';
-export { WorkloadSpecSchema, ClientSchema, WindowSchema, DistributionSchema, ArrivalSchema, SLO_CLASSES, DEFAULT_SLO_CLASS, hasWindowOverrides } from './spec-schema.js';
+export { WorkloadSpecSchema, SLO_CLASSES, DEFAULT_SLO_CLASS } from './spec-schema.js';
 export type { WorkloadSpec, WorkloadSpecInput, ClientSpec, WindowSpec } from './spec-schema.js';
-export { loadWorkloadSpec, parseWorkloadSpec, parseWorkloadSpecText, workloadSpecNotes } from './spec-load.js';
-export { upgradeV1Spec } from './spec-upgrade.js';
+export { loadWorkloadSpec, parseWorkloadSpec, parseWorkloadSpecText } from './spec-load.js';
 export type { LoadedSpec, SpecLoadOptions } from './spec-load.js';
-export { createRequestSource, SpecRequestSource, networkDelay, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
-export { windowRate } from './window-rate.js';
+export { createRequestSource } from './request-source.js';
 export type { RequestSourceOptions } from './request-source.js';
-export { InferencePerfSource } from './inference-perf/inference-perf-source.js';
-export { MinHeap } from './min-heap.js';
-export type { InferencePerfSourceOptions } from './inference-perf/inference-perf-source.js';
-export { InferencePerfSchema, InferencePerfSpecSchema } from './inference-perf/inference-perf-schema.js';
 export type { InferencePerfSection, InferencePerfSpec } from './inference-perf/inference-perf-schema.js';
-export type { IpPlan, IpClient, IpSampler, IpIssue } from './inference-perf/inference-perf-plan.js';
 export type { InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
-export { flagSpecObject, specFromFlags } from './from-flags.js';
-export { parseThinkTimeDist, sampleThinkTimeUs, ThinkTimeDistError } from './think-time/think-time-dist.js';
+export { specFromFlags } from './from-flags.js';
 export type { ThinkTimeDist } from './think-time/think-time-dist.js';
 export type { FlagWorkload } from './from-flags.js';
-export { lengthSampler, empiricalValues } from './distributions.js';
-export { MEDIA, MultimodalSchema, multimodalSampler } from './multimodal/index.js';
-export type { Medium, MultimodalOrigin, MultimodalPrompt, MultimodalSampler, MultimodalSpec } from './multimodal/index.js';
-export type { LengthSampler, DistributionSpec } from './distributions.js';
-export { gapSampler, gammaDraw, gammaFn, weibullShapeForCv } from './arrivals.js';
-export type { ArrivalSpec, GapSampler } from './arrivals.js';
-export { promptBlockHashes, mooncakeBlockHashes, requestBlockHashes } from './block-hashes.js';
-export type { RequestBlockHashes } from './block-hashes.js';
-export type { PromptIdentity } from './block-hashes.js';
+export type {
+  Medium,
+  MultimodalOrigin,
+  MultimodalPrompt,
+  MultimodalSampler,
+  MultimodalSpec,
+} from './multimodal/index.js';
+export type { DistributionSpec } from './distributions.js';
+export type { ArrivalSpec } from './arrivals.js';
 export { openTrace, detectTraceFormat } from './traces/open-trace.js';
-export { ClosedLoopTraceSource } from './session-replay/closed-loop-trace.js';
-export type { ClosedLoopReplayOptions } from './session-replay/closed-loop-trace.js';
 export type { TraceFormat, OpenTraceOptions } from './traces/open-trace.js';
-export { estimateTraceRecords, type TraceRecordEstimate } from './traces/trace-size.js';
-export { openTraceV2, openTraceV2Text, writeTraceV2, readTraceV2Header, parseTraceV2Header, traceV2Pair, TRACEV2_COLUMNS, TraceV2HeaderSchema } from './traces/tracev2.js';
-export { TraceKVOffloadSchema, TraceKVOffloadTierSchema, TraceObservedKVMetricsSchema, kvOffloadHeaderBlock } from './traces/tracev2-kv-offload.js';
+export { openTraceV2, openTraceV2Text, writeTraceV2, readTraceV2Header } from './traces/tracev2.js';
 export type { TraceKVOffloadBlock, TraceKVOffloadTier, TraceObservedKVMetrics } from './traces/tracev2-kv-offload.js';
 export type { TraceV2Header, TraceV2RowOutcome } from './traces/tracev2.js';
-export { openAzureTrace, azureTimestampUs } from './traces/azure.js';
+export { openAzureTrace } from './traces/azure.js';
 export { openMooncakeTrace } from './traces/mooncake.js';
-export { TraceRequestSource } from './traces/trace-source.js';
-export { LineReader, splitCsv, csvField, intField } from './traces/line-reader.js';
-export { TextLines } from './traces/text-lines.js';
-export type { Lines } from './traces/text-lines.js';
 export type { TraceOptions } from './traces/trace-source.js';
-export { describeExpected, customFound } from './describe-issue.js';
-export { readBoundedText, type BoundedTextOptions, type BoundedTextResult } from './bounded-text-file.js';
-export { nonRegularFileKind, type FileTypeStats } from './file-kind.js';
-export { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource, YAML_LIMITS } from './yaml-input.js';
-export type { YamlInput } from './yaml-input.js';
-export { yamlSyntaxProblem, type YamlSyntaxProblem } from './yaml-syntax.js';
-export { keyText, fieldPathText, looksBinary, formatBytes } from './text-excerpt.js';
-export { TRACE_LIMITS } from './traces/trace-limits.js';
-export { MAX_TOKENS_PER_REQUEST, MAX_SPEC_CLIENTS, MAX_INFERENCE_PERF_REQUESTS, MAX_WINDOW_REQUESTS } from './request-limits.js';
-export { GoRand, GoRandSource, fnv1a64, goSubsystemSeed, goSubsystemRand, GoPartitionedRng, GO_WORKLOAD_SUBSYSTEM } from './go-rand/index.js';
-export type { GoSeed } from './go-rand/index.js';
 export { blisSpecYaml } from './convert/blis-spec-document.js';
-export type { BlisWorkloadSpec, BlisClient, BlisCohort, BlisDist, BlisArrival, BlisWindow, BlisReasoning } from './convert/blis-spec-document.js';
+export type {
+  BlisWorkloadSpec,
+  BlisClient,
+  BlisCohort,
+  BlisDist,
+  BlisArrival,
+  BlisWindow,
+  BlisReasoning,
+} from './convert/blis-spec-document.js';
 export { convertPreset } from './convert/convert-preset.js';
 export { convertInferencePerf, convertInferencePerfFile } from './convert/convert-inference-perf.js';
 export { convertServeGen } from './servegen/convert-servegen.js';
 export type { ServeGenConvertOptions } from './servegen/convert-servegen.js';
 export { ServeGenError } from './servegen/servegen-files.js';
-export { servegenDirectory, MAX_SERVEGEN_FILE_BYTES } from './servegen/servegen-directory.js';
-export { ServeGenDataSchema } from './servegen/servegen-spec.js';
 export type { ServeGenDataSpec } from './servegen/servegen-spec.js';
-export { GoodputSloTargetsSchema, SloDimTargetsSchema, mergeGoodputTargets, resolvedTargets } from './goodput/goodput-targets.js';
 export type { GoodputFlagTargets, GoodputSloTargetsSpec, SloDimTargets, SloDimTargetsSpec } from './goodput/goodput-targets.js';
-export type { ServeGenFiles, ServeGenLog } from './servegen/servegen-files.js';
-export { SERVEGEN_PERIODS } from './servegen/servegen-language.js';
 export type { ServeGenPeriod } from './servegen/servegen-language.js';
-export { mixedSloClassIssues, type ComposeIssue, composeSpecs, type ComposedSpec } from './compose/index.js';
-export { goYamlDocument, goFloatText, goYamlKeyLess, goYamlString, type GoYamlNode } from './go-yaml/index.js';
+export { type ComposeIssue, composeSpecs, type ComposedSpec } from './compose/index.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequestSource, loadWorkloadSpec, parseWorkloadSpec, upgradeV1Spec } from '@blis/workload';
+import { createRequestSource, loadWorkloadSpec, parseWorkloadSpec } from '@blis/workload';
+import { upgradeV1Spec } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 import { drain } from '../src/testing/index.js';
 

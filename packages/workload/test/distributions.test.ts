@@ -4,17 +4,19 @@ import { join } from 'node:path';
 import {
   type ArrivalSpec,
   type DistributionSpec,
-  GoRand,
   WorkloadSpecError,
-  fnv1a64,
   createRequestSource,
+  loadWorkloadSpec,
+  parseWorkloadSpec,
+} from '@blis/workload';
+import {
+  GoRand,
+  fnv1a64,
   gammaFn,
   gapSampler,
   lengthSampler,
-  loadWorkloadSpec,
-  parseWorkloadSpec,
   weibullShapeForCv,
-} from '@blis/workload';
+} from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 import { cvOf, ecdf, moments, phi, quantile, seCv, seMean } from './stats.js';
 

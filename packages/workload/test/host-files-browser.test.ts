@@ -2,12 +2,12 @@ import {
   TraceReadError,
   WorkloadSpecError,
   createRequestSource,
-  empiricalValues,
   loadWorkloadSpec,
   openTrace,
   parseWorkloadSpec,
   writeTraceV2,
 } from '@blis/workload';
+import { empiricalValues } from '@blis/workload/internal';
 import { describe, expect, it, vi } from 'vitest';
 import * as browserFiles from '../src/host/files.browser.js';
 

@@ -1,5 +1,6 @@
 import type { RequestSpec } from '@blis/engine';
-import { type WorkloadSpecInput, createRequestSource, networkDelay, parseWorkloadSpec, promptBlockHashes } from '@blis/workload';
+import { type WorkloadSpecInput, createRequestSource, parseWorkloadSpec } from '@blis/workload';
+import { networkDelay, promptBlockHashes } from '@blis/workload/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drain, specArb } from '../src/testing/index.js';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { INSTANCE_DEFAULTS, type InstanceConfig, type RequestSpec, runInstance } from '@blis/engine';
 import type { LatencyModel, StepBatch } from '@blis/latency';
-import { createRequestSource, openTraceV2, parseWorkloadSpec, requestBlockHashes, writeTraceV2 } from '@blis/workload';
+import { createRequestSource, openTraceV2, parseWorkloadSpec, writeTraceV2 } from '@blis/workload';
+import { requestBlockHashes } from '@blis/workload/internal';
 import fc from 'fast-check';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ThinkTimeDistError, parseThinkTimeDist, sampleThinkTimeUs } from '../src/index.js';
+import { ThinkTimeDistError, parseThinkTimeDist, sampleThinkTimeUs } from '../src/internal.js';
 
 const z = (v: number) => () => v;
 

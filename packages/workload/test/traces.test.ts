@@ -3,12 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestSpec } from '@blis/engine';
 import {
-  TRACEV2_COLUMNS,
   TraceReadError,
-  azureTimestampUs,
   createRequestSource,
   detectTraceFormat,
-  mooncakeBlockHashes,
   openAzureTrace,
   openMooncakeTrace,
   openTrace,
@@ -16,6 +13,7 @@ import {
   parseWorkloadSpec,
   writeTraceV2,
 } from '@blis/workload';
+import { TRACEV2_COLUMNS, azureTimestampUs, mooncakeBlockHashes } from '@blis/workload/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drain, specArb } from '../src/testing/index.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArrayRequestSource } from '@blis/engine';
 import type { OffloadChainConfig } from '@blis/kvcache';
-import { TraceReadError, kvOffloadHeaderBlock, openTraceV2, readTraceV2Header, writeTraceV2 } from '@blis/workload';
+import { TraceReadError, openTraceV2, readTraceV2Header, writeTraceV2 } from '@blis/workload';
+import { kvOffloadHeaderBlock } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 import { drain } from '../src/testing/index.js';
 

@@ -1,4 +1,5 @@
-import { MAX_WINDOW_REQUESTS, WorkloadSpecError, parseWorkloadSpecText } from '@blis/workload';
+import { WorkloadSpecError, parseWorkloadSpecText } from '@blis/workload';
+import { MAX_WINDOW_REQUESTS } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 
 // The per-window generator draws every gap of a window before its first request, so the

@@ -1,4 +1,4 @@
-import { parseYamlInput } from '@blis/workload';
+import { parseYamlInput } from '@blis/workload/internal';
 import { type Document, isNode, type LineCounter } from 'yaml';
 import { type At, formatAt } from './check-shape.js';
 import { checkDocument } from './check-tree.js';

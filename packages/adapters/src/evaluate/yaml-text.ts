@@ -1,4 +1,4 @@
-import { parseYamlInput } from '@blis/workload';
+import { parseYamlInput } from '@blis/workload/internal';
 import type { EvalIssue } from './protocol.js';
 
 /** A YAML text parsed once, able to say on which line a path of keys lives. */

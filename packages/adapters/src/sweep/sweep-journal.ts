@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
 import { quoteExcerpt } from '@blis/policies/internal';
-import { readBoundedText } from '@blis/workload';
+import { readBoundedText } from '@blis/workload/internal';
 import { SweepSpecError } from './sweep-spec-error.js';
 import type { SweepRow } from './sweep-task.js';
 

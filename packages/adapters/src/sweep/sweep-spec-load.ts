@@ -1,6 +1,7 @@
 import { describeFound, formatParamPath, valueExcerpt, zodIssueTexts } from '@blis/policies/internal';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { type InputIssue, parseYamlInput, readYamlText, yamlNumberSource } from '@blis/workload';
+import type { InputIssue } from '@blis/workload';
+import { parseYamlInput, readYamlText, yamlNumberSource } from '@blis/workload/internal';
 import type { ZodError } from 'zod';
 import { SweepSpecError, type SweepIssue } from './sweep-spec-error.js';
 import { type SweepSpec, SweepSpecSchema } from './sweep-spec-schema.js';

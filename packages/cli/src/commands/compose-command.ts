@@ -1,6 +1,7 @@
 import { MAX_CLOCK_US } from '@blis/engine';
 import { describeFound, formatParamPath } from '@blis/policies/internal';
-import { composeSpecs, mixedSloClassIssues, loadWorkloadSpec, parseWorkloadSpec, parseYamlInput, readYamlText, WorkloadSpecError } from '@blis/workload';
+import { composeSpecs, loadWorkloadSpec, parseWorkloadSpec, WorkloadSpecError } from '@blis/workload';
+import { mixedSloClassIssues, parseYamlInput, readYamlText } from '@blis/workload/internal';
 import { COMPOSE_FLAGS } from '../compose-flags.js';
 import { parseFlags } from '../flags.js';
 import { requireReadable } from '../input-files.js';

@@ -1,7 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
 import { describeFound } from '@blis/policies/internal';
 import type { RequestSource } from '@blis/engine';
-import { type TraceV2Header, createRequestSource, kvOffloadHeaderBlock, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
+import { type TraceV2Header, createRequestSource, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
+import { kvOffloadHeaderBlock } from '@blis/workload/internal';
 import { type FlagDef, parseFlags } from '../flags.js';
 import { requireReadable } from '../input-files.js';
 import { loadKVOffloadFile } from '../kv-offload-file.js';

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { type BlisWorkloadSpec, type ServeGenFiles, type ServeGenPeriod, ServeGenError, blisSpecYaml, convertServeGen, servegenDirectory } from '@blis/workload';
+import { type BlisWorkloadSpec, type ServeGenPeriod, ServeGenError, blisSpecYaml, convertServeGen } from '@blis/workload';
+import { type ServeGenFiles, servegenDirectory } from '@blis/workload/internal';
 import { CONVERT_SERVEGEN_FLAGS } from '../convert-spec-flags.js';
 import { parseFlags } from '../flags.js';
 import { describeErrno, requireReadable } from '../input-files.js';

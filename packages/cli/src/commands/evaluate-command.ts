@@ -1,6 +1,6 @@
 import { describeFound, jsonSyntaxProblem, messageText } from '@blis/policies/internal';
 import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, EvaluateSandbox, type EvaluateOptions, invalidRequestResponse } from '@blis/adapters';
-import { formatBytes, looksBinary, readBoundedText } from '@blis/workload';
+import { formatBytes, looksBinary, readBoundedText } from '@blis/workload/internal';
 import { boundedLines } from '../bounded-lines.js';
 import { requireReadable } from '../input-files.js';
 import { memoryLimit } from '../machine-memory.js';

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type AutoscalingMetrics, type PreparedRun, type SimulationConfigInput, type SimulationRuntime, prepareSimulation, runPrepared } from '@blis/cluster';
-import { workloadSpecNotes } from '@blis/workload';
+import { workloadSpecNotes } from '@blis/workload/internal';
 import { buildConfig } from '../build-config.js';
 import { customAutoscalerName, customRuntime, preparePolicies } from '../policy-modules/index.js';
 import { type FlagDef, parseFlags } from '../flags.js';

@@ -1,5 +1,5 @@
 import { parseDecimal, quoteExcerpt } from '@blis/policies/internal';
-import { yamlSyntaxProblem } from '@blis/workload';
+import { yamlSyntaxProblem } from '@blis/workload/internal';
 import { LineCounter, type Node, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 
 // The value of `--policy-param kind.key=<value>`. Full YAML would read `0x10` as 16, `.inf` as

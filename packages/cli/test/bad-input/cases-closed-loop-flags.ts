@@ -1,4 +1,4 @@
-import { TRACEV2_COLUMNS } from '@blis/workload';
+import { TRACEV2_COLUMNS } from '@blis/workload/internal';
 import type { BadInputCase } from './bad-input-case.js';
 
 // Issues 39 and 40: the closed-loop flags. `blis run --concurrency/--think-time-ms` and

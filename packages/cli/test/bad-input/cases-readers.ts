@@ -1,4 +1,4 @@
-import { TRACEV2_COLUMNS } from '@blis/workload';
+import { TRACEV2_COLUMNS } from '@blis/workload/internal';
 import type { BadInputCase } from './bad-input-case.js';
 
 // The file readers: YAML specs and policy files, TraceV2 pairs, Azure CSVs, Mooncake JSONL.

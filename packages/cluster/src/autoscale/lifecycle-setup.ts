@@ -1,6 +1,6 @@
 import type { InstanceConfig } from '@blis/engine';
 import type { AutoScalePolicy, PolicyFactoryContext, PolicyRegistry, PoolType } from '@blis/policies';
-import { type GoRand, goSubsystemRand } from '@blis/workload';
+import { type GoRand, goSubsystemRand } from '@blis/workload/internal';
 import type { SimulationConfig } from '../config-schema.js';
 import type { FleetCeiling } from '../limits/fleet-ceiling.js';
 import type { ResolvedPdSetup } from '../pd/pd-setup.js';

@@ -1,4 +1,4 @@
-import { MAX_SPEC_CLIENTS, MAX_TOKENS_PER_REQUEST, YAML_LIMITS } from '@blis/workload';
+import { MAX_SPEC_CLIENTS, MAX_TOKENS_PER_REQUEST, YAML_LIMITS } from '@blis/workload/internal';
 
 /**
  * The largest run BLIS accepts, checked on the validated config before anything is allocated.

@@ -1,5 +1,5 @@
 import { makeRequestSpec } from '@blis/engine';
-import { mergeGoodputTargets } from '@blis/workload';
+import { mergeGoodputTargets } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 import { GoodputRecorder, goodputClass } from '../../src/goodput/goodput-recorder.js';
 import { goodputResult } from '../../src/goodput/goodput-result.js';

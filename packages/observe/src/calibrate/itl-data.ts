@@ -1,4 +1,5 @@
-import { LineReader, TraceReadError, intField, splitCsv } from '@blis/workload';
+import { TraceReadError } from '@blis/workload';
+import { LineReader, intField, splitCsv } from '@blis/workload/internal';
 
 /** One chunk's arrival, from `blis observe --record-itl`. */
 export interface ItlRow {

@@ -1,4 +1,5 @@
-import { LineReader, TraceReadError, intField, readTraceV2Header, splitCsv } from '@blis/workload';
+import { TraceReadError, readTraceV2Header } from '@blis/workload';
+import { LineReader, intField, splitCsv } from '@blis/workload/internal';
 import { formatParamPath, quoteExcerpt, zodIssueTexts } from '@blis/policies/internal';
 import * as z from 'zod';
 import { CalibrationInputError } from './errors.js';

@@ -1,4 +1,4 @@
-import { readBoundedText } from '@blis/workload';
+import { readBoundedText } from '@blis/workload/internal';
 import { CalibrationInputError } from './errors.js';
 
 /**

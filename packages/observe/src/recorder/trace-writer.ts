@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { TRACEV2_COLUMNS, type TraceObservedKVMetrics, csvField } from '@blis/workload';
+import type { TraceObservedKVMetrics } from '@blis/workload';
+import { TRACEV2_COLUMNS, csvField } from '@blis/workload/internal';
 import { stringify } from 'yaml';
 import type { ObservedRecord } from './observed-record.js';
 

@@ -5,7 +5,8 @@ import type { RequestSource } from '@blis/engine';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mutate, mutationsArb } from '../../../../tools/test-support/input-mutations.js';
-import { TRACEV2_COLUMNS, openAzureTrace, openMooncakeTrace, openTrace, openTraceV2Text } from '../../src/index.js';
+import { openAzureTrace, openMooncakeTrace, openTrace, openTraceV2Text } from '../../src/index.js';
+import { TRACEV2_COLUMNS } from '../../src/internal.js';
 import { acceptedOrLocated } from './fuzz-contract.js';
 
 // The trace readers (TraceV2 header + CSV, Azure CSV, Mooncake JSONL) on mutated valid traces:

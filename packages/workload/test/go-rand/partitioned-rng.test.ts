@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GoRand, fnv1a64, GoPartitionedRng, goSubsystemRand, goSubsystemSeed } from '../../src/index.js';
+import { GoRand, fnv1a64, GoPartitionedRng, goSubsystemRand, goSubsystemSeed } from '../../src/internal.js';
 import { vectors } from './vectors.js';
 
 describe("BLIS's PartitionedRNG seeds", () => {

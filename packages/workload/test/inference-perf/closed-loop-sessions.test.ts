@@ -1,5 +1,5 @@
 import type { RequestOutcome, RequestSpec } from '@blis/engine';
-import { InferencePerfSource } from '@blis/workload';
+import { InferencePerfSource } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 import { closedLoop, planOf, section } from './ip-helpers.js';
 

@@ -1,5 +1,5 @@
 import type { RequestSpec } from '@blis/engine';
-import { InferencePerfSource } from '@blis/workload';
+import { InferencePerfSource } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 import { drain } from '../../src/testing/index.js';
 import { CHAT_TWO_STAGES, closedLoop, planOf, section } from './ip-helpers.js';

@@ -1,4 +1,5 @@
-import { createRequestSource, InferencePerfSource, parseWorkloadSpec } from '@blis/workload';
+import { createRequestSource, parseWorkloadSpec } from '@blis/workload';
+import { InferencePerfSource } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
 import { drain } from '../../src/testing/index.js';
 import { CHAT_TWO_STAGES, closedLoop, planOf, section, specOf } from './ip-helpers.js';

@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequestSource, lengthSampler, multimodalSampler, openTraceV2, parseWorkloadSpec, writeTraceV2 } from '@blis/workload';
+import { createRequestSource, openTraceV2, parseWorkloadSpec, writeTraceV2 } from '@blis/workload';
+import { lengthSampler, multimodalSampler } from '@blis/workload/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GoRand } from '../../src/go-rand/go-rand.js';

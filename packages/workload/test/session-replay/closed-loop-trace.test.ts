@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RequestSpec } from '@blis/engine';
 import { describe, expect, it } from 'vitest';
 import { promptBlockHashes } from '../../src/block-hashes.js';
-import { ClosedLoopTraceSource, TRACEV2_COLUMNS } from '../../src/index.js';
+import { ClosedLoopTraceSource, TRACEV2_COLUMNS } from '../../src/internal.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'blis-closed-loop-'));
 let n = 0;

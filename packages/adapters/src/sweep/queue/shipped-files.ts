@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { detectTraceFormat, traceV2Pair } from '@blis/workload';
+import { detectTraceFormat } from '@blis/workload';
+import { traceV2Pair } from '@blis/workload/internal';
 import type { SweepTask } from '../sweep-task.js';
 
 /** A file a task reads, shipped through Redis so a worker on another machine needs no copy of it. */

@@ -4,5 +4,5 @@ import { libraryConfig } from '../../tools/tsup.base.js';
 // by file in a worker thread (dist/sweep-worker.js and dist/evaluate-sandbox-thread.js, beside
 // dist/index.js; see src/sweep/worker-file.ts and src/evaluate/sandbox/sandbox-file.ts).
 export default libraryConfig({
-  entry: { index: 'src/index.ts', 'sweep-worker': 'src/sweep/sweep-worker.ts', 'evaluate-sandbox-thread': 'src/evaluate/sandbox/sandbox-thread.ts' },
+  entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'sweep-worker': 'src/sweep/sweep-worker.ts', 'evaluate-sandbox-thread': 'src/evaluate/sandbox/sandbox-thread.ts' },
 });

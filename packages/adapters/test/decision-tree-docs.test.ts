@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DECISION_TREE_KINDS, DECISION_TREE_SIGNALS, parseDecisionTree } from '../src/index.js';
+import { DECISION_TREE_SIGNALS, parseDecisionTree } from '../src/index.js';
+import { DECISION_TREE_KINDS } from '../src/internal.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 

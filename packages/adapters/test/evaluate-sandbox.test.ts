@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EvaluateSandbox, evaluate, runsCandidateCode } from '../src/index.js';
+import { EvaluateSandbox, evaluate } from '../src/index.js';
+import { runsCandidateCode } from '../src/internal.js';
 
 // The sandbox thread's heap limit: a candidate allocating without bound ends its thread, not the
 // process, and is answered invalid_candidate; the next request gets a fresh thread.

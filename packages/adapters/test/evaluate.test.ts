@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EvalRequestError, EvalResponseSchema, evaluate, scoreObjectives } from '../src/index.js';
+import { EvalRequestError, EvalResponseSchema, evaluate } from '../src/index.js';
+import { scoreObjectives } from '../src/internal.js';
 
 const scenario = (id: string, seeds = [1], numRequests = 60) => ({ id, workload: { kind: 'synthetic', numRequests, rate: 8, promptTokens: 256, outputTokens: 64 }, seeds });
 const request = (candidate: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -180,7 +181,7 @@ describe('docs/evaluate.md', () => {
   it('documents every objective', async () => {
     const { readFileSync } = await import('node:fs');
     const doc = readFileSync(new URL('../../../docs/evaluate.md', import.meta.url), 'utf8');
-    const { OBJECTIVE_NAMES } = await import('../src/index.js');
+    const { OBJECTIVE_NAMES } = await import('../src/internal.js');
     for (const name of OBJECTIVE_NAMES) expect(doc, name).toContain(`\`${name}\``);
   });
 });

@@ -1,6 +1,7 @@
 import type { SimulationConfigInput, SimulationResult } from '@blis/cluster';
 import { describe, expect, it } from 'vitest';
-import { CapacityInputError, type CapacityReport, type CapacityTarget, findCapacity, parseCapacitySettings } from '../src/index.js';
+import { CapacityInputError, type CapacityReport, type CapacityTarget, findCapacity } from '../src/index.js';
+import { parseCapacitySettings } from '../src/internal.js';
 
 // The known-by-construction case. One instance serving one request at a time (maxNumSeqs 1),
 // blackbox latency with alpha = 0 and beta = (10, 990, 0) µs, every prompt 100 tokens and every

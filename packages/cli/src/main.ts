@@ -306,7 +306,7 @@ export function buildProgram(): Command {
 }
 
 async function completeCompareHelp(metrics: Option): Promise<void> {
-  const { DEFAULT_SWEEP_METRICS } = await import('@blis/adapters');
+  const { DEFAULT_SWEEP_METRICS } = await import('@blis/adapters/internal');
   metrics.description = `result fields to report (default: ${DEFAULT_SWEEP_METRICS.join(',')})`;
 }
 

@@ -1,4 +1,4 @@
-import { CONFIG_REFUSALS } from '@blis/adapters';
+import { CONFIG_REFUSALS } from '@blis/adapters/internal';
 import { describeFound, describeZodExpected, formatParamPath } from '@blis/policies/internal';
 import type { core } from 'zod';
 import type { RunLimitError } from '@blis/cluster';

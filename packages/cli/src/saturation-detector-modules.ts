@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { importModule } from '@blis/adapters';
+import { importModule } from '@blis/adapters/internal';
 import { type PostHocSaturationDetector, SATURATION_LEVELS, type SaturationEvent, type SaturationVerdict } from '@blis/policies';
 import { describeFound } from '@blis/policies/internal';
 import { SATURATION_DETECTOR_NAMES } from '@blis/trace';

@@ -1,5 +1,6 @@
 import { describeFound } from '@blis/policies/internal';
-import { type CapacityProbe, CapacityInputError, findCapacity, formatValue, parseTargets } from '@blis/adapters';
+import { type CapacityProbe, CapacityInputError, findCapacity, parseTargets } from '@blis/adapters';
+import { formatValue } from '@blis/adapters/internal';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { buildConfig } from '../build-config.js';
 import { customRuntime, preparePolicies } from '../policy-modules/index.js';

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { type ComparePolicy, DEFAULT_SWEEP_METRICS, compareTable, defaultWorkers, metricNameProblem, runCompare } from '@blis/adapters';
+import { type ComparePolicy, runCompare } from '@blis/adapters';
+import { DEFAULT_SWEEP_METRICS, compareTable, defaultWorkers, metricNameProblem } from '@blis/adapters/internal';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { listPolicies } from '@blis/policies';
 import { describeFound } from '@blis/policies/internal';

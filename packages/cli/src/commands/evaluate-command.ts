@@ -1,5 +1,6 @@
 import { describeFound, jsonSyntaxProblem, messageText } from '@blis/policies/internal';
-import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, EvaluateSandbox, type EvaluateOptions, invalidRequestResponse } from '@blis/adapters';
+import { EVAL_PROTOCOL, EvalRequestError, type EvalResponse, EvaluateSandbox, type EvaluateOptions } from '@blis/adapters';
+import { EVAL_REQUEST_MAX_BYTES, invalidRequestResponse } from '@blis/adapters/internal';
 import { formatBytes, looksBinary, readBoundedText } from '@blis/workload/internal';
 import { boundedLines } from '../bounded-lines.js';
 import { requireReadable } from '../input-files.js';

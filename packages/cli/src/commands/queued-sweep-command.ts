@@ -1,16 +1,18 @@
 import { describeFound } from '@blis/policies/internal';
 import {
-  type ConnectionEvent,
-  checkRedis,
   cleanQueuedSweep,
-  formatQueueProgress,
-  jsonPathFor,
   loadSweepSpec,
-  parseQueueUrl,
   planSweep,
   queuedSweepStatus,
   runQueuedSweep,
 } from '@blis/adapters';
+import {
+  type ConnectionEvent,
+  checkRedis,
+  formatQueueProgress,
+  jsonPathFor,
+  parseQueueUrl,
+} from '@blis/adapters/internal';
 import { stringifyResult } from '../json-output.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError } from '../usage-error.js';

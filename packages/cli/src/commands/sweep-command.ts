@@ -1,4 +1,5 @@
-import { type SweepPool, defaultWorkers, expandCandidates, journalPathFor, jsonPathFor, loadSweepSpec, planSweep, runSweep, startSweepPool } from '@blis/adapters';
+import { type SweepPool, expandCandidates, loadSweepSpec, planSweep, runSweep, startSweepPool } from '@blis/adapters';
+import { defaultWorkers, journalPathFor, jsonPathFor } from '@blis/adapters/internal';
 import { stringifyResult } from '../json-output.js';
 import { TaskProgress } from '../task-progress.js';
 import { UsageError } from '../usage-error.js';

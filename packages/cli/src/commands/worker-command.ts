@@ -1,4 +1,5 @@
-import { DEFAULT_STOP_TIMEOUT_MS, type QueueWorkerSummary, defaultWorkers, parseQueueUrl, runQueueWorker } from '@blis/adapters';
+import { type QueueWorkerSummary, runQueueWorker } from '@blis/adapters';
+import { DEFAULT_STOP_TIMEOUT_MS, defaultWorkers, parseQueueUrl } from '@blis/adapters/internal';
 import { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger, quoteExcerpt } from '@blis/policies/internal';
 import { UsageError } from '../usage-error.js';
 import { reportConnection } from './queued-sweep-command.js';

@@ -4,7 +4,7 @@ import type { PolicyFactoryContext, PolicyKind } from '@blis/policies';
 import { isDecisionTreePath, loadDecisionTreeFactory } from '../decision-tree-file.js';
 import { checkReadableFile } from '../input-files.js';
 import { UsageError } from '../usage-error.js';
-import { importModule } from '@blis/adapters';
+import { importModule } from '@blis/adapters/internal';
 import type { PolicyWatchdog } from '../policy-watchdog/index.js';
 
 /**

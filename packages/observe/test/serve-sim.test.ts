@@ -3,7 +3,8 @@ import { ArrayRequestSource, type RequestSpec, makeRequestSpec } from '@blis/eng
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveSimulation, type SimServer, promptWords, startSimServer, wordBlockHashes } from '../src/index.js';
+import { type SimServer, startSimServer } from '../src/index.js';
+import { LiveSimulation, promptWords, wordBlockHashes } from '../src/internal.js';
 
 const MODEL = 'meta-llama/llama-3.1-8b-instruct';
 

@@ -88,7 +88,8 @@ export async function runCalibrateCommand(raw: Record<string, unknown>): Promise
     const { runAdapterReference } = await import('./calibrate-adapter-reference.js');
     return runAdapterReference({ adapterReference: given(o.adapterReference), simMetrics: given(o.simMetrics), simMetricsBlind: o.simMetricsBlind, report: given(o.report), adapterMapeThreshold: o.adapterMapeThreshold, failOnTolerance: o.failOnTolerance === true });
   }
-  const { calibrate, formatReportTable, parseSloFlag, readCalibrationInputs, stringifyReport } = await import('@blis/observe');
+  const { calibrate, formatReportTable, readCalibrationInputs } = await import('@blis/observe');
+  const { parseSloFlag, stringifyReport } = await import('@blis/observe/internal');
 
   const slo: Record<'ttft' | 'itl' | 'e2e', ReadonlyMap<string, number> | undefined> = { ttft: undefined, itl: undefined, e2e: undefined };
   const issues: UsageIssue[] = [];

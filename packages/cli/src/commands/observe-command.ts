@@ -37,7 +37,8 @@ function classDurations(parse: (t: string) => Map<string, number>, flag: string,
 export async function runObserveCommand(defs: readonly FlagDef[], rawOpts: Record<string, unknown>): Promise<void> {
   // Commander reads `--no-streaming` as the negation of a `--streaming` option.
   const f = parseFlags(defs, { ...rawOpts, noStreaming: rawOpts.streaming === false ? true : undefined });
-  const { goodputTargets, observe, parseClassDurations, probeServer, writeRealTrace } = await import('@blis/observe');
+  const { observe, probeServer, writeRealTrace } = await import('@blis/observe');
+  const { goodputTargets, parseClassDurations } = await import('@blis/observe/internal');
   const issues: UsageIssue[] = [];
   for (const name of ['server-url', 'model', 'trace-header', 'trace-data'])
     if (f[camel(name)] === undefined) issues.push({ where: `--${name}`, expected: 'a value (`blis observe` requires it)', found: 'nothing' });

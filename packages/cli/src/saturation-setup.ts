@@ -1,5 +1,6 @@
 import type { SaturationAnalysisInput } from '@blis/cluster';
-import { SATURATION_DETECTOR_NAMES, type SaturationDetectorName, isSaturationDetectorName } from '@blis/trace';
+import { SATURATION_DETECTOR_NAMES, type SaturationDetectorName } from '@blis/trace';
+import { isSaturationDetectorName } from '@blis/trace/internal';
 import { quoteExcerpt } from '@blis/policies/internal';
 import { goDurationNs, nsToWholeUs } from './go-duration.js';
 import { loadSaturationConfig } from './saturation-config-file.js';

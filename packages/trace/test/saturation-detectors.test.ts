@@ -1,6 +1,7 @@
 import type { SaturationEvent } from '@blis/policies';
 import { describe, expect, it } from 'vitest';
-import { BacklogDriftDetector, CompositeDetector, FinalVote, ThresholdDetector, finalLabel } from '../src/index.js';
+import { BacklogDriftDetector, CompositeDetector, FinalVote, ThresholdDetector } from '../src/index.js';
+import { finalLabel } from '../src/internal.js';
 
 // Each detector's formula on events worked out by hand (docs/saturation.md gives the formulas).
 

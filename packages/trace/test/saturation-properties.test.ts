@@ -6,10 +6,10 @@ import {
   SATURATION_DETECTOR_NAMES,
   ThresholdDetector,
   createSaturationDetector,
-  finalLabel,
   replaySaturation,
   saturationEvents,
 } from '../src/index.js';
+import { finalLabel } from '../src/internal.js';
 
 // Invariants of the post-hoc saturation analysis over generated request sets.
 // BLIS_PROPERTY_RUNS scales the cases; BLIS_PROPERTY_SEED replays a failing seed (printed on failure).

@@ -1,5 +1,6 @@
 import type { PostHocSaturationDetector, SaturationLevel } from '@blis/policies';
-import { type CompletedRequestTimes, type VerdictListener, canonicalDetectorOrder, createSaturationDetector, replaySaturation, saturationEvents } from '@blis/trace';
+import { type CompletedRequestTimes, type VerdictListener, createSaturationDetector, replaySaturation, saturationEvents } from '@blis/trace';
+import { canonicalDetectorOrder } from '@blis/trace/internal';
 import type { ClusterSimulator } from '../cluster-simulator.js';
 import { type SaturationAnalysisSettings, finalWindowUsOf } from './saturation-analysis-schema.js';
 

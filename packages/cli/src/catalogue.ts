@@ -1,4 +1,5 @@
-import { coefficientsFor, knownModels, modelConfigRaw } from '@blis/latency';
+import { coefficientsFor, knownModels } from '@blis/latency';
+import { modelConfigRaw } from '@blis/latency/internal';
 
 /** Model ids the latency catalogue knows (blackbox coefficients or a roofline config). */
 export function latencyKnownModels(): string[] {

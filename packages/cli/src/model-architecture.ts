@@ -1,4 +1,5 @@
-import { type ModelArchitecture, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
+import { type ModelArchitecture, loadModelConfig, modelDefault, parseModelConfig } from '@blis/latency';
+import { modelConfigRaw } from '@blis/latency/internal';
 import { SIMULATION_FLAGS } from './run-flags.js';
 
 /** `--model`'s default. */

@@ -1,4 +1,4 @@
-import { moeCommFamily, type MoECommBackend } from '@blis/latency';
+import { moeCommFamily, type MoECommBackend } from '@blis/latency/internal';
 import { DEFAULT_MODEL, architectureFor } from './model-architecture.js';
 import type { UsageIssue } from './usage-error.js';
 

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MOE_COMM_BACKENDS } from '@blis/latency';
+import { MOE_COMM_BACKENDS } from '@blis/latency/internal';
 import { describe, expect, it } from 'vitest';
 import { MOE_COMM_BACKEND_CHOICES, SIMULATION_FLAGS } from '../src/run-flags.js';
 

@@ -1,5 +1,6 @@
 import { simulate } from '@blis/cluster';
-import { TrainedPhysicsLatencyModel, createStepBatch, deriveKVCapacity, hardwareSpec, modelConfigRaw, parseModelConfig } from '@blis/latency';
+import { TrainedPhysicsLatencyModel, deriveKVCapacity, hardwareSpec, parseModelConfig } from '@blis/latency';
+import { createStepBatch, modelConfigRaw } from '@blis/latency/internal';
 import { describe, expect, it } from 'vitest';
 
 // The worked example of README.md and docs/latency-models.md (DP/EP vs TP for qwen3-30b-a3b on 4

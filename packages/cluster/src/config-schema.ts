@@ -1,4 +1,4 @@
-import { MOE_COMM_BACKENDS } from '@blis/latency';
+import { MOE_COMM_BACKENDS } from '@blis/latency/internal';
 import { ThinkTimeDistError, parseThinkTimeDist } from '@blis/workload/internal';
 import * as z from 'zod';
 import { KVOffloadSchema, expectedFound, offloadBlockSizeIssue } from './kv-offload-schema.js';

@@ -1,5 +1,6 @@
 import type { CpuTierConfig, KVTierConfig, OffloadChainConfig } from '@blis/kvcache';
-import { type ModelArchitecture, kvBytesPerTokenPerRank } from '@blis/latency';
+import type { ModelArchitecture } from '@blis/latency';
+import { kvBytesPerTokenPerRank } from '@blis/latency/internal';
 import type { SimulationConfig } from './config-schema.js';
 import type { KVOffloadSettings } from './kv-offload-schema.js';
 import { resolveSecondaryTier } from './kv-offload-tiers.js';

@@ -1,4 +1,4 @@
-import { type MoECommBackend, moeCommFamily } from '@blis/latency';
+import { type MoECommBackend, moeCommFamily } from '@blis/latency/internal';
 import { expectedFound } from './kv-offload-schema.js';
 
 /** The DP/EP fields of a configuration. */

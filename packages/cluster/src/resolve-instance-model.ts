@@ -1,4 +1,5 @@
-import { type ResolvedLatency, resolveKVBlocks, resolveLatency } from '@blis/latency';
+import { type ResolvedLatency, resolveLatency } from '@blis/latency';
+import { resolveKVBlocks } from '@blis/latency/internal';
 import type { SimulationConfig } from './config-schema.js';
 import { loraReservedBytes } from './lora/lora-reservation.js';
 

@@ -2,7 +2,8 @@ import { type InstanceConfig, PartitionedRng, type RequestSource } from '@blis/e
 import type { SloDimTargets } from '@blis/workload';
 import { type GoRand, goSubsystemRand, mergeGoodputTargets } from '@blis/workload/internal';
 import type { KVTierConfig } from '@blis/kvcache';
-import { LatencyConfigError, type LatencyModel, type ModelArchitecture, describeKVCapacity, loadModelConfig, modelConfigRaw, modelDefault, parseModelConfig } from '@blis/latency';
+import { LatencyConfigError, type LatencyModel, type ModelArchitecture, loadModelConfig, modelDefault, parseModelConfig } from '@blis/latency';
+import { describeKVCapacity, modelConfigRaw } from '@blis/latency/internal';
 import {
   type AdmissionPolicy,
   type AutoScalePolicy,

@@ -1,4 +1,5 @@
-import { modelConfigRaw, parseModelConfig } from '@blis/latency';
+import { parseModelConfig } from '@blis/latency';
+import { modelConfigRaw } from '@blis/latency/internal';
 import type { TraceKVOffloadBlock } from '@blis/workload';
 import { kvOffloadHeaderBlock } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { ArrayRequestSource } from '@blis/engine';
-import { BlackboxLatencyModel, modelConfigRaw, parseModelConfig } from '@blis/latency';
+import { BlackboxLatencyModel, parseModelConfig } from '@blis/latency';
+import { modelConfigRaw } from '@blis/latency/internal';
 import { describe, expect, it } from 'vitest';
 import { KVTierConfigError, type SimulationConfigInput, SimulationConfigSchema, prepareSimulation, resolveKVTiers } from '../src/index.js';
 

@@ -1,5 +1,6 @@
 import { ArrayRequestSource, RequestPart, type RequestSpec, type SimRequest, makeRequestSpec } from '@blis/engine';
-import { type LatencyModel, type StepBatch, kvBytesPerTokenPerRank, modelConfigRaw, parseModelConfig } from '@blis/latency';
+import { type LatencyModel, type StepBatch, parseModelConfig } from '@blis/latency';
+import { kvBytesPerTokenPerRank, modelConfigRaw } from '@blis/latency/internal';
 import type { RoutingDecision } from '@blis/policies';
 import type { DecisionObserver, PdTransferRecord } from '@blis/trace';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { KVCache, type KVTiers, createKVTiers } from '@blis/kvcache';
-import { type StepBatch, createStepBatch } from '@blis/latency';
+import type { StepBatch } from '@blis/latency';
+import { createStepBatch } from '@blis/latency/internal';
 import type { SchedulerContext, SchedulerEntry } from '@blis/policies';
 import { BulkDecode } from './bulk-decode.js';
 import type { EventQueue } from './event-queue.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type KVShape, LatencyConfigError, kvBytesPerTokenPerRank, modelConfigRaw, parseKVShape, parseModelConfig } from '../src/index.js';
+import { LatencyConfigError, parseModelConfig } from '../src/index.js';
+import { type KVShape, kvBytesPerTokenPerRank, modelConfigRaw, parseKVShape } from '../src/internal.js';
 
 // BLIS's KVBytesPerToken (reference §2.5): per TP rank for MHA/GQA, whole latent per rank for MLA.
 

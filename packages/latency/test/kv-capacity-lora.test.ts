@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deriveKVCapacity, describeKVCapacity, hardwareSpec, resolveKVBlocks, resolveLatency } from '../src/index.js';
+import { deriveKVCapacity, hardwareSpec, resolveLatency } from '../src/index.js';
+import { describeKVCapacity, resolveKVBlocks } from '../src/internal.js';
 
 // The LoRA adapter slots' HBM comes out of a derived KV budget, once, beside the weights.
 

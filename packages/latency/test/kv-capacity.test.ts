@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { capacityWeightBytes, deriveKVCapacity, deriveTotalKVBlocks, describeKVCapacity, hardwareSpec, resolveLatency } from '../src/index.js';
+import { deriveKVCapacity, deriveTotalKVBlocks, hardwareSpec, resolveLatency } from '../src/index.js';
+import { capacityWeightBytes, describeKVCapacity } from '../src/internal.js';
 
 interface Tp1Row {
   model: string;

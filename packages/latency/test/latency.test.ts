@@ -2,20 +2,22 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   BlackboxLatencyModel,
-  DEFAULT_TOTAL_KV_BLOCKS,
   LatencyConfigError,
   RooflineLatencyModel,
-  createStepBatch,
   deriveTotalKVBlocks,
   findCoefficients,
   hardwareSpec,
   knownModels,
-  modelConfigRaw,
   parseModelConfig,
-  resolveKVBlocks,
   resolveLatency,
   workloadPreset,
 } from '../src/index.js';
+import {
+  DEFAULT_TOTAL_KV_BLOCKS,
+  createStepBatch,
+  modelConfigRaw,
+  resolveKVBlocks,
+} from '../src/internal.js';
 
 const LLAMA_ALPHA = [10326.268121600151, 0, 0];
 const LLAMA_BETA = [6472.007648778123, 19.79721387814611, 304.4021040302657];

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LatencyConfigError, MOE_COMM_BACKENDS, TrainedPhysicsLatencyModel, deriveKVCapacity, hardwareSpec, moeCommFamily, resolveLatency } from '../src/index.js';
+import { LatencyConfigError, TrainedPhysicsLatencyModel, deriveKVCapacity, hardwareSpec, resolveLatency } from '../src/index.js';
+import { MOE_COMM_BACKENDS, moeCommFamily } from '../src/internal.js';
 import { arch, step } from './step-batch.js';
 
 // Issue 38's properties of data/expert parallelism: off (DP 1, EP off) it changes nothing, EP

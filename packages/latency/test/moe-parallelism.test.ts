@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_MOE_COMM_BACKEND,
   LatencyConfigError,
-  MOE_COMM_BACKENDS,
   TrainedPhysicsLatencyModel,
-  balancedExpertLoad,
   deriveKVCapacity,
-  dispatchLayerBasis,
   hardwareSpec,
-  moeCommFamily,
   resolveLatency,
 } from '../src/index.js';
-import type { DispatchShape } from '../src/index.js';
+import {
+  DEFAULT_MOE_COMM_BACKEND,
+  MOE_COMM_BACKENDS,
+  balancedExpertLoad,
+  dispatchLayerBasis,
+  moeCommFamily,
+} from '../src/internal.js';
+import type { DispatchShape } from '../src/internal.js';
 import { arch, step } from './step-batch.js';
 
 // Issue 38: BLIS HEAD's data/expert parallelism of trained-physics, term by term, on

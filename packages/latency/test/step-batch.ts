@@ -1,4 +1,5 @@
-import { createStepBatch, modelConfigRaw, parseModelConfig } from '../src/index.js';
+import { parseModelConfig } from '../src/index.js';
+import { createStepBatch, modelConfigRaw } from '../src/internal.js';
 
 /** A catalogue model's architecture. */
 export const arch = (id: string) => parseModelConfig(modelConfigRaw(id), id);

@@ -1,4 +1,5 @@
-import { type LatencyModel, type ModelArchitecture, kvBytesPerTokenPerRank } from '@blis/latency';
+import type { LatencyModel, ModelArchitecture } from '@blis/latency';
+import { kvBytesPerTokenPerRank } from '@blis/latency/internal';
 import { type DisaggregationDecider, type EncodeDecider, type PolicyFactoryContext, type PolicyRegistry, type RoutingPolicy, createEncodeDecider } from '@blis/policies';
 import { routingReadsPrefixCache } from '../cache-signal.js';
 import type { SimulationConfig } from '../config-schema.js';

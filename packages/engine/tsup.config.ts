@@ -1,3 +1,3 @@
 import { libraryConfig } from '../../tools/tsup.base.js';
 
-export default libraryConfig({ entry: ['src/index.ts'] });
+export default libraryConfig({ entry: { index: 'src/index.ts', internal: 'src/internal.ts' } });

@@ -1,18 +1,20 @@
 import {
   ClockRegressionError,
-  EventKind,
-  EventQueue,
-  GrowableFloat64,
   type InstanceConfig,
   InstanceSimulator,
   InvariantViolation,
   RequestPart,
   RequestState,
-  RequestTable,
   type SimRequest,
+} from '@blis/engine';
+import {
+  EventKind,
+  EventQueue,
+  GrowableFloat64,
+  RequestTable,
   clusterClass,
   instanceOfClass,
-} from '@blis/engine';
+} from '@blis/engine/internal';
 import type { PoolType, RoutingPolicy } from '@blis/policies';
 import { FC_EVICT, FC_TICK, FC_TTL, FlowController, type FlowHost } from './flow-control/flow-controller.js';
 import { CompletionLog, Interner, type SessionStats } from './completion-log.js';

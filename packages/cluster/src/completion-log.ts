@@ -1,4 +1,4 @@
-import { GrowableFloat64 } from '@blis/engine';
+import { GrowableFloat64 } from '@blis/engine/internal';
 
 /** Interned string -> small integer, so per-request group columns stay numeric. */
 export class Interner {

@@ -1,4 +1,5 @@
-import { RequestPart, RequestState, type RequestTable, type SimRequest } from '@blis/engine';
+import { RequestPart, RequestState, type SimRequest } from '@blis/engine';
+import type { RequestTable } from '@blis/engine/internal';
 
 /**
  * How a request's stay ended, as its per-request record says (`outcome`). Every injected request

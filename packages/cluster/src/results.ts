@@ -1,5 +1,6 @@
 import { type AdapterMetrics, adapterMetrics } from './lora/adapter-metrics.js';
-import { type Distribution, GrowableFloat64, type InstanceSimulator, summarizeUsAsMs, summarizeWeightedUsAsMs } from '@blis/engine';
+import type { Distribution, InstanceSimulator } from '@blis/engine';
+import { GrowableFloat64, summarizeUsAsMs, summarizeWeightedUsAsMs } from '@blis/engine/internal';
 import type { AnomalyReport } from '@blis/trace';
 import type { ClusterSimulator } from './cluster-simulator.js';
 import { coefficientOfVariation, jainIndex, maxMinRatio } from './fairness.js';

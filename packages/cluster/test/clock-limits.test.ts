@@ -1,4 +1,5 @@
-import { MAX_CLOCK_US, minRateWithinClock } from '@blis/engine';
+import { MAX_CLOCK_US } from '@blis/engine';
+import { minRateWithinClock } from '@blis/engine/internal';
 import { describe, expect, it } from 'vitest';
 import { SimulationConfigSchema, configLimitIssues } from '../src/index.js';
 

@@ -1,26 +1,20 @@
-export { EventQueue } from './event-queue.js';
-export { SimClock, ClockRegressionError, MAX_CLOCK_US, MAX_CLOCK_TEXT, minRateWithinClock } from './clock.js';
-export { PartitionedRng, RandomStream, fnv1a32, deriveSeed } from './rng.js';
+// @blis/engine: the discrete-event kernel and the single-instance vLLM simulator. The root holds
+// what runs one instance (runInstance, InstanceSimulator), the request it simulates and how to
+// feed it, the seeded RNG and the engine's errors; the kernel's parts that @blis/cluster builds
+// on are in `@blis/engine/internal` (unstable). README: "What is public".
+
+export { ClockRegressionError, MAX_CLOCK_US } from './clock.js';
+export { PartitionedRng } from './rng.js';
 export type { RequestSpec, RequestSource, RequestOutcome } from './request-spec.js';
 export { makeRequestSpec, ArrayRequestSource } from './request-spec.js';
-export { EventKind, CLASS_STRIDE, INSTANCE_CLASS_BASE, instanceClass, clusterClass, instanceOfClass } from './event-kinds.js';
-export type { EventKindValue } from './event-kinds.js';
-export { RequestPart, RequestState, RequestViewRecord, SimRequest } from './request.js';
+export { RequestPart, RequestState, SimRequest } from './request.js';
 export type { RequestPartValue, RequestStateValue } from './request.js';
-export { RequestTable } from './request-table.js';
-export { WaitQueue } from './wait-queue.js';
 export { InstanceSimulator } from './instance-simulator.js';
 export type { InstanceHooks } from './instance-hooks.js';
 export type { InstanceConfig } from './instance-config.js';
 export { INSTANCE_DEFAULTS } from './instance-config.js';
-export { InstanceMetrics } from './instance-metrics.js';
 export { InvariantViolation } from './invariant-error.js';
-export { GrowableFloat64 } from './growable-array.js';
-export { percentile, summarizeUsAsMs, summarizeWeightedUsAsMs } from './distribution.js';
 export type { Distribution } from './distribution.js';
 export { runInstance } from './run-instance.js';
 export type { RunInstanceOptions, RunInstanceResult } from './run-instance.js';
 export type { LoraSettings, AdapterDecl, StepOverheadTier } from './lora/lora-settings.js';
-export { AdapterCost } from './lora/adapter-cost.js';
-export { ResidentSet } from './lora/resident-set.js';
-export { InstanceLora } from './lora/instance-lora.js';

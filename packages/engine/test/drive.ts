@@ -2,16 +2,18 @@ import { BlackboxLatencyModel, type LatencyModel } from '@blis/latency';
 import { expect } from 'vitest';
 import { ROOT_HASH, chainHash } from '@blis/kvcache';
 import {
-  EventQueue,
   INSTANCE_DEFAULTS,
   type InstanceConfig,
   InstanceSimulator,
-  RequestTable,
   type RequestSpec,
-  SimClock,
   type SimRequest,
-  instanceOfClass,
 } from '../src/index.js';
+import {
+  EventQueue,
+  RequestTable,
+  SimClock,
+  instanceOfClass,
+} from '../src/internal.js';
 
 // A single-instance driver for tests: runInstance's loop, plus every hook recorded, so that
 // tests can check the order of decisions and not only the final metrics.

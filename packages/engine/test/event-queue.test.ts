@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ClockRegressionError, EventKind, EventQueue, SimClock, clusterClass, instanceClass } from '../src/index.js';
+import { ClockRegressionError } from '../src/index.js';
+import { EventKind, EventQueue, SimClock, clusterClass, instanceClass } from '../src/internal.js';
 
 interface Ev {
   time: number;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PartitionedRng, deriveSeed, fnv1a32 } from '../src/index.js';
+import { PartitionedRng } from '../src/index.js';
+import { deriveSeed, fnv1a32 } from '../src/internal.js';
 
 const names = fc.constantFrom('workload', 'router', 'instance_0', 'instance_1', 'policy/admission', 'a', 'b');
 

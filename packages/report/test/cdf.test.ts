@@ -1,4 +1,4 @@
-import { percentile } from '@blis/engine';
+import { percentile } from '@blis/engine/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CDF_MAX_POINTS, cdfPoints, quantileSorted } from '../src/index.js';

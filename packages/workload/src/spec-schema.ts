@@ -1,4 +1,5 @@
-import { MAX_CLOCK_TEXT, MAX_CLOCK_US, minRateWithinClock } from '@blis/engine';
+import { MAX_CLOCK_US } from '@blis/engine';
+import { MAX_CLOCK_TEXT, minRateWithinClock } from '@blis/engine/internal';
 import * as z from 'zod';
 import { type ClientSpec, ClientSchema, type WindowSpec } from './client-schema.js';
 import { cohortIssues } from './cohorts/cohort-issues.js';

@@ -1,4 +1,4 @@
-import type { EventQueue } from '@blis/engine';
+import type { EventQueue } from '@blis/engine/internal';
 import type { AutoScaleContext, AutoScalePolicy, LoadSample, ReplicaMetrics } from '@blis/policies';
 import type { DecisionObserver, ScaleOutcome } from '@blis/trace';
 import type { ClusterRouterState } from '../router-state.js';

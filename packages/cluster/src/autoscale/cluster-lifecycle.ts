@@ -1,4 +1,5 @@
-import type { EventQueue, InstanceConfig, InstanceSimulator, SimRequest } from '@blis/engine';
+import type { InstanceConfig, InstanceSimulator, SimRequest } from '@blis/engine';
+import type { EventQueue } from '@blis/engine/internal';
 import type { PoolType } from '@blis/policies';
 import type { DecisionObserver } from '@blis/trace';
 import type { LiveSnapshot } from '../instance-snapshot.js';

@@ -1,4 +1,5 @@
-import type { EventQueue, InstanceConfig } from '@blis/engine';
+import type { InstanceConfig } from '@blis/engine';
+import type { EventQueue } from '@blis/engine/internal';
 import type { PoolType } from '@blis/policies';
 import type { DecisionObserver } from '@blis/trace';
 import { type DelaySettings, type DrainPolicy, type LifecycleConfig, type NodePoolConfig, sampleDelay } from './autoscale-schema.js';

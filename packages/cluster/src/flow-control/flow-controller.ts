@@ -1,4 +1,5 @@
-import { type EventQueue, InvariantViolation, type SimRequest } from '@blis/engine';
+import { InvariantViolation, type SimRequest } from '@blis/engine';
+import type { EventQueue } from '@blis/engine/internal';
 import type { InstanceSnapshot } from '@blis/policies';
 import { EvictionTracker } from './eviction-tracker.js';
 import type { FlowControlSettings } from './flow-control-settings.js';

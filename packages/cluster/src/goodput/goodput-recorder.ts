@@ -1,5 +1,5 @@
 import type { RequestSpec } from '@blis/engine';
-import { GrowableFloat64 } from '@blis/engine';
+import { GrowableFloat64 } from '@blis/engine/internal';
 import type { SloDimTargets } from '@blis/workload';
 
 /** The class BLIS's goodput files a request under: its client's, `default` when it named none. */

@@ -1,4 +1,4 @@
-import { summarizeUsAsMs } from '@blis/engine';
+import { summarizeUsAsMs } from '@blis/engine/internal';
 import type { ClassLog, GoodputRecorder } from './goodput-recorder.js';
 
 /** Per gated dimension, the share of the class's completions within its threshold. */

@@ -1,4 +1,5 @@
-import { MAX_CLOCK_TEXT, MAX_CLOCK_US, minRateWithinClock } from '@blis/engine';
+import { MAX_CLOCK_US } from '@blis/engine';
+import { MAX_CLOCK_TEXT, minRateWithinClock } from '@blis/engine/internal';
 import type { SimulationConfig } from '../config-schema.js';
 import { autoscalerTickIssues } from './autoscaler-ticks.js';
 import { RUN_LIMITS } from './run-limits.js';

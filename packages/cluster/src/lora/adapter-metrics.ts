@@ -1,4 +1,5 @@
-import { GrowableFloat64, type InstanceSimulator, summarizeUsAsMs } from '@blis/engine';
+import type { InstanceSimulator } from '@blis/engine';
+import { GrowableFloat64, summarizeUsAsMs } from '@blis/engine/internal';
 import type { Interner } from '../completion-log.js';
 
 /** One adapter's figures over the run (BLIS's `adapters` block, its field names). */

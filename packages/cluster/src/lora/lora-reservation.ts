@@ -1,4 +1,4 @@
-import { AdapterCost } from '@blis/engine';
+import { AdapterCost } from '@blis/engine/internal';
 import { type LoraConfig, loraSettings } from './lora-schema.js';
 
 /** HBM the adapter slots of one instance take from a derived KV budget, bytes; 0 with LoRA off. */

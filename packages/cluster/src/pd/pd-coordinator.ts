@@ -1,4 +1,5 @@
-import { type EventQueue, GrowableFloat64, type InstanceSimulator, InvariantViolation, RequestPart, type RequestTable, type SimRequest } from '@blis/engine';
+import { type InstanceSimulator, InvariantViolation, RequestPart, type SimRequest } from '@blis/engine';
+import { type EventQueue, GrowableFloat64, type RequestTable } from '@blis/engine/internal';
 import type { DisaggregationDecider, PoolType, RoutingPolicy } from '@blis/policies';
 import type { DecisionObserver } from '@blis/trace';
 import { type EncodeSetup, EncodeStage } from '../encode/encode-stage.js';

@@ -1,4 +1,4 @@
-import { summarizeUsAsMs } from '@blis/engine';
+import { summarizeUsAsMs } from '@blis/engine/internal';
 import type { PoolType } from '@blis/policies';
 import type { ClusterSimulator } from '../cluster-simulator.js';
 import { type EncodeMetrics, encodeMetrics } from '../encode/encode-metrics.js';

@@ -1,4 +1,4 @@
-import { GrowableFloat64 } from '@blis/engine';
+import { GrowableFloat64 } from '@blis/engine/internal';
 
 /**
  * One signal's samples: the engine's doubling Float64Array, grown up to the recorder's cap. The

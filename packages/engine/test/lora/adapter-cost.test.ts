@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AdapterCost, type LoraSettings } from '../../src/index.js';
+import type { LoraSettings } from '../../src/index.js';
+import { AdapterCost } from '../../src/internal.js';
 
 // Hand-computed examples of the three costs (BLIS's formulas, defaults.yaml's coefficients).
 

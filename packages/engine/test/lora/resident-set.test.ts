@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ResidentSet } from '../../src/index.js';
+import { ResidentSet } from '../../src/internal.js';
 
 describe('ResidentSet', () => {
   it('evicts the least recently used unpinned adapter', () => {

@@ -1,5 +1,6 @@
 import type { GoodputSloTargetsSpec } from '../goodput/goodput-targets.js';
-import { MAX_CLOCK_TEXT, MAX_CLOCK_US, type RequestSource, type RequestSpec } from '@blis/engine';
+import { MAX_CLOCK_US, type RequestSource, type RequestSpec } from '@blis/engine';
+import { MAX_CLOCK_TEXT } from '@blis/engine/internal';
 import { TraceReadError } from '../errors.js';
 
 /** Options every trace reader takes. */

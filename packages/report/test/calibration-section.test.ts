@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type CalibrationView, calibrationBreakdownSection, calibrationSection, reportSections } from '../src/index.js';
+import { type CalibrationView, reportSections } from '../src/index.js';
+import { calibrationBreakdownSection } from '../src/sections/calibration-breakdown.js';
+import { calibrationSection } from '../src/sections/calibration.js';
 
 // A calibrate report in µs, as `blis calibrate --report` writes it (BLIS's CAL-1 TTFTs: real
 // 100..400 µs, simulated 90, 210, 330, 380).

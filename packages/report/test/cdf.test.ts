@@ -1,7 +1,7 @@
 import { percentile } from '@blis/engine/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CDF_MAX_POINTS, cdfPoints, quantileSorted } from '../src/index.js';
+import { CDF_MAX_POINTS, cdfPoints, quantileSorted } from '../src/cdf.js';
 
 describe('cdfPoints', () => {
   it('keeps every sample when there are at most maxPoints of them', () => {

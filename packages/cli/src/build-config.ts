@@ -186,7 +186,7 @@ export function buildConfig(flags: FlagValues, workload: SimulationConfigInput['
     if (given !== undefined && isModulePath(given)) continue;
     if (!listing[kind].includes(value)) issues.push({ where: flag, expected: `one of ${listing[kind].join(', ')}`, found: describeFound(value) });
   }
-  const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues, fromDefaults.file !== undefined ? { path: fromDefaults.file.path, classes: fromDefaults.file.devices } : undefined);
+  const kvTiers = kvTierFields(f, workload, !unreadable.has('--model-config'), issues, fromDefaults.file !== undefined ? { source: fromDefaults.file.path, classes: fromDefaults.file.devices } : undefined);
   const moe = moeFlagFields(f, !unreadable.has('--model-config'), issues);
   const lora = loraFields(f, issues, fromDefaults.loraDefaults);
   const pd = pdFields(f, isModulePath, issues, { registered: setup.scorerNames, known: registry.names('scorer') });

@@ -94,41 +94,6 @@ export interface DefaultsModel {
 /** A BLIS device class of `kv_offload_devices` as the file writes it: bytes/µs and µs. */
 export type DefaultsDevice = z.output<typeof DeviceSchema>;
 
-/** A tier's explicit device figures (the library's keys) from a class, in the regime `directIo` picks. */
-export interface TierFigures {
-  readBandwidth: number;
-  writeBandwidth: number;
-  baseLatency: number;
-  saturationQueueDepth: number;
-  singleTransferFraction: number;
-  latencyJitterStddev: number;
-}
-
-/**
- * A class's figures as BLIS resolves them for a tier: the O_DIRECT ones, or with buffered I/O the
- * `buffered_*` ones, each absent one falling back to its O_DIRECT value; no ramp and no jitter
- * unless the class sets them.
- */
-export function tierFigures(d: DefaultsDevice, directIo: boolean): TierFigures {
-  const direct: TierFigures = {
-    readBandwidth: d.read_bandwidth,
-    writeBandwidth: d.write_bandwidth,
-    baseLatency: d.base_latency,
-    saturationQueueDepth: d.saturation_queue_depth ?? 1,
-    singleTransferFraction: d.single_transfer_fraction ?? 1,
-    latencyJitterStddev: d.latency_jitter_stddev ?? 0,
-  };
-  if (directIo) return direct;
-  return {
-    readBandwidth: d.buffered_read_bandwidth ?? direct.readBandwidth,
-    writeBandwidth: d.buffered_write_bandwidth ?? direct.writeBandwidth,
-    baseLatency: d.buffered_base_latency ?? direct.baseLatency,
-    saturationQueueDepth: d.buffered_saturation_queue_depth ?? direct.saturationQueueDepth,
-    singleTransferFraction: d.buffered_single_transfer_fraction ?? direct.singleTransferFraction,
-    latencyJitterStddev: d.buffered_latency_jitter_stddev ?? direct.latencyJitterStddev,
-  };
-}
-
 /** A read and validated BLIS defaults.yaml. */
 export interface BlisDefaultsFile {
   path: string;

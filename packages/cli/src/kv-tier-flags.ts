@@ -1,9 +1,9 @@
-import { KVTierConfigError, type SimulationConfigInput, offloadPerBlockBytes, resolveOffloadChain } from '@blis/cluster';
-import { type DeviceClasses, type LoadedKVOffload, loadKVOffloadFile } from './kv-offload-file.js';
-import { tierErrorIn, whereIn } from './kv-offload-issues.js';
+import { type KVOffloadConfig, type KVOffloadDeviceClasses, KVTierConfigError, type SimulationConfigInput, offloadPerBlockBytes, resolveOffloadChain } from '@blis/cluster';
+import { loadKVOffloadFile } from './kv-offload-file.js';
 import { DEFAULT_MODEL, architectureFor, tpFor } from './model-architecture.js';
 import { replayKVOffload } from './replay-kv-offload.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
+import { usageIssueOf, whereText } from './yaml-file.js';
 
 type KVTierFields = Pick<SimulationConfigInput, 'kvCpuBlocks' | 'kvTransferBandwidth' | 'kvTransferBaseLatencyUs' | 'kvOffloadThreshold' | 'kvReloadRecompute' | 'kvOffload'>;
 
@@ -14,10 +14,10 @@ type KVTierFields = Pick<SimulationConfigInput, 'kvCpuBlocks' | 'kvTransferBandw
  * when --model-config cannot be read (that is reported elsewhere). `devices`: the device classes
  * of a --defaults-filepath file, in place of the shipped ones.
  */
-export function kvTierFields(f: Record<string, unknown>, workload: SimulationConfigInput['workload'], modelReadable: boolean, issues: UsageIssue[], devices?: DeviceClasses): KVTierFields {
+export function kvTierFields(f: Record<string, unknown>, workload: SimulationConfigInput['workload'], modelReadable: boolean, issues: UsageIssue[], devices?: KVOffloadDeviceClasses): KVTierFields {
   const kvCpuBlocks = (f.kvCpuBlocks as number | undefined) ?? 0;
   const blockSizeTokens = (f.blockSizeInTokens as number | undefined) ?? 16;
-  let offload: LoadedKVOffload | undefined;
+  let offload: KVOffloadConfig | undefined;
   let fileOk = true;
   if (typeof f.kvOffloadConfig === 'string') {
     try {
@@ -53,7 +53,7 @@ export function kvTierFields(f: Record<string, unknown>, workload: SimulationCon
  * Sizes the chain now, as the simulation will, so that a model without a config.json or a CPU
  * budget under one block is reported against the file's line before the run.
  */
-function checkSizing(f: Record<string, unknown>, offload: LoadedKVOffload, blockSizeTokens: number, issues: UsageIssue[]): void {
+function checkSizing(f: Record<string, unknown>, offload: KVOffloadConfig, blockSizeTokens: number, issues: UsageIssue[]): void {
   try {
     sizeOffloadChain(offload, (f.model as string | undefined) ?? DEFAULT_MODEL, f.modelConfig as string | undefined, f.tp as number | undefined, blockSizeTokens);
   } catch (e) {
@@ -67,13 +67,13 @@ function checkSizing(f: Record<string, unknown>, offload: LoadedKVOffload, block
  * catalogue) at TP `tp` (default: the model's): the simulation's sizing, with its problems as a
  * UsageError naming the file and line.
  */
-export function sizeOffloadChain(offload: LoadedKVOffload, model: string, modelConfigPath: string | undefined, tp: number | undefined, blockSizeTokens: number): ReturnType<typeof resolveOffloadChain> {
+export function sizeOffloadChain(offload: KVOffloadConfig, model: string, modelConfigPath: string | undefined, tp: number | undefined, blockSizeTokens: number): ReturnType<typeof resolveOffloadChain> {
   try {
     const perBlockBytes = offload.settings.perBlockBytes ?? offloadPerBlockBytes(architectureFor(model, modelConfigPath), tpFor(model, tp), blockSizeTokens);
     return resolveOffloadChain(offload.settings, perBlockBytes, blockSizeTokens, false);
   } catch (e) {
     if (!(e instanceof KVTierConfigError)) throw e;
-    if (e.path.length > 1) throw new UsageError([tierErrorIn(offload, e)]);
-    throw new UsageError([{ where: whereIn(offload.file, offload.root), expected: `${e.expected} for ${modelConfigPath ?? model} (give --model-config)`, found: e.found }]);
+    if (e.path.length > 1) throw new UsageError([usageIssueOf(offload.issueOf(e))]);
+    throw new UsageError([{ where: whereText(offload.locate([])), expected: `${e.expected} for ${modelConfigPath ?? model} (give --model-config)`, found: e.found }]);
   }
 }

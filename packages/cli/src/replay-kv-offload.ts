@@ -1,11 +1,10 @@
 import { describeFound } from '@blis/policies';
 import { existsSync } from 'node:fs';
-import { type SimulationConfigInput, reconcileReplayKVOffload } from '@blis/cluster';
+import { type KVOffloadConfig, type SimulationConfigInput, reconcileReplayKVOffload } from '@blis/cluster';
 import { detectTraceFormat, readTraceV2Header, traceV2Pair } from '@blis/workload';
-import { type LoadedKVOffload, validateKVOffloadInput } from './kv-offload-file.js';
-import { whereIn } from './kv-offload-issues.js';
+import { kvOffloadConfigOf } from './kv-offload-file.js';
 import { UsageError, type UsageIssue } from './usage-error.js';
-import { readYamlFile } from './yaml-file.js';
+import { readYamlFile, whereIn, whereText } from './yaml-file.js';
 
 type TraceWorkload = Extract<NonNullable<SimulationConfigInput['workload']>, { kind: 'trace' }>;
 
@@ -30,7 +29,7 @@ function headerPathOf(w: TraceWorkload): string | undefined {
  * as observed, as TraceV2 without a header defaults to mode real); a trace whose observed hit
  * rate is tiered needs an offload chain. Problems are pushed to `issues`.
  */
-export function replayKVOffload(w: TraceWorkload, given: LoadedKVOffload | undefined, blockSizeTokens: number, kvCpuBlocks: number, issues: UsageIssue[]): LoadedKVOffload | undefined {
+export function replayKVOffload(w: TraceWorkload, given: KVOffloadConfig | undefined, blockSizeTokens: number, kvCpuBlocks: number, issues: UsageIssue[]): KVOffloadConfig | undefined {
   const headerPath = headerPathOf(w);
   const header = headerPath !== undefined ? readTraceV2Header(headerPath) : undefined;
   const hfile = headerPath !== undefined ? readYamlFile(headerPath, 'TraceV2 header') : undefined;
@@ -46,14 +45,14 @@ export function replayKVOffload(w: TraceWorkload, given: LoadedKVOffload | undef
       for (const d of outcome.differences) {
         const key = ['kv_offload', ...d.key];
         issues.push({
-          where: whereIn(given.file, key),
+          where: whereText(given.locate(d.key)),
           expected: `${JSON.stringify(d.header)}, the trace header's value (${whereIn(hfile, key)}; on replay the header is authoritative: omit --kv-offload-config or match it)`,
           found: describeFound(d.given),
         });
       }
     } else if (outcome.reason === 'added-to-simulated' && given !== undefined) {
       issues.push({
-        where: `--kv-offload-config ${given.file.path}`,
+        where: `--kv-offload-config ${given.file}`,
         expected: `no offload config for a simulated trace (${headerPath} has mode ${JSON.stringify(header?.mode)} and no kv_offload block; BLIS lets a replay add one only to an observed trace, mode real)`,
         found: 'a kv_offload block',
       });
@@ -75,7 +74,7 @@ export function replayKVOffload(w: TraceWorkload, given: LoadedKVOffload | undef
     });
   try {
     // The recorded block as library config, checked against the header's own lines.
-    return validateKVOffloadInput({ file: hfile, root: ['kv_offload'] }, outcome.kvOffload, blockSizeTokens);
+    return kvOffloadConfigOf(hfile.text, hfile.path, { blockSizeTokens, format: 'tracev2-header' });
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     // BLIS refuses a recorded chain it cannot reproduce rather than replay without it.

@@ -1,16 +1,31 @@
-import { KVOffloadSchema, KVOffloadTierSchema, type KVTierConfigError } from '@blis/cluster';
 import { describeFound, describeZodExpected, formatParamPath, valueAtPath } from '@blis/policies';
+import { type YamlInput, yamlLineOf } from '@blis/workload';
 import type { core } from 'zod';
-import type { UsageIssue } from './usage-error.js';
-import type { YamlFile } from './yaml-file.js';
+import type { KVTierConfigError } from '../kv-tier-config-error.js';
+import { KVOffloadSchema, KVOffloadTierSchema } from '../kv-offload-schema.js';
 
 // The library validates `kvOffload` in camelCase; a user wrote BLIS's snake_case keys in a YAML
 // file (a --kv-offload-config file or a trace header). These helpers translate the library's
 // complaints back into that file's keys and lines.
 
-/** A kv_offload block and the YAML file it came from, so problems can name its lines. */
+/** Where a key of an offload file is: the file, the key's line (or its nearest parent's) and the key path. */
+export interface KVOffloadLocation {
+  file: string;
+  line?: number;
+  /** `kv_offload.secondary_tiers[0].type`; absent for the file as a whole. */
+  field?: string;
+}
+
+/** One problem with an offload file: where, what a valid file has there, and what this one has. */
+export interface KVOffloadIssue extends KVOffloadLocation {
+  expected: string;
+  found: string;
+}
+
+/** A kv_offload block and the YAML text it came from, so problems can name its lines. */
 export interface KVOffloadSource {
-  file: YamlFile;
+  file: string;
+  yaml: YamlInput;
   /** Key path of the block in the file: `['kv_offload']`. */
   root: readonly (string | number)[];
 }
@@ -24,30 +39,24 @@ export const camelCase = (k: string): string => k.replace(/_([a-z0-9])/g, (_, c:
 const FIELD_NAMES = new RegExp(`\\b(${[...Object.keys(KVOffloadSchema.shape), ...Object.keys(KVOffloadTierSchema.shape)].join('|')})\\b`, 'g');
 
 /** Rewrites the library's field names inside one of its messages as the file's snake_case keys. */
-export const snakeWords = (text: string): string => text.replace(FIELD_NAMES, snakeCase);
+const snakeWords = (text: string): string => text.replace(FIELD_NAMES, snakeCase);
 
 const userKeys = (shape: Record<string, unknown>) => Object.keys(shape).filter((k) => !LIBRARY_ONLY_KEYS.has(k)).map(snakeCase);
 /** The keys BLIS's YAML accepts in the block and in one secondary tier. */
-export const BLOCK_KEYS: readonly string[] = userKeys(KVOffloadSchema.shape);
-export const TIER_KEYS: readonly string[] = userKeys(KVOffloadTierSchema.shape);
-
-/** `kv_offload.secondary_tiers[0].type` */
-export function keyPathText(path: readonly (string | number)[]): string {
-  return formatParamPath(path, '');
-}
+const BLOCK_KEYS: readonly string[] = userKeys(KVOffloadSchema.shape);
+const TIER_KEYS: readonly string[] = userKeys(KVOffloadTierSchema.shape);
 
 /** `file.yaml:7 kv_offload.block_size`: the file, the key's line (or its nearest parent's) and the key. */
-export function whereIn(file: YamlFile, path: readonly (string | number)[]): string {
-  const line = file.lineOf(path);
-  return `${file.path}${line !== undefined ? `:${line}` : ''} ${keyPathText(path)}`;
+export function locateIn(file: string, yaml: YamlInput, path: readonly (string | number)[]): KVOffloadLocation {
+  return { file, line: yamlLineOf(yaml, path, false), field: formatParamPath(path, '') };
 }
 
 /** An unknown key, with the keys its mapping does accept. */
-export function unknownKeyIssue(src: KVOffloadSource, path: readonly (string | number)[]): UsageIssue {
+export function unknownKeyIssue(src: KVOffloadSource, path: readonly (string | number)[]): KVOffloadIssue {
   const key = String(path[path.length - 1]);
   const inTier = path.includes('secondary_tiers');
   const known = inTier ? TIER_KEYS : BLOCK_KEYS;
-  return { where: whereIn(src.file, path), expected: `a key of BLIS's kv_offload ${inTier ? 'secondary tier' : 'block'} (${known.join(', ')})`, found: `unknown key ${describeFound(key)}` };
+  return { ...locateIn(src.file, src.yaml, path), expected: `a key of BLIS's kv_offload ${inTier ? 'secondary tier' : 'block'} (${known.join(', ')})`, found: `unknown key ${describeFound(key)}` };
 }
 
 /**
@@ -60,20 +69,20 @@ function explain(i: core.$ZodIssue, value: unknown): { expected: string; found: 
   return { expected: snakeWords(describeZodExpected(i, value)), found: describeFound(value) };
 }
 
-/** UsageIssues for `KVOffloadSchema` issues about the block at `src.root` (issue paths relative to the block). */
-export function zodIssuesIn(src: KVOffloadSource, issues: readonly core.$ZodIssue[]): UsageIssue[] {
-  const out: UsageIssue[] = [];
+/** Issues for `KVOffloadSchema` issues about the block at `src.root` (issue paths relative to the block). */
+export function zodIssuesIn(src: KVOffloadSource, issues: readonly core.$ZodIssue[]): KVOffloadIssue[] {
+  const out: KVOffloadIssue[] = [];
   for (const i of issues) {
     const rel = i.path.map((p) => (typeof p === 'string' ? snakeCase(p) : (p as number)));
     const path = [...src.root, ...rel];
     if (i.code === 'unrecognized_keys') for (const k of i.keys) out.push(unknownKeyIssue(src, [...path, snakeCase(k)]));
-    else out.push({ where: whereIn(src.file, path), ...explain(i, valueAtPath(src.file.value, path)) });
+    else out.push({ ...locateIn(src.file, src.yaml, path), ...explain(i, valueAtPath(src.yaml.value, path)) });
   }
   return out;
 }
 
-/** The UsageIssue for a resolution error about `kvOffload...`, placed in the block's file. */
-export function tierErrorIn(src: KVOffloadSource, e: KVTierConfigError): UsageIssue {
+/** The issue for a resolution error about `kvOffload...`, placed in the block's file. */
+export function tierErrorIn(src: KVOffloadSource, e: KVTierConfigError): KVOffloadIssue {
   const rel = e.path.slice(1).map((p) => (typeof p === 'string' ? snakeCase(p) : p));
-  return { where: whereIn(src.file, [...src.root, ...rel]), expected: snakeWords(e.expected), found: snakeWords(e.found) };
+  return { ...locateIn(src.file, src.yaml, [...src.root, ...rel]), expected: snakeWords(e.expected), found: snakeWords(e.found) };
 }

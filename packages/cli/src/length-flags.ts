@@ -1,4 +1,5 @@
 import type { FlagWorkload } from '@blis/workload';
+import type { UsageIssue } from './usage-error.js';
 
 /** The flag-driven workload's length and arrival-process fields (`FlagWorkload`'s names). */
 export type LengthFlagValues = Pick<
@@ -29,4 +30,14 @@ export function lengthFlagValues(f: Record<string, unknown>): LengthFlagValues {
     prefixTokens: f.prefixTokens as number | undefined,
     arrivalProcess: f.arrivalProcess as 'poisson' | 'constant' | undefined,
   };
+}
+
+/** `--prompt-tokens-min` above `--prompt-tokens-max` (and the output pair): added to `issues`. */
+export function lengthBoundIssues(f: Record<string, unknown>, issues: UsageIssue[]): void {
+  for (const which of ['prompt', 'output'] as const) {
+    const lo = f[`${which}TokensMin`] as number | undefined;
+    const hi = f[`${which}TokensMax`] as number | undefined;
+    if (lo !== undefined && hi !== undefined && lo > hi)
+      issues.push({ where: `--${which}-tokens-min`, expected: `at most --${which}-tokens-max (${hi})`, found: String(lo) });
+  }
 }

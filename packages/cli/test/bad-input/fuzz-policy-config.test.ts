@@ -5,7 +5,7 @@ import { defaultPolicyRegistry } from '@blis/policies';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasRawControl, mutate, mutationsArb } from '../../../../tools/test-support/input-mutations.js';
-import { checkPolicyBundle } from '../../src/build-config.js';
+import { checkPolicyBundle } from '../../src/policy-bundle-check.js';
 import { extractBundleModules } from '../../src/policy-modules/bundle-modules.js';
 import { UsageError, type UsageIssue, formatIssue } from '../../src/usage-error.js';
 import { readYamlFile } from '../../src/yaml-file.js';

@@ -1,24 +1,24 @@
 import { describeFound } from '@blis/policies';
 import { Command, CommanderError, Option } from 'commander';
-import { CALIBRATE_OPTIONS } from './calibrate-flags.js';
-import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './capacity-flags.js';
-import { CONVERT_INFERENCE_PERF_FLAGS, CONVERT_PRESET_FLAGS, CONVERT_SERVEGEN_FLAGS } from './convert-spec-flags.js';
-import { camel } from './flag-name.js';
-import type { FlagDef } from './flags.js';
-import { requireReadable } from './input-files.js';
-import { OBSERVE_FLAGS } from './observe-flags.js';
-import { REPLAY_FLAGS, SIMULATION_FLAGS } from './run-flags.js';
-import { SATURATION_FLAGS } from './saturation-flags.js';
-import { COMPOSE_FLAGS } from './compose-flags.js';
-import { LAZY_GENERATION_FLAG, REPLAY_SESSION_FLAGS, RUN_CLOSED_LOOP_FLAGS } from './closed-loop-flag-defs.js';
+import { CALIBRATE_OPTIONS } from './flags/calibrate-flags.js';
+import { CAPACITY_EXCLUDED_FLAGS, CAPACITY_FLAGS } from './flags/capacity-flags.js';
+import { CONVERT_INFERENCE_PERF_FLAGS, CONVERT_PRESET_FLAGS, CONVERT_SERVEGEN_FLAGS } from './flags/convert-spec-flags.js';
+import { camel } from './flags/flag-name.js';
+import type { FlagDef } from './flags/flags.js';
+import { requireReadable } from './inputs/input-files.js';
+import { OBSERVE_FLAGS } from './flags/observe-flags.js';
+import { REPLAY_FLAGS, SIMULATION_FLAGS } from './flags/run-flags.js';
+import { SATURATION_FLAGS } from './flags/saturation-flags.js';
+import { COMPOSE_FLAGS } from './flags/compose-flags.js';
+import { LAZY_GENERATION_FLAG, REPLAY_SESSION_FLAGS, RUN_CLOSED_LOOP_FLAGS } from './flags/closed-loop-flag-defs.js';
 
 /** `blis run`'s flags: the simulation's, its closed loop, and the post-hoc saturation analysis of run and replay. */
 const RUN_DEFS = [...SIMULATION_FLAGS, ...RUN_CLOSED_LOOP_FLAGS, LAZY_GENERATION_FLAG, ...SATURATION_FLAGS];
-import { SERVE_SIM_EXCLUDED, SERVE_SIM_FLAGS } from './serve-sim-flags.js';
-import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './timeout-flag.js';
-import { UsageError, type UsageIssue } from './usage-error.js';
+import { SERVE_SIM_EXCLUDED, SERVE_SIM_FLAGS } from './flags/serve-sim-flags.js';
+import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from './flags/timeout-flag.js';
+import { UsageError, type UsageIssue } from './errors/usage-error.js';
 import { cliVersion } from './version.js';
-import type { presetAndLengths } from './defaults-apply.js';
+import type { presetAndLengths } from './config/defaults-apply.js';
 
 function addFlags(cmd: Command, defs: readonly FlagDef[]): Command {
   for (const def of defs) {
@@ -81,8 +81,8 @@ export function buildProgram(): Command {
     RUN_DEFS,
   ).action(async (opts: Record<string, unknown>) => {
     const { runSimulationCommand } = await import('./commands/simulate-command.js');
-    const { runClosedLoopWorkload } = await import('./closed-loop-flags.js');
-    const presets = (await import('./defaults-apply.js')).presetAndLengths;
+    const { runClosedLoopWorkload } = await import('./config/closed-loop-flags.js');
+    const presets = (await import('./config/defaults-apply.js')).presetAndLengths;
     await runSimulationCommand(RUN_DEFS, opts, (f) => runClosedLoopWorkload(f) ?? workloadFromRunFlags(f, presets));
   });
 
@@ -102,7 +102,7 @@ export function buildProgram(): Command {
         })),
       );
     const { runSimulationCommand } = await import('./commands/simulate-command.js');
-    const { replaySessionSettings } = await import('./closed-loop-flags.js');
+    const { replaySessionSettings } = await import('./config/closed-loop-flags.js');
     await runSimulationCommand(replayDefs, opts, (f) => {
       const { path, dataPath } = tracePath(f);
       const sessions = replaySessionSettings(f);
@@ -133,7 +133,7 @@ export function buildProgram(): Command {
       );
     const fromTrace = ['trace', 'traceHeader', 'traceData'].some((k) => opts[k] !== undefined);
     const { runCapacityCommand } = await import('./commands/capacity-command.js');
-    const presets = (await import('./defaults-apply.js')).presetAndLengths;
+    const presets = (await import('./config/defaults-apply.js')).presetAndLengths;
     await runCapacityCommand(capacityDefs, opts, (f) => {
       if (!fromTrace) {
         const traceOnly = ['trace-format', 'time-scale', 'max-requests'].filter((n) => f[camel(n)] !== undefined);
@@ -256,7 +256,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--workers <value>', 'worker threads (default: available parallelism; 1 runs inline)').helpGroup('Compare:'))
     .action(async (opts: Record<string, unknown>) => {
       const { runCompareCommand } = await import('./commands/compare-command.js');
-      const presets = (await import('./defaults-apply.js')).presetAndLengths;
+      const presets = (await import('./config/defaults-apply.js')).presetAndLengths;
       await runCompareCommand(compareDefs, opts, (f) => workloadFromRunFlags(f, presets));
     });
 
@@ -436,7 +436,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`blis: ${e.message.replace(/^error: /, '')}\n`);
       return 2;
     }
-    const { reportError } = await import('./report-error.js');
+    const { reportError } = await import('./errors/report-error.js');
     return reportError(e);
   }
 }

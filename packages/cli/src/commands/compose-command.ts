@@ -1,11 +1,11 @@
 import { MAX_CLOCK_US } from '@blis/engine';
 import { describeFound, formatParamPath } from '@blis/policies';
 import { composeSpecs, mixedSloClassIssues, loadWorkloadSpec, parseWorkloadSpec, parseYamlInput, readYamlText, WorkloadSpecError } from '@blis/workload';
-import { COMPOSE_FLAGS } from '../compose-flags.js';
-import { parseFlags } from '../flags.js';
-import { requireReadable } from '../input-files.js';
-import { requireSpecFileSize } from '../spec-file-limit.js';
-import { UsageError } from '../usage-error.js';
+import { COMPOSE_FLAGS } from '../flags/compose-flags.js';
+import { parseFlags } from '../flags/flags.js';
+import { requireReadable } from '../inputs/input-files.js';
+import { requireSpecFileSize } from '../inputs/spec-file-limit.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** One input: validated as `blis run --workload-spec` would read it, then its YAML as written. */
 function readInput(path: string): unknown {

@@ -1,10 +1,10 @@
 import { describeFound, jsonSyntaxProblem, messageText } from '@blis/policies';
 import { EVAL_PROTOCOL, EVAL_REQUEST_MAX_BYTES, EvalRequestError, type EvalResponse, EvaluateSandbox, type EvaluateOptions, invalidRequestResponse } from '@blis/adapters';
 import { formatBytes, looksBinary, readBoundedText } from '@blis/workload';
-import { boundedLines } from '../bounded-lines.js';
-import { requireReadable } from '../input-files.js';
-import { memoryLimit } from '../machine-memory.js';
-import { UsageError } from '../usage-error.js';
+import { boundedLines } from '../inputs/bounded-lines.js';
+import { requireReadable } from '../inputs/input-files.js';
+import { memoryLimit } from './machine-memory.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** One response line: compact JSON (a search parses it; it is not for reading). */
 function line(response: EvalResponse): string {

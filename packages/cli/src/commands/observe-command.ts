@@ -1,13 +1,13 @@
 import { describeFound } from '@blis/policies';
 import type { ObserveResult } from '@blis/observe';
-import { type FlagDef, camel, parseFlags } from '../flags.js';
-import { observeWorkload } from '../observe-workload.js';
+import { type FlagDef, camel, parseFlags } from '../flags/flags.js';
+import { observeWorkload } from './observe-workload.js';
 import { type SloDimTargets, mergeGoodputTargets } from '@blis/workload';
-import { defaultsFileOf } from '../defaults-apply.js';
-import { observeSaturationFromFlags, runObserveSaturation } from '../observe-saturation.js';
-import { TaskProgress } from '../task-progress.js';
-import { UsageError, type UsageIssue } from '../usage-error.js';
-import { requireWritable } from '../writable-output.js';
+import { defaultsFileOf } from '../config/defaults-apply.js';
+import { observeSaturationFromFlags, runObserveSaturation } from './observe-saturation.js';
+import { TaskProgress } from '../output/task-progress.js';
+import { UsageError, type UsageIssue } from '../errors/usage-error.js';
+import { requireWritable } from '../output/writable-output.js';
 
 /** Ctrl-C: the partial trace is written, and the exit code says the run was cut short. */
 class ObserveInterruptedError extends Error {

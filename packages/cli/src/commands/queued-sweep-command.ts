@@ -11,10 +11,10 @@ import {
   queuedSweepStatus,
   runQueuedSweep,
 } from '@blis/adapters';
-import { stringifyResult } from '../json-output.js';
-import { TaskProgress } from '../task-progress.js';
-import { UsageError } from '../usage-error.js';
-import { requireWritable } from '../writable-output.js';
+import { stringifyResult } from '../output/json-output.js';
+import { TaskProgress } from '../output/task-progress.js';
+import { UsageError } from '../errors/usage-error.js';
+import { requireWritable } from '../output/writable-output.js';
 import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 
 /**

@@ -1,12 +1,12 @@
 import { type SweepPool, defaultWorkers, expandCandidates, journalPathFor, jsonPathFor, loadSweepSpec, planSweep, runSweep, startSweepPool } from '@blis/adapters';
-import { stringifyResult } from '../json-output.js';
-import { TaskProgress } from '../task-progress.js';
-import { UsageError } from '../usage-error.js';
-import { requireWritable } from '../writable-output.js';
+import { stringifyResult } from '../output/json-output.js';
+import { TaskProgress } from '../output/task-progress.js';
+import { UsageError } from '../errors/usage-error.js';
+import { requireWritable } from '../output/writable-output.js';
 import { runQueuedSweepCommand } from './queued-sweep-command.js';
 import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 import { parseWorkers } from './workers-flag.js';
-import { memoryLimit } from '../machine-memory.js';
+import { memoryLimit } from './machine-memory.js';
 
 /**
  * `blis sweep SPEC.yaml --output results.csv`: plans and validates every candidate, runs the

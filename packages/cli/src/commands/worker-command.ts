@@ -1,6 +1,6 @@
 import { DEFAULT_STOP_TIMEOUT_MS, type QueueWorkerSummary, defaultWorkers, parseQueueUrl, runQueueWorker } from '@blis/adapters';
 import { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger, quoteExcerpt } from '@blis/policies';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors/usage-error.js';
 import { reportConnection } from './queued-sweep-command.js';
 import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 import { positiveIntFlag } from './workers-flag.js';

@@ -1,6 +1,6 @@
 import type { SimulationConfigInput } from '@blis/cluster';
 import { type PolicyKind, type PolicyOverrides, type PolicyRegistry, PolicyParamsError, formatParamPath, policyContext, quoteExcerpt, splitPolicyMessage, describeFound } from '@blis/policies';
-import type { UsageIssue } from '../usage-error.js';
+import type { UsageIssue } from '../errors/usage-error.js';
 import type { ModuleKind, PolicySetup } from './policy-setup.js';
 
 type Overrides = { -readonly [K in keyof PolicyOverrides]: PolicyOverrides[K] };

@@ -158,3 +158,23 @@ export const REPLAY_FLAGS: readonly FlagDef[] = [
   { name: 'time-scale', kind: 'posNumber', group: WORKLOAD, description: 'multiply arrival times (0.5 = twice as fast)', defaultText: '1' },
   { name: 'max-requests', kind: 'posInt', group: WORKLOAD, description: 'replay only the first N requests' },
 ];
+
+/** `blis run` flags that generate a workload, which `blis replay` takes from its trace instead. */
+export const GENERATION_FLAGS: readonly string[] = [
+  'num-requests',
+  'timeout',
+  'rate',
+  'prompt-tokens',
+  'prompt-tokens-stdev',
+  'prompt-tokens-min',
+  'prompt-tokens-max',
+  'output-tokens',
+  'output-tokens-stdev',
+  'output-tokens-min',
+  'output-tokens-max',
+  'prefix-tokens',
+  'workload',
+  'arrival-process',
+  'workload-spec',
+  'concurrency',
+];

@@ -10,7 +10,9 @@ import { KVOffloadSchema, KVOffloadTierSchema } from '../kv-offload-schema.js';
 
 /** Where a key of an offload file is: the file, the key's line (or its nearest parent's) and the key path. */
 export interface KVOffloadLocation {
+  /** The file's name, as the caller gave it. */
   file: string;
+  /** 1-based line of the key (or of its nearest parent the file has); absent when unknown. */
   line?: number;
   /** `kv_offload.secondary_tiers[0].type`; absent for the file as a whole. */
   field?: string;
@@ -18,7 +20,9 @@ export interface KVOffloadLocation {
 
 /** One problem with an offload file: where, what a valid file has there, and what this one has. */
 export interface KVOffloadIssue extends KVOffloadLocation {
+  /** What a valid file has there: `a number > 0`. */
   expected: string;
+  /** What this file has there: `0`, `nothing`, `unknown key "colour"`. */
   found: string;
 }
 

@@ -9,17 +9,29 @@ import { type KVOffloadIssue, type KVOffloadSource, locateIn } from './block-iss
  * O_DIRECT value).
  */
 export interface KVOffloadDeviceClass {
+  /** Bytes per µs read with O_DIRECT. */
   read_bandwidth: number;
+  /** Bytes per µs written with O_DIRECT. */
   write_bandwidth: number;
+  /** µs per transfer with O_DIRECT. */
   base_latency: number;
+  /** Queue depth at which a direction reaches full bandwidth (default 1; below 2 there is no ramp). */
   saturation_queue_depth?: number;
+  /** Share of full bandwidth a lone transfer gets (default 1). */
   single_transfer_fraction?: number;
+  /** Standard deviation of the multiplicative service-time jitter (default 0: none). */
   latency_jitter_stddev?: number;
+  /** Buffered-I/O figures (`direct_io: false`), each defaulting to its O_DIRECT one. */
   buffered_read_bandwidth?: number;
+  /** See `buffered_read_bandwidth`. */
   buffered_write_bandwidth?: number;
+  /** See `buffered_read_bandwidth`. */
   buffered_base_latency?: number;
+  /** See `buffered_read_bandwidth`. */
   buffered_saturation_queue_depth?: number;
+  /** See `buffered_read_bandwidth`. */
   buffered_single_transfer_fraction?: number;
+  /** See `buffered_read_bandwidth`. */
   buffered_latency_jitter_stddev?: number;
 }
 
@@ -27,6 +39,7 @@ export interface KVOffloadDeviceClass {
 export interface KVOffloadDeviceClasses {
   /** The file that defines them (named in messages): a BLIS defaults.yaml. */
   source: string;
+  /** By class name, as `device_class` names them. */
   classes: Readonly<Record<string, KVOffloadDeviceClass>>;
 }
 

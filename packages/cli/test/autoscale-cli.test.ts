@@ -5,14 +5,14 @@ import type { SimulationConfigInput } from '@blis/cluster';
 import { type AutoScaleFactory, listPolicies, registerAutoscaler } from '@blis/policies';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scaleOscillationWindowUs as scaleCooldownUs } from '@blis/cluster';
-import { DEFAULT_AUTOSCALER_INTERVAL_US } from '../src/autoscale-flags.js';
-import { buildConfig } from '../src/build-config.js';
+import { DEFAULT_AUTOSCALER_INTERVAL_US } from '../src/config/autoscale-flags.js';
+import { buildConfig } from '../src/config/build-config.js';
 import { describeAutoscaling } from '../src/commands/simulate-command.js';
 import { customAutoscalerName, customRuntime, preparePolicies } from '../src/policy-modules/index.js';
-import { durationUs, parseFlags } from '../src/flags.js';
+import { durationUs, parseFlags } from '../src/flags/flags.js';
 import { buildProgram } from '../src/main.js';
-import { SIMULATION_FLAGS } from '../src/run-flags.js';
-import { createTracing } from '../src/tracing.js';
+import { SIMULATION_FLAGS } from '../src/flags/run-flags.js';
+import { createTracing } from '../src/output/tracing.js';
 import { ROOT, blis, rejects } from './blis-process.js';
 
 // Autoscaling on the command line: the `--policy-config` sections `autoscaler`, `node_pools` and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BoundedLine, boundedLines } from '../src/bounded-lines.js';
+import { type BoundedLine, boundedLines } from '../src/inputs/bounded-lines.js';
 
 async function collect(chunks: string[], max: number): Promise<BoundedLine[]> {
   async function* source() {

@@ -1,6 +1,6 @@
 import { MAX_CLOCK_US } from '@blis/engine';
 import { describe, expect, it } from 'vitest';
-import { HORIZON_MAX_US, SIMULATION_FLAGS } from '../src/run-flags.js';
+import { HORIZON_MAX_US, SIMULATION_FLAGS } from '../src/flags/run-flags.js';
 
 describe('--horizon limit', () => {
   // The flag tables spell the clock's range out instead of importing the engine (start-up).

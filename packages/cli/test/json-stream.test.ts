@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { writeJsonChunks, writeJsonFile } from '../src/json-stream.js';
-import { stringifyResult } from '../src/json-output.js';
+import { writeJsonChunks, writeJsonFile } from '../src/output/json-stream.js';
+import { stringifyResult } from '../src/output/json-output.js';
 
 // The results file is written in chunks so millions of requests never make one string; the
 // bytes must stay those of JSON.stringify(value, null, 2), which `blis report` and users read.

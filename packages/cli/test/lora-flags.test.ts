@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoraSchema } from '@blis/cluster';
 import { describe, expect, it } from 'vitest';
-import { loraFields, withLoraScorer } from '../src/lora-flags.js';
-import type { UsageIssue } from '../src/usage-error.js';
+import { loraFields, withLoraScorer } from '../src/config/lora-flags.js';
+import type { UsageIssue } from '../src/errors/usage-error.js';
 
 // --lora-* flags over --lora-config over BLIS's defaults.yaml, and --lora-scorer-weight's profile.
 

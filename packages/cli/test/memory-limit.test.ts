@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { MEMORY_LIMIT_ENV, memoryLimit } from '../src/machine-memory.js';
-import { PhaseProgress, describePhase } from '../src/phase-progress.js';
+import { MEMORY_LIMIT_ENV, memoryLimit } from '../src/commands/machine-memory.js';
+import { PhaseProgress, describePhase } from '../src/output/phase-progress.js';
 import { runInProcess } from './bad-input/run-in-process.js';
 
 // The memory estimate against the machine's memory (docs/limits.md), with the machine's figure

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MOE_COMM_BACKENDS } from '@blis/latency/internal';
 import { describe, expect, it } from 'vitest';
-import { MOE_COMM_BACKEND_CHOICES, SIMULATION_FLAGS } from '../src/run-flags.js';
+import { MOE_COMM_BACKEND_CHOICES, SIMULATION_FLAGS } from '../src/flags/run-flags.js';
 
 // Issue 38: the DP/EP flags of `blis run` and `blis replay`.
 

@@ -8,7 +8,7 @@ import { SaturationAnalysisSchema, analyseSaturation } from '@blis/cluster';
 import type { ObservedRecord } from '@blis/observe';
 import { VerdictTraceWriter } from '@blis/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { observedCompletions } from '../src/observe-saturation.js';
+import { observedCompletions } from '../src/commands/observe-saturation.js';
 import { blis, rejects } from './blis-process.js';
 
 // `blis observe --detectors`: BLIS's post-hoc saturation analysis over what the server answered.

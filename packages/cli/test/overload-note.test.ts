@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OVERLOAD_SCHEDULING_DELAY_P99_MS, overloadNote } from '../src/overload-note.js';
+import { OVERLOAD_SCHEDULING_DELAY_P99_MS, overloadNote } from '../src/output/overload-note.js';
 
 describe('overloadNote', () => {
   const r = (p99: number, completed = 10) => ({ scheduling_delay_p99_ms: p99, ttft_mean_ms: 2500, completed_requests: completed });

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { describe, expect, it } from 'vitest';
 import type { core } from 'zod';
-import { buildConfig } from '../src/build-config.js';
+import { buildConfig } from '../src/config/build-config.js';
 import { customRuntime, preparePolicies } from '../src/policy-modules/index.js';
-import { parseFlags } from '../src/flags.js';
+import { parseFlags } from '../src/flags/flags.js';
 import { buildProgram } from '../src/main.js';
-import { pdUsageIssues } from '../src/pd-flags.js';
-import { SIMULATION_FLAGS } from '../src/run-flags.js';
+import { pdUsageIssues } from '../src/config/pd-flags.js';
+import { SIMULATION_FLAGS } from '../src/flags/run-flags.js';
 import { blis, rejects } from './blis-process.js';
 
 // The prefill/decode (P/D) flags of `blis run` / `blis replay` (BLIS's names, units and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePolicyParamFlags } from '../src/policy-modules/policy-param-flag.js';
-import type { UsageIssue } from '../src/usage-error.js';
+import type { UsageIssue } from '../src/errors/usage-error.js';
 
 // `--policy-param` values: plain decimals, true/false, flow lists and maps, quoted strings, and
 // any other text as a string; hex, octal, infinities and the like are refused, not guessed at.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runInProcess } from './bad-input/run-in-process.js';
-import { TaskProgress } from '../src/task-progress.js';
+import { TaskProgress } from '../src/output/task-progress.js';
 
 // `blis report` reads and draws for seconds on large results: its bars follow the CLI's rules
 // (after a second, on a terminal or with BLIS_PROGRESS=1, never on stdout).

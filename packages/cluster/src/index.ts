@@ -45,6 +45,16 @@ export { resolveKVTiers, resolveOffloadChain, offloadPerBlockBytes } from './kv-
 export type { KVTierSettings } from './kv-tiers-config.js';
 export { isShippedDeviceClass, resolveSecondaryTier } from './kv-offload-tiers.js';
 export { KVTierConfigError } from './kv-tier-config-error.js';
+export { parseKVOffloadConfig } from './kv-offload/parse-kv-offload-config.js';
+export type {
+  KVOffloadConfig,
+  KVOffloadConfigOptions,
+  KVOffloadConfigResult,
+  KVOffloadDeviceClass,
+  KVOffloadDeviceClasses,
+  KVOffloadIssue,
+  KVOffloadLocation,
+} from './kv-offload/parse-kv-offload-config.js';
 export { reconcileReplayKVOffload, kvOffloadFromHeader, kvOffloadDifferences } from './kv-offload-replay.js';
 export type { ReplayKVOffloadInput, ReplayKVOffloadOutcome, KVOffloadDifference } from './kv-offload-replay.js';
 export { PdConfigSchema, PoolOverridesSchema, PD_DEFAULTS, resolvePdConfig, pdTopologyIssues } from './pd/pd-schema.js';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { checkReadableFile, describeErrno } from '../input-files.js';
-import { UsageError, type UsageIssue } from '../usage-error.js';
+import { checkReadableFile, describeErrno } from '../inputs/input-files.js';
+import { UsageError, type UsageIssue } from '../errors/usage-error.js';
 import { asUsageError } from './calibrate-input-errors.js';
 
 /** The flags this mode reads, checked and required by `runCalibrateCommand`. */

@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CalibrationView } from '@blis/report';
 import * as z from 'zod';
-import { checkReadableFile, describeErrno } from '../input-files.js';
-import { UsageError, type UsageIssue } from '../usage-error.js';
+import { checkReadableFile, describeErrno } from '../inputs/input-files.js';
+import { UsageError, type UsageIssue } from '../errors/usage-error.js';
 import { asUsageError } from './calibrate-input-errors.js';
 
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** Input-file errors of @blis/observe and @blis/workload, as the CLI reports them. */
 function located(e: unknown): e is Error & { issues: { file: string; line?: number; field?: string; expected: string; found: string }[] } {

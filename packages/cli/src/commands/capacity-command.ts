@@ -2,14 +2,14 @@ import { describeFound } from '@blis/policies/internal';
 import { type CapacityProbe, CapacityInputError, findCapacity, parseTargets } from '@blis/adapters';
 import { formatValue } from '@blis/adapters/internal';
 import type { SimulationConfigInput } from '@blis/cluster';
-import { buildConfig } from '../build-config.js';
+import { buildConfig } from '../config/build-config.js';
 import { customRuntime, preparePolicies } from '../policy-modules/index.js';
-import { type FlagDef, parseFlags } from '../flags.js';
-import { policyCheckRuntime } from '../policy-check-flags.js';
-import { stringifyResult } from '../json-output.js';
-import { UsageError, type UsageIssue } from '../usage-error.js';
-import { memoryLimit } from '../machine-memory.js';
-import { requireSpecFileSize } from '../spec-file-limit.js';
+import { type FlagDef, parseFlags } from '../flags/flags.js';
+import { policyCheckRuntime } from '../config/policy-check-flags.js';
+import { stringifyResult } from '../output/json-output.js';
+import { UsageError, type UsageIssue } from '../errors/usage-error.js';
+import { memoryLimit } from './machine-memory.js';
+import { requireSpecFileSize } from '../inputs/spec-file-limit.js';
 
 /**
  * `blis capacity`: validate the flags, build the base config as `blis run` does, search, print

@@ -1,18 +1,18 @@
+import { describeFound } from '@blis/policies/internal';
+import { DEFAULT_SWEEP_METRICS, compareTable, defaultWorkers, metricNameProblem } from '@blis/adapters/internal';
 import { resolve } from 'node:path';
 import { type ComparePolicy, runCompare } from '@blis/adapters';
-import { DEFAULT_SWEEP_METRICS, compareTable, defaultWorkers, metricNameProblem } from '@blis/adapters/internal';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { listPolicies } from '@blis/policies';
-import { describeFound } from '@blis/policies/internal';
-import { buildConfig } from '../build-config.js';
+import { buildConfig } from '../config/build-config.js';
 import { type PolicySetup, customRuntime, isModulePath, loadModule, preparePolicies } from '../policy-modules/index.js';
-import { type FlagDef, parseFlags } from '../flags.js';
-import { stringifyResult } from '../json-output.js';
-import { TaskProgress } from '../task-progress.js';
-import { UsageError, type UsageIssue } from '../usage-error.js';
+import { type FlagDef, parseFlags } from '../flags/flags.js';
+import { stringifyResult } from '../output/json-output.js';
+import { TaskProgress } from '../output/task-progress.js';
+import { UsageError, type UsageIssue } from '../errors/usage-error.js';
 import { asUsageErrorsAsync } from './usage-errors.js';
 import { parseWorkers } from './workers-flag.js';
-import { memoryLimit } from '../machine-memory.js';
+import { memoryLimit } from './machine-memory.js';
 
 /**
  * `blis compare --policies a,b,c`: the `blis run` config with each routing policy in turn, on

@@ -1,12 +1,12 @@
-import { MAX_CLOCK_US } from '@blis/engine';
-import { describeFound, formatParamPath } from '@blis/policies/internal';
-import { composeSpecs, loadWorkloadSpec, parseWorkloadSpec, WorkloadSpecError } from '@blis/workload';
 import { mixedSloClassIssues, parseYamlInput, readYamlText } from '@blis/workload/internal';
-import { COMPOSE_FLAGS } from '../compose-flags.js';
-import { parseFlags } from '../flags.js';
-import { requireReadable } from '../input-files.js';
-import { requireSpecFileSize } from '../spec-file-limit.js';
-import { UsageError } from '../usage-error.js';
+import { describeFound, formatParamPath } from '@blis/policies/internal';
+import { MAX_CLOCK_US } from '@blis/engine';
+import { composeSpecs, loadWorkloadSpec, parseWorkloadSpec, WorkloadSpecError } from '@blis/workload';
+import { COMPOSE_FLAGS } from '../flags/compose-flags.js';
+import { parseFlags } from '../flags/flags.js';
+import { requireReadable } from '../inputs/input-files.js';
+import { requireSpecFileSize } from '../inputs/spec-file-limit.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** One input: validated as `blis run --workload-spec` would read it, then its YAML as written. */
 function readInput(path: string): unknown {

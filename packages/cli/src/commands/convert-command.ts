@@ -1,16 +1,16 @@
-import { existsSync, rmSync } from 'node:fs';
+import { kvOffloadHeaderBlock } from '@blis/workload/internal';
 import { describeFound } from '@blis/policies/internal';
+import { existsSync, rmSync } from 'node:fs';
 import type { RequestSource } from '@blis/engine';
 import { type TraceV2Header, createRequestSource, loadWorkloadSpec, openTrace, specFromFlags, writeTraceV2 } from '@blis/workload';
-import { kvOffloadHeaderBlock } from '@blis/workload/internal';
-import { type FlagDef, parseFlags } from '../flags.js';
-import { requireReadable } from '../input-files.js';
-import { loadKVOffloadFile } from '../kv-offload-file.js';
-import { sizeOffloadChain } from '../kv-tier-flags.js';
-import { DEFAULT_MODEL } from '../model-architecture.js';
-import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from '../timeout-flag.js';
-import { UsageError } from '../usage-error.js';
-import { requireSpecFileSize } from '../spec-file-limit.js';
+import { type FlagDef, parseFlags } from '../flags/flags.js';
+import { requireReadable } from '../inputs/input-files.js';
+import { loadKVOffloadFile } from '../inputs/kv-offload-file.js';
+import { sizeOffloadChain } from '../config/kv-tier-flags.js';
+import { DEFAULT_MODEL } from '../config/model-architecture.js';
+import { DEFAULT_TIMEOUT_SECONDS, timeoutUs } from '../flags/timeout-flag.js';
+import { UsageError } from '../errors/usage-error.js';
+import { requireSpecFileSize } from '../inputs/spec-file-limit.js';
 
 const CONVERT_FLAGS: readonly FlagDef[] = [
   { name: 'workload-spec', kind: 'string', group: '', description: '' },

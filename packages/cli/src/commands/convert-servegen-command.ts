@@ -1,10 +1,10 @@
+import { type ServeGenFiles, servegenDirectory } from '@blis/workload/internal';
 import { statSync } from 'node:fs';
 import { type BlisWorkloadSpec, type ServeGenPeriod, ServeGenError, blisSpecYaml, convertServeGen } from '@blis/workload';
-import { type ServeGenFiles, servegenDirectory } from '@blis/workload/internal';
-import { CONVERT_SERVEGEN_FLAGS } from '../convert-spec-flags.js';
-import { parseFlags } from '../flags.js';
-import { describeErrno, requireReadable } from '../input-files.js';
-import { UsageError } from '../usage-error.js';
+import { CONVERT_SERVEGEN_FLAGS } from '../flags/convert-spec-flags.js';
+import { parseFlags } from '../flags/flags.js';
+import { describeErrno, requireReadable } from '../inputs/input-files.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** `blis convert servegen`: BLIS's multi-period cohort spec of a ServeGen data directory, on stdout. */
 export function runConvertServeGenCommand(raw: Record<string, unknown>): void {

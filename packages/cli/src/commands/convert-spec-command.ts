@@ -1,10 +1,10 @@
 import { blisSpecYaml, convertInferencePerfFile, convertPreset } from '@blis/workload';
-import { presetByName } from '../defaults-workloads.js';
-import { camel } from '../flag-name.js';
-import { CONVERT_INFERENCE_PERF_FLAGS, CONVERT_PRESET_FLAGS } from '../convert-spec-flags.js';
-import { type FlagDef, parseFlags } from '../flags.js';
-import { requireReadable } from '../input-files.js';
-import { UsageError } from '../usage-error.js';
+import { presetByName } from '../inputs/defaults-workloads.js';
+import { camel } from '../flags/flag-name.js';
+import { CONVERT_INFERENCE_PERF_FLAGS, CONVERT_PRESET_FLAGS } from '../flags/convert-spec-flags.js';
+import { type FlagDef, parseFlags } from '../flags/flags.js';
+import { requireReadable } from '../inputs/input-files.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** The flags of a BLIS converter, with its required one present. */
 function flagsWith(defs: readonly FlagDef[], raw: Record<string, unknown>, required: string, command: string): Record<string, unknown> {

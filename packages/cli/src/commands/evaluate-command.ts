@@ -1,11 +1,11 @@
+import { formatBytes, looksBinary, readBoundedText } from '@blis/workload/internal';
+import { EVAL_REQUEST_MAX_BYTES, invalidRequestResponse } from '@blis/adapters/internal';
 import { describeFound, jsonSyntaxProblem, messageText } from '@blis/policies/internal';
 import { EVAL_PROTOCOL, EvalRequestError, type EvalResponse, EvaluateSandbox, type EvaluateOptions } from '@blis/adapters';
-import { EVAL_REQUEST_MAX_BYTES, invalidRequestResponse } from '@blis/adapters/internal';
-import { formatBytes, looksBinary, readBoundedText } from '@blis/workload/internal';
-import { boundedLines } from '../bounded-lines.js';
-import { requireReadable } from '../input-files.js';
-import { memoryLimit } from '../machine-memory.js';
-import { UsageError } from '../usage-error.js';
+import { boundedLines } from '../inputs/bounded-lines.js';
+import { requireReadable } from '../inputs/input-files.js';
+import { memoryLimit } from './machine-memory.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** One response line: compact JSON (a search parses it; it is not for reading). */
 function line(response: EvalResponse): string {

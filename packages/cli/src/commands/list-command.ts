@@ -1,6 +1,6 @@
 import { knownHardware, knownModels } from '@blis/latency';
 import { listPolicies } from '@blis/policies';
-import { stringifyResult } from '../json-output.js';
+import { stringifyResult } from '../output/json-output.js';
 
 /** `blis models` and `blis policies`: the catalogue as JSON on stdout. */
 export function runListCommand(what: 'models' | 'policies'): void {

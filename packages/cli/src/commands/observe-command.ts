@@ -1,14 +1,14 @@
+import { mergeGoodputTargets } from '@blis/workload/internal';
 import { describeFound } from '@blis/policies/internal';
 import type { ObserveResult } from '@blis/observe';
-import { type FlagDef, camel, parseFlags } from '../flags.js';
-import { observeWorkload } from '../observe-workload.js';
-import type { SloDimTargets } from '@blis/workload';
-import { mergeGoodputTargets } from '@blis/workload/internal';
-import { defaultsFileOf } from '../defaults-apply.js';
-import { observeSaturationFromFlags, runObserveSaturation } from '../observe-saturation.js';
-import { TaskProgress } from '../task-progress.js';
-import { UsageError, type UsageIssue } from '../usage-error.js';
-import { requireWritable } from '../writable-output.js';
+import { type FlagDef, camel, parseFlags } from '../flags/flags.js';
+import { observeWorkload } from './observe-workload.js';
+import { type SloDimTargets } from '@blis/workload';
+import { defaultsFileOf } from '../config/defaults-apply.js';
+import { observeSaturationFromFlags, runObserveSaturation } from './observe-saturation.js';
+import { TaskProgress } from '../output/task-progress.js';
+import { UsageError, type UsageIssue } from '../errors/usage-error.js';
+import { requireWritable } from '../output/writable-output.js';
 
 /** Ctrl-C: the partial trace is written, and the exit code says the run was cut short. */
 class ObserveInterruptedError extends Error {

@@ -1,22 +1,10 @@
+import { type ConnectionEvent, checkRedis, formatQueueProgress, jsonPathFor, parseQueueUrl } from '@blis/adapters/internal';
 import { describeFound } from '@blis/policies/internal';
-import {
-  cleanQueuedSweep,
-  loadSweepSpec,
-  planSweep,
-  queuedSweepStatus,
-  runQueuedSweep,
-} from '@blis/adapters';
-import {
-  type ConnectionEvent,
-  checkRedis,
-  formatQueueProgress,
-  jsonPathFor,
-  parseQueueUrl,
-} from '@blis/adapters/internal';
-import { stringifyResult } from '../json-output.js';
-import { TaskProgress } from '../task-progress.js';
-import { UsageError } from '../usage-error.js';
-import { requireWritable } from '../writable-output.js';
+import { cleanQueuedSweep, loadSweepSpec, planSweep, queuedSweepStatus, runQueuedSweep } from '@blis/adapters';
+import { stringifyResult } from '../output/json-output.js';
+import { TaskProgress } from '../output/task-progress.js';
+import { UsageError } from '../errors/usage-error.js';
+import { requireWritable } from '../output/writable-output.js';
 import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 
 /**

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { renderReportHtml, reportSections } from '@blis/report';
-import { describeErrno } from '../input-files.js';
-import { readCalibrationFile } from '../calibration-file.js';
-import { readResultFile, runArgument } from '../result-file.js';
-import { TaskProgress } from '../task-progress.js';
-import { UsageError, type UsageIssue } from '../usage-error.js';
-import { checkWritableFile } from '../writable-file.js';
+import { describeErrno } from '../inputs/input-files.js';
+import { readCalibrationFile } from '../inputs/calibration-file.js';
+import { readResultFile, runArgument } from '../inputs/result-file.js';
+import { TaskProgress } from '../output/task-progress.js';
+import { UsageError, type UsageIssue } from '../errors/usage-error.js';
+import { checkWritableFile } from '../output/writable-file.js';
 
 /**
  * `blis report`: result files in, one self-contained HTML report out. Every file is read and

@@ -1,11 +1,11 @@
-import { startSimServer } from '@blis/observe';
 import { quoteExcerpt } from '@blis/policies/internal';
-import { buildConfig } from '../build-config.js';
-import { type FlagDef, parseFlags } from '../flags.js';
+import { startSimServer } from '@blis/observe';
+import { buildConfig } from '../config/build-config.js';
+import { type FlagDef, parseFlags } from '../flags/flags.js';
 import { customRuntime, preparePolicies } from '../policy-modules/index.js';
-import { policyCheckRuntime } from '../policy-check-flags.js';
-import { UsageError } from '../usage-error.js';
-import { memoryLimit } from '../machine-memory.js';
+import { policyCheckRuntime } from '../config/policy-check-flags.js';
+import { UsageError } from '../errors/usage-error.js';
+import { memoryLimit } from './machine-memory.js';
 
 /**
  * `blis serve-sim`: the simulator as an OpenAI-compatible server. Prints `{"url": ...}` on stdout

@@ -1,13 +1,13 @@
-import { type SweepPool, expandCandidates, loadSweepSpec, planSweep, runSweep, startSweepPool } from '@blis/adapters';
 import { defaultWorkers, journalPathFor, jsonPathFor } from '@blis/adapters/internal';
-import { stringifyResult } from '../json-output.js';
-import { TaskProgress } from '../task-progress.js';
-import { UsageError } from '../usage-error.js';
-import { requireWritable } from '../writable-output.js';
+import { type SweepPool, expandCandidates, loadSweepSpec, planSweep, runSweep, startSweepPool } from '@blis/adapters';
+import { stringifyResult } from '../output/json-output.js';
+import { TaskProgress } from '../output/task-progress.js';
+import { UsageError } from '../errors/usage-error.js';
+import { requireWritable } from '../output/writable-output.js';
 import { runQueuedSweepCommand } from './queued-sweep-command.js';
 import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 import { parseWorkers } from './workers-flag.js';
-import { memoryLimit } from '../machine-memory.js';
+import { memoryLimit } from './machine-memory.js';
 
 /**
  * `blis sweep SPEC.yaml --output results.csv`: plans and validates every candidate, runs the

@@ -1,5 +1,5 @@
 import { QueueConnectionError, SweepSpecError } from '@blis/adapters';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** Whether `e` is a located input error of a sweep: a spec problem or a queue URL / Redis refusal. */
 function located(e: unknown): e is SweepSpecError | QueueConnectionError {

@@ -1,7 +1,7 @@
-import { type QueueWorkerSummary, runQueueWorker } from '@blis/adapters';
-import { DEFAULT_STOP_TIMEOUT_MS, defaultWorkers, parseQueueUrl } from '@blis/adapters/internal';
 import { MAX_EXACT_INTEGER, parseDecimal, parseDecimalInteger, quoteExcerpt } from '@blis/policies/internal';
-import { UsageError } from '../usage-error.js';
+import { DEFAULT_STOP_TIMEOUT_MS, defaultWorkers, parseQueueUrl } from '@blis/adapters/internal';
+import { type QueueWorkerSummary, runQueueWorker } from '@blis/adapters';
+import { UsageError } from '../errors/usage-error.js';
 import { reportConnection } from './queued-sweep-command.js';
 import { asUsageErrors, asUsageErrorsAsync } from './usage-errors.js';
 import { positiveIntFlag } from './workers-flag.js';

@@ -1,5 +1,5 @@
 import { MAX_EXACT_INTEGER, parseDecimalInteger, quoteExcerpt } from '@blis/policies/internal';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** A positive integer flag of a command's own (not a SIMULATION_FLAGS one), or undefined when not given. */
 export function positiveIntFlag(flag: string, raw: unknown, what: string): number | undefined {

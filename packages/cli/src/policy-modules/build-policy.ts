@@ -1,5 +1,5 @@
 import type { PolicyFactoryContext, PolicyKind } from '@blis/policies';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors/usage-error.js';
 import type { PolicyWatchdog } from '../policy-watchdog/index.js';
 import type { LoadedFactory } from './import-factory.js';
 import { POLICY_METHOD } from './module-path.js';

@@ -1,7 +1,7 @@
+import { formatParamPath, quoteExcerpt, splitPolicyMessage, describeFound } from '@blis/policies/internal';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { type PolicyKind, type PolicyOverrides, type PolicyRegistry, PolicyParamsError, policyContext } from '@blis/policies';
-import { formatParamPath, quoteExcerpt, splitPolicyMessage, describeFound } from '@blis/policies/internal';
-import type { UsageIssue } from '../usage-error.js';
+import type { UsageIssue } from '../errors/usage-error.js';
 import type { ModuleKind, PolicySetup } from './policy-setup.js';
 
 type Overrides = { -readonly [K in keyof PolicyOverrides]: PolicyOverrides[K] };

@@ -1,8 +1,8 @@
 import { describeFound } from '@blis/policies/internal';
 import { basename, dirname, resolve } from 'node:path';
 import type { PolicyKind } from '@blis/policies';
-import type { UsageIssue } from '../usage-error.js';
-import type { YamlFile } from '../yaml-file.js';
+import type { UsageIssue } from '../errors/usage-error.js';
+import type { YamlFile } from '../inputs/yaml-file.js';
 import { isModulePath } from './module-path.js';
 
 /** A module the policy YAML names, with the section's params and where it was named. */

@@ -1,10 +1,10 @@
+import { importModule } from '@blis/adapters/internal';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { PolicyFactoryContext, PolicyKind } from '@blis/policies';
-import { isDecisionTreePath, loadDecisionTreeFactory } from '../decision-tree-file.js';
-import { checkReadableFile } from '../input-files.js';
-import { UsageError } from '../usage-error.js';
-import { importModule } from '@blis/adapters/internal';
+import { isDecisionTreePath, loadDecisionTreeFactory } from '../inputs/decision-tree-file.js';
+import { checkReadableFile } from '../inputs/input-files.js';
+import { UsageError } from '../errors/usage-error.js';
 import type { PolicyWatchdog } from '../policy-watchdog/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describeFound, formatParamPath, messageText } from '@blis/policies/internal';
 import type { PolicyKind } from '@blis/policies';
-import type { UsageIssue } from '../usage-error.js';
+import type { UsageIssue } from '../errors/usage-error.js';
 import { MODULE_KINDS } from './module-path.js';
 import { type ParamValueIssue, parsePolicyParamValue } from './policy-param-value.js';
 

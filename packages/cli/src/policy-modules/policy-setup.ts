@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { type PolicyKind, type PolicyRegistry, type Scorer, createPolicyRegistry, guardPolicy, policyContext } from '@blis/policies';
-import { DEFAULT_POLICY_BUDGET_MS } from '../policy-check-flags.js';
-import { isDecisionTreePath } from '../decision-tree-file.js';
-import { requireReadable } from '../input-files.js';
-import { UsageError, type UsageIssue } from '../usage-error.js';
-import { readYamlFile } from '../yaml-file.js';
+import { DEFAULT_POLICY_BUDGET_MS } from '../config/policy-check-flags.js';
+import { isDecisionTreePath } from '../inputs/decision-tree-file.js';
+import { requireReadable } from '../inputs/input-files.js';
+import { UsageError, type UsageIssue } from '../errors/usage-error.js';
+import { readYamlFile } from '../inputs/yaml-file.js';
 import { type PolicyWatchdog, policyWatchdog } from '../policy-watchdog/index.js';
 import { type BundleModules, extractBundleModules } from './bundle-modules.js';
 import { buildPolicy } from './build-policy.js';

@@ -5,10 +5,10 @@ import { defaultPolicyRegistry } from '@blis/policies';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasRawControl, mutate, mutationsArb } from '../../../../tools/test-support/input-mutations.js';
-import { checkPolicyBundle } from '../../src/build-config.js';
+import { checkPolicyBundle } from '../../src/config/policy-bundle-check.js';
 import { extractBundleModules } from '../../src/policy-modules/bundle-modules.js';
-import { UsageError, type UsageIssue, formatIssue } from '../../src/usage-error.js';
-import { readYamlFile } from '../../src/yaml-file.js';
+import { UsageError, type UsageIssue, formatIssue } from '../../src/errors/usage-error.js';
+import { readYamlFile } from '../../src/inputs/yaml-file.js';
 import { runInProcess } from './run-in-process.js';
 
 // Policy files (`--policy-config`, the policy bundle YAML) mutated from valid ones: accepted, or

@@ -1,5 +1,6 @@
 import { describeFound } from '@blis/policies';
-import { type KVOffloadInput, KVOffloadSchema, isShippedDeviceClass, type KVOffloadSettings, offloadBlockSizeIssue } from '@blis/cluster';
+import { type KVOffloadInput, KVOffloadSchema, type KVOffloadSettings } from '@blis/cluster';
+import { isShippedDeviceClass, offloadBlockSizeIssue } from '@blis/cluster/internal';
 import { requireReadable } from './input-files.js';
 import { type KVOffloadSource, LIBRARY_ONLY_KEYS, camelCase, snakeCase, unknownKeyIssue, whereIn, zodIssuesIn } from './kv-offload-issues.js';
 import { UsageError, type UsageIssue } from './usage-error.js';

@@ -1,4 +1,5 @@
-import { KVTierConfigError, type SimulationConfigInput, offloadPerBlockBytes, resolveOffloadChain } from '@blis/cluster';
+import { KVTierConfigError, type SimulationConfigInput } from '@blis/cluster';
+import { offloadPerBlockBytes, resolveOffloadChain } from '@blis/cluster/internal';
 import { type DeviceClasses, type LoadedKVOffload, loadKVOffloadFile } from './kv-offload-file.js';
 import { tierErrorIn, whereIn } from './kv-offload-issues.js';
 import { DEFAULT_MODEL, architectureFor, tpFor } from './model-architecture.js';

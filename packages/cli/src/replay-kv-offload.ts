@@ -1,6 +1,7 @@
 import { describeFound } from '@blis/policies';
 import { existsSync } from 'node:fs';
-import { type SimulationConfigInput, reconcileReplayKVOffload } from '@blis/cluster';
+import type { SimulationConfigInput } from '@blis/cluster';
+import { reconcileReplayKVOffload } from '@blis/cluster/internal';
 import { detectTraceFormat, readTraceV2Header, traceV2Pair } from '@blis/workload';
 import { type LoadedKVOffload, validateKVOffloadInput } from './kv-offload-file.js';
 import { whereIn } from './kv-offload-issues.js';

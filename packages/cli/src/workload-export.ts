@@ -1,5 +1,6 @@
 import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
-import { type SimulationConfig, type SimulationResult, openWorkload } from '@blis/cluster';
+import type { SimulationConfig, SimulationResult } from '@blis/cluster';
+import { openWorkload } from '@blis/cluster/internal';
 import { MinHeap, type SloDimTargets, type TraceV2Header, type TraceV2RowOutcome, writeTraceV2 } from '@blis/workload';
 
 /** What the run made of one request, from its per-request record. */

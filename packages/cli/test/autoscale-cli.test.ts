@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { type AutoScaleFactory, listPolicies, registerAutoscaler } from '@blis/policies';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { scaleOscillationWindowUs as scaleCooldownUs } from '@blis/cluster';
+import { scaleOscillationWindowUs as scaleCooldownUs } from '@blis/cluster/internal';
 import { DEFAULT_AUTOSCALER_INTERVAL_US } from '../src/autoscale-flags.js';
 import { buildConfig } from '../src/build-config.js';
 import { describeAutoscaling } from '../src/commands/simulate-command.js';

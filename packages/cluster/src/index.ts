@@ -53,9 +53,8 @@ export { PdConfigError } from './pd/pd-setup.js';
 
 // The result.
 export type { SimulationResult, GatewayMetrics, MetricsBlock, GroupMetrics, SloAttainment, RequestRecord, UnfinishedRequestRecord } from './results.js';
-export type { SessionStats } from './completion-log.js';
 export type { GoodputResult, GoodputClassResult, GoodputByDim } from './goodput/goodput-result.js';
-export type { RequestOutcome, LeftRequest } from './request-outcomes.js';
+export type { RequestOutcome } from './request-outcomes.js';
 export type { KvTierCounters } from './kv-tier-metrics.js';
 export type { PdMetrics, LatencySummaryMs } from './pd/pd-metrics.js';
 export type { EncodeMetrics } from './encode/index.js';

@@ -13,7 +13,8 @@
 // The shared-clock loop, its completion log and the result built from it.
 export { ClusterSimulator } from './cluster-simulator.js';
 export type { ClusterSetup, ClusterCounters, FlowControlSettings } from './cluster-setup.js';
-export { CompletionLog, Interner } from './completion-log.js';
+export { CompletionLog, Interner, type SessionStats } from './completion-log.js';
+export type { LeftRequest } from './request-outcomes.js';
 export { buildResult, type ResultOptions } from './results.js';
 export { GoodputRecorder, type ClassLog } from './goodput/goodput-recorder.js';
 export { LiveSnapshot } from './instance-snapshot.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm check:browser`: the core packages must build for the browser (DESIGN.md, issue 20).
-//  1. Every subpath of engine, kvcache, latency, policies, workload, trace, cluster and report (`.` and
-//     `./testing`) is bundled from its sources with esbuild, `platform: 'browser'` and the
+//  1. Every subpath of engine, kvcache, latency, policies, workload, trace, cluster and report (`.`,
+//     `./testing`, cluster's `./internal`) is bundled from its sources with esbuild, `platform: 'browser'` and the
 //     conditions a browser bundler uses (`browser`, plus `@blis/source` to read sources), npm
 //     dependencies included. Any Node built-in reached on the way fails the check, naming the
 //     chain of imports that leads to it.

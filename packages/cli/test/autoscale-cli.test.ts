@@ -1,10 +1,10 @@
+import { scaleOscillationWindowUs as scaleCooldownUs } from '@blis/cluster/internal';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SimulationConfigInput } from '@blis/cluster';
 import { type AutoScaleFactory, listPolicies, registerAutoscaler } from '@blis/policies';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { scaleOscillationWindowUs as scaleCooldownUs } from '@blis/cluster';
 import { DEFAULT_AUTOSCALER_INTERVAL_US } from '../src/config/autoscale-flags.js';
 import { buildConfig } from '../src/config/build-config.js';
 import { describeAutoscaling } from '../src/commands/simulate-command.js';

@@ -1,7 +1,8 @@
 import { MAX_CLOCK_US } from '@blis/engine';
 import { minRateWithinClock } from '@blis/engine/internal';
 import { describe, expect, it } from 'vitest';
-import { SimulationConfigSchema, configLimitIssues } from '../src/index.js';
+import { SimulationConfigSchema } from '../src/index.js';
+import { configLimitIssues } from '../src/internal.js';
 
 // docs/limits.md: a horizon or a synthetic workload's arrivals past the simulated clock's range
 // (whole µs up to 2^53 - 1) are refused, for library callers as for the CLI.

@@ -1,7 +1,7 @@
 import { runInstance, ArrayRequestSource } from '@blis/engine';
 import { describe, expect, it } from 'vitest';
 import { LLAMA8B, buildCluster, hashesFor, resultOf, spec } from './helpers.js';
-import { flowControlSettings } from '../src/index.js';
+import { flowControlSettings } from '../src/internal.js';
 
 describe('cluster scenarios (seed 001 section 10)', () => {
   it('routes a request to the replica that holds its cached prefix', () => {

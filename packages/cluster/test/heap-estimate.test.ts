@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MEMORY_COSTS, RunLimitError, estimateMemory, heapMegabytesFor, memoryLimitIssues, prepareSimulation } from '../src/index.js';
+import { RunLimitError, prepareSimulation } from '../src/index.js';
+import { MEMORY_COSTS, estimateMemory, heapMegabytesFor, memoryLimitIssues } from '../src/internal.js';
 
 // docs/limits.md, "The memory estimate": the part of a run on V8's heap is compared with Node's
 // heap limit as well as the whole with the machine. A run of 6 million requests with records fit

@@ -14,7 +14,8 @@ import {
 import type { DecisionObserver } from '@blis/trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { flowControlSettings, simulate } from '../src/index.js';
+import { simulate } from '../src/index.js';
+import { flowControlSettings } from '../src/internal.js';
 import { buildCluster, hashesFor, spec } from './helpers.js';
 
 // INV-9, the oracle boundary: admission, priority, routing and scheduling never learn how long

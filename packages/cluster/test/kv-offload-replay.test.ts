@@ -3,7 +3,8 @@ import { modelConfigRaw } from '@blis/latency/internal';
 import type { TraceKVOffloadBlock } from '@blis/workload';
 import { kvOffloadHeaderBlock } from '@blis/workload/internal';
 import { describe, expect, it } from 'vitest';
-import { KVOffloadSchema, type KVOffloadSettings, SimulationConfigSchema, kvOffloadFromHeader, reconcileReplayKVOffload, resolveKVTiers } from '../src/index.js';
+import { KVOffloadSchema, type KVOffloadSettings, SimulationConfigSchema } from '../src/index.js';
+import { kvOffloadFromHeader, reconcileReplayKVOffload, resolveKVTiers } from '../src/internal.js';
 
 // BLIS INV-13 on replay: the trace header's kv_offload block is authoritative.
 

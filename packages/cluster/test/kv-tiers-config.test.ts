@@ -2,7 +2,8 @@ import { ArrayRequestSource } from '@blis/engine';
 import { BlackboxLatencyModel, parseModelConfig } from '@blis/latency';
 import { modelConfigRaw } from '@blis/latency/internal';
 import { describe, expect, it } from 'vitest';
-import { KVTierConfigError, type SimulationConfigInput, SimulationConfigSchema, prepareSimulation, resolveKVTiers } from '../src/index.js';
+import { KVTierConfigError, type SimulationConfigInput, SimulationConfigSchema, prepareSimulation } from '../src/index.js';
+import { resolveKVTiers } from '../src/internal.js';
 
 // The KV tier part of SimulationConfig (reference §1.2) and its resolution into the per-instance
 // KVTierConfig: BLIS's rules, its KV-2 sizing example, and every refusal.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type KVOffloadConfigResult, KVTierConfigError, parseKVOffloadConfig, resolveOffloadChain } from '../src/index.js';
+import { type KVOffloadConfigResult, KVTierConfigError, parseKVOffloadConfig } from '../src/index.js';
+import { resolveOffloadChain } from '../src/internal.js';
 
 // parseKVOffloadConfig: BLIS's --kv-offload-config YAML (and a TraceV2 header's recorded block)
 // as library config, every problem named by file, line and key. The CLI's kv-tiers tests pin

@@ -3,19 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  MEMORY_COSTS,
-  RUN_LIMITS,
-  RunLimitError,
-  type SimulationConfigInput,
-  SimulationConfigSchema,
-  configLimitIssues,
-  cpuTierBytes,
-  estimateMemory,
-  kvBlockIssues,
-  kvCacheBytes,
-  prepareSimulation,
-} from '../src/index.js';
+import { RUN_LIMITS, RunLimitError, type SimulationConfigInput, SimulationConfigSchema, prepareSimulation } from '../src/index.js';
+import { MEMORY_COSTS, configLimitIssues, estimateMemory, kvBlockIssues } from '../src/internal.js';
+import { cpuTierBytes, kvCacheBytes } from '../src/limits/memory-estimate.js';
 
 // docs/limits.md: every limit refuses the first value past it (and accepts the limit itself),
 // before anything is allocated; the memory estimate is checked by hand on a small config.

@@ -1,4 +1,5 @@
-import { type MemoryEstimate, type MemoryLimit, formatBytes } from '@blis/cluster';
+import type { MemoryEstimate, MemoryLimit } from '@blis/cluster';
+import { formatBytes } from '@blis/cluster/internal';
 import type { SweepIssue } from './sweep-spec-error.js';
 
 /**

@@ -3,7 +3,7 @@ import { describeFound } from '@blis/policies/internal';
 import type { ObserveResult } from '@blis/observe';
 import { type FlagDef, camel, parseFlags } from '../flags/flags.js';
 import { observeWorkload } from './observe-workload.js';
-import { type SloDimTargets } from '@blis/workload';
+import type { SloDimTargets } from '@blis/workload';
 import { defaultsFileOf } from '../config/defaults-apply.js';
 import { observeSaturationFromFlags, runObserveSaturation } from './observe-saturation.js';
 import { TaskProgress } from '../output/task-progress.js';

@@ -1,4 +1,5 @@
-import { type KVOffloadConfig, type KVOffloadDeviceClasses, KVTierConfigError, type SimulationConfigInput, offloadPerBlockBytes, resolveOffloadChain } from '@blis/cluster';
+import { offloadPerBlockBytes, resolveOffloadChain } from '@blis/cluster/internal';
+import { type KVOffloadConfig, type KVOffloadDeviceClasses, KVTierConfigError, type SimulationConfigInput } from '@blis/cluster';
 import { loadKVOffloadFile } from '../inputs/kv-offload-file.js';
 import { DEFAULT_MODEL, architectureFor, tpFor } from './model-architecture.js';
 import { replayKVOffload } from './replay-kv-offload.js';

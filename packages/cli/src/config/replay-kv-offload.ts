@@ -1,7 +1,8 @@
+import { reconcileReplayKVOffload } from '@blis/cluster/internal';
 import { traceV2Pair } from '@blis/workload/internal';
 import { describeFound } from '@blis/policies/internal';
 import { existsSync } from 'node:fs';
-import { type KVOffloadConfig, type SimulationConfigInput, reconcileReplayKVOffload } from '@blis/cluster';
+import type { KVOffloadConfig, SimulationConfigInput } from '@blis/cluster';
 import { detectTraceFormat, readTraceV2Header } from '@blis/workload';
 import { kvOffloadConfigOf } from '../inputs/kv-offload-file.js';
 import { UsageError, type UsageIssue } from '../errors/usage-error.js';

@@ -1,4 +1,5 @@
-import { type CustomPolicyNames, type SimulationConfig, activePolicies } from '@blis/cluster';
+import type { CustomPolicyNames, SimulationConfig } from '@blis/cluster';
+import { activePolicies } from '@blis/cluster/internal';
 
 // BLIS's `--log` levels (run-flags.ts): results go to stdout whatever the level; the level
 // decides what else `blis run` / `blis replay` write on stderr.

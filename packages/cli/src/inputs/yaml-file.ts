@@ -1,6 +1,6 @@
 import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from '@blis/workload/internal';
 import { formatParamPath } from '@blis/policies/internal';
-import { type InputIssue } from '@blis/workload';
+import type { InputIssue } from '@blis/workload';
 import { UsageError, type UsageIssue } from '../errors/usage-error.js';
 
 /** A parsed YAML file that can say on which line a path of keys lives. */

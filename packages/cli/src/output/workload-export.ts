@@ -1,5 +1,6 @@
+import { openWorkload } from '@blis/cluster/internal';
 import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
-import { type SimulationConfig, type SimulationResult, openWorkload } from '@blis/cluster';
+import type { SimulationConfig, SimulationResult } from '@blis/cluster';
 import { type SloDimTargets, type TraceV2Header, type TraceV2RowOutcome, writeTraceV2 } from '@blis/workload';
 import { MinHeap } from '@blis/workload/internal';
 

@@ -4,7 +4,7 @@ import { MAX_SPEC_CLIENTS, MAX_TOKENS_PER_REQUEST, YAML_LIMITS } from '@blis/wor
  * The largest run BLIS accepts, checked on the validated config before anything is allocated.
  * Each bound is far beyond any study we know of, and low enough that a run within it fits a
  * typed array and a workstation's memory (docs/limits.md gives the reasoning for each number).
- * The memory estimate ({@link estimateMemory}) then compares what is left with the machine.
+ * The memory estimate (`estimateSimulation`) then compares what is left with the machine.
  */
 export const RUN_LIMITS = {
   /** Instances of a cluster: the largest fleets studied have a few thousand replicas. */

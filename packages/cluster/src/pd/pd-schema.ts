@@ -21,7 +21,7 @@ export const PoolOverridesSchema = z
 /**
  * Prefill/decode disaggregation (BLIS's P/D flags). Fields are optional here so validation can
  * tell a setting that was given from a default: a P/D setting without P/D instances is an error.
- * {@link resolvePdConfig} fills the defaults (BLIS's).
+ * `resolvePdConfig` fills the defaults (BLIS's).
  */
 export const PdConfigSchema = z
   .object({

@@ -1,4 +1,5 @@
-import { type ClusterSimulator, type SimulationConfigInput, type SimulationRuntime, prepareSimulation } from '@blis/cluster';
+import { type SimulationConfigInput, type SimulationRuntime, prepareSimulation } from '@blis/cluster';
+import type { ClusterSimulator } from '@blis/cluster/internal';
 import type { RequestSpec, SimRequest } from '@blis/engine';
 import { PushRequestSource } from './push-source.js';
 

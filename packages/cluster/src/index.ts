@@ -1,5 +1,6 @@
 export { simulate, prepareSimulation, estimateSimulation, runPrepared } from './simulate.js';
-export type { SimulationRuntime, PreparedRun } from './simulate.js';
+export type { SimulationRuntime } from './simulation-runtime.js';
+export type { PreparedRun } from './simulate.js';
 export {
   SimulationConfigSchema,
   WorkloadSourceSchema,

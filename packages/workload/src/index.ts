@@ -5,9 +5,10 @@ export type { WorkloadSpec, WorkloadSpecInput, ClientSpec, WindowSpec } from './
 export { loadWorkloadSpec, parseWorkloadSpec, parseWorkloadSpecText, workloadSpecNotes } from './spec-load.js';
 export { upgradeV1Spec } from './spec-upgrade.js';
 export type { LoadedSpec, SpecLoadOptions } from './spec-load.js';
-export { createRequestSource, SpecRequestSource, networkDelay, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
+export { createRequestSource } from './create-request-source.js';
+export { SpecRequestSource, networkDelay, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
 export { windowRate } from './window-rate.js';
-export type { RequestSourceOptions } from './request-source.js';
+export type { RequestSourceOptions } from './request-source-options.js';
 export { InferencePerfSource } from './inference-perf/inference-perf-source.js';
 export { MinHeap } from './min-heap.js';
 export type { InferencePerfSourceOptions } from './inference-perf/inference-perf-source.js';

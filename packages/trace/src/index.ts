@@ -18,7 +18,9 @@ export { type AnomalyReport, type AnomalyCount, type AnomalyExample, type TailBl
 export { TopN } from './top-n.js';
 export { PdAnalysis, type TransferShare } from './pd-analysis.js';
 export { ScaleAnalysis } from './scale-analysis.js';
-export { TraceAnalyzer, analyzeTrace, type DecisionContext, type JudgedDecision, type ClassStats, type AnomalyTally } from './trace-analyzer.js';
+export { TraceAnalyzer, analyzeTrace, type ClassStats, type AnomalyTally } from './trace-analyzer.js';
+export type { DecisionContext } from './decision-context.js';
+export type { JudgedDecision } from './decision-context.js';
 export { summarizeTrace, estimateTokens, SUMMARY_STRATEGIES, type SummaryOptions, type SummaryStrategy } from './summary.js';
 export { nearestRank } from './percentile.js';
 

@@ -3,7 +3,7 @@ import type { PoolType } from '@blis/policies';
 import type { ClusterLifecycleHost } from './autoscale/cluster-lifecycle.js';
 import { retireTerminated } from './autoscale/cluster-lifecycle.js';
 import type { ClusterSetup } from './cluster-setup.js';
-import type { ClusterSimulator } from './cluster-simulator.js';
+import type { ClusterMembers } from './cluster-members.js';
 import { ENCODE_REJECTED_DETAIL } from './encode/encode-stage.js';
 import type { FlowHost } from './flow-control/flow-controller.js';
 import type { PdHost } from './pd/pd-coordinator.js';
@@ -17,7 +17,7 @@ const CLS_ADMISSION = clusterClass(EventKind.Admission);
  * once, when the cluster is built, so the hosts below need no access to the class's privates.
  */
 export interface ClusterParts {
-  readonly sim: ClusterSimulator;
+  readonly sim: ClusterMembers;
   readonly setup: ClusterSetup;
   readonly events: EventQueue;
   readonly table: RequestTable;

@@ -1,7 +1,7 @@
 import { RequestPart, RequestState, type RequestTable, type SimRequest } from '@blis/engine';
 import type { RoutingPolicy } from '@blis/policies';
 import type { ClusterSetup } from './cluster-setup.js';
-import type { ClusterSimulator } from './cluster-simulator.js';
+import type { ClusterMembers } from './cluster-members.js';
 import { anyRouterListens, tellLeft, tellRouter } from './router-hooks.js';
 
 /** How a request that was in an instance left without completing. */
@@ -10,9 +10,9 @@ export type InstanceLeaving = 'dropped' | 'timed_out' | 'drained';
 /**
  * Every way a request leaves the cluster (rejected, shed, completed, dropped, timed out,
  * drained): the counters, the completion log, what the routers, observer and source hear, and
- * the slot it frees. One per {@link ClusterSimulator}, which owns the table and in-transit map it
- * shares; the sub-systems it reads (flow control, P/D, the fleet) are the simulator's, read when a
- * request leaves, since they are built after the instances that report to this.
+ * the slot it frees. One per cluster simulator, which owns the table and in-transit map it shares;
+ * the sub-systems it reads (flow control, P/D, the fleet) are the simulator's, read when a request
+ * leaves, since they are built after the instances that report to this.
  */
 export class RequestExits {
   /** The router that hears about every request the user sent (under P/D, the decode router). */
@@ -23,7 +23,7 @@ export class RequestExits {
   private readonly servesAdapters: boolean;
 
   constructor(
-    private readonly sim: ClusterSimulator,
+    private readonly sim: ClusterMembers,
     private readonly setup: ClusterSetup,
     private readonly table: RequestTable,
     /** Requests admitted but not yet at an instance, with when they were admitted. */

@@ -19,8 +19,6 @@ import type { DecisionObserver } from '@blis/trace';
 import type { MemoryLimit } from './limits/memory-limit.js';
 import type { RunLimitError } from './limits/run-limit-error.js';
 import type { PreparePhase } from './workload-source.js';
-// For the {@link simulate} link below.
-import type { simulate } from './simulate.js';
 
 /** Things a library caller can hand to {@link simulate} that are not plain data. */
 export interface SimulationRuntime {

@@ -1,35 +1,23 @@
-import {
-  ClockRegressionError,
-  type InstanceConfig,
-  InstanceSimulator,
-  InvariantViolation,
-  RequestPart,
-  RequestState,
-  type SimRequest,
-} from '@blis/engine';
-import {
-  EventKind,
-  EventQueue,
-  GrowableFloat64,
-  RequestTable,
-  clusterClass,
-  instanceOfClass,
-} from '@blis/engine/internal';
-import type { PoolType, RoutingPolicy } from '@blis/policies';
-import { FC_EVICT, FC_TICK, FC_TTL, FlowController, type FlowHost } from './flow-control/flow-controller.js';
+import { EventKind, EventQueue, GrowableFloat64, RequestTable, clusterClass, instanceOfClass } from '@blis/engine/internal';
+import { ClockRegressionError, type InstanceSimulator, InvariantViolation, RequestPart, type SimRequest } from '@blis/engine';
+import type { RoutingPolicy } from '@blis/policies';
+import { FC_EVICT, FC_TICK, FC_TTL, FlowController } from './flow-control/flow-controller.js';
 import { CompletionLog, Interner, type SessionStats } from './completion-log.js';
 import type { ClusterCounters, ClusterSetup } from './cluster-setup.js';
-import { LiveSnapshot } from './instance-snapshot.js';
+import type { LiveSnapshot } from './instance-snapshot.js';
 import { ClusterRouterState } from './router-state.js';
-import { ENCODE_REJECTED_DETAIL } from './encode/encode-stage.js';
-import { PD_PREFILL_ROUTING, PD_TRANSFER_DONE, PD_TRANSFER_START, PdCoordinator, type PdHost } from './pd/pd-coordinator.js';
+import { PD_PREFILL_ROUTING, PD_TRANSFER_DONE, PD_TRANSFER_START, PdCoordinator } from './pd/pd-coordinator.js';
 import type { PoolView } from './pd/pool-view.js';
 import { FLEET_ACTUATE, FLEET_LOADED, FLEET_NODE_READY, FLEET_TICK, FLEET_WARMUP_END, type Fleet } from './autoscale/fleet.js';
 import type { Autoscaler } from './autoscale/autoscaler.js';
-import { ClusterLifecycle, retireTerminated } from './autoscale/cluster-lifecycle.js';
+import { ClusterLifecycle } from './autoscale/cluster-lifecycle.js';
 import { TimeSeriesRecorder } from './timeseries/timeseries-recorder.js';
 import { forEachLiveRequest, type LeftRequest } from './request-outcomes.js';
-import { anyRouterListens, noteRouted, tellLeft, tellRouter } from './router-hooks.js';
+import { noteRouted, tellRouter } from './router-hooks.js';
+import { RequestExits } from './request-exits.js';
+import { type ClusterParts, flowHostOf, lifecycleHostOf, pdHostOf } from './cluster-hosts.js';
+import { checkClusterConservation } from './cluster-conservation.js';
+import { addClusterInstance } from './cluster-instance.js';
 
 const ADMISSION = EventKind.Admission;
 const ROUTING = EventKind.Routing;
@@ -46,8 +34,6 @@ export class ClusterSimulator {
   readonly state: ClusterRouterState;
   readonly counters: ClusterCounters = { injected: 0, rejected: 0, shed: 0, expired: 0, evicted: 0, completed: 0, dropped: 0, timedOut: 0, inTransit: 0, drainedDropped: 0, redirected: 0, encodeRejected: 0 };
   readonly log = new CompletionLog();
-  /** Whether instances serve LoRA adapters (the completion log then keeps each request's adapter). */
-  private readonly servesAdapters: boolean;
   readonly sloNames = new Interner();
   readonly tenantNames = new Interner();
   /** Requests that left without completing, kept only with per-request records (`recordRequestIds`). */
@@ -92,42 +78,44 @@ export class ClusterSimulator {
   private readonly router: RoutingPolicy;
   /** Some router has an `onEvent` hook (decided once: no event objects otherwise). */
   private readonly listening: boolean;
+  /** Where requests leave: counters, the completion log, the routers' and source's hooks. */
+  private readonly exits: RequestExits;
   /** The time series' next grid point; Infinity without one, so the check in `advance` never fires. */
   private nextSampleUs = Number.POSITIVE_INFINITY;
 
   constructor(setup: ClusterSetup) {
     this.setup = setup;
-    this.servesAdapters = setup.instances.some((c) => c.lora !== undefined);
     this.left = setup.recordRequestIds === true ? [] : undefined;
+    const exits = new RequestExits(this, setup, this.table, this.admittedAt);
+    this.exits = exits;
+    this.router = exits.router;
+    this.listening = exits.listening;
     this.instances = [];
     this.snapshots = [];
     this.routedTo = [];
-    for (const cfg of setup.instances) this.addInstance(cfg, setup.pd?.layout[cfg.index] ?? 'monolithic');
+    const parts: ClusterParts = {
+      sim: this,
+      setup,
+      events: this.events,
+      table: this.table,
+      admittedAt: this.admittedAt,
+      exits,
+      route: (req, now) => this.route(req, now),
+      dispatchTo: (req, target, now) => this.dispatchTo(req, target, now),
+      admit: (req, now) => this.admit(req, now),
+      addInstance: (cfg, pool) => addClusterInstance(parts, cfg, pool),
+      hold: (req, prefill) => this.lifecycle!.hold(req, prefill),
+      requestActivityUs: () => this.requestActivityUs,
+    };
+    for (const cfg of setup.instances) addClusterInstance(parts, cfg, setup.pd?.layout[cfg.index] ?? 'monolithic');
     const fc = setup.flowControl;
     const sat = setup.saturation;
     this.state = new ClusterRouterState(this.snapshots, setup.snapshotRefreshIntervalUs, sat?.queueDepthThreshold ?? 5, sat?.kvUtilizationThreshold ?? 0.8, setup.cacheSignalDelayUs ?? 0);
-    this.flow = fc === undefined ? undefined : new FlowController(fc, this.flowHost());
-    this.router = setup.pd?.decodeRouting ?? setup.routing;
-    this.listening = anyRouterListens([setup.routing, setup.pd?.prefillRouting, setup.pd?.decodeRouting]);
-    this.pd = setup.pd === undefined ? undefined : new PdCoordinator(setup.pd, this.pdHost());
+    this.flow = fc === undefined ? undefined : new FlowController(fc, flowHostOf(parts));
+    this.pd = setup.pd === undefined ? undefined : new PdCoordinator(setup.pd, pdHostOf(parts));
     const lc = setup.lifecycle;
     if (lc !== undefined) {
-      this.lifecycle = new ClusterLifecycle(lc, {
-        instances: this.instances,
-        snapshots: this.snapshots,
-        state: this.state,
-        events: this.events,
-        observer: setup.observer,
-        pd: this.pd,
-        addInstance: (cfg, pool) => this.addInstance(cfg, pool),
-        route: (req, now) => this.route(req, now),
-        drained: (req, now) => this.onLeft(req, now, 'drained'),
-        redirect: (req, now) => this.redirect(req, now),
-        liveRequests: () => this.table.size,
-        arrivalsLeft: () => setup.source.peekArrivalUs() !== Number.POSITIVE_INFINITY,
-        requestActivityUs: () => this.requestActivityUs,
-        gatewayLength: () => this.flow?.queue.length ?? 0,
-      });
+      this.lifecycle = new ClusterLifecycle(lc, lifecycleHostOf(parts));
       this.fleet = this.lifecycle.fleet;
       this.autoscaler = this.lifecycle.autoscaler;
       this.routable = this.lifecycle.routable;
@@ -136,116 +124,6 @@ export class ClusterSimulator {
     const ts = setup.timeseries;
     this.timeseries = ts === undefined ? undefined : new TimeSeriesRecorder(ts.intervalUs, ts.maxSamples, this);
     if (this.timeseries !== undefined) this.nextSampleUs = this.timeseries.nextUs;
-  }
-
-  /** Builds an instance and what the router keeps for it. */
-  private addInstance(cfg: InstanceConfig, pool: PoolType): void {
-    const obs = this.setup.observer;
-    const inst = new InstanceSimulator(cfg, this.events, (slot: number) => this.table.get(slot), {
-      onCompleted: (req, now) => this.onCompleted(req, now),
-      onDropped: (req, now) => this.onLeft(req, now, 'dropped'),
-      onTimedOut: (req, now) => this.onLeft(req, now, 'timed_out'),
-      onQueued: obs?.onQueued?.bind(obs),
-      onScheduled: obs?.onScheduled?.bind(obs),
-      onPreempted: obs?.onPreempted?.bind(obs),
-      onStep: obs?.onStep?.bind(obs),
-    });
-    const i = cfg.index;
-    const onKv = obs?.onKvTransfer;
-    if (onKv !== undefined)
-      inst.kvTiers?.watch({
-        onReload: (hash, now) => onKv.call(obs, hash, 'reload', now, i),
-        onCpuEvict: (hash, storedAt, now) => onKv.call(obs, hash, 'cpu_evict', now, i, storedAt),
-        onPromotionRefused: (hash, now) => onKv.call(obs, hash, 'promotion_refused', now, i),
-      });
-    const delayed = (this.setup.cacheSignalDelayUs ?? 0) > 0;
-    this.instances.push(inst);
-    this.snapshots.push(new LiveSnapshot(inst, delayed ? inst.kv.openPrefixSignal() : undefined, pool));
-    this.routedTo.push(0);
-  }
-
-  /** A `redirect` drain took `req` off its replica's queue: it goes through admission again. */
-  private redirect(req: SimRequest, now: number): void {
-    const pd = this.pd;
-    this.state.finished(req.instance, req.spec.tenantId);
-    (pd?.policyFor(req) ?? this.setup.routing).onComplete?.(req.view, req.instance);
-    this.counters.redirected++;
-    req.instance = -1;
-    req.state = RequestState.Pending;
-    this.admittedAt.set(req, now);
-    if (req.part === RequestPart.Prefill) {
-      pd!.routePrefill(req, now);
-      return;
-    }
-    const lat = this.setup.admissionLatencyUs;
-    if (lat > 0) this.events.push(now + lat, this.clsAdmission, ADMISSION, req.slot);
-    else this.admit(req, now);
-  }
-
-  private pdHost(): PdHost {
-    return {
-      instances: this.instances,
-      state: this.state,
-      table: this.table,
-      events: this.events,
-      observer: this.setup.observer,
-      dispatchTo: (req, target, now) => this.dispatchTo(req, target, now),
-      countDispatch: (req, target) => {
-        this.state.dispatched(target, req.spec.tenantId);
-        this.routedTo[target]++;
-        this.fleet?.onRouted(req.spec.index, target);
-      },
-      hold: (req, prefill) => this.lifecycle!.hold(req, prefill),
-      gone: (i) => this.fleet?.isTerminated(i) ?? false,
-      drained: (req, now) => this.onLeft(req, now, 'drained'),
-      goneReleased: (i) => retireTerminated(this.instances[i]),
-      decodeReleased: (i, now) => {
-        if (this.fleet?.isDraining(i)) this.fleet.onLeft(i, now);
-      },
-      replaceInTransit: (old, next) => {
-        const at = this.admittedAt.get(old);
-        this.admittedAt.delete(old);
-        if (at !== undefined) this.admittedAt.set(next, at);
-      },
-      releasePart: (part, now, policy) => this.finish(part, now, policy, undefined),
-      parentLeft: (parent, now, outcome) => this.parentLeft(parent, now, outcome),
-      listening: this.listening,
-      rejected: (req, now, policy, reason, parent) => this.rejectedByRouter(req, now, policy, reason, parent),
-      encodeRejected: (req, now) => {
-        this.reject(req, now, req, 'encode', ENCODE_REJECTED_DETAIL);
-        if (this.listening) tellRouter(this.router, 'dropped', now, req.view, undefined, 'rejected');
-      },
-    };
-  }
-
-  private flowHost(): FlowHost {
-    return {
-      events: this.events,
-      snapshots: (now) => {
-        this.state.prepare(now);
-        const members = this.state.routable;
-        return members === undefined ? this.snapshots : members.map((i) => this.snapshots[i]);
-      },
-      route: (req, now) => {
-        this.gatewayDelayUs.push(now - (this.admittedAt.get(req) ?? now));
-        this.route(req, now);
-      },
-      turnAway: (req, now, outcome, detail) => {
-        this.reject(req, now, req, outcome, detail);
-        if (this.listening) tellRouter(this.router, 'dropped', now, req.view, undefined, 'shed');
-      },
-      evict: (req, instance, now) => {
-        if (!this.instances[instance].evict(req)) return false;
-        this.counters.evicted++;
-        this.autoscaler?.requestLeft(now);
-        this.left?.push({ req, outcome: 'evicted', atUs: now });
-        this.setup.observer?.onDropped?.(req, now, 'shed', 'in-flight eviction');
-        this.finish(req, now, this.setup.routing, req, 'dropped');
-        return true;
-      },
-      // Stale snapshots may still change on refresh: only a fresh view of an idle pool is final.
-      quiet: (now) => this.events.size === 0 && this.setup.source.peekArrivalUs() === Number.POSITIVE_INFINITY && this.state.freshAt(now),
-    };
   }
 
   /** What the cluster was built from (its policy objects, for custom metrics). */
@@ -358,28 +236,13 @@ export class ClusterSimulator {
    */
   private onTerminatedEvent(kind: number, arg: number, now: number): void {
     if (kind !== EventKind.Queued) return;
-    this.onLeft(this.table.get(arg), now, 'drained');
+    this.exits.onLeft(this.table.get(arg), now, 'drained');
     this.lastActiveUs = now;
   }
 
   /** Conservation (INV-1) over the whole cluster; throws InvariantViolation when it fails. */
   checkConservation(): void {
-    const c = this.counters;
-    const live = this.table.size + (this.pd?.awaitingStart ?? 0);
-    let inWaitQueues = 0;
-    for (const i of this.instances) inWaitQueues += i.queueDepth;
-    if (inWaitQueues > this.stillQueued())
-      throw new InvariantViolation('INV-1', `${inWaitQueues} requests in wait queues but only ${this.stillQueued()} live requests are queued`);
-    const rhs = c.completed + c.dropped + c.rejected + c.timedOut + c.shed + c.expired + c.evicted + c.drainedDropped + c.encodeRejected + live;
-    if (rhs !== c.injected)
-      throw new InvariantViolation(
-        'INV-1',
-        `injected ${c.injected} != completed ${c.completed} + dropped ${c.dropped} + rejected ${c.rejected} + timed out ${c.timedOut} + shed ${c.shed} + expired ${c.expired} + evicted ${c.evicted} + drained ${c.drainedDropped} + encode-rejected ${c.encodeRejected} + still in the system ${live}`,
-      );
-    const enc = this.pd?.encode;
-    if (enc !== undefined && enc.stats.rejections !== c.encodeRejected)
-      throw new InvariantViolation('INV-1', `the encode stage rejected ${enc.stats.rejections} requests, the cluster counts ${c.encodeRejected}`);
-    this.pd?.checkInvariants();
+    checkClusterConservation(this.counters, this.table.size + (this.pd?.awaitingStart ?? 0), this.stillQueued(), this.instances, this.pd);
   }
 
   /** The requests still in the system, each as the user sent it; `running` when in a batch. */
@@ -471,7 +334,7 @@ export class ClusterSimulator {
     const decision = this.setup.admission.admit(req.view, st);
     this.setup.observer?.onAdmission?.(req, decision, st, now);
     if (!decision.admit) {
-      this.reject(req, now, req);
+      this.exits.reject(req, now, req);
       if (this.listening) tellRouter(this.router, 'dropped', now, req.view, undefined, 'rejected');
       return;
     }
@@ -501,7 +364,7 @@ export class ClusterSimulator {
     st.prepare(now);
     const decision = this.setup.routing.route(req.view, st);
     if (decision.reject === true) {
-      this.rejectedByRouter(req, now, this.setup.routing, decision.reason);
+      this.exits.rejectedByRouter(req, now, this.setup.routing, decision.reason);
       return;
     }
     const target = decision.instance;
@@ -510,36 +373,6 @@ export class ClusterSimulator {
     this.setup.observer?.onRouting?.(req, decision, st, now);
     noteRouted(req, decision, this.setup.routing, target, now, this.setup.observer, this.listening);
     this.dispatchTo(req, target, now);
-  }
-
-  /** Takes a rejected (or shed) request out of the system; `as` is the request the user sent. */
-  private reject(req: SimRequest, now: number, as: SimRequest, status: 'rejected' | 'shed' | 'expired' | 'encode' = 'rejected', detail?: string): void {
-    this.admittedAt.delete(req);
-    if (status === 'shed') this.counters.shed++;
-    else if (status === 'expired') this.counters.expired++;
-    else if (status === 'encode') this.counters.encodeRejected++;
-    else this.counters.rejected++;
-    this.autoscaler?.requestLeft(now);
-    req.state = RequestState.Rejected;
-    as.state = RequestState.Rejected;
-    this.left?.push({ req: as, outcome: status === 'encode' ? 'rejected' : status, atUs: now });
-    // The trace knows a gateway expiry as shed, with the reason in its detail.
-    const traced = status === 'expired' ? 'shed' : status === 'encode' ? 'rejected' : status;
-    if (detail === undefined) this.setup.observer?.onDropped?.(as, now, traced);
-    else this.setup.observer?.onDropped?.(as, now, traced, detail);
-    this.table.remove(req);
-    this.setup.source.onRequestDone?.(as.spec, now, 'rejected');
-  }
-
-  /**
-   * A router refused `req` (RouteSim's `Reject`): counted with admission rejections. Under P/D
-   * `req` may be a prefill part: its parent is rejected with it, and both routers hear of it.
-   */
-  private rejectedByRouter(req: SimRequest, now: number, policy: RoutingPolicy, reason: string, parent?: SimRequest): void {
-    this.reject(req, now, parent ?? req, 'rejected', reason);
-    if (!this.listening) return;
-    tellRouter(policy, 'dropped', now, req.view, undefined, 'rejected');
-    if (parent !== undefined) tellRouter(this.router, 'dropped', now, parent.view, undefined, 'rejected');
   }
 
   /** With a lifecycle the router sees only routable replicas; with none, the request waits. */
@@ -551,7 +384,7 @@ export class ClusterSimulator {
     this.state.prepare(now);
     const decision = this.setup.routing.route(req.view, view);
     if (decision.reject === true) {
-      this.rejectedByRouter(req, now, this.setup.routing, decision.reason);
+      this.exits.rejectedByRouter(req, now, this.setup.routing, decision.reason);
       return;
     }
     const pos = decision.instance;
@@ -576,121 +409,5 @@ export class ClusterSimulator {
       this.admittedAt.delete(req);
       this.instances[target].inject(req, now);
     }
-  }
-
-  private onCompleted(req: SimRequest, now: number): void {
-    const pd = this.pd;
-    if (pd !== undefined && req.part !== RequestPart.Whole) {
-      if (req.part === RequestPart.Prefill) pd.prefillDone(req, now);
-      else {
-        // The parent completed: it is logged under its own id, with its prefill's scheduling
-        // delay and cache hits (BLIS's projection onto the parent).
-        const p = pd.decodeDone(req, now);
-        this.logCompletion(req, now, p.parent, p.prefillSchedulingDelayUs, p.prefillCacheHitBlocks, p.prefillPreemptions + req.preemptions);
-        this.finish(req, now, pd.setup.decodeRouting, p.parent, 'completed');
-      }
-      return;
-    }
-    this.logCompletion(req, now, req, req.scheduledAt - req.spec.arrivalUs, req.cacheHitBlocks, req.preemptions);
-    this.finish(req, now, pd?.setup.decodeRouting ?? this.setup.routing, req, 'completed');
-  }
-
-  /**
-   * Logs a completion: `req` ran it on its instance, `as` is the request the user sent (itself,
-   * or under P/D the parent of a decode part).
-   */
-  private logCompletion(req: SimRequest, now: number, as: SimRequest, schedulingDelayUs: number, cacheHitBlocks: number, preemptions: number): void {
-    this.counters.completed++;
-    const log = this.log;
-    const m = this.instances[req.instance].metrics;
-    let e2e = m.e2eUs.get(m.e2eUs.length - 1);
-    let ttft = req.ttft;
-    const fleet = this.fleet;
-    if (fleet !== undefined) {
-      // A request served warming up is slower by the warm-up factor; its E2E by as much, so
-      // that TTFT never exceeds E2E (BLIS inflates TTFT alone).
-      const f = fleet.warmFactor(req.spec.index);
-      if (f !== 1) {
-        e2e += (f - 1) * ttft;
-        ttft *= f;
-      }
-      fleet.onCompleted(req.instance, now);
-      this.autoscaler?.requestLeft(now);
-      this.autoscaler?.onCompleted(fleet.replicas[req.instance].group, this.setup.lifecycle!.metTargets(req.spec.sloTargetUs, ttft, e2e));
-    }
-    log.instance.push(req.instance);
-    log.sloClass.push(this.sloNames.code(req.spec.sloClass));
-    log.tenant.push(this.tenantNames.code(req.spec.tenantId));
-    log.ttftUs.push(ttft);
-    log.e2eUs.push(e2e);
-    log.sloTargetUs.push(req.spec.sloTargetUs);
-    log.networkDelayUs.push(req.spec.networkDelayUs);
-    log.outputTokens.push(req.outputTokens);
-    log.inputTokens.push(req.inputTokens);
-    log.arrivalUs.push(req.spec.arrivalUs);
-    log.itlUs.push(m.itlUs.get(m.itlUs.length - 1));
-    log.schedulingDelayUs.push(schedulingDelayUs);
-    log.completionUs.push(now);
-    log.cacheHitBlocks.push(cacheHitBlocks);
-    log.preemptions.push(preemptions);
-    if (this.setup.recordRequestIds) log.ids.push(as.spec.id);
-    this.setup.goodput?.onCompleted(as.spec, ttft, m.itlUs.get(m.itlUs.length - 1), e2e);
-    if (this.servesAdapters) {
-      const a = as.spec.adapter;
-      log.adapter.push(a === undefined || a === '' ? -1 : log.adapterNames.code(a));
-    }
-    if (req.spec.sessionId !== '') {
-      const st = this.sessions.get(req.spec.sessionId);
-      if (st === undefined) this.sessions.set(req.spec.sessionId, { startUs: req.spec.arrivalUs, endUs: now, rounds: 1 });
-      else {
-        st.rounds++;
-        if (req.spec.arrivalUs < st.startUs) st.startUs = req.spec.arrivalUs;
-        if (now > st.endUs) st.endUs = now;
-      }
-    }
-    this.setup.observer?.onCompleted?.(as, now, e2e);
-  }
-
-  private onLeft(req: SimRequest, now: number, outcome: 'dropped' | 'timed_out' | 'drained'): void {
-    const pd = this.pd;
-    if (pd !== undefined && req.part !== RequestPart.Whole) {
-      const policy = pd.policyFor(req);
-      const p = pd.partLeft(req, now);
-      this.noteLeft(p.parent, now, outcome);
-      this.finish(req, now, policy, p.parent, outcome);
-      return;
-    }
-    this.noteLeft(req, now, outcome);
-    this.finish(req, now, pd?.setup.decodeRouting ?? this.setup.routing, req, outcome);
-  }
-
-  private noteLeft(req: SimRequest, now: number, outcome: 'dropped' | 'timed_out' | 'drained'): void {
-    if (outcome === 'dropped') this.counters.dropped++;
-    else if (outcome === 'timed_out') this.counters.timedOut++;
-    else this.counters.drainedDropped++;
-    this.autoscaler?.requestLeft(now);
-    this.left?.push({ req, outcome: outcome === 'dropped' ? 'dropped_unservable' : outcome, atUs: now });
-    this.setup.observer?.onDropped?.(req, now, outcome === 'dropped' ? 'unservable' : outcome);
-  }
-
-  /** A P/D parent left between its parts (no slot, nothing in flight): count it, tell the source. */
-  private parentLeft(parent: SimRequest, now: number, outcome: 'dropped' | 'timed_out' | 'drained'): void {
-    this.noteLeft(parent, now, outcome);
-    this.setup.source.onRequestDone?.(parent.spec, now, outcome === 'drained' ? 'dropped' : outcome);
-    if (this.listening) tellRouter(this.router, 'dropped', now, parent.view, undefined, outcome === 'dropped' ? 'unservable' : outcome);
-  }
-
-  /**
-   * Frees what `req` held at the router (its in-flight count, the policy's hook) and its slot;
-   * when the request the user sent (`as`) is done, tells the source.
-   */
-  private finish(req: SimRequest, now: number, policy: RoutingPolicy, as: SimRequest | undefined, outcome?: 'completed' | 'dropped' | 'timed_out' | 'drained'): void {
-    this.flow?.left(req);
-    this.state.finished(req.instance, req.spec.tenantId);
-    policy.onComplete?.(req.view, req.instance);
-    if (this.listening) tellLeft(req, now, policy, this.router, as, outcome);
-    this.table.remove(req);
-    this.fleet?.onLeft(req.instance, now);
-    if (as !== undefined) this.setup.source.onRequestDone?.(as.spec, now, outcome === 'drained' ? 'dropped' : outcome!);
   }
 }

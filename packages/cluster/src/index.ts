@@ -13,7 +13,8 @@
 
 // Running a simulation.
 export { simulate, prepareSimulation, estimateSimulation, runPrepared } from './simulate.js';
-export type { SimulationRuntime, PreparedRun } from './simulate.js';
+export type { PreparedRun } from './simulate.js';
+export type { SimulationRuntime } from './simulation-runtime.js';
 export type { PreparePhase } from './workload-source.js';
 
 // The configuration: its schema (zod, and JSON Schema for other languages and editors), and the
@@ -63,7 +64,11 @@ export { KVTierConfigError } from './kv-tier-config-error.js';
 export { PdConfigError } from './pd/pd-setup.js';
 
 // The result.
-export type { SimulationResult, GatewayMetrics, MetricsBlock, GroupMetrics, SloAttainment, RequestRecord, UnfinishedRequestRecord } from './results.js';
+export type { SimulationResult, RequestRecord, UnfinishedRequestRecord } from './results.js';
+export type { GatewayMetrics } from './gateway-metrics.js';
+export type { MetricsBlock } from './metrics-block.js';
+export type { GroupMetrics } from './group-metrics.js';
+export type { SloAttainment } from './slo-attainment.js';
 export type { GoodputResult, GoodputClassResult, GoodputByDim } from './goodput/goodput-result.js';
 export type { RequestOutcome } from './request-outcomes.js';
 export type { KvTierCounters } from './kv-tier-metrics.js';

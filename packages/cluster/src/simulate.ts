@@ -1,35 +1,15 @@
-import { type InstanceConfig, PartitionedRng, type RequestSource } from '@blis/engine';
-import type { SloDimTargets } from '@blis/workload';
-import { type GoRand, goSubsystemRand, mergeGoodputTargets } from '@blis/workload/internal';
+import { mergeGoodputTargets } from '@blis/workload/internal';
+import { type InstanceConfig, PartitionedRng } from '@blis/engine';
+import { type SloDimTargets } from '@blis/workload';
 import type { KVTierConfig } from '@blis/kvcache';
-import { LatencyConfigError, type LatencyModel, type ModelArchitecture, loadModelConfig, modelDefault, parseModelConfig } from '@blis/latency';
-import { describeKVCapacity, modelConfigRaw } from '@blis/latency/internal';
-import {
-  type AdmissionPolicy,
-  type AutoScalePolicy,
-  type CallWatch,
-  type DisaggregationDecider,
-  type EncodeDecider,
-  type InstanceScheduler,
-  type PolicyFactoryContext,
-  type PolicyKind,
-  type PolicyRegistry,
-  type PoolType,
-  type PostHocSaturationDetector,
-  type PriorityPolicy,
-  type RoutingPolicy,
-  type SaturationDetector,
-  defaultPolicyRegistry,
-} from '@blis/policies';
-import type { DecisionObserver } from '@blis/trace';
+import type { LatencyModel } from '@blis/latency';
+import { type PolicyFactoryContext, type PostHocSaturationDetector, defaultPolicyRegistry } from '@blis/policies';
 import { ClusterSimulator } from './cluster-simulator.js';
 import { type SimulationConfig, type SimulationConfigInput, SimulationConfigSchema } from './config-schema.js';
 import type { FitnessMetric } from './fitness.js';
 import { type SimulationResult, buildResult } from './results.js';
-import { type PreparePhase, openSizedWorkload, sizeWorkload } from './workload-source.js';
+import { openSizedWorkload, sizeWorkload } from './workload-source.js';
 import { routingReadsPrefixCache } from './cache-signal.js';
-import { resolveKVTiers } from './kv-tiers-config.js';
-import { resolveInstanceModel } from './resolve-instance-model.js';
 import { loraSettings } from './lora/lora-schema.js';
 import { adapterRegistryView } from './lora/adapter-references.js';
 import { resolvePdConfig } from './pd/pd-schema.js';
@@ -39,76 +19,18 @@ import { poolLayout } from './pd/pool-layout.js';
 import { resolveLifecycle } from './autoscale/lifecycle-setup.js';
 import { withPolicyChecks } from './policy-checks.js';
 import { RunLimitError } from './limits/run-limit-error.js';
-import { RUN_LIMITS } from './limits/run-limits.js';
-import { type KVDerivation, configLimitIssues, kvBlockIssues } from './limits/config-limits.js';
-import { kvDerivationOf } from './limits/kv-derivation.js';
+import { configLimitIssues, kvBlockIssues } from './limits/config-limits.js';
 import { type CpuTierSize, type InstanceGroup, type MemoryEstimate, type MemoryEstimateInput, estimateMemory, timeseriesSamplesOf } from './limits/memory-estimate.js';
-import { type MemoryLimit, memoryLimitIssues } from './limits/memory-limit.js';
+import { memoryLimitIssues } from './limits/memory-limit.js';
 import { autoscaleLimitIssues, autoscalePeak } from './limits/autoscale-peak.js';
 import { fleetCeiling } from './limits/fleet-ceiling.js';
 import { unplaceableGroupIssues } from './limits/unplaceable-groups.js';
 import { GO_ROUTER_STREAMS, goRouterRandom } from './router-random.js';
 import { runSaturationAnalysis } from './saturation-analysis/run-saturation-analysis.js';
 import { GoodputRecorder } from './goodput/goodput-recorder.js';
-
-/** Things a library caller can hand to {@link simulate} that are not plain data. */
-export interface SimulationRuntime {
-  /** Use this request stream instead of `config.workload`. */
-  source?: RequestSource;
-  /** Use this latency model instead of resolving `config.model`. */
-  latency?: LatencyModel;
-  /**
-   * Run the reference engine: every running request advanced every step, none in bulk. Same
-   * results, slower: the oracle of the bulk engine's differential tests.
-   */
-  stepByStep?: boolean;
-  /** Policy objects that replace the named ones (custom policies). */
-  admission?: AdmissionPolicy;
-  priority?: PriorityPolicy;
-  routing?: RoutingPolicy;
-  /** A saturation detector that replaces `config.flowControl.saturationDetector` (custom detectors). */
-  saturationDetector?: SaturationDetector;
-  /** A P/D decider object that replaces `config.pd.decider` (custom deciders). */
-  decider?: DisaggregationDecider;
-  /** An E/P/D encode decider object that replaces `config.pd.encodeDecider` (used only with `pd.encodeInstances` > 0). */
-  encodeDecider?: EncodeDecider;
-  /** An autoscaler per scaling group (`monolithic`, or the P/D pool) replacing `config.autoscaling.policy`. */
-  autoscaler?: (pool: PoolType) => AutoScalePolicy;
-  /** One scheduler per instance (schedulers may keep per-instance state). */
-  scheduler?: (instanceIndex: number) => InstanceScheduler;
-  /** Registry to resolve policy names in (default: the built-in catalogue). */
-  registry?: PolicyRegistry;
-  /** Decision-trace observer (the CLI wires `@blis/trace`'s recorder here). */
-  observer?: DecisionObserver;
-  onProgress?: (done: number, nowUs: number) => void;
-  /**
-   * Check every policy, built-in ones included: read-only views of what they are handed (the
-   * first write stops the run), answers within the contract. Slow; for tests and development.
-   * The policy objects given here are always checked (without read-only views unless this is on).
-   */
-  checkPolicies?: boolean;
-  /** Wall-clock budget, in ms, of each call of a policy object given here (default: none). */
-  policyBudgetMs?: number;
-  /** Where each kind's policy object came from (a module path), named in its errors. */
-  policySources?: Partial<Record<PolicyKind, string>>;
-  /**
-   * Told when each call of a policy object given here starts and ends, so that a watchdog
-   * outside the run can stop a call that never returns and name it (see `GuardOptions.watch`).
-   */
-  policyWatch?: CallWatch;
-  /**
-   * Refuse (a {@link RunLimitError}) a run whose memory estimate exceeds `bytes`; `what` says
-   * whose memory that is, in the message. The CLI passes the machine's; unset = no check.
-   */
-  memoryLimit?: MemoryLimit;
-  /** Told before each step of preparing the run that may take long on a large input (reading a spec, building instances). */
-  onPhase?: (phase: PreparePhase) => void;
-  /**
-   * Post-hoc saturation detectors of one's own, one factory each (a fresh detector per replay):
-   * with `config.saturationAnalysis` they replay the run after the built-in ones named there.
-   */
-  saturationDetectors?: readonly (() => PostHocSaturationDetector)[];
-}
+import type { SimulationRuntime } from './simulation-runtime.js';
+import { modelArchitecture, resolveRunModel } from './run-model.js';
+import { instanceConfigFactory } from './instance-configs.js';
 
 /** What a prepared run knows besides its result: the resolved pieces, for reporting. */
 export interface PreparedRun {
@@ -160,44 +82,10 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   const { runtime, registry } = withPolicyChecks(given, given.registry ?? defaultPolicyRegistry);
   const rng = new PartitionedRng(config.seed);
 
-  let latency = runtime.latency;
-  // A latency model handed in has no DP/EP terms to feed: asking for them would change nothing.
-  if (latency !== undefined && (config.dp > 1 || config.enableExpertParallel || config.moeCommBackend !== undefined))
-    throw new LatencyConfigError(`dp: expected dp 1 without enableExpertParallel or moeCommBackend beside a latency model given at run time (only the built-in trained-physics has data/expert-parallel terms), found dp ${config.dp}`);
-  let latencyKind = latency?.kind ?? 'custom';
-  let kvBlocks = config.totalKVBlocks;
-  let kvSource = kvBlocks !== undefined ? 'flag' : 'default';
-  // The model facts offload blocks are sized from, when the latency model was not resolved.
-  let modelConfig: ModelArchitecture | undefined;
-  let tp = config.tp ?? modelDefault(config.model)?.tp ?? 1;
-  let modelResolved = false;
-  let derivation: KVDerivation | undefined;
-  let kvBlocksDerivation: string | undefined;
-  if (latency === undefined || kvBlocks === undefined) {
-    const { resolved, kv } = resolveInstanceModel(config);
-    if (latency === undefined) {
-      latency = resolved.model;
-      latencyKind = resolved.kind;
-    }
-    kvBlocks = kv.blocks;
-    kvSource = kv.source;
-    modelConfig = resolved.modelConfig;
-    tp = resolved.tp;
-    modelResolved = true;
-    if (kv.source === 'derived') {
-      derivation = kvDerivationOf(resolved, kv.derivation);
-      kvBlocksDerivation = describeKVCapacity(kv.derivation);
-    }
-  }
-  const blockIssues = kvBlockIssues(kvBlocks, kvSource, config, derivation);
-  if (blockIssues.length > 0 || sizeIssues.length > 0)
-    throw new RunLimitError(blockIssues.some((i) => i.path[0] === 'blockSizeTokens') ? blockIssues : [...sizeIssues, ...blockIssues]);
-  if (config.kvOffload !== undefined && config.kvOffload.perBlockBytes === undefined && !modelResolved) modelConfig = modelArchitecture(config);
-  const kvTiers = resolveKVTiers(config, modelConfig, tp, config.blockSizeTokens);
-  if (kvTiers?.kind === 'offload' && kvTiers.cpuBlocks > RUN_LIMITS.maxKVBlocksPerInstance)
-    throw new RunLimitError([
-      { path: ['kvOffload', 'cpuBytesToUse'], expected: `at most ${RUN_LIMITS.maxKVBlocksPerInstance} CPU KV blocks per instance`, found: `${kvTiers.cpuBytesToUse} bytes (${kvTiers.cpuBlocks} blocks of ${kvTiers.perBlockBytes} bytes)` },
-    ]);
+  const model = resolveRunModel(config, runtime.latency, sizeIssues);
+  const { latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, tp, modelResolved, kvBlocksDerivation, kvTiers } = model;
+  // The model facts P/D pools are sized from, when neither resolution nor the tiers read them.
+  let { modelConfig } = model;
   const pdConfig = resolvePdConfig(config.pd);
   const peak = autoscalePeak(config, tp, pdConfig !== undefined ? 2 : 1);
   const scaleIssues = autoscaleLimitIssues(peak);
@@ -261,27 +149,15 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
   const onPhase = runtime.onPhase;
   onPhase?.({ kind: 'build-instances', instances: config.numInstances, built: 0 });
 
-  const lora = loraSettings(config.lora);
-  const buildInstance = (i: number, pool: ReturnType<ResolvedPdSetup['instance']> | undefined): InstanceConfig => ({
-    index: i,
-    id: `instance_${i}`,
-    latency: pool?.latency ?? latency,
-    totalKVBlocks: pool?.totalKVBlocks ?? kvBlocks,
-    // Transfer jitter draws from a stream of its own per instance (BLIS's kv-offload partition),
-    // and only when a device sets jitter, so other streams never shift.
-    ...(kvTiers !== undefined ? { kvTiers, kvTierNormal: jitterSource(config.seed) } : {}),
-    blockSizeTokens: config.blockSizeTokens,
-    maxNumSeqs: config.maxNumSeqs,
-    maxNumBatchedTokens: config.maxNumBatchedTokens,
-    longPrefillTokenThreshold: config.longPrefillTokenThreshold,
-    prefixHitPrefillStart: config.prefixHitPrefillStart,
-    maxModelLen: pool?.maxModelLen ?? config.maxModelLen,
-    scheduler: runtime.scheduler?.(i) ?? registry.createScheduler(config.scheduler.policy, ctx(`scheduler/${i}`, config.scheduler.params)),
+  const buildInstance = instanceConfigFactory({
+    config,
+    latency,
+    totalKVBlocks: kvBlocks,
+    kvTiers,
     priority,
-    preemptionPolicy: config.preemptionPolicy,
-    checkInvariants: config.checkInvariants,
+    lora: loraSettings(config.lora),
     stepByStep: runtime.stepByStep,
-    ...(lora !== undefined ? { lora } : {}),
+    scheduler: (i) => runtime.scheduler?.(i) ?? registry.createScheduler(config.scheduler.policy, ctx(`scheduler/${i}`, config.scheduler.params)),
   });
   const instances: InstanceConfig[] = [];
   for (let i = 0; i < config.numInstances; i++) {
@@ -361,26 +237,6 @@ function checkMemory(limit: SimulationRuntime['memoryLimit'], size: Pick<MemoryE
   const issues = limit === undefined ? [] : memoryLimitIssues(estimate, limit);
   if (issues.length > 0) throw new RunLimitError(issues.map((i) => ({ path: [], ...i })));
   return estimate;
-}
-
-/** The model's config.json as latency resolution would read it: `modelConfigPath`, else the catalogue's. */
-function modelArchitecture(config: SimulationConfig): ModelArchitecture | undefined {
-  if (config.modelConfigPath !== undefined) return loadModelConfig(config.modelConfigPath);
-  const raw = modelConfigRaw(config.model);
-  return raw === undefined ? undefined : parseModelConfig(raw, `catalogue config of ${config.model}`);
-}
-
-/**
- * An instance's offload jitter draws as BLIS makes them: each instance's KV store seeds its own
- * `kv-offload` stream from the run seed (sim/kv/register.go), so every instance draws the same
- * sequence of Go `NormFloat64`s. Seeded at the first draw: only jittered tiers draw.
- */
-function jitterSource(seed: number): () => number {
-  let stream: GoRand | undefined;
-  return () => {
-    stream ??= goSubsystemRand(BigInt(seed), 'kv-offload');
-    return stream.normFloat64();
-  };
 }
 
 /** Runs a prepared simulation and builds its result. */

@@ -19,6 +19,22 @@ export interface BlockLayout {
   tokens: number[];
 }
 
+/** Counters a cache keeps over its lifetime. */
+export interface KVCacheStats {
+  /** Blocks reused through the prefix cache. */
+  cacheHits: number;
+  /** Blocks filled fresh. */
+  cacheMisses: number;
+  /** Allocation calls that returned false. */
+  allocationFailures: number;
+}
+
+/** Everything a caller can observe of a cache's block layout, for tests and diagnostics. */
+export interface KVCacheSnapshot extends BlockLayout {
+  usedBlocks: number;
+  stats: KVCacheStats;
+}
+
 /** The free order, the prefix index by ascending hash, and the blocks of each of `asked`. */
 export function blockLayout(store: BlockStore, index: HashIndex, owners: OwnerTable, asked: readonly number[]): BlockLayout {
   const freeOrder: number[] = [];

@@ -1,6 +1,8 @@
 export { ROOT_HASH, chainHash, hashString, contentKey, fillBlockHashes } from './block-hash.js';
 export { KVCache } from './kv-cache.js';
-export type { KVCacheOptions, KVCacheSnapshot, KVCacheStats } from './kv-cache.js';
+export type { KVCacheOptions } from './kv-cache-options.js';
+export type { KVCacheSnapshot } from './cache-inspection.js';
+export type { KVCacheStats } from './cache-inspection.js';
 export type { BlockLayout } from './cache-inspection.js';
 export { KVCacheError } from './errors.js';
 export type { PrefixSignal } from './prefix-signal.js';

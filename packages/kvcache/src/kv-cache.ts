@@ -1,35 +1,12 @@
 import { BLOCK_FIELDS, BlockStore, REF } from './block-store.js';
-import { type BlockLayout, blockLayout, checkCacheConsistency } from './cache-inspection.js';
+import { type KVCacheSnapshot, type KVCacheStats, blockLayout, checkCacheConsistency } from './cache-inspection.js';
 import { KVCacheError } from './errors.js';
 import { HashIndex } from './hash-index.js';
+import { type KVCacheOptions, checkedKVCacheOptions } from './kv-cache-options.js';
 import { DelayedPrefixSignal, type PrefixSignal } from './prefix-signal.js';
-import { OwnerTable } from './owner-table.js';
+import { MIN_OWNER_POOL, OwnerTable } from './owner-table.js';
 
 const NONE = -1;
-/** Smallest owner pool an {@link OwnerTable} can grow from (a region's minimum size). */
-const MIN_OWNER_POOL = 4;
-
-export interface KVCacheOptions {
-  totalBlocks: number;
-  /** Tokens per block; vLLM's and BLIS's default is 16. */
-  blockSizeTokens?: number;
-}
-
-/** Counters a cache keeps over its lifetime. */
-export interface KVCacheStats {
-  /** Blocks reused through the prefix cache. */
-  cacheHits: number;
-  /** Blocks filled fresh. */
-  cacheMisses: number;
-  /** Allocation calls that returned false. */
-  allocationFailures: number;
-}
-
-/** Everything a caller can observe of a cache's block layout, for tests and diagnostics. */
-export interface KVCacheSnapshot extends BlockLayout {
-  usedBlocks: number;
-  stats: KVCacheStats;
-}
 
 /**
  * A paged KV cache with vLLM's prefix caching, following BLIS's block semantics exactly.
@@ -76,13 +53,10 @@ export class KVCache {
   private attached = new Int32Array(64);
 
   constructor(opts: KVCacheOptions) {
-    const total = opts.totalBlocks;
-    const bs = opts.blockSizeTokens ?? 16;
-    if (!Number.isInteger(total) || total <= 0) throw new KVCacheError(`totalBlocks must be a positive integer, found ${total}`);
-    if (!Number.isInteger(bs) || bs <= 0) throw new KVCacheError(`blockSizeTokens must be a positive integer, found ${bs}`);
-    this.totalBlocks = total;
-    this.blockSizeTokens = bs;
-    this.store = new BlockStore(total);
+    const { totalBlocks, blockSizeTokens } = checkedKVCacheOptions(opts);
+    this.totalBlocks = totalBlocks;
+    this.blockSizeTokens = blockSizeTokens;
+    this.store = new BlockStore(totalBlocks);
     this.rec = this.store.rec;
     this.hashToBlock = new HashIndex(this.store);
   }

@@ -6,6 +6,8 @@ const TOKENS = 3;
 const OWNER_FIELDS = 4;
 const NONE = -1;
 const MIN_CLASS_SIZE = 4;
+/** Smallest owner pool an {@link OwnerTable} can grow from (a region's minimum size). */
+export const MIN_OWNER_POOL = MIN_CLASS_SIZE;
 
 /**
  * The ordered block ids each owner holds, and the tokens they store.

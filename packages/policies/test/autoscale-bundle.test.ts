@@ -15,7 +15,7 @@ import { autoscaleConfigFromBundle, secondsToUs } from '../src/internal.js';
 // The policy bundle's `node_pools`, `autoscaler` and `instance_lifecycle` sections: what they
 // accept (BLIS's keys and ours), what they refuse (with the path of the offending key), and
 // their conversion to the config's fields and units (seconds -> µs). Line numbers are the
-// CLI's part (packages/cli/test/autoscale-cli.test.ts).
+// CLI's part (packages/cli/test/autoscale-cli-*.test.ts).
 
 const EXAMPLES = new URL('../../../examples/workloads', import.meta.url).pathname;
 

@@ -27,11 +27,10 @@ export {
 export {
   TraceAnalyzer,
   analyzeTrace,
-  type DecisionContext,
-  type JudgedDecision,
   type ClassStats,
   type AnomalyTally,
 } from './trace-analyzer.js';
+export type { DecisionContext, JudgedDecision } from './decision-context.js';
 export {
   summarizeTrace,
   estimateTokens,

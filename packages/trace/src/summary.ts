@@ -1,7 +1,8 @@
 import { pdFocusLines, pdIssues, pdLines } from './pd-summary.js';
 import type { AnomalyRecord } from './records.js';
 import { scaleFocusLines, scaleIssues, scaleLines } from './scale-summary.js';
-import type { JudgedDecision, TraceAnalyzer } from './trace-analyzer.js';
+import type { JudgedDecision } from './decision-context.js';
+import type { TraceAnalyzer } from './trace-analyzer.js';
 
 export type SummaryStrategy = 'issue-focused' | 'decision-audit' | 'counterfactual';
 

@@ -13,40 +13,8 @@ import {
 import { ScaleAnalysis } from './scale-analysis.js';
 import type { ClassLatencies } from './tail-latency.js';
 import { TopN } from './top-n.js';
-
-/** What a routing decision looked like, kept until the request's outcome arrives. */
-export interface DecisionContext {
-  seq: number;
-  ts: number;
-  id: string;
-  slo: string;
-  in: number;
-  blocks: number;
-  prefix: string;
-  reason: string;
-  scored: 'policy' | 'load';
-  inst: number;
-  regret: number;
-  chosenScore: number;
-  /** Best-scored instance (its index; ties to the lower position) and its score. */
-  bestInst: number;
-  bestScore: number;
-  /** Effective load (queue + batch + in flight), KV utilisation and prefix blocks held, as seen. */
-  chosenLoad: number;
-  chosenKv: number;
-  chosenPb: number;
-  bestLoad: number;
-  /** Instance holding the most leading prompt blocks (lowest position on ties) and how many. */
-  pbMaxInst: number;
-  pbMax: number;
-  pbMaxLoad: number;
-}
-
-/** A decision with the outcome of its request. */
-export interface JudgedDecision {
-  ctx: DecisionContext;
-  outcome: OutcomeRecord;
-}
+import { type DecisionContext, type JudgedDecision, decisionContext } from './decision-context.js';
+import { AUDIT_CAPACITY, sampleLevel, spreadSample } from './decision-sample.js';
 
 export interface ClassStats extends ClassLatencies {
   readonly ttftUs: number[];
@@ -65,16 +33,6 @@ export interface AnomalyTally {
 
 const EXAMPLES_KEPT = 5;
 const WORST_KEPT = 3;
-const AUDIT_CAPACITY = 8;
-
-/** Trailing zero bits of a 32-bit integer hash of `seq` (murmur3's finaliser); 32 for a zero hash. */
-function sampleLevel(seq: number): number {
-  let h = seq | 0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h === 0 ? 32 : 31 - Math.clz32(h & -h);
-}
 
 /**
  * Aggregates a decision trace, record by record, into what the summary and the anomaly report
@@ -218,45 +176,14 @@ export class TraceAnalyzer {
       this.regretMax = r.regret;
       this.regretMaxSeq = r.seq;
     }
-    // Scores and snapshots are by position; instances are named by index.
     const pool = r.pool;
     if (pool !== undefined) {
       if (this.routePool === undefined) this.routePool = new Set();
       for (const i of pool) this.routePool.add(i);
     }
-    const index = (pos: number) => (pool === undefined ? pos : pool[pos]);
-    const chosen = pool === undefined ? r.inst : pool.indexOf(r.inst);
-    let best = 0;
-    for (let i = 1; i < r.scores.length; i++) if (r.scores[i] > r.scores[best]) best = i;
-    let pbMaxPos = 0;
-    for (let i = 1; i < r.snap.length; i++) if (r.snap[i].pb > r.snap[pbMaxPos].pb) pbMaxPos = i;
-    const load = (i: number) => (r.snap[i] === undefined ? 0 : r.snap[i].q + r.snap[i].b + r.snap[i].f);
-    const chosenPb = r.snap[chosen]?.pb ?? 0;
-    const pbMax = r.snap[pbMaxPos]?.pb ?? 0;
-    if (pbMax > chosenPb) this.routedAway++;
-    this.inFlight.set(r.id, {
-      seq: r.seq,
-      ts: r.ts,
-      id: r.id,
-      slo: r.slo,
-      in: r.in,
-      blocks: r.blocks,
-      prefix: r.prefix,
-      reason: r.reason,
-      scored: r.scored,
-      inst: r.inst,
-      regret: r.regret,
-      chosenScore: r.scores[chosen],
-      bestInst: index(best),
-      bestScore: r.scores[best],
-      chosenLoad: load(chosen),
-      chosenKv: r.snap[chosen]?.kv ?? 0,
-      chosenPb,
-      bestLoad: load(best),
-      pbMaxInst: index(pbMaxPos),
-      pbMax,
-      pbMaxLoad: load(pbMaxPos),
-    });
+    const ctx = decisionContext(r);
+    if (ctx.pbMax > ctx.chosenPb) this.routedAway++;
+    this.inFlight.set(r.id, ctx);
   }
 
   private outcome(o: OutcomeRecord): void {
@@ -332,19 +259,9 @@ export class TraceAnalyzer {
 
   /** Up to the audit capacity of sampled decisions, in decision order. */
   auditSample(): JudgedDecision[] {
-    const sorted = [...this.audit].sort((a, b) => a.ctx.seq - b.ctx.seq);
-    if (sorted.length <= AUDIT_CAPACITY) return sorted;
-    const step = sorted.length / AUDIT_CAPACITY;
-    const out: JudgedDecision[] = [];
-    for (let k = 0; k < AUDIT_CAPACITY; k++) out.push(sorted[Math.floor(k * step)]);
-    return out;
+    return spreadSample(this.audit);
   }
 
-  /**
-   * Instances the trace names (highest index + 1): the configured count from the header, where
-   * requests were routed, under P/D also prefill and decode pods, under autoscaling also every
-   * replica with a lifecycle transition.
-   */
   private adapterRoute(r: RoutingRecord): void {
     const warm = r.warm ?? [];
     const pos = r.pool === undefined ? r.inst : r.pool.indexOf(r.inst);
@@ -355,6 +272,11 @@ export class TraceAnalyzer {
     else a.coldEverywhere++;
   }
 
+  /**
+   * Instances the trace names (highest index + 1): the configured count from the header, where
+   * requests were routed, under P/D also prefill and decode pods, under autoscaling also every
+   * replica with a lifecycle transition.
+   */
   get instanceCount(): number {
     let n = this.routedTo.length;
     if (this.routePool !== undefined) for (const i of this.routePool) if (i >= n) n = i + 1;

@@ -10,8 +10,8 @@ export { WorkloadSpecSchema, SLO_CLASSES, DEFAULT_SLO_CLASS } from './spec-schem
 export type { WorkloadSpec, WorkloadSpecInput, ClientSpec, WindowSpec } from './spec-schema.js';
 export { loadWorkloadSpec, parseWorkloadSpec, parseWorkloadSpecText } from './spec-load.js';
 export type { LoadedSpec, SpecLoadOptions } from './spec-load.js';
-export { createRequestSource } from './request-source.js';
-export type { RequestSourceOptions } from './request-source.js';
+export { createRequestSource } from './create-request-source.js';
+export type { RequestSourceOptions } from './request-source-options.js';
 export type { InferencePerfSection, InferencePerfSpec } from './inference-perf/inference-perf-schema.js';
 export type { InferencePerfOrigin } from './inference-perf/inference-perf-spec.js';
 export { specFromFlags } from './from-flags.js';

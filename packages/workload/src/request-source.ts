@@ -1,99 +1,23 @@
 import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
-import { type GapSampler, gapSampler } from './arrivals.js';
-import { type WindowCursor, clientRatesPerUs, drawTokenIds, inActiveWindow, lastWindowEnd } from './blis-draws.js';
-import { lengthSampler } from './distributions.js';
+import { type WindowCursor, drawTokenIds, inActiveWindow, lastWindowEnd } from './blis-draws.js';
+import { type ClientState, clientStates } from './client-state.js';
 import { GoRand } from './go-rand/go-rand.js';
 import { goSubsystemRand } from './go-rand/partitioned-rng.js';
-import { InferencePerfSource } from './inference-perf/inference-perf-source.js';
 import { MinHeap } from './min-heap.js';
-import { type MultimodalSampler, multimodalSampler } from './multimodal/multimodal-tokens.js';
+import { type Pending, type Placed, USER_RANK, before } from './pending-arrival.js';
 import { type BuildOptions, type DrawnRequest, buildRequest, prefixGroupLengths } from './request-build.js';
+import type { RequestSourceOptions } from './request-source-options.js';
 import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
-import { type UserSeed, concurrencySeeds } from './sessions/concurrency-users.js';
+import { concurrencySeeds } from './sessions/concurrency-users.js';
 import { ClosedLoopSessions, type FollowUp } from './sessions/follow-ups.js';
 import { type Lengths, drawSession, isClosedLoop } from './sessions/session-draws.js';
 import { blueprintSeeds } from './sessions/session-seeds.js';
 import type { LoadedSpec } from './spec-load.js';
 import { type ClientSpec, DEFAULT_SLO_CLASS, type WindowSpec, hasWindowOverrides } from './spec-schema.js';
 import { buildWindowCursors } from './window-cursors.js';
-import type { ThinkTimeDist } from './think-time/think-time-dist.js';
-
-export interface RequestSourceOptions {
-  /** Tokens per KV block, for the prompt block hashes (16). */
-  blockSizeTokens?: number;
-  /** Overrides the spec's `num_requests`. */
-  maxRequests?: number;
-  /** Overrides the spec's seed. */
-  seed?: number;
-  /**
-   * The run's horizon, µs: where generation stops when the spec sets no horizon of its own (as
-   * BLIS generates up to its simulation horizon). Closed-loop sessions and concurrency users need
-   * a bounded dry run to plan, so without it such a spec needs `num_requests` or `horizon`.
-   */
-  horizonUs?: number;
-  /** Overrides every client's `timeout` (µs after arrival; 0 = no deadline), as BLIS's explicit `--timeout` does. */
-  timeoutUs?: number;
-  /** The spec's file, named when a request it generates is refused (default: "workload spec"). */
-  file?: string;
-  /** The SLO class of a client that names none ({@link DEFAULT_SLO_CLASS}; `blis observe` gives '': no class). */
-  defaultSloClass?: string;
-  /**
-   * Every closed-loop session's and user's pauses drawn from this on its own generator instead of
-   * its `think_time_us` (BLIS observe's `--think-time-dist`).
-   */
-  thinkTime?: ThinkTimeDist;
-}
 
 export { DEFAULT_SESSION_TIMEOUT_US };
 export { networkDelay } from './request-build.js';
-
-interface ClientState {
-  spec: ClientSpec;
-  index: number;
-  /** The client's own Go generator (seeded from BLIS's `workload-gen` stream); undefined for a client that sends nothing. */
-  rng: GoRand | undefined;
-  gap: GapSampler;
-  lengths: Lengths;
-  /** The client's multimodal prompts, drawn in place of `lengths.input`; undefined for text prompts. */
-  multimodal: MultimodalSampler | undefined;
-  /** Shared prefix tokens in front of every prompt: the group's length, or 0 outside a group. */
-  prefixLength: number;
-  /** Arrival of the client's pending open-loop request (whole µs). */
-  time: number;
-  /** Requests generated, every placed session round counted (BLIS's per-client cap of 2 × num_requests). */
-  generated: number;
-}
-
-/** A session round BLIS places open loop when the session starts. */
-interface Placed {
-  sessionId: string;
-  round: number;
-  inputTokens: number;
-  outputTokens: number;
-  /** A closed-loop session's later round: it takes its place in `num_requests`, then is replaced by a follow-up. */
-  phantom: boolean;
-}
-
-interface Pending {
-  time: number;
-  /**
-   * Order among arrivals at the same µs: BLIS sorts its generated requests stably, so ties keep
-   * client order (then window order, then generation order); follow-ups of closed-loop sessions
-   * come after them, in the order they were made.
-   */
-  rank: number;
-  seq: number;
-  client: number;
-  /** The window (index into `windows`) of an arrival from the per-window generator. */
-  window?: number;
-  placed?: Placed;
-  followUp?: FollowUp;
-  /** A concurrency user's first request. */
-  user?: UserSeed;
-}
-
-/** Concurrency users' first requests come after every generated request at the same µs (BLIS appends them before its stable sort), follow-ups last. */
-const USER_RANK = Number.MAX_SAFE_INTEGER - 1;
 
 /**
  * A lazy request stream for a WorkloadSpec, drawn as BLIS HEAD's generator draws it
@@ -144,22 +68,7 @@ export class SpecRequestSource implements RequestSource {
     for (const length of groupLength.values()) drawTokenIds(workload, length);
     // As in BLIS, one window with an override puts the whole spec on the per-window generator.
     const perWindow = spec.clients.some((c) => c.lifecycle?.windows.some(hasWindowOverrides) === true);
-    const rates = clientRatesPerUs(spec);
-    this.clients = spec.clients.map((c, i) => {
-      // A client that sends nothing draws no seed (BLIS skips it before drawing).
-      const sends = perWindow ? c.lifecycle !== undefined : rates[i] > 0;
-      return {
-        spec: c,
-        index: i,
-        rng: sends ? GoRand.fromSeed(workload.int63()) : undefined,
-        gap: gapSampler(c.arrival, rates[i]),
-        lengths: { input: lengthSampler(c.input_distribution, spec.baseDir), output: lengthSampler(c.output_distribution, spec.baseDir) },
-        multimodal: c.multimodal === undefined ? undefined : multimodalSampler(c.multimodal, spec.baseDir, { file: this.build.file, field: `clients[${i}].multimodal` }),
-        prefixLength: c.prefix_group !== undefined ? groupLength.get(c.prefix_group)! : 0,
-        time: 0,
-        generated: 0,
-      };
-    });
+    this.clients = clientStates(spec, workload, groupLength, perWindow, this.build.file);
     const closedLoop = spec.clients.some((c) => c.reasoning?.multi_turn !== undefined && isClosedLoop(c));
     if (planning) this.planned = spec.clients.map(() => []);
     else if (closedLoop) this.sessionSeeds = SpecRequestSource.plannedSeeds(spec, opts, seed);
@@ -384,25 +293,4 @@ export class SpecRequestSource implements RequestSource {
     this.openLoopDone = true;
     this.heap.retain((p) => p.followUp !== undefined || p.user !== undefined);
   }
-}
-
-function before(a: Pending, b: Pending): boolean {
-  if (a.time !== b.time) return a.time < b.time;
-  return a.rank !== b.rank ? a.rank < b.rank : a.seq < b.seq;
-}
-
-/**
- * A lazy request stream for a validated spec. A spec from an `inference_perf` section is
- * generated as BLIS generates it, draw for draw (see {@link InferencePerfSource}).
- */
-export function createRequestSource(spec: LoadedSpec, opts: RequestSourceOptions = {}): SpecRequestSource | InferencePerfSource {
-  if (spec.inferencePerf !== undefined)
-    return new InferencePerfSource(spec.inferencePerf.plan, {
-      seed: opts.seed ?? spec.seed,
-      blockSizeTokens: opts.blockSizeTokens ?? 16,
-      horizonUs: spec.horizon,
-      maxRequests: opts.maxRequests ?? spec.num_requests,
-      ...(opts.timeoutUs !== undefined ? { timeoutUs: opts.timeoutUs } : {}),
-    });
-  return new SpecRequestSource(spec, opts);
 }

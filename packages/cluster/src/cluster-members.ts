@@ -1,4 +1,4 @@
-import { type GrowableFloat64 } from '@blis/engine/internal';
+import type { GrowableFloat64 } from '@blis/engine/internal';
 import type { InstanceSimulator } from '@blis/engine';
 import type { Autoscaler } from './autoscale/autoscaler.js';
 import type { Fleet } from './autoscale/fleet.js';

@@ -1,5 +1,5 @@
 import { summarizeUsAsMs, summarizeWeightedUsAsMs } from '@blis/engine/internal';
-import { type Distribution, type InstanceSimulator } from '@blis/engine';
+import type { Distribution, InstanceSimulator } from '@blis/engine';
 import type { PoolType } from '@blis/policies';
 import { type KvTierCounters, instanceTierFields } from './kv-tier-metrics.js';
 

@@ -1,4 +1,4 @@
-import { type RequestTable } from '@blis/engine/internal';
+import type { RequestTable } from '@blis/engine/internal';
 import { RequestPart, RequestState, type SimRequest } from '@blis/engine';
 import type { RoutingPolicy } from '@blis/policies';
 import type { ClusterSetup } from './cluster-setup.js';

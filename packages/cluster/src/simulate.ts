@@ -1,6 +1,6 @@
 import { mergeGoodputTargets } from '@blis/workload/internal';
 import { type InstanceConfig, PartitionedRng } from '@blis/engine';
-import { type SloDimTargets } from '@blis/workload';
+import type { SloDimTargets } from '@blis/workload';
 import type { KVTierConfig } from '@blis/kvcache';
 import type { LatencyModel } from '@blis/latency';
 import { type PolicyFactoryContext, type PostHocSaturationDetector, defaultPolicyRegistry } from '@blis/policies';

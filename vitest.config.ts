@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Tests import workspace packages through the `@blis/source` export condition, so a clean
@@ -39,6 +40,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One test file per core. Vitest's default leaves a core free (cores - 1: one worker on a
+    // 2-core machine), which idles half of it here: unit files run in the worker itself, and an
+    // e2e file mostly waits on one `blis` child at a time. `--maxWorkers` overrides.
+    maxWorkers: availableParallelism(),
     setupFiles: ['tools/test-support/fast-check-seed.ts'],
     projects: [
       {

@@ -35,7 +35,10 @@ import { instanceConfigFactory } from './instance-configs.js';
 /** What a prepared run knows besides its result: the resolved pieces, for reporting. */
 export interface PreparedRun {
   config: SimulationConfig;
+  /** The engine itself (`@blis/cluster/internal`: unstable, no semver promise). */
   cluster: ClusterSimulator;
+  /** Simulated time the run ended at, in µs (the horizon, or the last event): 0 until {@link runPrepared} ran it. */
+  readonly endUs: number;
   latency: LatencyModel;
   latencyKind: string;
   totalKVBlocks: number;
@@ -218,7 +221,19 @@ function prepare(input: SimulationConfigInput, given: SimulationRuntime, estimat
     ...(config.timeseriesIntervalUs !== undefined ? { timeseries: { intervalUs: config.timeseriesIntervalUs, maxSamples: config.timeseriesMaxSamples } } : {}),
     ...(goodputTargets !== undefined ? { goodput: new GoodputRecorder(goodputTargets) } : {}),
   });
-  const prepared: PreparedRun = { config, cluster, latency, latencyKind, totalKVBlocks: kvBlocks, kvBlocksSource: kvSource, kvBlocksDerivation, memory };
+  const prepared: PreparedRun = {
+    config,
+    cluster,
+    get endUs() {
+      return cluster.endUs;
+    },
+    latency,
+    latencyKind,
+    totalKVBlocks: kvBlocks,
+    kvBlocksSource: kvSource,
+    kvBlocksDerivation,
+    memory,
+  };
   if (kvTiers !== undefined) prepared.kvTiers = kvTiers;
   if (given.saturationDetectors !== undefined) prepared.saturationDetectors = given.saturationDetectors;
   if ('warnings' in opened && opened.warnings !== undefined && opened.warnings.length > 0) prepared.workloadWarnings = opened.warnings;

@@ -187,7 +187,7 @@ function runScenario(
       violations = 1;
     }
     if (recorder !== undefined) {
-      const r = recorder.finish(prepared.cluster.endUs, { maxTokens: 1000 });
+      const r = recorder.finish(prepared.endUs, { maxTokens: 1000 });
       traceSummary = r.trace_summary;
       report =
         request.trace === 'decisions'

@@ -78,7 +78,7 @@ export async function runSimulationCommand(
     process.stderr.write(`blis: ${describePolicies(prepared.config, { customDecider: custom.decider?.name, customAutoscaler: customAutoscalerName(custom) })}\n`);
   const result = runPrepared(prepared);
   bar.finish();
-  tracing?.finish(result, prepared.cluster.endUs);
+  tracing?.finish(result, prepared.endUs);
   if (!quiet) {
     process.stderr.write(
       `blis: ${prepared.config.numInstances} instance(s), ${prepared.latencyKind} latency, ${prepared.totalKVBlocks} KV blocks (${prepared.kvBlocksSource}${prepared.kvBlocksDerivation === undefined ? '' : `: ${prepared.kvBlocksDerivation}`}); ${result.completed_requests}/${result.injected_requests} completed in ${result.vllm_estimated_duration_s.toFixed(3)} simulated s\n`,

@@ -68,7 +68,7 @@ const IMPORT_FORMS = [
 ];
 
 /** The names each file imports from an `@blis/*` entry (its `*.json` subpaths are files, not names). */
-export function usesIn(file: string, text: string): Use[] {
+function usesIn(file: string, text: string): Use[] {
   const uses: Use[] = [];
   for (const form of IMPORT_FORMS) {
     for (const m of text.matchAll(form)) {

@@ -4,17 +4,21 @@ import { defineConfig } from 'vitest/config';
 // Tests import workspace packages through the `@blis/source` export condition, so a clean
 // checkout runs them without building first.
 //
-// Three projects, all run by `pnpm test`: `unit`, the packages' own tests (the quick tier for
-// the edit-test loop, `pnpm test:quick`); `heavy`, the packages' tests that simulate many or
-// large configurations (property suites, differential and scenario runs: several seconds each);
-// `e2e`, what starts processes or servers (the CLI's tests, the playground in Chromium, the
-// Python examples, Redis-backed sweeps).
+// The projects, all run by `pnpm test`: `unit`, `unit-isolated` and `unit-timing`, the packages'
+// own tests (the quick tier for the edit-test loop, `pnpm test:quick`); `heavy`, the packages'
+// tests that simulate many or large configurations (property suites, differential and scenario
+// runs: several seconds each); `e2e`, what starts processes or servers (the CLI's tests, the
+// playground in Chromium, the Python examples, Redis-backed sweeps).
 const E2E_ELSEWHERE = ['packages/adapters/test/python-examples.test.ts', 'packages/adapters/test/queue/**/*.test.ts', 'packages/adapters/test/sweep-runner.test.ts'];
 // Files that mock modules (vi.mock) or list the default policy registry, which other files add
 // custom policies to: they run isolated, while the rest of the unit tier shares one module graph
 // per worker (importing the sources once rather than once per file; found order-independent by
 // runs with --sequence.shuffle).
 const ISOLATED = ['packages/*/test/host-files-browser.test.ts', 'packages/policies/test/deciders.test.ts', 'packages/policies/test/registry.test.ts'];
+// Tests of real-time behaviour (the live server's timers and streaming): they measure wall-clock
+// gaps of a millisecond or less, which a core shared with other test files blurs. They run last,
+// one file at a time, once the other projects are done (`unit-timing`, sequence.groupOrder 1).
+const TIMING = ['packages/observe/test/wake-timer.test.ts', 'packages/observe/test/sleep-until.test.ts', 'packages/observe/test/serve-sim.test.ts', 'packages/observe/test/serve-sim-loop.test.ts'];
 const HEAVY = [
   'packages/cluster/test/policy-config.test.ts',
   'packages/cluster/test/pd-properties.test.ts',
@@ -52,10 +56,11 @@ export default defineConfig({
           name: 'unit',
           isolate: false,
           include: ['packages/*/test/**/*.test.ts', 'tools/test/**/*.test.ts'],
-          exclude: ['packages/cli/test/**', ...E2E_ELSEWHERE, ...HEAVY, ...ISOLATED],
+          exclude: ['packages/cli/test/**', ...E2E_ELSEWHERE, ...HEAVY, ...ISOLATED, ...TIMING],
         },
       },
       { extends: true, test: { name: 'unit-isolated', include: ISOLATED } },
+      { extends: true, test: { name: 'unit-timing', include: TIMING, maxWorkers: 1, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: 'heavy', include: HEAVY } },
       {
         extends: true,

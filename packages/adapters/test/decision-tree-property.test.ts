@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { DECISION_TREE_SIGNALS, type DecisionTreeKind, type DecisionTreeSignal, decisionTreePolicyFactory, parseDecisionTree } from '../src/index.js';
 import { instance, replica, request, scaleContext, state } from './decision-tree-views.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Random valid trees, written as YAML text, parse without error and always decide validly.
 
@@ -118,7 +119,7 @@ describe('decision-tree properties', () => {
           expect(d.reason).toMatch(/^decision-tree tree/);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -132,7 +133,7 @@ describe('decision-tree properties', () => {
           if (i < d.instance) expect(values[i]).toBeGreaterThan(values[d.instance]);
         }
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -143,20 +144,20 @@ describe('decision-tree properties', () => {
         expect(typeof d.admit).toBe('boolean');
         expect(d.reason.length).toBeGreaterThan(0);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
     fc.assert(
       fc.property(tree('priority'), requestArb, fc.integer({ min: 0, max: 2e7 }), (t, r, now) => {
         expect(Number.isFinite(policyOf<PriorityPolicy>(t, 'priority').priority(r, now))).toBe(true);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
     fc.assert(
       fc.property(tree('autoscaler'), scaleArb, (t, ctx) => {
         const d = policyOf<AutoScalePolicy>(t, 'autoscaler').evaluate(ctx);
         expect(Number.isInteger(d.delta)).toBe(true);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 });

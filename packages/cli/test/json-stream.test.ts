@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { writeJsonChunks, writeJsonFile } from '../src/output/json-stream.js';
 import { stringifyResult } from '../src/output/json-output.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // The results file is written in chunks so millions of requests never make one string; the
 // bytes must stay those of JSON.stringify(value, null, 2), which `blis report` and users read.
@@ -21,7 +22,7 @@ describe('writeJsonChunks', () => {
       fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 0, max: 20 }), (v, chunkChars, smallNodes) => {
         expect(chunked(v, chunkChars, smallNodes).text).toBe(stringifyResult(v));
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 

@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { SimulationConfigInput } from '../src/config-schema.js';
 import { simulate } from '../src/simulate.js';
 import { simulationConfigArb } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 /**
  * The bulk-decode engine against the reference (step-by-step) engine: every field of the
  * result, per-request records included, must be identical. fast-check prints the seed and
  * path of a failing case; BLIS_PROPERTY_RUNS scales the runs for a longer hunt.
  */
-const SCALE = Number(process.env.BLIS_PROPERTY_RUNS ?? 400) / 400;
+const SCALE = Number(process.env.BLIS_PROPERTY_RUNS ?? propertyRuns(400)) / 400;
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 
 // Every built-in latency model: blackbox reads the decode count, trained-physics the sum of

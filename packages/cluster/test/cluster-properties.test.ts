@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { assertInvariants, simulateChecked, simulationConfigArb } from '../src/testing/index.js';
 import { buildResult } from '../src/results.js';
 import { LLAMA8B, buildCluster, hashesFor, spec } from './helpers.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 /** Cases of the main property; BLIS_PROPERTY_RUNS=5000 for a longer hunt. */
-const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? 400);
+const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? propertyRuns(400));
 
 // Every built-in policy of every stage, so a new one is covered the day it is registered.
 const ROUTERS = listPolicies().routing;
@@ -57,7 +58,7 @@ describe('cluster properties', () => {
         expect(run.violations).toEqual([]);
         assertInvariants(run.result!, { config });
       }),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(40) },
     );
   });
 
@@ -120,7 +121,7 @@ describe('cluster properties', () => {
         const actual = new Map(cluster.requests!.map((q) => [q.request_id, [Math.round(q.ttft_ms * 1000), Math.round(q.e2e_ms * 1000)]]));
         expect(actual).toEqual(expected);
       }),
-      { numRuns: 120 },
+      { numRuns: propertyRuns(120) },
     );
   });
 

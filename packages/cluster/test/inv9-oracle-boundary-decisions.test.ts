@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { flowControlSettings } from '../src/internal.js';
 import { buildCluster, hashesFor, spec } from './helpers.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // INV-9, the oracle boundary, proved behaviourally on real cluster runs: changing only the output
 // lengths leaves every admission, priority, routing, scheduling and preemption decision unchanged
@@ -175,7 +176,7 @@ describe('INV-9 (b): output lengths never change a decision before the first req
           expect(db).toEqual(da);
         },
       ),
-      { numRuns: Number(process.env.BLIS_PROPERTY_RUNS ?? 200) },
+      { numRuns: Number(process.env.BLIS_PROPERTY_RUNS ?? propertyRuns(200)) },
     );
   });
 });

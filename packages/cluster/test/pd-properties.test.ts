@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type SimulationConfigInput, type SimulationResult, simulate } from '../src/index.js';
 import { type CheckedRun, simulateChecked, simulationConfigArb } from '../src/testing/index.js';
 import { hashesFor } from './helpers.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Prefill/decode disaggregation on generated topologies (BLIS's validity rules, some instances
 // in no pool), deciders, transfer links, pool scorers and routers from @blis/cluster/testing,
@@ -13,7 +14,7 @@ import { hashesFor } from './helpers.js';
 // only its workloads know (request ids, zero-length prompts). BLIS_PROPERTY_RUNS scales the cases;
 // BLIS_PROPERTY_SEED replays a failing seed (printed on failure).
 
-const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? 150);
+const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? propertyRuns(150));
 const SEED = process.env.BLIS_PROPERTY_SEED !== undefined ? Number(process.env.BLIS_PROPERTY_SEED) : Date.now() | 0;
 
 /** Runs a property with the file's seed, printing it when the property fails. */

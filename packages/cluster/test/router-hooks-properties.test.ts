@@ -4,6 +4,7 @@ import type { AdmissionPolicy, RouterEvent, RoutingPolicy } from '@blis/policies
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type SimulationConfigInput, prepareSimulation, runPrepared } from '../src/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // With a router that rejects and hints at random (and an admission policy that rejects at
 // random), over random workloads, cluster settings and P/D on or off: conservation (INV-1,
@@ -11,7 +12,7 @@ import { type SimulationConfigInput, prepareSimulation, runPrepared } from '../s
 // request the user sent gets exactly one terminal event (completed or dropped) after its
 // arrival; a P/D prefill part at most one, after it was routed.
 
-const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? 150);
+const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? propertyRuns(150));
 
 /** Steps cost a base plus per-token time, so batches, preemptions and timeouts all happen. */
 const LATENCY: LatencyModel = {

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type SimulationConfigInput, SimulationConfigSchema, simulate } from '../src/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // The post-hoc saturation analysis as part of a run: it adds `saturation` and changes nothing
 // else, and its config is checked. BLIS_PROPERTY_SEED replays a failing seed (printed on failure).
 
-const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? 12);
+const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? propertyRuns(12));
 const SEED = process.env.BLIS_PROPERTY_SEED !== undefined ? Number(process.env.BLIS_PROPERTY_SEED) : Date.now() | 0;
 
 const base = (rate: number, numRequests: number, numInstances: number): SimulationConfigInput => ({

@@ -12,6 +12,7 @@ import {
   simulateChecked,
   simulationConfigArb,
 } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Each checker of @blis/cluster/testing catches a violation: a clean run is doctored (a result
 // field, or one event of its log) and the report must name the broken invariant.
@@ -176,7 +177,7 @@ describe('@blis/cluster/testing checkers', () => {
   });
 
   it('generates configs the schema accepts, with every opt-in feature', () => {
-    const configs = fc.sample(simulationConfigArb({ pd: 'sometimes', autoscaling: 'sometimes', kvTiers: 'sometimes' }), { numRuns: 60, seed: 3 });
+    const configs = fc.sample(simulationConfigArb({ pd: 'sometimes', autoscaling: 'sometimes', kvTiers: 'sometimes' }), { numRuns: propertyRuns(60), seed: 3 });
     for (const c of configs) expect(SimulationConfigSchema.safeParse(c).success).toBe(true);
     expect(configs.some((c) => c.pd !== undefined)).toBe(true);
     expect(configs.some((c) => c.autoscaling !== undefined)).toBe(true);
@@ -188,7 +189,7 @@ describe('@blis/cluster/testing checkers', () => {
       fc.property(simulationConfigArb({ pd: 'sometimes', autoscaling: 'sometimes', kvTiers: 'sometimes', maxRequests: 30 }), (config) => {
         expect(simulateChecked(config).violations).toEqual([]);
       }),
-      { numRuns: 30 },
+      { numRuns: propertyRuns(30) },
     );
   });
 });

@@ -4,6 +4,7 @@ import { type SimulationResult, simulate } from '../src/index.js';
 import { simulationConfigArb } from '../src/testing/index.js';
 import { type TimeSeriesHost, TimeSeriesRecorder } from '../src/timeseries/timeseries-recorder.js';
 import { timeseriesResult } from '../src/timeseries/timeseries-result.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 /** A host whose one instance's signals the test sets by hand between samples. */
 function fakeHost() {
@@ -152,7 +153,7 @@ describe('time series on generated runs', () => {
           expect(Math.max(...ts.cluster.replicas!)).toBeLessThanOrEqual(r.autoscaling.peak_replicas);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

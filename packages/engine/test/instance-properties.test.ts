@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type InstanceConfig, PartitionedRng, type RequestSpec, makeRequestSpec } from '../src/index.js';
 import { type DriveResult, blackbox, drive, instanceConfig, promptHashes } from './drive.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Random configurations and workloads, tiny KV caches included (so preemption and unservable
 // drops are common), run with the invariant monitor on. Checked: INV-1..5 and INV-8, plus the
@@ -216,7 +217,7 @@ describe('InstanceSimulator on random configurations and workloads', () => {
       fc.property(scenarioArb, (sc) => {
         checkRun(sc, drive(sc.config, sc.specs, 200_000));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -230,7 +231,7 @@ describe('InstanceSimulator on random configurations and workloads', () => {
         if (r.instance.metrics.preemptions > 0) preempting++;
         if (r.instance.metrics.dropped > 0) dropping++;
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
     // The generator really exercises both paths.
     expect(preempting).toBeGreaterThan(10);
@@ -265,7 +266,7 @@ describe('InstanceSimulator on random configurations and workloads', () => {
         expect([...b.outcomes.entries()]).toEqual([...a.outcomes.entries()]);
         expect(b.instance.metrics.itlEntries).toEqual(a.instance.metrics.itlEntries);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });
@@ -331,7 +332,7 @@ describe('prefix groups and KV pressure, as properties', () => {
         expect(prefill).toBeLessThanOrEqual(all);
         if (r.instance.metrics.preemptions === 0) expect(prefill).toBe(all);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeRequestSpec } from '../src/index.js';
 import { blackbox, drive, instanceConfig, promptHashes } from './drive.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // The legacy CPU tier driven by the engine: reloads on admission, their latency charged to the
 // step, compute saved for reloaded blocks (vLLM) or not (BLIS, --kv-reload-recompute).
@@ -112,7 +113,7 @@ describe('CPU tier in the engine (fast-check)', () => {
         expect(s.cpuEvictions).toBeLessThanOrEqual(s.mirrored);
         expect(s.transferLatencyUs).toBe(s.reloaded); // base 0, ceil(16/100) = 1 µs per block
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -129,7 +130,7 @@ describe('CPU tier in the engine (fast-check)', () => {
         expect(tiered.steps).toEqual(plain.steps);
         expect([...tiered.outcomes.entries()]).toEqual([...plain.outcomes.entries()]);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 });

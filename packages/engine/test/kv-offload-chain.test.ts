@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeRequestSpec } from '../src/index.js';
 import { blackbox, drive, instanceConfig, promptHashes } from './drive.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // The offload chain driven by the engine: deferred admissions are skipped while a fetch from a
 // secondary tier is pending, and admitted once the promotion has landed on the CPU tier.
@@ -85,7 +86,7 @@ describe('offload chain in the engine', () => {
       // Only about one workload in fourteen defers. With 120 runs the check below failed about
       // one run in eight (CI flake): 100 seeds gave 1 to 16 deferring runs, 13 of them 5 or
       // fewer. With 400 (a third of a second), 60 seeds gave 19 to 41.
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
     // The generator really exercises deferral.
     expect(deferring).toBeGreaterThan(5);

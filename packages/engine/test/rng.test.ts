@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PartitionedRng } from '../src/index.js';
 import { deriveSeed, fnv1a32 } from '../src/internal.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 const names = fc.constantFrom('workload', 'router', 'instance_0', 'instance_1', 'policy/admission', 'a', 'b');
 
@@ -91,7 +92,7 @@ describe('PartitionedRng', () => {
           expect(Number.isFinite(s.normal())).toBe(true);
         }
       }),
-      { numRuns: 30 },
+      { numRuns: propertyRuns(30) },
     );
   });
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ArrayRequestSource, type RequestOutcome, type RequestSpec, makeRequestSpec, runInstance } from '../src/index.js';
 import { blackbox, instanceConfig, promptHashes } from './drive.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Client timeouts (RequestSpec.deadlineUs). As in BLIS, the deadline is armed when the request
 // enters the wait queue; one that passed during the alpha queueing delay times out right there
@@ -110,7 +111,7 @@ describe('timeouts, any of them (fast-check)', () => {
         expect(instance.queueDepth + instance.batchSize).toBe(0);
         expect(instance.kv.usedBlocks).toBe(0);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EpochBitFilter } from '../src/epoch-bit-filter.js';
 import { mixOf } from '../src/hash-mix.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // The filter a delayed prefix view asks before looking a hash up: it may say yes for a mix never
 // added (that only costs work), never no for one added since the last clear (that would answer
@@ -37,7 +38,7 @@ describe('EpochBitFilter', () => {
         }
         for (const m of members) expect(filter.mayHold(m)).toBe(true);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 

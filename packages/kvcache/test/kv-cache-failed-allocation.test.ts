@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KVCache, type KVCacheSnapshot, ROOT_HASH, fillBlockHashes } from '../src/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Issue #13, rule 2: an allocation that does not fit changes nothing, the LRU free order
 // included (vLLM's allocate_slots and BLIS's AllocateKVBlocks check before they act). Claiming
@@ -59,7 +60,7 @@ function withoutFailures(s: KVCacheSnapshot): KVCacheSnapshot {
 
 describe('a failed allocation (fast-check)', () => {
   it('leaves the whole cache as it was: free order, prefix index, owners and counters', () => {
-    const params = { numRuns: 500, seed: Date.now() | 0 };
+    const params = { numRuns: propertyRuns(500), seed: Date.now() | 0 };
     const failures = { seen: 0 };
     try {
       fc.assert(

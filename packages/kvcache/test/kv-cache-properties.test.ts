@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KVCache, KVCacheError, ROOT_HASH, fillBlockHashes } from '../src/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Random operation sequences against a real cache, checked after every operation against what
 // the caller can observe: INV-4, per-owner accounting, all-or-nothing allocation, no double free.
@@ -194,7 +195,7 @@ describe('KVCache under random operation sequences', () => {
         expect(kv.freeBlocks).toBe(totalBlocks);
         kv.checkConsistency();
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 });

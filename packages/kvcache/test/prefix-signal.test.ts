@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KVCache, KVCacheError, ROOT_HASH, fillBlockHashes } from '../src/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // The delayed prefix-cache view a router reads (`--cache-signal-delay`): after a refresh it
 // answers exactly as the live cache does; between refreshes it answers as the cache did at the
@@ -64,7 +65,7 @@ describe('KVCache.openPrefixSignal()', () => {
         signal.refresh();
         expect(queries.map((h) => signal.cachedPrefixBlocks(h))).toEqual(live());
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

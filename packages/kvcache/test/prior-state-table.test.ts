@@ -4,6 +4,7 @@ import { BlockStore } from '../src/block-store.js';
 import { HashIndex } from '../src/hash-index.js';
 import { DelayedPrefixSignal } from '../src/prefix-signal.js';
 import { PriorStateTable } from '../src/prior-state-table.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // The delayed view of a hash set, against the naive one it replaces: a copy of the set taken at
 // each epoch start (a journal replayed up to the refresh). Hashes come from a small pool that
@@ -57,7 +58,7 @@ describe('PriorStateTable', () => {
         expect(table.size).toBe(touched.size);
         for (const h of pool) expect(table.lookup(h)).toBe(expected(h));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });
@@ -97,7 +98,7 @@ describe('DelayedPrefixSignal over a HashIndex', () => {
         expect(signal.cachedPrefixBlocks(pool)).toBe(run === -1 ? pool.length : run);
         expect(signal.cachedPrefixBlocks(pool, 3)).toBe(Math.min(3, run === -1 ? pool.length : run));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LatencyConfigError, TrainedPhysicsLatencyModel, deriveKVCapacity, hardwareSpec, resolveLatency } from '../src/index.js';
 import { MOE_COMM_BACKENDS, moeCommFamily } from '../src/internal.js';
 import { arch, step } from './step-batch.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Issue 38's properties of data/expert parallelism: off (DP 1, EP off) it changes nothing, EP
 // alone changes no step, and a dense model refuses it whatever the degrees.
@@ -36,7 +37,7 @@ describe('DP 1 without EP is the model as it was', () => {
           expect(before.basesOf(batch).moeDispatch).toBe(0);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -77,7 +78,7 @@ describe('expert parallelism', () => {
           expect(on.stepTime(batch)).toBe(off.stepTime(batch));
         },
       ),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -89,7 +90,7 @@ describe('expert parallelism', () => {
         const a2a = new TrainedPhysicsLatencyModel(a, H100, 1, undefined, undefined, { dp, enableExpertParallel: true, moeCommBackend: backend }).basesOf(batch);
         expect(a2a.moeDispatch).toBeGreaterThanOrEqual(ag.moeDispatch);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });
@@ -109,7 +110,7 @@ describe('a dense model refuses DP and EP', () => {
           expect(run).toThrow(/^--(dp|enable-expert-parallel): expected a mixture-of-experts model .* a dense model$/);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimServer, startSimServer } from '../src/index.js';
 import { LiveSimulation, promptWords, wordBlockHashes } from '../src/internal.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 const MODEL = 'meta-llama/llama-3.1-8b-instruct';
 
@@ -43,7 +44,7 @@ describe('LiveSimulation', () => {
           expect(e.endUs).toBeGreaterThanOrEqual(e.dueUs[e.outputTokens - 1]);
         }
       }),
-      { numRuns: 25 },
+      { numRuns: propertyRuns(25) },
     );
   });
 

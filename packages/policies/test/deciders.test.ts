@@ -15,6 +15,7 @@ import {
 } from '../src/index.js';
 import { createAlwaysDecider, createNeverDecider, createPrefixThresholdDecider } from '../src/internal.js';
 import { request, routerState, snapshots } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 /** Hashes 1..n: a prompt of `n` full blocks. */
 const hashes = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
@@ -157,7 +158,7 @@ describe('prefix-threshold', () => {
           expect(got).toBe(want);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

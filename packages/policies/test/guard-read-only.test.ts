@@ -16,6 +16,7 @@ import {
   seededRandomSource,
 } from '../src/index.js';
 import { entry, request, routerState, snapshots } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 const r17 = request({ index: 17, id: 'r17', blockHashes: new Uint32Array([1, 2, 3]) as unknown as number[] });
 const fresh = () => routerState(snapshots({ cached: [1] }, {}, { queueDepth: 4 }, {}), { nowUs: 1200, tenants: { t: { inFlight: 2 } } });
@@ -211,7 +212,7 @@ describe('guardPolicy readOnly: built-in policies are unaffected (property)', ()
           }
         }
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

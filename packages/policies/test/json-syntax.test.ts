@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonSyntaxProblem } from '../src/internal.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Messages about bad JSON are ours (V8's change between Node versions and quote the input):
 // the scanner must agree with JSON.parse on what is JSON, and say where it stops.
@@ -36,7 +37,7 @@ describe('jsonSyntaxProblem', () => {
       fc.property(fc.oneof(fc.json(), mangled), (t) => {
         expect(jsonSyntaxProblem(t) === undefined).toBe(parses(t));
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { keyOf, LruSet } from '../src/scorers/lru-set.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 /**
  * The semantics LruSet must keep, written the obvious way: entries from least to most recent,
@@ -58,7 +59,7 @@ describe('LruSet', () => {
         expectSame(set, model);
         for (const e of model.entries) expect(set.has(e.hash)).toBe(model.has(e.hash));
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 

@@ -14,6 +14,7 @@ import {
 import { defaultPolicyRegistry } from '../src/default-registry.js';
 import { assertPolicyContract, checkPolicyContract, formatContractReport, policyBundleArb } from '../src/testing/index.js';
 import fc from 'fast-check';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 /** Params some built-ins need to build at all. */
 const PARAMS: Record<string, Record<string, unknown>> = { 'tenant-quota': { maxInFlight: 10 } };
@@ -23,7 +24,7 @@ describe('every built-in policy keeps the contract', () => {
   for (const kind of POLICY_KINDS) {
     for (const name of listing[kind]) {
       it(`${kind} ${name}`, () => {
-        assertPolicyContract(kind, defaultPolicyRegistry.factory(kind, name), { numRuns: 40, params: PARAMS[name] ?? {} });
+        assertPolicyContract(kind, defaultPolicyRegistry.factory(kind, name), { numRuns: propertyRuns(40), params: PARAMS[name] ?? {} });
       });
     }
   }
@@ -39,7 +40,7 @@ const leastQueue = (ctx: PolicyFactoryContext): RoutingPolicy => ({
 });
 
 function failuresOf(kind: PolicyKind, factory: Parameters<typeof checkPolicyContract>[1]) {
-  const report = checkPolicyContract(kind, factory, { numRuns: 50, print: false });
+  const report = checkPolicyContract(kind, factory, { numRuns: propertyRuns(50), print: false });
   return report;
 }
 
@@ -64,7 +65,7 @@ describe('the harness catches bad policies', () => {
         (s.instances[0] as { queueDepth: number }).queueDepth += 1;
         return { instance: 0, reason: '' };
       },
-    }), { numRuns: 20, print: false });
+    }), { numRuns: propertyRuns(20), print: false });
     expect(bump.failures.map((f) => f.property)).toEqual(['no-input-mutation']);
     expect(bump.failures[0].message).toMatch(/wrote state\.instances\[0\]\.queueDepth/);
 
@@ -75,7 +76,7 @@ describe('the harness catches bad policies', () => {
         out.fill(0.5);
       },
     });
-    const report = checkPolicyContract('scorer', scorer, { numRuns: 20, print: false });
+    const report = checkPolicyContract('scorer', scorer, { numRuns: propertyRuns(20), print: false });
     expect(report.failures.map((f) => f.property)).toEqual(['no-input-mutation']);
     expect(report.failures[0].message).toMatch(/scorer "priority-writer": wrote request\.priority/);
   });
@@ -83,7 +84,7 @@ describe('the harness catches bad policies', () => {
   it('nondeterministic: a router that ignores its random stream', () => {
     let calls = 0;
     const report = checkPolicyContract('routing', () => ({ name: 'flaky', route: (_r, s) => ({ instance: calls++ % s.instances.length, reason: '' }) }), {
-      numRuns: 30,
+      numRuns: propertyRuns(30),
       instances: { min: 2, max: 4 },
       print: false,
     });
@@ -92,7 +93,7 @@ describe('the harness catches bad policies', () => {
   });
 
   it('a router that draws from its own seeded random stream is deterministic', () => {
-    const report = checkPolicyContract('routing', (ctx) => ({ name: 'random', route: (_r, s) => ({ instance: Math.floor(ctx.random.next() * s.instances.length), reason: '' }) }), { numRuns: 30, print: false });
+    const report = checkPolicyContract('routing', (ctx) => ({ name: 'random', route: (_r, s) => ({ instance: Math.floor(ctx.random.next() * s.instances.length), reason: '' }) }), { numRuns: propertyRuns(30), print: false });
     expect(report.ok).toBe(true);
   });
 
@@ -100,13 +101,13 @@ describe('the harness catches bad policies', () => {
     const peek = checkPolicyContract('admission', () => ({
       name: 'peeker',
       admit: (r: RequestView) => ({ admit: ((r as unknown as { outputTokens?: number }).outputTokens ?? 0) < 100, reason: '' }),
-    }), { numRuns: 20, print: false });
+    }), { numRuns: propertyRuns(20), print: false });
     expect(peek.failures.map((f) => f.property)).toEqual(['no-output-length']);
     expect(peek.failures[0].message).toMatch(/admission policy "peeker": read request\.outputTokens/);
     const probe = checkPolicyContract('priority', () => ({
       name: 'prober',
       priority: (r: RequestView) => ('outputTokens' in r ? 1 : 0),
-    }), { numRuns: 10, print: false });
+    }), { numRuns: propertyRuns(10), print: false });
     expect(probe.failures.map((f) => f.property)).toEqual(['no-output-length']);
     expect(probe.failures[0].message).toMatch(/read request\.outputTokens \(an `in` test\)/);
   });
@@ -130,15 +131,15 @@ describe('the harness catches bad policies', () => {
 
   it('a failure replays from its seed and path; the report prints them; assert throws the report', () => {
     const bad = () => ({ name: 'last', route: (_r: RequestView, s: { instances: readonly unknown[] }) => ({ instance: s.instances.length > 3 ? 7 : 0, reason: '' }) });
-    const first = checkPolicyContract('routing', bad, { numRuns: 100, properties: ['valid-decisions'], print: false });
+    const first = checkPolicyContract('routing', bad, { numRuns: propertyRuns(100), properties: ['valid-decisions'], print: false });
     const f = first.failures[0];
-    const again = checkPolicyContract('routing', bad, { numRuns: 100, properties: ['valid-decisions'], seed: f.seed, path: f.path, print: false });
+    const again = checkPolicyContract('routing', bad, { numRuns: propertyRuns(100), properties: ['valid-decisions'], seed: f.seed, path: f.path, print: false });
     expect(again.failures[0].counterexample).toEqual(f.counterexample);
     const printed: string[] = [];
-    checkPolicyContract('routing', bad, { numRuns: 100, properties: ['valid-decisions'], print: (t) => printed.push(t) });
+    checkPolicyContract('routing', bad, { numRuns: propertyRuns(100), properties: ['valid-decisions'], print: (t) => printed.push(t) });
     expect(printed.join('\n')).toMatch(/replay with \{ seed: -?\d+, path: "[\d:]*" \}/);
     expect(formatContractReport(first)).toContain('routing policy "last" breaks its contract');
-    expect(() => assertPolicyContract('routing', bad, { numRuns: 100 })).toThrow(/returned instance 7/);
+    expect(() => assertPolicyContract('routing', bad, { numRuns: propertyRuns(100) })).toThrow(/returned instance 7/);
   });
 });
 
@@ -149,7 +150,7 @@ describe('policyBundleArb', () => {
         const r = parsePolicyBundle(bundle);
         if (!r.success) throw new Error(JSON.stringify(r.issues));
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

@@ -8,6 +8,7 @@ import {
   type SchedulerEntry,
 } from '../src/index.js';
 import { deepFreeze, request, routerState, snapshots } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 const registry = createPolicyRegistry();
 const SLO_CLASSES = ['critical', 'standard', 'sheddable', 'batch', 'background', '', 'other'];
@@ -106,7 +107,7 @@ describe('scorer range', () => {
           }
         }
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });
@@ -175,7 +176,7 @@ describe('no policy mutates its inputs or reads beyond RequestView', () => {
           expect(JSON.stringify(state)).toBe(before);
         }
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 });

@@ -10,11 +10,12 @@ import {
   saturationEvents,
 } from '../src/index.js';
 import { finalLabel } from '../src/internal.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Invariants of the post-hoc saturation analysis over generated request sets.
 // BLIS_PROPERTY_RUNS scales the cases; BLIS_PROPERTY_SEED replays a failing seed (printed on failure).
 
-const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? 200);
+const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? propertyRuns(200));
 const SEED = process.env.BLIS_PROPERTY_SEED !== undefined ? Number(process.env.BLIS_PROPERTY_SEED) : Date.now() | 0;
 
 function check<T>(name: string, arb: fc.Arbitrary<T>, predicate: (v: T) => void): void {

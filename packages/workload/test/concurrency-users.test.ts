@@ -2,6 +2,7 @@ import { type WorkloadSpecInput, createRequestSource, parseWorkloadSpec } from '
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drain, specArb } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 const constant = (value: number) => ({ type: 'constant' as const, params: { value } });
 const users = (extra: object = {}): WorkloadSpecInput => ({
@@ -77,7 +78,7 @@ describe('concurrency clients (closed-loop users)', () => {
         for (const r of reqs) if (r.sessionId !== '') rounds.set(r.sessionId, [...(rounds.get(r.sessionId) ?? []), r.roundIndex]);
         for (const rs of rounds.values()) expect(rs).toEqual(rs.map((_, k) => k));
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

@@ -4,6 +4,7 @@ import { networkDelay, promptBlockHashes } from '@blis/workload/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drain, specArb } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 const constant = (value: number) => ({ type: 'constant' as const, params: { value } });
 
@@ -370,7 +371,7 @@ describe('any valid spec (fast-check)', () => {
           expect(r.blockHashes.length).toBe(Math.floor(r.inputTokens / 16));
         });
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

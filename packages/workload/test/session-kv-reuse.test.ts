@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { Recording } from './recording-source.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // Issue #13, rule 3: a session's next round hits the blocks its previous round's answer filled,
 // not only its previous prompt's. vLLM caches every full block, generated ones included.
@@ -85,7 +86,7 @@ describe('multi-turn sessions reuse the blocks their previous round generated', 
   });
 
   it('round k+1 hits exactly the full blocks round k stored when nothing is evicted (fast-check)', () => {
-    const params = { numRuns: 40, seed: Date.now() | 0 };
+    const params = { numRuns: propertyRuns(40), seed: Date.now() | 0 };
     try {
       fc.assert(
         fc.property(

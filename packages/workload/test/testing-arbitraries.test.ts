@@ -7,6 +7,7 @@ import { openAzureTrace, openMooncakeTrace, openTraceV2, parseWorkloadSpec } fro
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arraySource, azureTraceArb, drain, mooncakeTraceArb, requestStreamArb, specArb, traceV2Arb } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'blis-testing-'));
 let n = 0;
@@ -24,7 +25,7 @@ describe('@blis/workload/testing', () => {
       fc.property(specArb({ growthNone: true, maxRequests: 20 }), (spec) => {
         expect(() => parseWorkloadSpec(spec)).not.toThrow();
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -42,7 +43,7 @@ describe('@blis/workload/testing', () => {
         const [a, b] = reqs.filter((r) => r.prefixGroup === 'g1' && r.sessionId === '' && r.prefixLength === 256 && r.inputTokens >= 256);
         if (a !== undefined && b !== undefined) expect(a.blockHashes[0]).toBe(b.blockHashes[0]);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -51,7 +52,7 @@ describe('@blis/workload/testing', () => {
       fc.property(azureTraceArb(), (trace) => {
         expect(shape(drain(openAzureTrace(write('csv', trace.text))))).toEqual(trace.rows);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 
@@ -60,7 +61,7 @@ describe('@blis/workload/testing', () => {
       fc.property(mooncakeTraceArb(), (trace) => {
         expect(shape(drain(openMooncakeTrace(write('jsonl', trace.text))))).toEqual(trace.rows);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 
@@ -74,7 +75,7 @@ describe('@blis/workload/testing', () => {
         expect(shape(reqs)).toEqual(trace.rows);
         expect(reqs.map((r) => r.prefixGroup)).toEqual(trace.records.map((r) => r.prefix_group));
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

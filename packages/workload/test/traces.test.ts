@@ -17,6 +17,7 @@ import { TRACEV2_COLUMNS, azureTimestampUs, mooncakeBlockHashes } from '@blis/wo
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drain, specArb } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 const FIX = join(import.meta.dirname, 'fixtures');
 const AZURE = join(FIX, 'azure-code-300.csv');
@@ -207,7 +208,7 @@ describe('TraceV2', () => {
         writeTraceV2(openTraceV2(`${stem}.csv`), `${stem}-again.yaml`, `${stem}-again.csv`);
         expect(readFileSync(`${stem}-again.csv`, 'utf8')).toBe(readFileSync(`${stem}.csv`, 'utf8'));
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 

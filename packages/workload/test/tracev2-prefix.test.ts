@@ -7,6 +7,7 @@ import { TRACEV2_COLUMNS } from '@blis/workload/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drain, specArb } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // TraceV2 prefix groups as BLIS reads and writes them (sim/workload/replay.go, tracev2.go):
 // `input_tokens` is the request's own tokens, and a grouped row is preceded by its group's
@@ -182,7 +183,7 @@ describe('TraceV2 prefix groups, written as BLIS writes them', () => {
           expect(Number(f[col('input_tokens')]) + Number(f[col('prefix_length')])).toBe(direct[i].inputTokens);
         });
       }),
-      { numRuns: 40, verbose: true },
+      { numRuns: propertyRuns(40), verbose: true },
     );
   });
 });

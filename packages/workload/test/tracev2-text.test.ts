@@ -7,6 +7,7 @@ import { TRACEV2_COLUMNS, TextLines } from '@blis/workload/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drain, specArb } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'blis-tracev2-text-'));
 
@@ -35,7 +36,7 @@ describe('openTraceV2Text', () => {
         const pair = { header: readFileSync(`${stem}.yaml`, 'utf8'), headerName: 'h.yaml', data: readFileSync(`${stem}.csv`, 'utf8'), dataName: 'd.csv' };
         expect(drain(openTraceV2Text(pair, { maxRequests: 50 })).map(fields)).toEqual(drain(openTraceV2(`${stem}.yaml`, { maxRequests: 50 })).map(fields));
       }),
-      { numRuns: 30 },
+      { numRuns: propertyRuns(30) },
     );
   });
 

@@ -7,6 +7,7 @@ import { windowRate } from '@blis/workload/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arrivalArb, drain } from '../src/testing/index.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
 // BLIS's per-window form of WorkloadSpec v2 (ActiveWindow's trace_rate, arrival,
 // input_distribution, output_distribution; sim/workload/generator.go generateRequestsForWindow).
@@ -252,7 +253,7 @@ describe('property: per-window generation', () => {
           }
         });
       }),
-      { numRuns: 80 },
+      { numRuns: propertyRuns(80) },
     );
   });
 });

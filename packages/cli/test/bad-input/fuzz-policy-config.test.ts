@@ -10,6 +10,7 @@ import { extractBundleModules } from '../../src/policy-modules/bundle-modules.js
 import { UsageError, type UsageIssue, formatIssue } from '../../src/errors/usage-error.js';
 import { readYamlFile } from '../../src/inputs/yaml-file.js';
 import { runInProcess } from './run-in-process.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // Policy files (`--policy-config`, the policy bundle YAML) mutated from valid ones: accepted, or
 // refused with issues that name the file, each line bounded and free of raw control characters.
@@ -60,7 +61,7 @@ describe('policy file reader under fuzzing', () => {
           seen.refused++;
         }
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
     expect(seen.accepted).toBeGreaterThan(20);
     expect(seen.refused).toBeGreaterThan(100);
@@ -81,7 +82,7 @@ describe('policy file reader under fuzzing', () => {
           }
         }
       }),
-      { numRuns: 30 },
+      { numRuns: propertyRuns(30) },
     );
   });
 });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SimulationConfigInput } from '../../src/index.js';
 import { simulateChecked, simulationConfigArb } from '../../src/testing/index.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // Autoscaled clusters from @blis/cluster/testing (every built-in autoscaler, windows, cooldown,
 // delays, warm-up, every drain policy, node pools, with and without P/D), and scripted
@@ -11,7 +12,7 @@ import { simulateChecked, simulationConfigArb } from '../../src/testing/index.js
 // replica-second bookkeeping, besides INV-1..9.
 
 /** Cases per property; BLIS_PROPERTY_RUNS raises it for a longer hunt. */
-const RUNS = Math.max(1, Math.round(Number(process.env.BLIS_PROPERTY_RUNS ?? 400) / 10));
+const RUNS = Math.max(1, Math.round(Number(process.env.BLIS_PROPERTY_RUNS ?? propertyRuns(400)) / 10));
 
 /** Workloads long enough to cross several autoscaler intervals (up to 250 requests at 5 to 120/s). */
 const workload = { minRequests: 20, maxRequests: 250, rates: [5, 20, 60, 120], maxInputTokens: 700, maxOutputTokens: 120, timeouts: false, sessions: false };

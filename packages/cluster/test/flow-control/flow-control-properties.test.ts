@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { simulate } from '../../src/index.js';
 import { flowControlConfigArb } from '../../src/testing/index.js';
 import { LLAMA8B, spec } from '../helpers.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 /** Cases per property; BLIS_PROPERTY_RUNS=2000 for a longer hunt. */
-const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? 120);
+const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? propertyRuns(120));
 const CLASSES = ['critical', 'standard', 'batch', 'sheddable', 'background', ''] as const;
 
 const workloadArb = fc.array(

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { goodputTargetsArb, specArb } from '@blis/workload/testing';
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../src/index.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // Goodput's invariants on generated specs with generated thresholds (BLIS's definitions): a class's
 // good requests are among its completions, which are among its arrivals; attainments are shares;
@@ -38,7 +39,7 @@ describe('goodput on generated workloads', () => {
         expect(g!.slo_attainment).toBeCloseTo(arrivals === 0 ? 0 : good / arrivals, 12);
         expect(dur > 0 ? g!.goodput_rps * dur : 0).toBeCloseTo(good, 6);
       }),
-      { numRuns: 25 },
+      { numRuns: propertyRuns(25) },
     );
   });
 });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type InstanceConfig, type InstanceSimulator, type LoraSettings, type RequestSpec, makeRequestSpec } from '../../src/index.js';
 import { blackbox, drive, instanceConfig, promptHashes } from '../drive.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // Random LoRA workloads on one instance with the invariant monitor on (INV-1..5, INV-8, KV
 // accounting after every step): the resident set and the cold-load gate hold whatever the
@@ -101,7 +102,7 @@ describe('LoRA serving on random workloads', () => {
         loads += lora.loads.reduce((x, y) => x + y, 0);
         evictions += lora.evictions.reduce((x, y) => x + y, 0);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
     // The generator exercises loads and evictions.
     expect(loads).toBeGreaterThan(100);
@@ -119,7 +120,7 @@ describe('LoRA serving on random workloads', () => {
         expect(a.steps).toEqual(b.steps);
         expect(a.instance.lora!.loads.every((n) => n === 0)).toBe(true);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 

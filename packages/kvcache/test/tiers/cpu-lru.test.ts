@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CpuLru } from '../../src/tiers/cpu-lru.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // The run-splicing LRU must stand for exactly the order a plain move-to-tail list would have,
 // after every operation: BLIS's eviction order depends on it.
@@ -63,7 +64,7 @@ describe('CpuLru', () => {
           lru.checkConsistency();
         }
       }),
-      { numRuns: 400, verbose: true },
+      { numRuns: propertyRuns(400), verbose: true },
     );
   });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CPU_HIT, CPU_HIT_PENDING, CPU_MISS, CpuStagingTier } from '../../src/tiers/cpu-staging-tier.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 /** The mutant BC-C5 forbids: a promotion gated on free slots alone, ignoring evictable blocks. */
 class FreeOnlyGate extends CpuStagingTier {
@@ -216,14 +217,14 @@ describe('CpuStagingTier properties', () => {
   it('matches the reference model after every operation; evictable equals the scan; locked blocks are never evicted', () => {
     fc.assert(
       property((c) => new CpuStagingTier(c)),
-      { seed: 0x5eed_0002, verbose: true, numRuns: 400 },
+      { seed: 0x5eed_0002, verbose: true, numRuns: propertyRuns(400) },
     );
   });
 
   it('the same property catches the free-only gate mutant', () => {
     const result = fc.check(
       property((c) => new FreeOnlyGate(c)),
-      { seed: 0x5eed_0002, numRuns: 400 },
+      { seed: 0x5eed_0002, numRuns: propertyRuns(400) },
     );
     expect(result.failed).toBe(true);
   });

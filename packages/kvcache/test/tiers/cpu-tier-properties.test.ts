@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CpuTier, KVCache, ROOT_HASH, chainHash } from '../../src/index.js';
 import { batchOf } from './mirror-batch.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // The CPU tier's mirror skips verified segments and splices runs instead of moving each block;
 // whatever it does, the CPU LRU must end each operation in exactly the order, with exactly the
@@ -106,7 +107,7 @@ describe('CPU tier mirror (fast-check)', () => {
           tier.checkConsistency();
         }
       }),
-      { numRuns: 1000, verbose: true },
+      { numRuns: propertyRuns(1000), verbose: true },
     );
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFERRED, KVCache, type KVTierStats, OffloadChain, ROOT_HASH, chainHash } from '../../src/index.js';
 import { KeyIndex } from '../../src/tiers/key-index.js';
 import { chainConfig, fsTier, mirrorOf } from './helpers.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // Random workloads driven through a real KVCache and OffloadChain in the engine's step order
 // (setClock, pollDeferred, admissions, mirror, completions): every invariant the chain checks
@@ -112,7 +113,7 @@ describe('OffloadChain under random workloads', () => {
           if (tiers === 0) expect(a.deferrals).toBe(0);
         },
       ),
-      { seed: 0x5eed_0003, verbose: true, numRuns: 200 },
+      { seed: 0x5eed_0003, verbose: true, numRuns: propertyRuns(200) },
     );
   });
 });

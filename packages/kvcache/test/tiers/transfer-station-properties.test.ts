@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type SecondaryTierConfig, TransferStation } from '../../src/index.js';
 import { fsTier } from './helpers.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // Random submission/drain sequences: the completion order is a deterministic total order sorted
 // by (completeAt, submitTick, tier, direction, id), no server idles while work waits (BC-S2),
@@ -99,7 +100,7 @@ describe('TransferStation properties', () => {
         for (let i = 1; i < rows.length; i++) expect(compareRows(rows[i - 1], rows[i])).toBeLessThan(0);
         expect(new Set(rows.map((r) => r[4])).size).toBe(rows.length);
       }),
-      { seed: 0x5eed_0001, verbose: true, numRuns: 300 },
+      { seed: 0x5eed_0001, verbose: true, numRuns: propertyRuns(300) },
     );
   });
 });

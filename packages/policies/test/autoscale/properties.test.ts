@@ -10,6 +10,7 @@ import {
 import { createWvaSaturationAutoscaler } from '../../src/internal.js';
 import { deepFreeze } from '../../src/testing/index.js';
 import { context } from './helpers.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 const registry = createPolicyRegistry();
 
@@ -130,7 +131,7 @@ describe('autoscaler properties', () => {
             expect(JSON.stringify(ctx)).toBe(before);
           }
         }),
-        { numRuns: 200 },
+        { numRuns: propertyRuns(200) },
       );
     },
   );
@@ -143,7 +144,7 @@ describe('autoscaler properties', () => {
         const fromZero = ctx.pendingReplicas === 0 && ctx.waitingRequests > 0;
         expect(d.delta).toBe(fromZero ? 1 : 0);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -153,7 +154,7 @@ describe('autoscaler properties', () => {
         const d = make('threshold', params).evaluate(ctx);
         if (ctx.replicas.length > 0) expect(Math.abs(d.delta)).toBeLessThanOrEqual(params.step as number);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -162,7 +163,7 @@ describe('autoscaler properties', () => {
       fc.property(withParams('queue-depth'), contextArb, (params, ctx) => {
         expect(make('queue-depth', params).evaluate(ctx).delta).toBeGreaterThanOrEqual(-1);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -186,7 +187,7 @@ describe('autoscaler properties', () => {
           expect(ctx.replicas.filter((r) => r.totalKvCapacityTokens > 0).length).toBeGreaterThan(1);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -198,7 +199,7 @@ describe('autoscaler properties', () => {
           expect(d.delta < 0).toBe(ctx.currentReplicas > ctx.minReplicas);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

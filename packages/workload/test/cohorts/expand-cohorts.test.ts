@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { inActiveWindow } from '../../src/blis-draws.js';
 import { drain, specArb } from '../../src/testing/index.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 const constant = (value: number) => ({ type: 'constant' as const, params: { value } });
 const base = { version: '2' as const, seed: 3, aggregate_rate: 50, num_requests: 200 };
@@ -54,7 +55,7 @@ describe('cohorts expand into clients (BLIS ExpandCohorts)', () => {
           if (w !== undefined) expect(inActiveWindow(r.arrivalUs, w)).toBe(true);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(40) },
     );
   });
 
@@ -65,7 +66,7 @@ describe('cohorts expand into clients (BLIS ExpandCohorts)', () => {
         expect(s.clients.length).toBeGreaterThanOrEqual((raw.clients?.length ?? 0));
         drain(createRequestSource(s));
       }),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(40) },
     );
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { mutate, mutationsArb } from '../../../../tools/test-support/input-mutations.js';
 import { createRequestSource, parseWorkloadSpecText } from '../../src/index.js';
 import { acceptedOrLocated } from './fuzz-contract.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // Workload specs (YAML) mutated from valid ones: accepted, or refused with located issues.
 
@@ -19,7 +20,7 @@ describe('workload spec reader under fuzzing', () => {
         const text = mutate(spec, ms);
         seen[acceptedOrLocated(() => parseWorkloadSpecText(text, 'spec.yaml'), ['spec.yaml'])]++;
       }),
-      { numRuns: 600 },
+      { numRuns: propertyRuns(600) },
     );
     // Both outcomes occur: the mutations are near-valid, not noise.
     expect(seen.accepted).toBeGreaterThan(20);
@@ -36,7 +37,7 @@ describe('workload spec reader under fuzzing', () => {
           for (let i = 0; i < 20 && src.next() !== undefined; i++);
         }, ['spec.yaml']);
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

@@ -8,6 +8,7 @@ import { mutate, mutationsArb } from '../../../../tools/test-support/input-mutat
 import { openAzureTrace, openMooncakeTrace, openTrace, openTraceV2Text } from '../../src/index.js';
 import { TRACEV2_COLUMNS } from '../../src/internal.js';
 import { acceptedOrLocated } from './fuzz-contract.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // The trace readers (TraceV2 header + CSV, Azure CSV, Mooncake JSONL) on mutated valid traces:
 // every row read, or a located refusal.
@@ -68,7 +69,7 @@ describe('trace readers under fuzzing', () => {
         const data = inHeader ? V2_DATA : mutate(V2_DATA, ms);
         seen[acceptedOrLocated(() => drain(openTraceV2Text({ header, headerName: 't.yaml', data, dataName: 't.csv' })), ['t.yaml', 't.csv'])]++;
       }),
-      { numRuns: 600 },
+      { numRuns: propertyRuns(600) },
     );
     expect(seen.accepted).toBeGreaterThan(20);
     expect(seen.refused).toBeGreaterThan(100);
@@ -79,7 +80,7 @@ describe('trace readers under fuzzing', () => {
       fc.property(mutationsArb(true), (ms) => {
         acceptedOrLocated(() => drain(openTraceV2Text({ header: mutate(V2_HEADER, ms), headerName: 't.yaml', data: V2_DATA, dataName: 't.csv' })), ['t.yaml', 't.csv']);
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -90,7 +91,7 @@ describe('trace readers under fuzzing', () => {
         const path = written('az.csv', mutate(AZURE, ms));
         seen[acceptedOrLocated(() => drain(detect ? openTrace(path) : openAzureTrace(path)), [path])]++;
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
     expect(seen.accepted).toBeGreaterThan(20);
     expect(seen.refused).toBeGreaterThan(100);
@@ -103,7 +104,7 @@ describe('trace readers under fuzzing', () => {
         const path = written('m.jsonl', mutate(MOONCAKE, ms));
         seen[acceptedOrLocated(() => drain(detect ? openTrace(path) : openMooncakeTrace(path)), [path])]++;
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
     expect(seen.accepted).toBeGreaterThan(20);
     expect(seen.refused).toBeGreaterThan(100);

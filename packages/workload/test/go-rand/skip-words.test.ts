@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_TOKEN_ID } from '../../src/blis-draws.js';
 import { GoRand } from '../../src/go-rand/go-rand.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // skipIntn stands for `count` discarded Intn draws (BLIS's token ids). Below 256 draws it loops in
 // JavaScript, from 256 on it runs skip-words.wat in WebAssembly; both must leave the stream where
@@ -29,7 +30,7 @@ describe('GoRand.skipIntn', () => {
           expect(afterDraws(seed, lead, n, count, true)).toEqual(afterDraws(seed, lead, n, count, false));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { planInferencePerf } from '../../src/inference-perf/inference-perf-plan.js';
 import { InferencePerfSchema } from '../../src/inference-perf/inference-perf-schema.js';
 import { closedLoop, type SectionInput, specOf } from './ip-helpers.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // Generated inference_perf sections (1-3 stages, 1-25 users, lengths 0-300, chat or not), read as
 // the CLI reads them and run as a closed loop whose every request leaves 1 ms after it arrives.
 // BLIS_PROPERTY_RUNS scales the cases; the run's BLIS_FC_SEED, or else a fresh seed, is printed
 // on failure (`BLIS_FC_SEED=<seed> npx vitest run <this file>` replays it).
 
-const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? 100);
+const RUNS = Number(process.env.BLIS_PROPERTY_RUNS ?? propertyRuns(100));
 const SEED = fc.readConfigureGlobal().seed ?? Date.now() | 0;
 const DELAY_US = 1000;
 /** Cases stay small: at most about this many requests (Σ rate × duration). */

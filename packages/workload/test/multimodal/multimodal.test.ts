@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GoRand } from '../../src/go-rand/go-rand.js';
 import { drain, multimodalArb, specArb } from '../../src/testing/index.js';
+import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 
 // Multimodal prompts (BLIS's MultimodalSpec): the parts of each prompt, what they add up to, and
 // where they go. BLIS HEAD's own runs are the request-level reference
@@ -89,11 +90,11 @@ describe('multimodal prompts', () => {
         // A prompt is its parts plus its shared prefix.
         for (const r of written) if (r.modalities !== undefined) expect(r.inputTokens - r.prefixLength).toBe(Math.max(1, r.modalities.text + r.modalities.image + r.modalities.audio + r.modalities.video));
       }),
-      { numRuns: 25 },
+      { numRuns: propertyRuns(25) },
     );
   });
 
   it('every generated multimodal section is a valid one', () => {
-    fc.assert(fc.property(multimodalArb, (m) => void spec([{ ...text, multimodal: m }])), { numRuns: 200 });
+    fc.assert(fc.property(multimodalArb, (m) => void spec([{ ...text, multimodal: m }])), { numRuns: propertyRuns(200) });
   });
 });

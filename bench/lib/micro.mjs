@@ -2,7 +2,7 @@
 // warm-up pass: the event queue, KV allocate/release with prefix hits, and a weighted routing
 // decision with every scorer. Prints one JSON line: [{ name, ops, nsPerOp }].
 import { performance } from 'node:perf_hooks';
-import { EventQueue } from '../../packages/engine/dist/index.js';
+import { EventQueue } from '../../packages/engine/dist/internal.js';
 import { KVCache, chainHash, hashString } from '../../packages/kvcache/dist/index.js';
 import { defaultPolicyRegistry, policyContext } from '../../packages/policies/dist/index.js';
 

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors/usage-error.js';
+import { usageIssueOf } from '../inputs/yaml-file.js';
 
 /** Input-file errors of @blis/observe and @blis/workload, as the CLI reports them. */
 function located(e: unknown): e is Error & { issues: { file: string; line?: number; field?: string; expected: string; found: string }[] } {
@@ -9,5 +10,5 @@ function located(e: unknown): e is Error & { issues: { file: string; line?: numb
 /** Located input errors of calibrate's readers as usage errors (`file:line field: expected, found`); anything else as is. */
 export function asUsageError(e: unknown): unknown {
   if (!located(e)) return e;
-  return new UsageError(e.issues.map((i) => ({ where: `${i.file}${i.line !== undefined ? `:${i.line}` : ''}${i.field !== undefined ? ` ${i.field}` : ''}`, expected: i.expected, found: i.found })));
+  return new UsageError(e.issues.map(usageIssueOf));
 }

@@ -109,6 +109,13 @@ def current_bundle(repo: Path) -> Optional[Path]:
     return _bundles[repo]
 
 
+def cli_budget_ms(timeout_s: float) -> int:
+    """The CLI's `max_wall_ms` within a `timeout_s` wait: a tenth less, and at least a second less
+    (never more than half), so that its `timeout` answer arrives first on a loaded machine too."""
+    reserve = min(max(0.1 * timeout_s, 1.0), 0.5 * timeout_s)
+    return max(1, round((timeout_s - reserve) * 1000))
+
+
 def persistent_by_default() -> bool:
     """False when `$BLIS_EVAL_MODE` is `oneshot`; `serve` or unset keep the CLI running."""
     mode = os.environ.get("BLIS_EVAL_MODE", "").strip().lower() or "serve"
@@ -259,7 +266,7 @@ class BlisTsAdapter:
             "scenarios": copy.deepcopy(list(batch)),
             "objectives": copy.deepcopy(self.objectives),
             "trace": self.trace,
-            "max_wall_ms": max(1, int(self.timeout_s * 1000 * 0.9)),
+            "max_wall_ms": cli_budget_ms(self.timeout_s),
         }
 
     def _record(self, component: str, candidate: Mapping[str, str], t: Mapping[str, Any]) -> Dict[str, Any]:

@@ -121,7 +121,7 @@ def evaluate_with_artifacts(program_path: str, stage: str = "full") -> Evaluatio
     request = build_request(candidate_for(program_path, text), stage)
     timeout_s = subprocess_timeout_s()
     # The CLI's own budget ends first, so a slow candidate gets a `timeout` answer, not a kill.
-    request["max_wall_ms"] = max(1, int(timeout_s * 1000 * 0.9))
+    request["max_wall_ms"] = cli_budget_ms(timeout_s)
     try:
         if eval_mode() == "oneshot":
             code, stdout, stderr = run_cli(json.dumps(request), timeout_s)
@@ -283,6 +283,13 @@ def configured_timeout_s() -> float:
 
 def subprocess_timeout_s() -> float:
     return 0.9 * configured_timeout_s()
+
+
+def cli_budget_ms(timeout_s: float) -> int:
+    """The CLI's `max_wall_ms` within a `timeout_s` wait: a tenth less, and at least a second less
+    (never more than half), so that its `timeout` answer arrives first on a loaded machine too."""
+    reserve = min(max(0.1 * timeout_s, 1.0), 0.5 * timeout_s)
+    return max(1, round((timeout_s - reserve) * 1000))
 
 
 def read_config_value(path: Path, section: str, key: str) -> Optional[str]:

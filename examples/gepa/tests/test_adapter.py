@@ -55,6 +55,10 @@ class EvaluateTest(unittest.TestCase):
         self.assertEqual(req["candidate"], {"kind": "components", "components": g.SEED_CANDIDATE})
         self.assertEqual(req["scenarios"], TRAIN[:2])
         self.assertEqual(req["protocol"], "blis-eval/1")
+        # The default 300 s wait: the CLI's budget ends a tenth earlier, at 270 s.
+        self.assertEqual(req["max_wall_ms"], g.cli_budget_ms(g.BlisTsAdapter().timeout_s))
+        self.assertEqual(g.cli_budget_ms(300.0), 270000)
+        self.assertEqual(g.cli_budget_ms(4.0), 3000)
 
     def test_lengths_without_traces(self):
         r = evaluated("seed", g.SEED_CANDIDATE, TRAIN[:2], False)

@@ -229,6 +229,13 @@ class StageTest(unittest.TestCase):
         with mock.patch.dict(os.environ, {"BLIS_EVAL_TIMEOUT_S": "10"}):
             self.assertAlmostEqual(evaluator.subprocess_timeout_s(), 9.0)
 
+    def test_cli_budget_leaves_a_tenth_and_at_least_a_second_but_at_most_half(self):
+        # 108 s: a tenth (10.8 s) is the larger reserve; 3.6 s: one second; 1 s: half.
+        self.assertEqual(evaluator.cli_budget_ms(108.0), 97200)
+        self.assertEqual(evaluator.cli_budget_ms(3.6), 2600)
+        self.assertEqual(evaluator.cli_budget_ms(1.0), 500)
+        self.assertEqual(evaluator.cli_budget_ms(0.001), 1)
+
     def test_stage1_zeroes_a_score_with_an_invariant_violation(self):
         response = {
             "protocol": "blis-eval/1", "status": "ok", "error": None, "combined_score": 0.7,

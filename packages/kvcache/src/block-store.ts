@@ -2,6 +2,7 @@ const NONE = -1;
 
 /** Field offsets within a block's record; see {@link BlockStore.rec}. */
 export const HASH_LO = 0;
+/** The high half of the block's hash plus one: 0, a fresh record's value, is no hash. */
 export const HASH_HI = 1;
 export const REF = 2;
 /** The block's position in the free ring while it is free (meaningless while held). */
@@ -9,6 +10,8 @@ export const AUX = 3;
 export const BLOCK_FIELDS = 4;
 
 const TWO_32 = 4294967296;
+/** Blocks with a record and ring room from the start; both double as blocks are first taken. */
+const INITIAL_BLOCKS = 256;
 
 /**
  * The cache's blocks and their LRU free order.
@@ -27,14 +30,25 @@ const TWO_32 = 4294967296;
  * A free block revived by a prefix hit leaves a stale entry behind, recognised later because
  * the block no longer points back at it, and skipped; while no stale entry exists, taking a
  * block does not check. The ring is compacted when stale entries fill it.
+ *
+ * Blocks never taken yet are not in the ring: they are the oldest free blocks, in id order,
+ * ahead of everything the ring holds, so they are just a count (`fresh`: ids below it have
+ * been taken at least once). Records and ring grow as blocks are first taken, so a cache costs
+ * memory for the blocks a run reaches: a search's evaluation builds a cache per instance per
+ * scenario, and allocating and filling them for every block was a tenth of its time.
  */
 export class BlockStore {
   readonly total: number;
-  /** The block records, BLOCK_FIELDS int32s per block. */
-  readonly rec: Int32Array;
+  /**
+   * The block records, BLOCK_FIELDS int32s per block, for the blocks below {@link fresh}
+   * (and a few more). Replaced as it grows: read it again after a {@link popFront}.
+   */
+  rec: Int32Array;
   private ring: Int32Array;
   private ringHash: Float64Array;
   private mask: number;
+  /** Blocks taken at least once: ids [0, fresh) have records; [fresh, total) are free and fresh. */
+  private fresh = 0;
   /** Stale entries in the ring (free blocks revived since they were freed). */
   private stale = 0;
   /**
@@ -47,39 +61,35 @@ export class BlockStore {
   private head = 0;
   private tail = 0;
 
-  constructor(total: number) {
+  /** `initialBlocks`: records and ring room before the first growth (tests set it low). */
+  constructor(total: number, initialBlocks = INITIAL_BLOCKS) {
     this.total = total;
-    this.rec = new Int32Array(total * BLOCK_FIELDS);
-    let size = 16;
-    while (size < total * 2) size *= 2;
+    const blocks = Math.max(1, Math.min(total, initialBlocks));
+    this.rec = new Int32Array(blocks * BLOCK_FIELDS);
+    let size = 2;
+    while (size < blocks * 2) size *= 2;
     this.ring = new Int32Array(size);
     this.ringHash = new Float64Array(size);
     this.mask = size - 1;
-    // What `pushBack` of every block in id order leaves, written directly: a short evaluation
-    // (100 requests on 4 instances) spent more time here, block by block, than simulating.
-    const rec = this.rec;
-    const ring = this.ring;
-    for (let id = 0; id < total; id++) {
-      rec[id * BLOCK_FIELDS + HASH_HI] = NONE;
-      rec[id * BLOCK_FIELDS + AUX] = id;
-      ring[id] = id;
-    }
-    this.ringHash.fill(NONE, 0, total);
-    this.tail = total;
   }
 
-  /** The prefix hash `id` carries, or -1. */
+  /** The prefix hash `id` carries, or -1 (also for a block never taken). */
   hashOf(id: number): number {
     const hi = this.rec[id * BLOCK_FIELDS + HASH_HI];
-    return hi < 0 ? NONE : hi * TWO_32 + (this.rec[id * BLOCK_FIELDS + HASH_LO] >>> 0);
+    return hi > 0 ? (hi - 1) * TWO_32 + (this.rec[id * BLOCK_FIELDS + HASH_LO] >>> 0) : NONE;
   }
 
-  /** Sets the hash `id` carries; -1 clears it. Hashes are integers in [0, 2^52). */
+  /** The reference count of block `id` (0 for a block never taken). */
+  refOf(id: number): number {
+    return id < this.fresh ? this.rec[id * BLOCK_FIELDS + REF] : 0;
+  }
+
+  /** Sets the hash `id` (a block taken at least once) carries; -1 clears it. Hashes are integers in [0, 2^52). */
   setHash(id: number, hash: number): void {
     if (hash < 0) {
-      this.rec[id * BLOCK_FIELDS + HASH_HI] = NONE;
+      this.rec[id * BLOCK_FIELDS + HASH_HI] = 0;
     } else {
-      this.rec[id * BLOCK_FIELDS + HASH_HI] = Math.floor(hash / TWO_32);
+      this.rec[id * BLOCK_FIELDS + HASH_HI] = Math.floor(hash / TWO_32) + 1;
       this.rec[id * BLOCK_FIELDS + HASH_LO] = hash >>> 0;
     }
   }
@@ -96,6 +106,8 @@ export class BlockStore {
 
   /** Makes free block `id` the least recently freed (undoing a take). */
   pushFront(id: number): void {
+    // Fresh blocks are older than every ring entry: they must join the ring behind this one.
+    if (this.fresh < this.total) this.enterFreshBlocks();
     if (this.tail - this.head > this.mask) this.compact();
     this.head--;
     const pos = this.head & this.mask;
@@ -106,6 +118,8 @@ export class BlockStore {
 
   /** Free block `id` is being claimed in place (a prefix hit): its ring entry goes stale. */
   revive(id: number): void {
+    // A fresh block is revived only by tests of the ring: the cache revives hashed blocks.
+    if (id >= this.fresh) this.enterFreshBlocks();
     this.rec[id * BLOCK_FIELDS + AUX] = NONE;
     this.stale++;
   }
@@ -115,6 +129,7 @@ export class BlockStore {
    * longer free only once the caller raises its reference count.
    */
   popFront(): number {
+    if (this.fresh < this.total) return this.takeFresh();
     for (;;) {
       const pos = this.head & this.mask;
       const id = this.ring[pos];
@@ -127,6 +142,15 @@ export class BlockStore {
     }
   }
 
+  /**
+   * The hash the `k`-th block {@link popFront} will take from now carries (-1: none), for
+   * reading ahead: a stale ring entry among them shifts the ones after it.
+   */
+  peekHash(k: number): number {
+    const fresh = this.total - this.fresh;
+    return k < fresh ? NONE : this.ringHash[(this.head + k - fresh) & this.mask];
+  }
+
   /** True when `id` is free and this ring entry is its live one. */
   private isLive(id: number, pos: number): boolean {
     return this.rec[id * BLOCK_FIELDS + REF] === 0 && this.rec[id * BLOCK_FIELDS + AUX] === pos;
@@ -134,6 +158,7 @@ export class BlockStore {
 
   /** Calls `fn` for every free block, least recently freed first. */
   forEachFree(fn: (id: number) => void): void {
+    for (let id = this.fresh; id < this.total; id++) fn(id);
     for (let c = this.head; c < this.tail; c++) {
       const pos = c & this.mask;
       const id = this.ring[pos];
@@ -175,5 +200,57 @@ export class BlockStore {
     this.stale = 0;
     // The ring holds at least twice the blocks, so a full ring is at least half stale.
     this.tail = w;
+  }
+
+  /** Takes the oldest fresh block, growing the records (and the ring, kept at twice the blocks) to cover it. */
+  private takeFresh(): number {
+    const id = this.fresh++;
+    if (this.fresh * BLOCK_FIELDS > this.rec.length) {
+      const rec = new Int32Array(Math.min(this.total, 2 * (this.rec.length / BLOCK_FIELDS)) * BLOCK_FIELDS);
+      rec.set(this.rec);
+      this.rec = rec;
+    }
+    // Compaction relies on the ring holding at least twice the blocks that can be in it.
+    if (2 * this.fresh > this.mask + 1) this.growRing();
+    this.poppedHash = NONE;
+    return id;
+  }
+
+  /** Doubles the ring, keeping its live entries in order from position 0 (the stale ones go). */
+  private growRing(): void {
+    const size = 2 * (this.mask + 1);
+    const ring = new Int32Array(size);
+    const ringHash = new Float64Array(size);
+    let w = 0;
+    for (let c = this.head; c < this.tail; c++) {
+      const pos = c & this.mask;
+      const id = this.ring[pos];
+      if (!this.isLive(id, pos)) continue;
+      ring[w] = id;
+      ringHash[w] = this.ringHash[pos];
+      this.rec[id * BLOCK_FIELDS + AUX] = w;
+      w++;
+    }
+    this.ring = ring;
+    this.ringHash = ringHash;
+    this.mask = size - 1;
+    this.head = 0;
+    this.tail = w;
+    this.stale = 0;
+  }
+
+  /** Puts every fresh block in the ring, ahead of its entries, in id order (see {@link pushFront}). */
+  private enterFreshBlocks(): void {
+    const first = this.fresh;
+    const count = this.total - first;
+    while (this.fresh < this.total) this.takeFresh();
+    for (let k = count - 1; k >= 0; k--) {
+      if (this.tail - this.head > this.mask) this.compact();
+      this.head--;
+      const pos = this.head & this.mask;
+      this.ring[pos] = first + k;
+      this.ringHash[pos] = NONE;
+      this.rec[(first + k) * BLOCK_FIELDS + AUX] = pos;
+    }
   }
 }

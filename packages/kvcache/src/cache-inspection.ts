@@ -1,4 +1,4 @@
-import { BLOCK_FIELDS, type BlockStore, REF } from './block-store.js';
+import type { BlockStore } from './block-store.js';
 import { KVCacheError } from './errors.js';
 import type { HashIndex } from './hash-index.js';
 import type { OwnerTable } from './owner-table.js';
@@ -62,7 +62,6 @@ export function blockLayout(store: BlockStore, index: HashIndex, owners: OwnerTa
  */
 export function checkCacheConsistency(store: BlockStore, index: HashIndex, used: number): void {
   const total = store.total;
-  const rec = store.rec;
   let free = 0;
   const seen = new Uint8Array(total);
   store.forEachFree((id) => {
@@ -75,7 +74,7 @@ export function checkCacheConsistency(store: BlockStore, index: HashIndex, used:
   if (free + used !== total) throw new KVCacheError(`INV-4 violated: used ${used} + free ${free} != total ${total}`);
   let referenced = 0;
   for (let id = 0; id < total; id++) {
-    const rc = rec[id * BLOCK_FIELDS + REF];
+    const rc = store.refOf(id);
     if (rc > 0) referenced++;
     else if (rc < 0) throw new KVCacheError(`block ${id} has refcount ${rc}`);
     else if (seen[id] === 0) throw new KVCacheError(`block ${id} has refcount 0 but is not free`);

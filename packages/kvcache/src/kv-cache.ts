@@ -31,8 +31,6 @@ export class KVCache {
 
   // Not readonly: retire() swaps each for an empty one, so that their memory can be collected.
   private store: BlockStore;
-  /** The store's block records (see block-store.ts for the layout). */
-  private rec: Int32Array;
   private used = 0;
   private hashToBlock: HashIndex;
   private owners = new OwnerTable();
@@ -57,7 +55,6 @@ export class KVCache {
     this.totalBlocks = totalBlocks;
     this.blockSizeTokens = blockSizeTokens;
     this.store = new BlockStore(totalBlocks);
-    this.rec = this.store.rec;
     this.hashToBlock = new HashIndex(this.store);
   }
 
@@ -126,7 +123,6 @@ export class KVCache {
     this.signal?.release();
     this.signal = undefined;
     this.store = new BlockStore(0);
-    this.rec = this.store.rec;
     this.hashToBlock = new HashIndex(this.store, 0);
     this.owners = new OwnerTable(1, MIN_OWNER_POOL);
     this.attached = new Int32Array(1);
@@ -191,7 +187,7 @@ export class KVCache {
     if (!Number.isInteger(owner) || owner < 0) throw new KVCacheError(`owner must be a non-negative integer, found ${owner}`);
     const bs = this.blockSizeTokens;
     const owners = this.owners;
-    const rec = this.rec;
+    const rec = this.store.rec;
     const existed = owners.has(owner);
     // Check, then act (vLLM's allocate_slots, BLIS's AllocateKVBlocks): the blocks needed are the
     // new ones plus the cached ones that sit free and will leave the free list when claimed. A
@@ -252,6 +248,13 @@ export class KVCache {
       const from = owners.tokens(owner) / bs;
       const to = Math.min(hashes.length, from + Math.floor(remaining / bs));
       for (let k = from; k < to; k++) this.sink ^= this.hashToBlock.preload(hashes[k]);
+      // Likewise the slots of the hashes the blocks about to be taken evict (the ring's next
+      // entries; a stale one among them only wastes a load).
+      const taking = Math.ceil(remaining / bs);
+      for (let k = 0; k < taking; k++) {
+        const evicted = this.store.peekHash(k);
+        if (evicted !== NONE) this.sink ^= this.hashToBlock.preload(evicted);
+      }
     }
     while (remaining > 0) {
       // The check above counted these blocks; running out here would be a bookkeeping bug.
@@ -264,7 +267,8 @@ export class KVCache {
         this.store.setHash(id, NONE);
       }
       const take = Math.min(bs, remaining);
-      rec[id * BLOCK_FIELDS + REF] = 1;
+      // Read again: taking a block for the first time may have grown the records.
+      this.store.rec[id * BLOCK_FIELDS + REF] = 1;
       this.used++;
       this.misses++;
       owners.push(owner, id);
@@ -315,8 +319,16 @@ export class KVCache {
   release(owner: number): void {
     const owners = this.owners;
     if (!owners.has(owner)) throw new KVCacheError(this.isRetired ? `owner ${owner} holds no blocks: the cache was retired` : `owner ${owner} holds no blocks (double release?)`);
-    const rec = this.rec;
-    for (let i = owners.length(owner) - 1; i >= 0; i--) {
+    const rec = this.store.rec;
+    const length = owners.length(owner);
+    // The blocks' records are read first, all at once: the loads are independent, so their cache
+    // misses overlap instead of queueing behind each release's ring append.
+    if (length > 2) {
+      let sink = 0;
+      for (let i = 0; i < length; i++) sink ^= rec[owners.blockAt(owner, i) * BLOCK_FIELDS + REF];
+      this.sink ^= sink;
+    }
+    for (let i = length - 1; i >= 0; i--) {
       const id = owners.blockAt(owner, i);
       const rc = --rec[id * BLOCK_FIELDS + REF];
       if (rc === 0) {
@@ -355,7 +367,7 @@ export class KVCache {
     let kept = 0;
     for (let i = 0; i < n; i++) {
       const id = this.hashToBlock.get(hashes[i]);
-      if (id === NONE || this.rec[id * BLOCK_FIELDS + REF] !== 0) continue;
+      if (id === NONE || this.store.rec[id * BLOCK_FIELDS + REF] !== 0) continue;
       this.store.revive(id);
       this.store.pushBack(id);
       kept++;

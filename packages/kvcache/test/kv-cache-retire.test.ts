@@ -37,13 +37,26 @@ describe('KVCache.retire()', () => {
   it('drops the arrays sized by the block count', () => {
     for (const totalBlocks of [1000, 100_000]) {
       const kv = usedThenEmptied(totalBlocks);
-      // Block records (16 B), free ring (12 B per entry, 2x blocks) and prefix index.
+      // Every block taken once: block records (16 B), free ring (12 B per entry, 2x blocks).
+      expect(kv.allocate(3, 16 * totalBlocks, [], 0, true)).toBe(true);
+      kv.release(3);
       expect(retainedBytes(kv)).toBeGreaterThan(40 * totalBlocks);
       kv.retire();
       expect(retainedBytes(kv)).toBeLessThan(2048);
       const snap = kv.snapshot([0, 1]);
       expect(snap).toEqual({ freeOrder: [], index: [], owners: [null, null], tokens: [0, 0], usedBlocks: 0, stats: kv.stats() });
     }
+  });
+
+  it('holds memory for the blocks it has taken, not for its size', () => {
+    const kv = new KVCache({ totalBlocks: 100_000, blockSizeTokens: 16 });
+    const fresh = retainedBytes(kv);
+    expect(fresh).toBeLessThan(40_000);
+    expect(kv.allocate(0, 16 * 1000, [], 0, true)).toBe(true);
+    // A thousand blocks taken: records and ring for about that many (with doubling), no more.
+    expect(retainedBytes(kv)).toBeLessThan(fresh + 2 * 40 * 1024);
+    kv.checkConsistency();
+    expect(kv.snapshot().freeOrder.slice(0, 3)).toEqual([1000, 1001, 1002]);
   });
 
   it('answers queries as an empty cache and passes its consistency check', () => {

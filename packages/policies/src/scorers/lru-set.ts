@@ -1,4 +1,6 @@
 const EMPTY = -1;
+/** A bucket stores its key plus one, so that a fresh (zeroed) table is all vacant buckets. */
+const VACANT = 0;
 const NIL = -1;
 
 /** Low 30 bits of a block hash: the identity of an entry (a small integer, cheap to hash). */
@@ -26,7 +28,7 @@ export function keyOf(hash: number): number {
  */
 export class LruSet {
   readonly capacity: number;
-  /** Bucket b: `[2b]` is the entry's key or EMPTY, `[2b + 1]` its slot. */
+  /** Bucket b: `[2b]` is the entry's key + 1 or VACANT, `[2b + 1]` its slot. */
   private readonly table: Int32Array;
   private readonly mask: number;
   private readonly shift: number;
@@ -49,7 +51,7 @@ export class LruSet {
     if (2 ** bits < 2 * capacity) throw new RangeError(`LruSet: capacity ${capacity} is too large`);
     this.mask = 2 ** bits - 1;
     this.shift = 32 - bits;
-    this.table = new Int32Array(2 ** (bits + 1)).fill(EMPTY);
+    this.table = new Int32Array(2 ** (bits + 1));
     const records = new ArrayBuffer(16 * capacity);
     this.hashes = new Float64Array(records);
     this.links = new Int32Array(records);
@@ -92,7 +94,7 @@ export class LruSet {
     // Probe again rather than reuse the miss's empty bucket: the eviction's backward shift may
     // have opened a hole earlier in this key's run, and lookups stop at the first hole.
     const b = this.findEmpty(key);
-    this.table[2 * b] = key;
+    this.table[2 * b] = key + 1;
     this.table[2 * b + 1] = slot;
     this.hashes[2 * slot] = hash;
     this.append(slot);
@@ -139,8 +141,8 @@ export class LruSet {
     let b = this.home(key);
     for (let probes = 0; probes <= mask; probes++) {
       const k = table[2 * b];
-      if (k === key) return b;
-      if (k === EMPTY) return EMPTY;
+      if (k === key + 1) return b;
+      if (k === VACANT) return EMPTY;
       b = (b + 1) & mask;
     }
     return EMPTY;
@@ -152,7 +154,7 @@ export class LruSet {
     const mask = this.mask;
     let b = this.home(key);
     for (let probes = 0; probes <= mask; probes++) {
-      if (table[2 * b] === EMPTY) return b;
+      if (table[2 * b] === VACANT) return b;
       b = (b + 1) & mask;
     }
     throw new Error('LruSet: no empty bucket');
@@ -166,14 +168,14 @@ export class LruSet {
     for (let probes = 0; probes < mask; probes++) {
       b = (b + 1) & mask;
       const k = table[2 * b];
-      if (k === EMPTY) break;
+      if (k === VACANT) break;
       // The entry may fill the hole unless its home lies cyclically in (hole, b].
-      if (((b - this.home(k)) & mask) < ((b - hole) & mask)) continue;
+      if (((b - this.home(k - 1)) & mask) < ((b - hole) & mask)) continue;
       table[2 * hole] = k;
       table[2 * hole + 1] = table[2 * b + 1];
       hole = b;
     }
-    table[2 * hole] = EMPTY;
+    table[2 * hole] = VACANT;
   }
 
   private append(slot: number): void {

@@ -67,6 +67,30 @@ export function resolveLatency(opts: ResolveLatencyOptions): ResolvedLatency {
   return resolved;
 }
 
+/**
+ * The catalogue's configs never change, so each is parsed once per process (a policy search
+ * resolves the same model for every scenario of every request) and shared, frozen.
+ */
+const catalogueArchitectures = new WeakMap<object, ModelArchitecture>();
+
+function catalogueArchitecture(raw: unknown, model: string): ModelArchitecture {
+  if (raw === null || typeof raw !== 'object') return parseModelConfig(raw, `catalogue config of ${model}`);
+  let arch = catalogueArchitectures.get(raw);
+  if (arch === undefined) {
+    arch = deepFreeze(parseModelConfig(raw, `catalogue config of ${model}`));
+    catalogueArchitectures.set(raw, arch);
+  }
+  return arch;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 function resolveBackend(opts: ResolveLatencyOptions, parallelism: MoEParallelism): ResolvedLatency {
   const def = modelDefault(opts.model);
   const gpu = opts.hardware ?? def?.gpu ?? 'H100';
@@ -75,7 +99,7 @@ function resolveBackend(opts: ResolveLatencyOptions, parallelism: MoEParallelism
   if (opts.modelConfigPath !== undefined) modelConfig = loadModelConfig(opts.modelConfigPath);
   else {
     const raw = modelConfigRaw(opts.model);
-    if (raw !== undefined) modelConfig = parseModelConfig(raw, `catalogue config of ${opts.model}`);
+    if (raw !== undefined) modelConfig = catalogueArchitecture(raw, opts.model);
   }
   // BLIS falls back to the model name (…-FP8, …-w4a16) when the config states no quantization.
   if (modelConfig !== undefined && modelConfig.step.quantizedWeightBytesPerParam === 0) {

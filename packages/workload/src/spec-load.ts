@@ -13,6 +13,7 @@ import { ServeGenDataSchema, loadServeGenSection } from './servegen/servegen-spe
 import { fieldPathText, quoteExcerpt, valueExcerpt } from './text-excerpt.js';
 import { unboundedSpecIssues, windowRequestIssues } from './window-limits.js';
 import { parseYamlInput, readYamlText, yamlLineOf, yamlNumberSource } from './yaml-input.js';
+import { SpecMemo } from './spec-memo.js';
 
 /**
  * A validated spec plus the directory relative paths in it (empirical CSVs) resolve against.
@@ -119,7 +120,22 @@ function validateSpec(raw: unknown, file: string, source: SpecSource, opts: Spec
   return spec;
 }
 
+/** Specs validated alone (no files behind them), by their JSON text; see spec-memo.ts. */
+const validated = new SpecMemo<LoadedSpec>();
+
 function validateSpecAlone(raw: unknown, file: string, source: SpecSource, baseDir: string | undefined): LoadedSpec {
+  // ServeGen data is read from files that may change between calls: never remembered.
+  const key = raw !== null && typeof raw === 'object' && !('servegen_data' in raw) ? validated.keyOf(raw) : undefined;
+  if (key !== undefined) {
+    const hit = validated.get(key);
+    if (hit !== undefined) return hit;
+  }
+  const spec = validateSpecFresh(raw, file, source, baseDir);
+  if (key !== undefined) validated.set(key, spec);
+  return spec;
+}
+
+function validateSpecFresh(raw: unknown, file: string, source: SpecSource, baseDir: string | undefined): LoadedSpec {
   const lineOf = (p: readonly PropertyKey[]) => source.lineOf(p);
   if (raw !== null && typeof raw === 'object' && 'inference_perf' in raw) {
     for (const other of ['clients', 'servegen_data'])

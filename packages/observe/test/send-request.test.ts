@@ -107,7 +107,9 @@ describe('sendRequest', () => {
     const s = await sendRequest(t, req());
     expect(s).toMatchObject({ status: 'ok', numChunks: 5, outputTokens: 2, finishReason: 'length' });
     expect(s.tokenChunkTimesUs).toHaveLength(2);
-    expect(s.tokenChunkTimesUs[0]).toBeGreaterThan(s.firstChunkTimeUs);
-    expect(s.lastChunkTimeUs).toBeGreaterThan(s.tokenChunkTimesUs[1]);
+    // Chunks 5 ms apart can still arrive in one read on a busy machine (one timestamp): the
+    // order is what holds, the two token chunks among five are what this checks.
+    expect(s.tokenChunkTimesUs[0]).toBeGreaterThanOrEqual(s.firstChunkTimeUs);
+    expect(s.lastChunkTimeUs).toBeGreaterThanOrEqual(s.tokenChunkTimesUs[1]);
   });
 });

@@ -29,7 +29,7 @@ describe('the memory estimate against the machine', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'blis: memory estimate: expected a run that fits in 2.0 GiB (BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway), found an estimated 2.4 GiB: KV cache 2.3 GiB (50 × 1000000 blocks), instances 3.1 MiB, 5 requests 2.0 KiB, process 128.0 MiB\n',
+      'blis: memory estimate: expected a run that fits in 2.0 GiB (BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway), found an estimated 2.8 GiB: KV cache 2.7 GiB (50 × 1000000 blocks), instances 3.1 MiB, 5 requests 2.0 KiB, process 128.0 MiB\n',
     );
   });
 

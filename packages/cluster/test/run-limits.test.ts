@@ -117,24 +117,25 @@ describe('prepareSimulation', () => {
 
   it('refuses a run whose memory estimate exceeds the limit given, with both figures', () => {
     const config: SimulationConfigInput = { model: MODEL, numInstances: 2, totalKVBlocks: 1000, workload: { kind: 'synthetic', numRequests: 100 } };
-    const e = refusal(() => prepareSimulation(config, { memoryLimit: { bytes: 134_486_335, what: 'a test' } }));
+    const e = refusal(() => prepareSimulation(config, { memoryLimit: { bytes: 134_502_719, what: 'a test' } }));
     expect(e.issues[0].path).toEqual([]);
     expect(e.message).toBe(
-      'run: expected a run that fits in 128.3 MiB (a test), found an estimated 128.3 MiB: KV cache 95.3 KiB (2 × 1000 blocks), instances 128.0 KiB, 100 requests 39.1 KiB, process 128.0 MiB',
+      'run: expected a run that fits in 128.3 MiB (a test), found an estimated 128.3 MiB: KV cache 111.3 KiB (2 × 1000 blocks), instances 128.0 KiB, 100 requests 39.1 KiB, process 128.0 MiB',
     );
-    expect(() => prepareSimulation(config, { memoryLimit: { bytes: 134_486_336, what: 'a test' } })).not.toThrow();
+    expect(() => prepareSimulation(config, { memoryLimit: { bytes: 134_502_720, what: 'a test' } })).not.toThrow();
   });
 });
 
 describe('estimateMemory', () => {
   it('adds the KV arrays, instances, requests and the process, by hand', () => {
-    // 1,000 blocks: 16 B records, a ring of 2,048 (int32 + float64), a hash index of 1,024 int32 pairs.
-    expect(kvCacheBytes(1000)).toBe(16 * 1000 + 12 * 2048 + 8 * 1024);
+    // 1,000 blocks: 16 B records, a ring of 2,048 (int32 + float64), a hash index of at most
+    // 2,048 int32 pairs.
+    expect(kvCacheBytes(1000)).toBe(16 * 1000 + 12 * 2048 + 8 * 2048);
     const e = estimateMemory({ instances: [{ count: 2, kvBlocks: 1000 }], requests: 100, includeRequests: false, timeseriesSamples: undefined });
-    expect(e.kvCacheBytes).toBe(97_536);
+    expect(e.kvCacheBytes).toBe(113_920);
     expect(e.instanceBytes).toBe(131_072);
     expect(e.requestBytes).toBe(40_000);
-    expect(e.totalBytes).toBe(134_217_728 + 97_536 + 131_072 + 40_000);
+    expect(e.totalBytes).toBe(134_217_728 + 113_920 + 131_072 + 40_000);
   });
 
   it('counts per-request records and time-series columns', () => {
@@ -163,7 +164,7 @@ describe('estimateMemory', () => {
     expect(cpuTierBytes({ kind: 'offload', blocks: 1000 })).toBe(28 * 1000 + 16 * 2048);
     const e = estimateMemory({ instances: [{ count: 2, kvBlocks: 1000 }], requests: 0, includeRequests: false, timeseriesSamples: undefined, cpuTier: { kind: 'cpu', blocks: 1000 } });
     expect(e.cpuTierBytes).toBe(2 * 64_768);
-    expect(e.totalBytes).toBe(134_217_728 + 97_536 + 2 * 64_768 + 131_072);
+    expect(e.totalBytes).toBe(134_217_728 + 113_920 + 2 * 64_768 + 131_072);
   });
 });
 
@@ -179,7 +180,7 @@ describe('the memory estimate of a prepared run', () => {
 
   it('counts --kv-cpu-blocks per instance', () => {
     expect(message({ ...base, kvCpuBlocks: 1000 })).toBe(
-      'run: expected a run that fits in 1 bytes (a test), found an estimated 128.4 MiB: KV cache 95.3 KiB (2 × 1000 blocks), CPU tier 126.5 KiB (2 × 1000 blocks), instances 128.0 KiB, 100 requests 39.1 KiB, process 128.0 MiB',
+      'run: expected a run that fits in 1 bytes (a test), found an estimated 128.4 MiB: KV cache 111.3 KiB (2 × 1000 blocks), CPU tier 126.5 KiB (2 × 1000 blocks), instances 128.0 KiB, 100 requests 39.1 KiB, process 128.0 MiB',
     );
   });
 
@@ -197,14 +198,14 @@ describe('the memory estimate of a prepared run', () => {
 
   it('counts the replicas autoscaling may add, up to maxReplicas or what the node pools place', () => {
     const scaled = { ...base, autoscaling: { intervalUs: 1_000_000, maxReplicas: 5 } };
-    // 5 instances: 5 × 48,768 bytes of KV arrays (238.1 KiB), 5 × 64 KiB besides.
+    // 5 instances: 5 × 56,960 bytes of KV arrays (278.1 KiB), 5 × 64 KiB besides.
     expect(message(scaled)).toBe(
-      'run: expected a run that fits in 1 bytes (a test), found an estimated 128.6 MiB: KV cache 238.1 KiB (2 × 1000 blocks + 3 × 1000 blocks autoscaled (maxReplicas 5)), instances 320.0 KiB, 100 requests 39.1 KiB, process 128.0 MiB',
+      'run: expected a run that fits in 1 bytes (a test), found an estimated 128.6 MiB: KV cache 278.1 KiB (2 × 1000 blocks + 3 × 1000 blocks autoscaled (maxReplicas 5)), instances 320.0 KiB, 100 requests 39.1 KiB, process 128.0 MiB',
     );
     const pools = { ...scaled, autoscaling: { intervalUs: 1_000_000 }, nodePools: [{ name: 'a', gpuType: 'H100', gpusPerNode: 8, gpuMemoryGib: 80, maxNodes: 1 }] };
     expect(message(pools)).toMatch(/\(2 × 1000 blocks \+ 6 × 1000 blocks autoscaled \(node pools: 1 nodes × 8 GPUs at TP 1\)\), instances 512\.0 KiB,/);
     // Without autoscaling, node pools only place the startup instances.
-    expect(message({ ...pools, autoscaling: undefined })).toMatch(/KV cache 95\.3 KiB \(2 × 1000 blocks\), instances 128\.0 KiB/);
+    expect(message({ ...pools, autoscaling: undefined })).toMatch(/KV cache 111\.3 KiB \(2 × 1000 blocks\), instances 128\.0 KiB/);
   });
 
   it('holds the fleet autoscaling may reach to the instance limit', () => {

@@ -2,8 +2,14 @@ const NONE = -1;
 
 /** Field offsets within a block's record; see {@link BlockStore.rec}. */
 export const HASH_LO = 0;
-/** The high half of the block's hash plus one: 0, a fresh record's value, is no hash. */
+/**
+ * The high half of the block's hash plus one (0, a fresh record's value, is no hash), and
+ * {@link REGISTERED_BIT}.
+ */
 export const HASH_HI = 1;
+/** Set while the prefix index maps the block's hash to this block (see hash-index.ts). */
+const REGISTERED_BIT = 1 << 30;
+const HI_MASK = REGISTERED_BIT - 1;
 export const REF = 2;
 /** The block's position in the free ring while it is free (meaningless while held). */
 export const AUX = 3;
@@ -75,8 +81,24 @@ export class BlockStore {
 
   /** The prefix hash `id` carries, or -1 (also for a block never taken). */
   hashOf(id: number): number {
-    const hi = this.rec[id * BLOCK_FIELDS + HASH_HI];
+    const hi = this.rec[id * BLOCK_FIELDS + HASH_HI] & HI_MASK;
     return hi > 0 ? (hi - 1) * TWO_32 + (this.rec[id * BLOCK_FIELDS + HASH_LO] >>> 0) : NONE;
+  }
+
+  /** True while the prefix index maps the hash `id` carries to `id` (the index's truth). */
+  isRegistered(id: number): boolean {
+    return (this.rec[id * BLOCK_FIELDS + HASH_HI] & REGISTERED_BIT) !== 0;
+  }
+
+  /** Marks `id` (which carries a hash) as the block its hash maps to, or no longer. */
+  setRegistered(id: number, registered: boolean): void {
+    if (registered) this.rec[id * BLOCK_FIELDS + HASH_HI] |= REGISTERED_BIT;
+    else this.rec[id * BLOCK_FIELDS + HASH_HI] &= HI_MASK;
+  }
+
+  /** Blocks with a record (every block taken at least once, and a few more): the only ones that can carry a hash. */
+  get recordedBlocks(): number {
+    return this.rec.length / BLOCK_FIELDS;
   }
 
   /** The reference count of block `id` (0 for a block never taken). */
@@ -84,12 +106,16 @@ export class BlockStore {
     return id < this.fresh ? this.rec[id * BLOCK_FIELDS + REF] : 0;
   }
 
-  /** Sets the hash `id` (a block taken at least once) carries; -1 clears it. Hashes are integers in [0, 2^52). */
+  /**
+   * Sets the hash `id` (a block taken at least once) carries; -1 clears it. Hashes are integers
+   * in [0, 2^52). The registered bit is the index's to change.
+   */
   setHash(id: number, hash: number): void {
+    const registered = this.rec[id * BLOCK_FIELDS + HASH_HI] & REGISTERED_BIT;
     if (hash < 0) {
-      this.rec[id * BLOCK_FIELDS + HASH_HI] = 0;
+      this.rec[id * BLOCK_FIELDS + HASH_HI] = registered;
     } else {
-      this.rec[id * BLOCK_FIELDS + HASH_HI] = Math.floor(hash / TWO_32) + 1;
+      this.rec[id * BLOCK_FIELDS + HASH_HI] = registered | (Math.floor(hash / TWO_32) + 1);
       this.rec[id * BLOCK_FIELDS + HASH_LO] = hash >>> 0;
     }
   }
@@ -140,15 +166,6 @@ export class BlockStore {
       }
       this.stale--;
     }
-  }
-
-  /**
-   * The hash the `k`-th block {@link popFront} will take from now carries (-1: none), for
-   * reading ahead: a stale ring entry among them shifts the ones after it.
-   */
-  peekHash(k: number): number {
-    const fresh = this.total - this.fresh;
-    return k < fresh ? NONE : this.ringHash[(this.head + k - fresh) & this.mask];
   }
 
   /** True when `id` is free and this ring entry is its live one. */

@@ -80,8 +80,11 @@ export function checkCacheConsistency(store: BlockStore, index: HashIndex, used:
     else if (seen[id] === 0) throw new KVCacheError(`block ${id} has refcount 0 but is not free`);
   }
   if (referenced !== used) throw new KVCacheError(`used counter ${used} != blocks with refcount ${referenced}`);
+  let registered = 0;
   index.forEach((hash, id) => {
     if (hash === NONE) throw new KVCacheError(`hash index holds block ${id}, which carries no hash`);
     if (index.get(hash) !== id) throw new KVCacheError(`hash index cannot find ${hash} (block ${id})`);
+    registered++;
   });
+  if (registered !== index.size) throw new KVCacheError(`hash index counts ${index.size} hashes but ${registered} blocks are registered`);
 }

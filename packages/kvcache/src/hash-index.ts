@@ -12,43 +12,49 @@ export interface IndexWatcher {
 }
 
 /**
- * The prefix cache's hash → block index: an open-addressing table (linear probing,
- * backward-shift deletion) of block ids, each slot paired with the 32-bit mix of its hash.
- * The full key is the hash the block carries in the {@link BlockStore}, read only to confirm a
- * slot whose mix matches: probing and deletion's shifting stay within the table's own
- * (adjacent) memory, and the one record read is of the block the cache touches next anyway.
+ * The prefix cache's hash → block index.
  *
- * Slots hold block id + 1, so that a fresh table (zeros) is empty without a fill.
+ * Its truth lives in the {@link BlockStore}: a block is *registered* (a bit in its record) while
+ * the index maps the hash it carries to it, and a block carries at most one hash. The table is
+ * how a hash finds its block: open addressing (linear probing) of block ids, each slot paired
+ * with the 32-bit mix of the hash it was placed under. A slot is live while its block is
+ * registered and still carries a hash of that mix; it is confirmed by reading the block's
+ * record, the one record read, of the block the cache touches next anyway.
  *
- * The cache keeps every entry's block carrying the entry's hash (it clears a block's hash only
- * after deleting the entry), and holds at most one registered hash per block.
+ * Removing a hash only clears its block's bit: the slot stays behind, stale, and lookups probe
+ * past it. Evicting a hash when its block is reused therefore costs nothing in the table
+ * (that random access into a large table was the cache's single most expensive step). Stale
+ * slots are dropped when the table is rebuilt from the registered blocks, which happens when
+ * slots in use (live or stale) pass 5/8 of the table; the table doubles when live ones pass 3/8,
+ * up to the power of two at least twice the blocks.
  */
 export class HashIndex {
   private readonly store: BlockStore;
-  /** Per slot: block id + 1 (0: empty), then the mix of its hash. */
+  /** Per slot: block id + 1 (0: free), then the mix of the hash it was placed under. */
   private slots: Int32Array;
   private mask: number;
+  /** Registered blocks: the hashes the index holds. */
   private count = 0;
+  /** Slots not free, live or stale. */
+  private occupied = 0;
   /** Told of every hash the index gains or loses, only while a delayed view follows the index. */
   watcher: IndexWatcher | undefined;
 
   constructor(store: BlockStore, capacity = 16) {
     this.store = store;
-    // Small at first, doubling when the load passes 1/2: a short run (a search's evaluation
-    // builds a cache per instance per scenario) pays for the hashes it registers, not for the
-    // cache's size; a long one pays a dozen rehashes, a few ms in all.
+    // Small at first, doubling as live hashes pass 3/8: a short run (a search's
+    // evaluation builds a cache per instance per scenario) pays for the hashes it registers,
+    // not for the cache's size; a long one pays a dozen rebuilds, a few ms in all.
     let size = 16;
     while (size < capacity) size *= 2;
     this.slots = new Int32Array(size * 2);
     this.mask = size - 1;
   }
 
-  /** Calls `fn` for every (hash, block) entry, in table order. */
+  /** Calls `fn` for every (hash, block) entry, by block id. */
   forEach(fn: (hash: number, block: number) => void): void {
-    for (let i = 0; i <= this.mask; i++) {
-      const v = this.slots[2 * i] - 1;
-      if (v !== EMPTY) fn(this.store.hashOf(v), v);
-    }
+    const store = this.store;
+    for (let b = 0; b < store.recordedBlocks; b++) if (store.isRegistered(b)) fn(store.hashOf(b), b);
   }
 
   get size(): number {
@@ -67,82 +73,90 @@ export class HashIndex {
   get(hash: number): number {
     const mask = this.mask;
     const mix = mixOf(hash);
+    const store = this.store;
     let i = mix & mask;
     for (;;) {
       const v = this.slots[2 * i] - 1;
-      if (v === EMPTY || (this.slots[2 * i + 1] === mix && this.store.hashOf(v) === hash)) return v;
+      if (v === EMPTY) return EMPTY;
+      if (this.slots[2 * i + 1] === mix && store.isRegistered(v) && store.hashOf(v) === hash) return v;
       i = (i + 1) & mask;
     }
   }
 
   /** Maps `hash` to `block`, which must already carry it, replacing any earlier mapping. */
   set(hash: number, block: number): void {
-    if (this.place(hash, block)) this.watcher?.added(hash);
-  }
-
-  /** Inserts or remaps `hash`; true when the hash is new to the index. */
-  private place(hash: number, block: number): boolean {
+    const store = this.store;
     const mask = this.mask;
     const mix = mixOf(hash);
     let i = mix & mask;
     for (;;) {
       const v = this.slots[2 * i] - 1;
-      if (v === EMPTY) {
+      if (v === EMPTY) break;
+      if (this.slots[2 * i + 1] === mix && store.isRegistered(v) && store.hashOf(v) === hash) {
+        // Remapped: the hash stays in the index, now with this block.
+        store.setRegistered(v, false);
+        store.setRegistered(block, true);
         this.slots[2 * i] = block + 1;
-        this.slots[2 * i + 1] = mix;
-        if (++this.count * 2 > this.mask + 1) this.grow();
-        return true;
-      }
-      if (this.slots[2 * i + 1] === mix && this.store.hashOf(v) === hash) {
-        this.slots[2 * i] = block + 1;
-        return false;
+        return;
       }
       i = (i + 1) & mask;
     }
+    this.slots[2 * i] = block + 1;
+    this.slots[2 * i + 1] = mix;
+    store.setRegistered(block, true);
+    this.count++;
+    if (++this.occupied * 8 > (mask + 1) * 5) this.rebuild();
+    this.watcher?.added(hash);
   }
 
-  private grow(): void {
-    const old = this.slots;
-    const size = (this.mask + 1) * 2;
-    this.slots = new Int32Array(size * 2);
-    this.mask = size - 1;
-    this.count = 0;
-    for (let i = 0; i < old.length; i += 2) if (old[i] !== FREE) this.place(this.store.hashOf(old[i] - 1), old[i] - 1);
+  /**
+   * Drops `hash` as block `block` is reused: a block still registered holds its hash's entry,
+   * which goes at the cost of a bit; otherwise the hash may still map to another block that
+   * carries it too (a remap), and leaves the index all the same (BLIS does the same).
+   */
+  evict(block: number, hash: number): void {
+    const store = this.store;
+    if (store.isRegistered(block)) {
+      store.setRegistered(block, false);
+      this.count--;
+      this.watcher?.removed(hash);
+    } else {
+      this.delete(hash);
+    }
   }
 
   /** Removes `hash` when it maps to `block` (or to anything, when `block` is -1). */
   delete(hash: number, block = EMPTY): void {
-    const mask = this.mask;
-    const slots = this.slots;
-    const mix = mixOf(hash);
-    let i = mix & mask;
-    for (;;) {
-      const v = slots[2 * i] - 1;
-      if (v === EMPTY) return;
-      if (slots[2 * i + 1] === mix && this.store.hashOf(v) === hash) {
-        if (block !== EMPTY && v !== block) return;
-        break;
-      }
-      i = (i + 1) & mask;
-    }
-    this.watcher?.removed(hash);
-    // Backward-shift deletion: pull later members of the probe run into the hole so that
-    // lookups never need tombstones.
+    const v = this.get(hash);
+    if (v === EMPTY || (block !== EMPTY && v !== block)) return;
+    this.store.setRegistered(v, false);
     this.count--;
-    let hole = i;
-    let j = (i + 1) & mask;
-    for (;;) {
-      const v = slots[2 * j];
-      if (v === FREE) break;
-      const home = slots[2 * j + 1] & mask;
-      // Move j into the hole unless its home lies cyclically in (hole, j].
-      if (((j - home) & mask) >= ((j - hole) & mask)) {
-        slots[2 * hole] = v;
-        slots[2 * hole + 1] = slots[2 * j + 1];
-        hole = j;
-      }
-      j = (j + 1) & mask;
+    this.watcher?.removed(hash);
+  }
+
+  /**
+   * Lays the registered blocks out in a fresh table, without the stale slots; doubled while live
+   * ones would fill more than 3/8 of it, so that a quarter of it is left for insertions before
+   * the next rebuild (an eighth at the size cap).
+   */
+  private rebuild(): void {
+    let size = this.mask + 1;
+    // At most twice the blocks (a power of two), so live hashes never pass half of it: a cache
+    // whose every block carries a hash rebuilds more often rather than holding more memory.
+    while (this.count * 8 > size * 3 && size < 2 * this.store.total) size *= 2;
+    const slots = new Int32Array(size * 2);
+    const mask = size - 1;
+    const store = this.store;
+    for (let b = 0; b < store.recordedBlocks; b++) {
+      if (!store.isRegistered(b)) continue;
+      const mix = mixOf(store.hashOf(b));
+      let i = mix & mask;
+      while (slots[2 * i] !== FREE) i = (i + 1) & mask;
+      slots[2 * i] = b + 1;
+      slots[2 * i + 1] = mix;
     }
-    slots[2 * hole] = FREE;
+    this.slots = slots;
+    this.mask = mask;
+    this.occupied = this.count;
   }
 }

@@ -248,13 +248,6 @@ export class KVCache {
       const from = owners.tokens(owner) / bs;
       const to = Math.min(hashes.length, from + Math.floor(remaining / bs));
       for (let k = from; k < to; k++) this.sink ^= this.hashToBlock.preload(hashes[k]);
-      // Likewise the slots of the hashes the blocks about to be taken evict (the ring's next
-      // entries; a stale one among them only wastes a load).
-      const taking = Math.ceil(remaining / bs);
-      for (let k = 0; k < taking; k++) {
-        const evicted = this.store.peekHash(k);
-        if (evicted !== NONE) this.sink ^= this.hashToBlock.preload(evicted);
-      }
     }
     while (remaining > 0) {
       // The check above counted these blocks; running out here would be a bookkeeping bug.
@@ -263,7 +256,7 @@ export class KVCache {
       const orig = this.store.poppedHash;
       if (orig !== NONE) {
         // Eviction: the hash leaves the index even if a newer block re-registered it (BLIS does the same).
-        this.hashToBlock.delete(orig);
+        this.hashToBlock.evict(id, orig);
         this.store.setHash(id, NONE);
       }
       const take = Math.min(bs, remaining);
@@ -388,7 +381,7 @@ export class KVCache {
     const id = this.store.popFront();
     const orig = this.store.poppedHash;
     if (orig !== NONE) {
-      this.hashToBlock.delete(orig);
+      this.hashToBlock.evict(id, orig);
       this.store.setHash(id, NONE);
     }
     this.store.setHash(id, hash);

@@ -14,13 +14,14 @@ const pool = (() => {
   return out;
 })();
 
-type Op = { t: 'set'; h: number; b: number } | { t: 'del'; h: number; b: number; any: boolean } | { t: 'get'; h: number };
+type Op = { t: 'set'; h: number; b: number } | { t: 'del'; h: number; b: number; any: boolean } | { t: 'get'; h: number } | { t: 'evict'; b: number };
 
 const hashArb = fc.constantFrom(...pool);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ t: fc.constant('set' as const), h: hashArb, b: fc.nat(50) }),
   fc.record({ t: fc.constant('del' as const), h: hashArb, b: fc.nat(50), any: fc.boolean() }),
   fc.record({ t: fc.constant('get' as const), h: hashArb }),
+  fc.record({ t: fc.constant('evict' as const), b: fc.nat(50) }),
 );
 
 describe('HashIndex', () => {
@@ -39,6 +40,13 @@ describe('HashIndex', () => {
             store.setHash(op.b, op.h);
             idx.set(op.h, op.b);
             model.set(op.h, op.b);
+          } else if (op.t === 'evict') {
+            // The cache reusing a block: the hash it carries leaves the index, wherever it maps.
+            const h = store.hashOf(op.b);
+            if (h === -1) continue;
+            idx.evict(op.b, h);
+            store.setHash(op.b, -1);
+            model.delete(h);
           } else if (op.t === 'del') {
             if (op.any) {
               idx.delete(op.h);
@@ -50,6 +58,9 @@ describe('HashIndex', () => {
           }
           expect(idx.size).toBe(model.size);
           for (const h of pool) expect(idx.get(h)).toBe(model.get(h) ?? -1);
+          const entries: [number, number][] = [];
+          idx.forEach((h, blk) => entries.push([h, blk]));
+          expect(entries.sort((x, y) => x[0] - y[0])).toEqual([...model].sort((x, y) => x[0] - y[0]));
         }
       }),
     );

@@ -153,7 +153,7 @@ export const cases: readonly BadInputCase[] = [
     args: ['capacity', '--search', 'instances', '--max-instances', '1024', '--latency-model', 'blackbox', '--num-requests', '5', '--total-kv-blocks', '1000', '--target', 'ttft_p99=1ms'],
     env: { BLIS_MEMORY_LIMIT: String(200 * 2 ** 20) },
     stderr: [
-      '--max-instances 1024: expected a run that fits in 200.0 MiB (BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway), found an estimated 239.6 MiB: KV cache 47.6 MiB (1024 × 1000 blocks), instances 64.0 MiB, 5 requests 2.0 KiB, process 128.0 MiB',
+      '--max-instances 1024: expected a run that fits in 200.0 MiB (BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway), found an estimated 247.6 MiB: KV cache 55.6 MiB (1024 × 1000 blocks), instances 64.0 MiB, 5 requests 2.0 KiB, process 128.0 MiB',
     ],
     exactLines: true,
   },

@@ -25,7 +25,7 @@ export const cases: readonly BadInputCase[] = [
     // 4,000,000 blocks: 32 bytes each and a key index of 2^23 slots of 16 bytes (250.1 MiB).
     env: { BLIS_MEMORY_LIMIT: String(300 * 2 ** 20) },
     stderr: [
-      'memory estimate: expected a run that fits in 300.0 MiB (BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway), found an estimated 378.2 MiB: KV cache 47.6 KiB (1 × 1000 blocks), CPU tier 250.1 MiB (1 × 4000000 blocks), instances 64.0 KiB, 5 requests 2.0 KiB, process 128.0 MiB',
+      'memory estimate: expected a run that fits in 300.0 MiB (BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway), found an estimated 378.2 MiB: KV cache 55.6 KiB (1 × 1000 blocks), CPU tier 250.1 MiB (1 × 4000000 blocks), instances 64.0 KiB, 5 requests 2.0 KiB, process 128.0 MiB',
     ],
     exactLines: true,
   },
@@ -61,7 +61,7 @@ export const cases: readonly BadInputCase[] = [
     files: { 'sweep.yaml': SWEEP },
     env: ONE_RUN,
     stderr: [
-      'candidate 1 (numInstances=4): expected runs that fit in 135.0 MiB with 2 at once (BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway; fewer --workers need less), found an estimated 139.7 MiB: 2 × 5.9 MiB for its runs and 128.0 MiB for the process (one run: KV cache 5.6 MiB (4 × 26312 blocks), instances 256.0 KiB, 5 requests 2.0 KiB, process 128.0 MiB)',
+      'candidate 1 (numInstances=4): expected runs that fit in 135.0 MiB with 2 at once (BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway; fewer --workers need less), found an estimated 141.7 MiB: 2 × 6.9 MiB for its runs and 128.0 MiB for the process (one run: KV cache 6.6 MiB (4 × 26312 blocks), instances 256.0 KiB, 5 requests 2.0 KiB, process 128.0 MiB)',
     ],
     exactLines: true,
   },
@@ -69,7 +69,7 @@ export const cases: readonly BadInputCase[] = [
     name: 'compare: the largest policy run times the workers',
     args: ['compare', '--latency-model', 'blackbox', '--num-requests', '5', '--num-instances', '4', '--policies', 'round-robin,least-loaded', '--workers', '2'],
     env: ONE_RUN,
-    stderr: [/^blis: policy round-robin: expected runs that fit in 135\.0 MiB with 2 at once \(BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway; fewer --workers need less\), found an estimated 139\.7 MiB: /],
+    stderr: [/^blis: policy round-robin: expected runs that fit in 135\.0 MiB with 2 at once \(BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway; fewer --workers need less\), found an estimated 141\.7 MiB: /],
     exactLines: true,
   },
   {
@@ -86,7 +86,7 @@ export const cases: readonly BadInputCase[] = [
       }),
     },
     env: { BLIS_MEMORY_LIMIT: String(130 * 2 ** 20) },
-    stderr: [/^blis: \S+req\.json request\.scenarios\[0\].*expected a run that fits in 130\.0 MiB \(BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway\), found an estimated 133\.9 MiB/],
+    stderr: [/^blis: \S+req\.json request\.scenarios\[0\].*expected a run that fits in 130\.0 MiB \(BLIS_MEMORY_LIMIT; --ignore-memory-limit runs anyway\), found an estimated 134\.9 MiB/],
     exactLines: true,
   },
 ];

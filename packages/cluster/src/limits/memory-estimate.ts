@@ -81,11 +81,14 @@ export interface MemoryEstimate {
   heapSummary: string;
 }
 
-/** Bytes one instance's KV cache allocates up front for `blocks` blocks. */
+/**
+ * Bytes one instance's KV cache holds for `blocks` blocks at most, once every block has been
+ * taken and carries a registered hash (it grows to that as a run reaches its blocks).
+ */
 export function kvCacheBytes(blocks: number): number {
   // BlockStore: 16-byte records, plus a free ring (int32 id + float64 hash) of the power of two
-  // ≥ 2 × blocks; HashIndex: an int32 pair per slot, the power of two ≥ blocks.
-  return 16 * blocks + 12 * powerOfTwoAtLeast(2 * blocks) + 8 * powerOfTwoAtLeast(blocks);
+  // ≥ 2 × blocks; HashIndex: an int32 pair per slot, at most the power of two ≥ 2 × blocks.
+  return 16 * blocks + 12 * powerOfTwoAtLeast(2 * blocks) + 8 * powerOfTwoAtLeast(2 * blocks);
 }
 
 /**

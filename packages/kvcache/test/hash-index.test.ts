@@ -59,7 +59,9 @@ describe('HashIndex', () => {
           expect(idx.size).toBe(model.size);
           for (const h of pool) expect(idx.get(h)).toBe(model.get(h) ?? -1);
           const entries: [number, number][] = [];
-          idx.forEach((h, blk) => entries.push([h, blk]));
+          idx.forEach((h, blk) => {
+            entries.push([h, blk]);
+          });
           expect(entries.sort((x, y) => x[0] - y[0])).toEqual([...model].sort((x, y) => x[0] - y[0]));
         }
       }),

@@ -12,8 +12,8 @@ describe("the catalogue's architectures, parsed once", () => {
     expect(Object.isFrozen(a)).toBe(true);
     expect(Object.isFrozen(a.step)).toBe(true);
     expect(a).toEqual(parseModelConfig(modelConfigRaw(MODEL), 'x'));
+    // Test modules are strict: writing a frozen field throws.
     expect(() => {
-      'use strict';
       (a as { layers: number }).layers = 1;
     }).toThrow(TypeError);
   });

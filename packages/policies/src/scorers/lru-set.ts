@@ -29,30 +29,35 @@ export function keyOf(hash: number): number {
 export class LruSet {
   readonly capacity: number;
   /** Bucket b: `[2b]` is the entry's key + 1 or VACANT, `[2b + 1]` its slot. */
-  private readonly table: Int32Array;
-  private readonly mask: number;
-  private readonly shift: number;
+  private table: Int32Array;
+  private mask: number;
+  private shift: number;
   /** Slot s: hash at `hashes[2s]`; over the same bytes, prev/next slot at `links[4s + 2..3]`. */
-  private readonly hashes: Float64Array;
-  private readonly links: Int32Array;
+  private hashes: Float64Array;
+  private links: Int32Array;
+  /** Slots the records have room for; they double (and the table with them) up to `capacity`. */
+  private room: number;
   private head = NIL;
   private tail = NIL;
   private used = 0;
   private count = 0;
 
-  constructor(capacity: number) {
+  /**
+   * `initialRoom`: slots before the first growth. A router keeps a set per instance, and a short
+   * run (a search's evaluation) fills a few hundred entries of a capacity of ten thousand.
+   */
+  constructor(capacity: number, initialRoom = 256) {
     if (!Number.isInteger(capacity) || capacity <= 0) {
       throw new RangeError(`LruSet: capacity must be an integer > 0, got ${capacity}`);
     }
+    if (tableBits(capacity) === undefined) throw new RangeError(`LruSet: capacity ${capacity} is too large`);
     this.capacity = capacity;
-    // At most half full keeps misses (the common probe when routing) to a bucket or two.
-    let bits = 1;
-    while (bits < 30 && 2 ** bits < 2 * capacity) bits++;
-    if (2 ** bits < 2 * capacity) throw new RangeError(`LruSet: capacity ${capacity} is too large`);
+    this.room = Math.max(1, Math.min(capacity, initialRoom));
+    const bits = tableBits(this.room) as number;
     this.mask = 2 ** bits - 1;
     this.shift = 32 - bits;
     this.table = new Int32Array(2 ** (bits + 1));
-    const records = new ArrayBuffer(16 * capacity);
+    const records = new ArrayBuffer(16 * this.room);
     this.hashes = new Float64Array(records);
     this.links = new Int32Array(records);
   }
@@ -82,6 +87,7 @@ export class LruSet {
       return;
     }
     if (this.used < this.capacity) {
+      if (this.used === this.room) this.grow();
       slot = this.used++;
     } else {
       slot = this.head;
@@ -178,6 +184,29 @@ export class LruSet {
     table[2 * hole] = VACANT;
   }
 
+  /**
+   * Doubles the records (up to `capacity`) and lays out a table for them. Every slot below
+   * `used` holds a live entry (an evicted entry's slot is taken at once by the new one), so the
+   * table is rebuilt from the records.
+   */
+  private grow(): void {
+    this.room = Math.min(this.capacity, 2 * this.room);
+    const records = new ArrayBuffer(16 * this.room);
+    new Uint8Array(records).set(new Uint8Array(this.hashes.buffer));
+    this.hashes = new Float64Array(records);
+    this.links = new Int32Array(records);
+    const bits = tableBits(this.room) as number;
+    this.mask = 2 ** bits - 1;
+    this.shift = 32 - bits;
+    this.table = new Int32Array(2 ** (bits + 1));
+    for (let slot = 0; slot < this.used; slot++) {
+      const key = keyOf(this.hashes[2 * slot]);
+      const b = this.findEmpty(key);
+      this.table[2 * b] = key + 1;
+      this.table[2 * b + 1] = slot;
+    }
+  }
+
   private append(slot: number): void {
     const links = this.links;
     links[4 * slot + 2] = this.tail;
@@ -196,4 +225,11 @@ export class LruSet {
     if (n !== NIL) links[4 * n + 2] = p;
     else this.tail = p;
   }
+}
+
+/** Table bits for `entries` (at most half full keeps misses, the common probe when routing, to a bucket or two); undefined past 2^29 entries. */
+function tableBits(entries: number): number | undefined {
+  let bits = 1;
+  while (bits < 30 && 2 ** bits < 2 * entries) bits++;
+  return 2 ** bits < 2 * entries ? undefined : bits;
 }

@@ -17,7 +17,7 @@ export const BLOCK_FIELDS = 4;
 
 const TWO_32 = 4294967296;
 /** Blocks with a record and ring room from the start; both double as blocks are first taken. */
-const INITIAL_BLOCKS = 256;
+const INITIAL_BLOCKS = 1024;
 
 /**
  * The cache's blocks and their LRU free order.

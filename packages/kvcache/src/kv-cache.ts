@@ -7,6 +7,7 @@ import { DelayedPrefixSignal, type PrefixSignal } from './prefix-signal.js';
 import { MIN_OWNER_POOL, OwnerTable } from './owner-table.js';
 
 const NONE = -1;
+const INITIAL_INDEX_SLOTS = 2048;
 
 /**
  * A paged KV cache with vLLM's prefix caching, following BLIS's block semantics exactly.
@@ -55,7 +56,9 @@ export class KVCache {
     this.totalBlocks = totalBlocks;
     this.blockSizeTokens = blockSizeTokens;
     this.store = new BlockStore(totalBlocks);
-    this.hashToBlock = new HashIndex(this.store);
+    // Room for a short run's hashes from the start (growing from 16 rebuilt the table some ten
+    // times), within the index's cap of twice the blocks.
+    this.hashToBlock = new HashIndex(this.store, Math.min(INITIAL_INDEX_SLOTS, 2 * totalBlocks));
   }
 
   /**

@@ -50,13 +50,14 @@ describe('KVCache.retire()', () => {
 
   it('holds memory for the blocks it has taken, not for its size', () => {
     const kv = new KVCache({ totalBlocks: 100_000, blockSizeTokens: 16 });
+    // Room for about a thousand blocks and two thousand index slots, not for 100,000 blocks.
     const fresh = retainedBytes(kv);
-    expect(fresh).toBeLessThan(40_000);
-    expect(kv.allocate(0, 16 * 1000, [], 0, true)).toBe(true);
-    // A thousand blocks taken: records and ring for about that many (with doubling), no more.
-    expect(retainedBytes(kv)).toBeLessThan(fresh + 2 * 40 * 1024);
+    expect(fresh).toBeLessThan(100_000);
+    expect(kv.allocate(0, 16 * 4000, [], 0, true)).toBe(true);
+    // Four thousand blocks taken: records and ring for about that many (with doubling), no more.
+    expect(retainedBytes(kv)).toBeLessThan(fresh + 2 * 40 * 4096);
     kv.checkConsistency();
-    expect(kv.snapshot().freeOrder.slice(0, 3)).toEqual([1000, 1001, 1002]);
+    expect(kv.snapshot().freeOrder.slice(0, 3)).toEqual([4000, 4001, 4002]);
   });
 
   it('answers queries as an empty cache and passes its consistency check', () => {

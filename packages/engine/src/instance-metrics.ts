@@ -22,7 +22,19 @@ export class InstanceMetrics {
    * Every individual ITL entry, as value (µs) -> occurrences, counted when the step runs (so it
    * includes tokens of requests later preempted or cut off by the horizon).
    */
-  readonly itlEntries = new Map<number, number>();
+  get itlEntries(): Map<number, number> {
+    if (this.runCount > 0) this.flushItl();
+    return this.itl;
+  }
+
+  private readonly itl = new Map<number, number>();
+  /**
+   * The ITL of the latest steps, while it repeats, and the entries counted at it since it was
+   * last added to the map: consecutive steps of a batch often take the same time, and one add
+   * per run of them spares a map lookup per step. Keys enter the map in the same order.
+   */
+  private runItl = -1;
+  private runCount = 0;
 
   completed = 0;
   dropped = 0;
@@ -41,6 +53,21 @@ export class InstanceMetrics {
   /** Time-weighted KV blocks in use (block·µs), for mean utilisation. */
   kvBlockUs = -0; // a double from the start (see EventQueue.poppedTime)
   peakKVBlocks = 0;
+
+  /** Counts `count` ITL entries of `itl` µs (one step's decoding requests). */
+  addItl(itl: number, count: number): void {
+    if (itl !== this.runItl) {
+      if (this.runCount > 0) this.flushItl();
+      this.runItl = itl;
+    }
+    this.runCount += count;
+  }
+
+  private flushItl(): void {
+    const entries = this.itl;
+    entries.set(this.runItl, (entries.get(this.runItl) ?? 0) + this.runCount);
+    this.runCount = 0;
+  }
 
   recordCompletion(r: SimRequest, e2e: number): void {
     this.completed++;

@@ -72,14 +72,14 @@ export class BulkDecode {
     const D = this.steps;
     const due = cal.takeDue(D);
     if (due > this.duePos.length) this.growDue(due);
-    const seqs = cal.dueSeq;
-    const hints = cal.duePos;
-    const marks = cal.dueMark;
+    const ev = cal.events;
+    let at = cal.dueAt;
     let opening = 0;
     let lo = 0;
-    for (let k = 0; k < due; k++) {
-      const seq = seqs[k];
-      const p = hints[k] < 0 ? run.positionOf(seq) : run.positionNear(seq, hints[k], marks[k], lo);
+    for (let k = 0; k < due; k++, at += 3) {
+      const seq = ev[at];
+      const hint = ev[at + 1];
+      const p = hint < 0 ? run.positionOf(seq) : run.positionNear(seq, hint, ev[at + 2], lo);
       if (run.seq[p] !== seq) throw new InvariantViolation('INV-4', `bulk decode: the request admitted as ${seq} is not at position ${p}`);
       lo = p + 1;
       this.duePos[k] = p;

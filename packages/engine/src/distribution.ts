@@ -57,7 +57,7 @@ export function summarizeUsAsMs(samplesUs: Float64Array): Distribution {
     sum += v;
     if (v < min) min = v;
     if (v > max) max = v;
-    if (v !== v || (v === 0 && 1 / v < 0)) selectable = false;
+    if (Number.isNaN(v) || (v === 0 && 1 / v < 0)) selectable = false;
   }
   const ordered = samplesUs.slice();
   if (selectable) selectOrderStatistics(ordered, percentileRanks(n));

@@ -33,8 +33,7 @@ function select(a: Float64Array, lo: number, hi: number, k: number): void {
     const mid = (lo + hi) >>> 1;
     const x = a[lo];
     const y = a[mid];
-    const z = a[hi];
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    const pivot = Math.max(Math.min(x, y), Math.min(Math.max(x, y), a[hi]));
     let i = lo;
     let j = hi;
     while (i <= j) {

@@ -1,4 +1,5 @@
 import { GrowableFloat64 } from './growable-array.js';
+import { ItlHistogram } from './itl-histogram.js';
 import type { SimRequest } from './request.js';
 
 /**
@@ -20,21 +21,14 @@ export class InstanceMetrics {
   readonly cacheHitBlocks = new GrowableFloat64();
   /**
    * Every individual ITL entry, as value (µs) -> occurrences, counted when the step runs (so it
-   * includes tokens of requests later preempted or cut off by the horizon).
+   * includes tokens of requests later preempted or cut off by the horizon). Keys in order of
+   * first occurrence. A snapshot: built from the counts on read, again after the next step.
    */
   get itlEntries(): Map<number, number> {
-    if (this.runCount > 0) this.flushItl();
-    return this.itl;
+    return this.itl.toMap();
   }
 
-  private readonly itl = new Map<number, number>();
-  /**
-   * The ITL of the latest steps, while it repeats, and the entries counted at it since it was
-   * last added to the map: consecutive steps of a batch often take the same time, and one add
-   * per run of them spares a map lookup per step. Keys enter the map in the same order.
-   */
-  private runItl = -1;
-  private runCount = 0;
+  private readonly itl = new ItlHistogram();
 
   completed = 0;
   dropped = 0;
@@ -54,19 +48,9 @@ export class InstanceMetrics {
   kvBlockUs = -0; // a double from the start (see EventQueue.poppedTime)
   peakKVBlocks = 0;
 
-  /** Counts `count` ITL entries of `itl` µs (one step's decoding requests). */
+  /** Counts `count` (> 0) ITL entries of `itl` µs (one step's decoding requests). */
   addItl(itl: number, count: number): void {
-    if (itl !== this.runItl) {
-      if (this.runCount > 0) this.flushItl();
-      this.runItl = itl;
-    }
-    this.runCount += count;
-  }
-
-  private flushItl(): void {
-    const entries = this.itl;
-    entries.set(this.runItl, (entries.get(this.runItl) ?? 0) + this.runCount);
-    this.runCount = 0;
+    this.itl.add(itl, count);
   }
 
   recordCompletion(r: SimRequest, e2e: number): void {

@@ -128,6 +128,11 @@ export class RunningBatch implements MirrorBatch {
     let l = hint - (this.removed - mark);
     if (l < lo) l = lo;
     const s = this.seq;
+    // A few removals since: step down from the hint, one per removal ahead of the request.
+    if (hi - l <= 4) {
+      while (hi > l && s[hi] > seq) hi--;
+      return hi;
+    }
     while (l < hi) {
       const mid = (l + hi) >>> 1;
       if (s[mid] < seq) l = mid + 1;

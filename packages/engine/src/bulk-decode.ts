@@ -1,6 +1,6 @@
 import type { KVCache } from '@blis/kvcache';
 import type { StepBatch } from '@blis/latency';
-import { DecodeCalendar } from './decode-calendar.js';
+import { DecodeCalendar, EVENT_FIELDS } from './decode-calendar.js';
 import { InvariantViolation } from './invariant-error.js';
 import type { RunningBatch } from './running-batch.js';
 
@@ -76,7 +76,7 @@ export class BulkDecode {
     let at = cal.dueAt;
     let opening = 0;
     let lo = 0;
-    for (let k = 0; k < due; k++, at += 3) {
+    for (let k = 0; k < due; k++, at += EVENT_FIELDS) {
       const seq = ev[at];
       const hint = ev[at + 1];
       const p = hint < 0 ? run.positionOf(seq) : run.positionNear(seq, hint, ev[at + 2], lo);

@@ -2,7 +2,8 @@ import { DecodeEventHeap } from './decode-event-heap.js';
 import { InvariantViolation } from './invariant-error.js';
 
 /** Numbers per event in a bucket: seq, position hint, removal mark. */
-const FIELDS = 3;
+export const EVENT_FIELDS = 3;
+const FIELDS = EVENT_FIELDS;
 
 /**
  * The bulk-decoded requests' next events by instance step: a calendar, a ring of one bucket per

@@ -7,15 +7,17 @@ const PAGE_MASK = (1 << PAGE_BITS) - 1;
  *
  * A step's ITL changes nearly every step (its batch's contexts grow), so a map keyed by it
  * costs a hash lookup, with its cache misses, per step. Integer values, the ones bulk decode
- * makes, are counted instead in pages of 256 consecutive values, the page of the last step kept
- * at hand: a step's ITL is almost always within a few µs of the one before. Other values go to
- * a map. The first occurrence of each value is remembered, so {@link toMap} lists them in the
+ * makes, are counted instead in pages of 256 consecutive values, the two pages used last kept at
+ * hand: a step's ITL is almost always within a few µs of the one before, or of the one before a
+ * step of another kind (decode only, or with a prefill chunk). Other values go to a map. The first occurrence of each value is remembered, so {@link toMap} lists them in the
  * order a map counting them directly would.
  */
 export class ItlHistogram {
   private readonly pages = new Map<number, Float64Array>();
   private lastPage = -1;
   private lastCounts: Float64Array = new Float64Array(0);
+  private prevPage = -1;
+  private prevCounts: Float64Array = new Float64Array(0);
   private readonly other = new Map<number, number>();
   /** Each distinct value, in order of first occurrence. */
   private readonly order: number[] = [];
@@ -50,11 +52,17 @@ export class ItlHistogram {
   }
 
   private pageOf(page: number): Float64Array {
-    let counts = this.pages.get(page);
-    if (counts === undefined) {
-      counts = new Float64Array(PAGE_MASK + 1);
-      this.pages.set(page, counts);
+    let counts: Float64Array | undefined;
+    if (page === this.prevPage) counts = this.prevCounts;
+    else {
+      counts = this.pages.get(page);
+      if (counts === undefined) {
+        counts = new Float64Array(PAGE_MASK + 1);
+        this.pages.set(page, counts);
+      }
     }
+    this.prevPage = this.lastPage;
+    this.prevCounts = this.lastCounts;
     this.lastPage = page;
     this.lastCounts = counts;
     return counts;

@@ -1,6 +1,12 @@
 /** Values per page of the integer store: consecutive steps' ITLs are close, so mostly one page. */
 const PAGE_BITS = 8;
 const PAGE_MASK = (1 << PAGE_BITS) - 1;
+/**
+ * Pages at most (2 KiB each). A run's ITLs cluster (a 100K-request run's instances each used
+ * about 35 pages); values whose page would come past the cap, far-flung ones, go to the map,
+ * so memory stays bounded however spread out the values are.
+ */
+const MAX_PAGES = 64;
 
 /**
  * Inter-token latencies as value (µs) -> occurrences, added once per step.
@@ -9,7 +15,9 @@ const PAGE_MASK = (1 << PAGE_BITS) - 1;
  * costs a hash lookup, with its cache misses, per step. Integer values, the ones bulk decode
  * makes, are counted instead in pages of 256 consecutive values, the two pages used last kept at
  * hand: a step's ITL is almost always within a few µs of the one before, or of the one before a
- * step of another kind (decode only, or with a prefill chunk). Other values go to a map. The first occurrence of each value is remembered, so {@link toMap} lists them in the
+ * step of another kind (decode only, or with a prefill chunk). Other values, and integers whose
+ * page was not opened before the page cap was reached, go to a map: a value always goes to the
+ * same store, since pages are never dropped. The first occurrence of each value is remembered, so {@link toMap} lists them in the
  * order a map counting them directly would.
  */
 export class ItlHistogram {
@@ -29,10 +37,12 @@ export class ItlHistogram {
     if ((itl | 0) === itl && itl >= 0) {
       const page = itl >> PAGE_BITS;
       const counts = page === this.lastPage ? this.lastCounts : this.pageOf(page);
-      const i = itl & PAGE_MASK;
-      if (counts[i] === 0) this.order.push(itl);
-      counts[i] += count;
-      return;
+      if (counts !== undefined) {
+        const i = itl & PAGE_MASK;
+        if (counts[i] === 0) this.order.push(itl);
+        counts[i] += count;
+        return;
+      }
     }
     const had = this.other.get(itl);
     if (had === undefined) this.order.push(itl);
@@ -44,19 +54,21 @@ export class ItlHistogram {
     if (this.cached !== undefined) return this.cached;
     const m = new Map<number, number>();
     for (const v of this.order) {
-      if ((v | 0) === v && v >= 0) m.set(v, this.pages.get(v >> PAGE_BITS)![v & PAGE_MASK]);
-      else m.set(v, this.other.get(v)!);
+      const page = (v | 0) === v && v >= 0 ? this.pages.get(v >> PAGE_BITS) : undefined;
+      m.set(v, page !== undefined ? page[v & PAGE_MASK] : this.other.get(v)!);
     }
     this.cached = m;
     return m;
   }
 
-  private pageOf(page: number): Float64Array {
+  /** Page `page`'s counts, opened if the cap allows; undefined when it does not exist and cannot. */
+  private pageOf(page: number): Float64Array | undefined {
     let counts: Float64Array | undefined;
     if (page === this.prevPage) counts = this.prevCounts;
     else {
       counts = this.pages.get(page);
       if (counts === undefined) {
+        if (this.pages.size === MAX_PAGES) return undefined;
         counts = new Float64Array(PAGE_MASK + 1);
         this.pages.set(page, counts);
       }

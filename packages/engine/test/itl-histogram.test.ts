@@ -37,6 +37,16 @@ describe('ItlHistogram', () => {
     expect(h.toMap().get(7)).toBe(2);
   });
 
+  it('past its page cap counts far-flung values in the map, each value always in one store', () => {
+    const h = new ItlHistogram();
+    const adds: [number, number][] = [];
+    // One value in each of 100 pages (more than the cap), then each again, and neighbours.
+    for (let round = 0; round < 2; round++) for (let p = 0; p < 100; p++) adds.push([p * 256 + 7, 1 + round], [p * 256 + 8, 2]);
+    for (const [v, n] of adds) h.add(v, n);
+    expect([...h.toMap()]).toEqual([...direct(adds)]);
+    expect(h.toMap().get(99 * 256 + 7)).toBe(3);
+  });
+
   it('equals a map counting directly, entries and their order, for any values', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(itlArb, fc.integer({ min: 1, max: 300 })), { maxLength: 400 }), (adds) => {

@@ -11,7 +11,7 @@ import { LiveSnapshot } from './instance-snapshot.js';
 export function addClusterInstance(parts: ClusterParts, cfg: InstanceConfig, pool: PoolType): void {
   const { sim, setup, table, exits } = parts;
   const obs = setup.observer;
-  const inst = new InstanceSimulator(cfg, parts.events, (slot: number) => table.get(slot), {
+  const inst = new InstanceSimulator(cfg, parts.events, (slot: number) => table.find(slot), {
     onCompleted: (req, now) => exits.onCompleted(req, now),
     onDropped: (req, now) => exits.onLeft(req, now, 'dropped'),
     onTimedOut: (req, now) => exits.onLeft(req, now, 'timed_out'),

@@ -1,6 +1,6 @@
 import type { KVCache } from '@blis/kvcache';
 import type { StepBatch } from '@blis/latency';
-import { DecodeEventHeap } from './decode-event-heap.js';
+import { DecodeCalendar, EVENT_FIELDS } from './decode-calendar.js';
 import { InvariantViolation } from './invariant-error.js';
 import type { RunningBatch } from './running-batch.js';
 
@@ -18,10 +18,12 @@ const COOLDOWN_STEPS = 16;
  * state at step D is the base plus (D - base) tokens and the ITLs summed since: the instance
  * keeps a count of bulk steps and a running sum of their ITLs. ITLs are integer microseconds,
  * so that difference of sums is exact and equals the per-step sum the step-by-step engine
- * makes. Each request has one pending event on a heap keyed by (step, admission order): the
- * step where it opens a block (its KV room runs out) or completes. Events of one step are
- * handled in running order, so KV allocations and releases happen in the order the
- * step-by-step engine makes them.
+ * makes. Each request has one pending event on a calendar of steps (decode-calendar.ts): the
+ * step where it opens a block (its KV room runs out) or completes, at most a block's worth of
+ * steps ahead. Events of one step are handled in running order (admission seq ascending), so
+ * KV allocations and releases happen in the order the step-by-step engine makes them; each
+ * event notes its request's position and the batch's removal count when it was scheduled,
+ * which finds the position again without a search while nothing ahead of it has left.
  *
  * Positions [0, count) of the running batch are bulk-advanced; a step is taken in bulk only
  * when they are the whole batch, their decode tokens fit the budget and every block they
@@ -37,7 +39,7 @@ export class BulkDecode {
   private itl = 0;
   /** Sum of the bulk positions' contexts (tokens processed) at the start of the current step. */
   private contextSum = 0;
-  private readonly heap = new DecodeEventHeap();
+  private readonly calendar: DecodeCalendar;
   /** This step's due events: positions, ascending, and the KV room after opening a block (-1: none opened). */
   private duePos = new Int32Array(16);
   private dueRoom = new Int32Array(16);
@@ -49,11 +51,13 @@ export class BulkDecode {
   constructor(run: RunningBatch, kv: KVCache) {
     this.run = run;
     this.kv = kv;
+    // A request's next event is at most its KV room ahead, which is below the block size.
+    this.calendar = new DecodeCalendar(kv.blockSizeTokens + 2);
   }
 
   /**
    * Start of a step with `budget` tokens: true when this step can be taken in bulk, its due
-   * events then taken off the heap. False: the caller calls {@link materialize}.
+   * events then taken off the calendar. False: the caller calls {@link materialize}.
    */
   begin(budget: number): boolean {
     const run = this.run;
@@ -64,19 +68,24 @@ export class BulkDecode {
       this.cooldown = COOLDOWN_STEPS;
       return false;
     }
-    const heap = this.heap;
+    const cal = this.calendar;
     const D = this.steps;
-    let due = 0;
+    const due = cal.takeDue(D);
+    if (due > this.duePos.length) this.growDue(due);
+    const ev = cal.events;
+    let at = cal.dueAt;
     let opening = 0;
-    while (heap.size > 0 && heap.peekStep() === D) {
-      const p = run.positionOf(heap.peekSeq());
-      heap.pop();
-      if (due === this.duePos.length) this.growDue();
-      this.duePos[due] = p;
+    let lo = 0;
+    for (let k = 0; k < due; k++, at += EVENT_FIELDS) {
+      const seq = ev[at];
+      const hint = ev[at + 1];
+      const p = hint < 0 ? run.positionOf(seq) : run.positionNear(seq, hint, ev[at + 2], lo);
+      if (run.seq[p] !== seq) throw new InvariantViolation('INV-4', `bulk decode: the request admitted as ${seq} is not at position ${p}`);
+      lo = p + 1;
+      this.duePos[k] = p;
       const opens = run.baseStep[p] + run.kvRoom[p] === D;
-      this.dueRoom[due] = opens ? 0 : -1;
+      this.dueRoom[k] = opens ? 0 : -1;
       if (opens) opening++;
-      due++;
     }
     this.dueCount = due;
     if (opening > this.kv.freeBlocks) {
@@ -190,7 +199,7 @@ export class BulkDecode {
     this.count = 0;
     this.contextSum = 0;
     this.dueCount = 0;
-    this.heap.clear();
+    this.calendar.clear();
   }
 
   /** Position `i`'s tokens processed and ITL sum as of now (between steps), without changing anything. */
@@ -208,15 +217,15 @@ export class BulkDecode {
     const base = run.baseStep[p];
     const opens = base + run.kvRoom[p];
     const completes = base + run.finalProgress[p] - run.progress[p] - 1;
-    this.heap.push(Math.min(opens, completes), run.seq[p]);
+    this.calendar.push(Math.min(opens, completes), run.seq[p], p, run.removed);
   }
 
-  private growDue(): void {
-    const pos = new Int32Array(this.duePos.length * 2);
+  private growDue(n: number): void {
+    let cap = this.duePos.length;
+    while (cap < n) cap *= 2;
+    const pos = new Int32Array(cap);
     pos.set(this.duePos);
     this.duePos = pos;
-    const room = new Int32Array(this.dueRoom.length * 2);
-    room.set(this.dueRoom);
-    this.dueRoom = room;
+    this.dueRoom = new Int32Array(cap);
   }
 }

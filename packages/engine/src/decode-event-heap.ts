@@ -1,6 +1,7 @@
 /**
- * A min-heap of (step, seq) pairs: the bulk-decoded requests' next events (a KV block boundary
- * or a completion) by instance step, ties in admission order, which is running order.
+ * A min-heap of (step, seq) pairs: bulk-decoded requests' next events (a KV block boundary or a
+ * completion) by instance step, ties in admission order, which is running order. The calendar
+ * (decode-calendar.ts) keeps here the events too far ahead for its ring.
  */
 export class DecodeEventHeap {
   private step = new Float64Array(64);

@@ -1,3 +1,5 @@
+import { selectOrderStatistics } from './order-statistics.js';
+
 /** Summary statistics of a sample, as BLIS reports them (values in the sample's unit). */
 export interface Distribution {
   count: number;
@@ -45,19 +47,47 @@ function percentileUsAsMs(n: number, p: number, at: (k: number) => number): numb
 export function summarizeUsAsMs(samplesUs: Float64Array): Distribution {
   const n = samplesUs.length;
   if (n === 0) return { count: 0, mean: 0, min: 0, max: 0, p50: 0, p90: 0, p95: 0, p99: 0 };
-  const sorted = Float64Array.from(samplesUs).sort();
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += samplesUs[i];
+  let min = samplesUs[0];
+  let max = min;
+  // Selection needs values `<` orders as a sort does: no NaN, no -0.
+  let selectable = true;
+  for (let i = 0; i < n; i++) {
+    const v = samplesUs[i];
+    sum += v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (Number.isNaN(v) || (v === 0 && 1 / v < 0)) selectable = false;
+  }
+  const ordered = samplesUs.slice();
+  if (selectable) selectOrderStatistics(ordered, percentileRanks(n));
+  else {
+    ordered.sort();
+    min = ordered[0];
+    max = ordered[n - 1];
+  }
   return {
     count: n,
     mean: sum / n / 1000,
-    min: sorted[0] / 1000,
-    max: sorted[n - 1] / 1000,
-    p50: percentileUsAsMs(n, 50, (k) => sorted[k]),
-    p90: percentileUsAsMs(n, 90, (k) => sorted[k]),
-    p95: percentileUsAsMs(n, 95, (k) => sorted[k]),
-    p99: percentileUsAsMs(n, 99, (k) => sorted[k]),
+    min: min / 1000,
+    max: max / 1000,
+    p50: percentileUsAsMs(n, 50, (k) => ordered[k]),
+    p90: percentileUsAsMs(n, 90, (k) => ordered[k]),
+    p95: percentileUsAsMs(n, 95, (k) => ordered[k]),
+    p99: percentileUsAsMs(n, 99, (k) => ordered[k]),
   };
+}
+
+const PERCENTILES = [50, 90, 95, 99];
+
+/** The ranks {@link percentileUsAsMs} reads for the summary's percentiles of n samples, ascending. */
+function percentileRanks(n: number): number[] {
+  const ks: number[] = [];
+  for (const p of PERCENTILES) {
+    const lo = Math.floor((p / 100) * (n - 1));
+    ks.push(lo, Math.min(lo + 1, n - 1));
+  }
+  return ks;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { GrowableFloat64 } from './growable-array.js';
+import { ItlHistogram } from './itl-histogram.js';
 import type { SimRequest } from './request.js';
 
 /**
@@ -20,9 +21,14 @@ export class InstanceMetrics {
   readonly cacheHitBlocks = new GrowableFloat64();
   /**
    * Every individual ITL entry, as value (µs) -> occurrences, counted when the step runs (so it
-   * includes tokens of requests later preempted or cut off by the horizon).
+   * includes tokens of requests later preempted or cut off by the horizon). Keys in order of
+   * first occurrence. A snapshot: built from the counts on read, again after the next step.
    */
-  readonly itlEntries = new Map<number, number>();
+  get itlEntries(): Map<number, number> {
+    return this.itl.toMap();
+  }
+
+  private readonly itl = new ItlHistogram();
 
   completed = 0;
   dropped = 0;
@@ -41,6 +47,11 @@ export class InstanceMetrics {
   /** Time-weighted KV blocks in use (block·µs), for mean utilisation. */
   kvBlockUs = -0; // a double from the start (see EventQueue.poppedTime)
   peakKVBlocks = 0;
+
+  /** Counts `count` (> 0) ITL entries of `itl` µs (one step's decoding requests). */
+  addItl(itl: number, count: number): void {
+    this.itl.add(itl, count);
+  }
 
   recordCompletion(r: SimRequest, e2e: number): void {
     this.completed++;

@@ -1,5 +1,6 @@
 import { EventKind } from './event-kinds.js';
 import { InstanceStep } from './instance-step.js';
+import { InvariantViolation } from './invariant-error.js';
 import { RequestState, type SimRequest } from './request.js';
 
 export type { InstanceHooks } from './instance-hooks.js';
@@ -164,7 +165,7 @@ export class InstanceSimulator extends InstanceStep {
     let acted = true;
     switch (kind) {
       case EventKind.Queued:
-        this.onQueued(this.lookup(arg), now);
+        this.onQueued(this.queuedRequest(arg), now);
         break;
       case EventKind.Step:
         this.step(now);
@@ -180,6 +181,13 @@ export class InstanceSimulator extends InstanceStep {
     }
     if (this.config.checkInvariants) this.checkWorkConservation();
     return acted;
+  }
+
+  /** The request of a Queued event: it is live until it reaches the wait queue. */
+  private queuedRequest(slot: number): SimRequest {
+    const req = this.lookup(slot);
+    if (req === undefined) throw new InvariantViolation('INV-2', `instance ${this.config.id}: no live request in slot ${slot} reaches the wait queue`);
+    return req;
   }
 
   private onQueued(req: SimRequest, now: number): void {
@@ -246,12 +254,13 @@ export class InstanceSimulator extends InstanceStep {
   }
 
   private onTimeout(slot: number, now: number): boolean {
-    let req: SimRequest;
+    let req: SimRequest | undefined;
     try {
       req = this.lookup(slot);
     } catch {
       return false; // already gone
     }
+    if (req === undefined) return false; // already gone
     if (req.instance !== this.config.index || req.spec.deadlineUs !== now) return false;
     // Only a queued or running request has its deadline watched. In particular a P/D decode part
     // whose KV is still moving (pending, its deadline checked on arrival by enqueueTransferred)

@@ -36,7 +36,7 @@ export abstract class InstanceState {
   protected readonly run: RunningBatch;
 
   protected readonly events: EventQueue;
-  protected readonly lookup: (slot: number) => SimRequest;
+  protected readonly lookup: (slot: number) => SimRequest | undefined;
   protected readonly hooks: InstanceHooks;
   protected readonly batch: StepBatch;
   protected readonly alpha2: number;
@@ -85,7 +85,11 @@ export abstract class InstanceState {
   protected stepEnd = 0;
   protected doneCount = 0;
 
-  constructor(config: InstanceConfig, events: EventQueue, lookup: (slot: number) => SimRequest, hooks: InstanceHooks) {
+  /**
+   * `lookup` gives the live request in a slot of the driver's request table; for a slot with
+   * none it returns undefined (or throws), which only a deadline that outlived its request asks.
+   */
+  constructor(config: InstanceConfig, events: EventQueue, lookup: (slot: number) => SimRequest | undefined, hooks: InstanceHooks) {
     this.config = config;
     this.events = events;
     this.lookup = lookup;

@@ -195,10 +195,7 @@ export abstract class InstanceStep extends InstancePreemption {
 
     // Every decoding request of a step sees the same inter-token latency: count it once per step.
     const itl = stepTime + this.alpha2;
-    if (batch.decodeCount > 0) {
-      const entries = this.metrics.itlEntries;
-      entries.set(itl, (entries.get(itl) ?? 0) + batch.decodeCount);
-    }
+    if (batch.decodeCount > 0) this.metrics.addItl(itl, batch.decodeCount);
     const used = this.kv.usedBlocks;
     this.metrics.kvBlockUs += used * stepTime;
     if (used > this.metrics.peakKVBlocks) this.metrics.peakKVBlocks = used;

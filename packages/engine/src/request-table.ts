@@ -28,6 +28,15 @@ export class RequestTable {
     return r;
   }
 
+  /**
+   * The live request in `slot`, or undefined: for an event that may outlive its request (a
+   * deadline left behind by a request that completed), where building an error to catch costs
+   * more than the rest of the event.
+   */
+  find(slot: number): SimRequest | undefined {
+    return this.slots[slot];
+  }
+
   /** Calls `fn` on every live request, in slot order. */
   forEach(fn: (req: SimRequest) => void): void {
     for (const r of this.slots) if (r !== undefined) fn(r);

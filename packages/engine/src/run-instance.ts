@@ -29,7 +29,7 @@ export function runInstance(config: InstanceConfig, source: RequestSource, opts:
   const table = new RequestTable();
   const clock = new SimClock();
   let injected = 0;
-  const instance = new InstanceSimulator(config, events, (slot) => table.get(slot), {
+  const instance = new InstanceSimulator(config, events, (slot) => table.find(slot), {
     onCompleted(req, now) {
       table.remove(req);
       source.onRequestDone?.(req.spec, now, 'completed');

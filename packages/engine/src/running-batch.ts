@@ -37,12 +37,14 @@ export class RunningBatch implements MirrorBatch {
    */
   seq: Float64Array;
   /**
-   * Bulk decode (see decode-advance.ts): the instance's bulk-step count and ITL sum at which
+   * Bulk decode (see bulk-decode.ts): the instance's bulk-step count and ITL sum at which
    * this position's counters were last brought up to date. Meaningful only for the positions
    * the instance advances in bulk.
    */
   baseStep: Float64Array;
   baseItl: Float64Array;
+  /** Positions removed so far: a position noted with it bounds how far the request has moved since (see {@link positionNear}). */
+  removed = 0;
   private nextSeq = 0;
 
   constructor(capacity: number) {
@@ -114,6 +116,31 @@ export class RunningBatch implements MirrorBatch {
     return lo;
   }
 
+  /**
+   * The position of the request admitted as `seq`, which must be in the batch and is known to have
+   * been at `hint` when {@link removed} was `mark` and to be at `lo` or after. Positions only
+   * move down, one per removal ahead of them, so it is within `removed - mark` below `hint`: no
+   * search at all when nothing left since.
+   */
+  positionNear(seq: number, hint: number, mark: number, lo: number): number {
+    // Past the batch's end the arrays hold stale counters: the search stays inside it.
+    let hi = hint < this.reqs.length ? hint : this.reqs.length - 1;
+    let l = hint - (this.removed - mark);
+    if (l < lo) l = lo;
+    const s = this.seq;
+    // A few removals since: step down from the hint, one per removal ahead of the request.
+    if (hi - l <= 4) {
+      while (hi > l && s[hi] > seq) hi--;
+      return hi;
+    }
+    while (l < hi) {
+      const mid = (l + hi) >>> 1;
+      if (s[mid] < seq) l = mid + 1;
+      else hi = mid;
+    }
+    return l;
+  }
+
   /** Copies position `i`'s counters back to its request (it is leaving the batch). */
   writeBack(i: number): void {
     const r = this.reqs[i];
@@ -127,6 +154,7 @@ export class RunningBatch implements MirrorBatch {
   removeAt(i: number): void {
     const n = this.reqs.length;
     this.reqs.splice(i, 1);
+    this.removed++;
     this.shift(i + 1, n, i);
   }
 
@@ -147,6 +175,7 @@ export class RunningBatch implements MirrorBatch {
       }
     }
     this.reqs.length = to;
+    this.removed += count;
   }
 
   /** Moves the counters of positions [from, end) to start at `to` (< from). */

@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { SimRequest } from '../src/request.js';
+import { RunningBatch } from '../src/running-batch.js';
+import { propertyRuns } from '../../../tools/test-support/property-runs.js';
+
+// RunningBatch.positionNear, bulk decode's way back from a request's admission seq to its
+// position: from the position and removal count noted when its event was scheduled.
+
+function fakeRequest(index: number): SimRequest {
+  return { progress: 0, inputTokens: 1, finalProgress: 2, kvOwner: index, blockHashes: [], spec: { index } } as unknown as SimRequest;
+}
+
+type Op = { t: 'admit' } | { t: 'removeAt'; at: number } | { t: 'removeSorted'; picks: number[] } | { t: 'note'; at: number };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('admit' as const) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('removeAt' as const), at: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('removeSorted' as const), picks: fc.array(fc.nat(), { maxLength: 5 }) }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('note' as const), at: fc.nat() }) },
+);
+
+describe('RunningBatch.positionNear', () => {
+  it('finds a request without a search while nothing ahead of it left, and after removals (hand-written example)', () => {
+    const run = new RunningBatch(4);
+    for (let i = 0; i < 6; i++) run.push(fakeRequest(i), 0);
+    // Seq 4 noted at position 4 with no removals yet.
+    expect(run.positionNear(4, 4, 0, 0)).toBe(4);
+    run.removeSorted(Int32Array.from([1, 5]), 2); // one removal ahead of it, one behind
+    expect(run.removed).toBe(2);
+    expect(run.positionNear(4, 4, 0, 0)).toBe(3);
+    run.removeAt(0);
+    expect(run.positionNear(4, 4, 0, 0)).toBe(2);
+    expect(Array.from(run.seq.subarray(0, run.length))).toEqual([2, 3, 4]);
+  });
+
+  it('never reads past the batch’s end, where removals leave stale, smaller seqs', () => {
+    const run = new RunningBatch(4);
+    for (let i = 0; i < 3; i++) run.push(fakeRequest(i), 0);
+    run.removeSorted(Int32Array.from([0, 1]), 2);
+    // The arrays now read [2, 1, 2]: position 1 is stale. Seq 2 was noted at position 2.
+    expect(run.seq[1]).toBe(1);
+    expect(run.positionNear(2, 2, 0, 0)).toBe(0);
+  });
+
+  it('agrees with the binary search for every noted request still in the batch', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 200 }), (ops) => {
+        const run = new RunningBatch(2);
+        let admitted = 0;
+        const notes = new Map<number, { pos: number; mark: number }>();
+        for (const op of ops) {
+          if (op.t === 'admit') run.push(fakeRequest(admitted++), 0);
+          else if (run.length === 0) continue;
+          else if (op.t === 'removeAt') run.removeAt(op.at % run.length);
+          else if (op.t === 'removeSorted') {
+            const gone = [...new Set(op.picks.map((p) => p % run.length))].sort((a, b) => a - b);
+            if (gone.length > 0) run.removeSorted(Int32Array.from(gone), gone.length);
+          } else {
+            const at = op.at % run.length;
+            notes.set(run.seq[at], { pos: at, mark: run.removed });
+          }
+          // Every noted request still here is found, in seq order, each after the one before.
+          let lo = 0;
+          for (const [seq, note] of [...notes].sort((a, b) => a[0] - b[0])) {
+            const here = Array.from(run.seq.subarray(0, run.length)).indexOf(seq);
+            if (here < 0) continue;
+            const p = run.positionNear(seq, note.pos, note.mark, lo);
+            expect(p).toBe(here);
+            expect(p).toBe(run.positionOf(seq));
+            lo = p + 1;
+          }
+        }
+      }),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+});

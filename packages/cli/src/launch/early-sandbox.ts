@@ -1,0 +1,33 @@
+import { Worker } from 'node:worker_threads';
+import type { EarlySandboxThread } from '@blis/adapters/internal';
+import { sandboxHeapMb } from './sandbox-heap.js';
+
+/** Where @blis/adapters' EvaluateSandbox looks for a thread started ahead of it (early-thread.ts). */
+const GLOBAL = '__blisEarlySandbox';
+
+/**
+ * Starts the evaluation sandbox's thread from `threadFile` before the CLI has loaded, and lends
+ * it to the first EvaluateSandbox that needs one, which takes it when its heap is the same. The
+ * thread loads on another core meanwhile; a request that runs no candidate code (parameters,
+ * policy texts, trees) never uses it, and it is ended when the process exits. Nothing is
+ * started when the heap variable is malformed: the command refuses it.
+ */
+export function startEarlySandbox(threadFile: string, env: NodeJS.ProcessEnv = process.env): void {
+  const heap = sandboxHeapMb(env);
+  if (!('mb' in heap)) return;
+  const worker = new Worker(threadFile, { stdout: true, resourceLimits: { maxOldGenerationSizeMb: heap.mb } });
+  const early: EarlySandboxThread = { worker, heapMb: heap.mb, ready: false, ended: false };
+  // Listened to from the start: events with no listener are lost (an error would even be thrown).
+  worker.on('message', (m: { kind?: unknown } | null) => {
+    if (m?.kind === 'ready') early.ready = true;
+  });
+  worker.on('error', () => {
+    early.ended = true;
+  });
+  worker.on('exit', () => {
+    early.ended = true;
+  });
+  // Idle, it holds nothing open; the sandbox refs it while it works.
+  worker.unref();
+  (globalThis as { [GLOBAL]?: EarlySandboxThread })[GLOBAL] = early;
+}

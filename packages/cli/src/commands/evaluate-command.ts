@@ -7,6 +7,7 @@ import { requireReadable } from '../inputs/input-files.js';
 import { memoryLimit } from './machine-memory.js';
 import { UsageError } from '../errors/usage-error.js';
 import { SANDBOX_HEAP_ENV, sandboxHeapMb } from '../launch/sandbox-heap.js';
+import { takeStdinHead } from '../launch/stdin-head.js';
 
 /** One response line: compact JSON (a search parses it; it is not for reading). */
 function line(response: EvalResponse): string {
@@ -82,17 +83,29 @@ function readRequestFile(path: string): string {
   return read.text;
 }
 
-/** stdin up to the request limit: reading stops at the first byte past it. */
+/**
+ * stdin up to the request limit: reading stops at the first byte past it. What the launcher read
+ * of it already (launch/stdin-head.ts) comes first.
+ */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   let bytes = 0;
-  for await (const chunk of process.stdin) {
-    bytes += (chunk as Buffer).length;
-    if (bytes > EVAL_REQUEST_MAX_BYTES) {
-      process.stdin.destroy();
-      throw new UsageError([{ where: 'stdin', expected: `a ${REQUEST_WHAT} of at most ${formatBytes(EVAL_REQUEST_MAX_BYTES)}`, found: 'more' }]);
+  const tooLong = () => new UsageError([{ where: 'stdin', expected: `a ${REQUEST_WHAT} of at most ${formatBytes(EVAL_REQUEST_MAX_BYTES)}`, found: 'more' }]);
+  const head = takeStdinHead();
+  for (const chunk of head?.chunks ?? []) {
+    bytes += chunk.length;
+    chunks.push(chunk);
+  }
+  if (bytes > EVAL_REQUEST_MAX_BYTES) throw tooLong();
+  if (head?.ended !== true) {
+    for await (const chunk of process.stdin) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > EVAL_REQUEST_MAX_BYTES) {
+        process.stdin.destroy();
+        throw tooLong();
+      }
+      chunks.push(chunk as Buffer);
     }
-    chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (looksBinary(text)) throw new UsageError([{ where: 'stdin', expected: `a ${REQUEST_WHAT} (text)`, found: 'binary data' }]);

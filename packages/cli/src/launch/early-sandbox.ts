@@ -1,9 +1,19 @@
 import { Worker } from 'node:worker_threads';
 import type { EarlySandboxThread } from '@blis/adapters/internal';
 import { sandboxHeapMb } from './sandbox-heap.js';
+import type { StdinHead } from './stdin-head.js';
 
 /** Where @blis/adapters' EvaluateSandbox looks for a thread started ahead of it (early-thread.ts). */
 const GLOBAL = '__blisEarlySandbox';
+
+/**
+ * Whether the request may need the sandbox's thread, from what the launcher read of it: unless
+ * all of it was read and the kind that runs candidate code is nowhere in it (a request read in
+ * part, or not at all, may).
+ */
+export function mayNeedSandbox(head: StdinHead | undefined): boolean {
+  return head === undefined || !head.ended || Buffer.concat(head.chunks).includes('policy-module');
+}
 
 /**
  * Starts the evaluation sandbox's thread from `threadFile` before the CLI has loaded, and lends

@@ -4,11 +4,18 @@
 // module entry and its imports of Node's built-ins cost a start-up some 10 ms more.
 import { join } from 'node:path';
 import { commandOf } from './code-cache.js';
-import { startEarlySandbox } from './early-sandbox.js';
+import { mayNeedSandbox, startEarlySandbox } from './early-sandbox.js';
 import { loadBundle } from './load-bundle.js';
+import { evaluatesStdinOnce, lendStdinHead, readStdinHead } from './stdin-head.js';
 
-const command = commandOf(process.argv.slice(2));
-// `blis evaluate` runs a candidate's code in a thread: start it now, so that it loads on another
-// core while this thread loads the CLI and reads the request.
-if (command === 'evaluate') startEarlySandbox(join(__dirname, 'evaluate-sandbox-thread.cjs'));
+const args = process.argv.slice(2);
+const command = commandOf(args);
+if (command === 'evaluate') {
+  // A one-shot request on stdin is read now, to know whether it can need the thread a candidate's
+  // code runs in; the command reads on from what was read. A thread that may be needed starts
+  // now, and loads on another core while this thread loads the CLI.
+  const head = evaluatesStdinOnce(args) ? readStdinHead() : undefined;
+  if (head !== undefined) lendStdinHead(head);
+  if (mayNeedSandbox(head) && !args.includes('--help') && !args.includes('-h')) startEarlySandbox(join(__dirname, 'evaluate-sandbox-thread.cjs'));
+}
 loadBundle(join(__dirname, 'blis.cjs'), command, 'exit');

@@ -10,6 +10,7 @@ import type { Worker } from 'node:worker_threads';
  * taken is lost.
  */
 export interface EarlySandboxThread {
+  /** The thread. */
   worker: Worker;
   /** The heap it was started with, in MiB (`resourceLimits.maxOldGenerationSizeMb`). */
   heapMb: number;

@@ -9,6 +9,7 @@ import { evaluate } from '../entry.js';
 import type { EvalResponse } from '../protocol.js';
 import type { SandboxCall, SandboxReply } from './sandbox-messages.js';
 
+/** What the host of a sandbox thread wants to hear of (see {@link serveSandbox}). */
 export interface SandboxServeHooks {
   /**
    * Called with each response just before it is sent (the parent may end the thread as soon as

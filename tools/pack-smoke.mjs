@@ -117,7 +117,12 @@ async function smokeEvaluateSandbox(project, cacheDir, expectOk) {
   writeFileSync(join(project, 'evaluate.json'), JSON.stringify(request));
   const args = ['evaluate', '--request', 'evaluate.json'];
   let first;
-  await expectOk(args, (out) => ((first = out), JSON.parse(out).status === 'ok' ? '' : `status ${JSON.parse(out).status}: ${out.slice(0, 500)}`), 'evaluate a TypeScript policy module (sandbox thread)');
+  const answered = (out) => {
+    first = out;
+    const status = JSON.parse(out).status;
+    return status === 'ok' ? '' : `status ${status}: ${out.slice(0, 500)}`;
+  };
+  await expectOk(args, answered, 'evaluate a TypeScript policy module (sandbox thread)');
   const cached = existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => /^blis-.*-evaluate-sandbox\.v8cache$/.test(f)) : [];
   if (cached.length !== 1) {
     problems.push(`code cache: expected one blis-*-evaluate-sandbox.v8cache in ${cacheDir}, found ${JSON.stringify(cached)}`);

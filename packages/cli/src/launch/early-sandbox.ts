@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { EarlySandboxThread } from '@blis/adapters/internal';
 import { sandboxHeapMb } from './sandbox-heap.js';
-import type { StdinHead } from './stdin-head.js';
+import { type StdinHead, evaluatesStdinOnce, lendStdinHead, readStdinHead } from './stdin-head.js';
 
 /** Where @blis/adapters' EvaluateSandbox looks for a thread started ahead of it (early-thread.ts). */
 const GLOBAL = '__blisEarlySandbox';
@@ -40,4 +40,16 @@ export function startEarlySandbox(threadFile: string, env: NodeJS.ProcessEnv = p
   // Idle, it holds nothing open; the sandbox refs it while it works.
   worker.unref();
   (globalThis as { [GLOBAL]?: EarlySandboxThread })[GLOBAL] = early;
+}
+
+/**
+ * What the launcher does for `blis <args>` when the command is `evaluate`: a one-shot request on
+ * stdin is read now, to know whether it can need the thread a candidate's code runs in (the
+ * command reads on from what was read), and a thread that may be needed starts now, to load on
+ * another core while the main thread loads the CLI.
+ */
+export function startEvaluate(args: readonly string[], threadFile: string): void {
+  const head = evaluatesStdinOnce(args) ? readStdinHead() : undefined;
+  if (head !== undefined) lendStdinHead(head);
+  if (mayNeedSandbox(head) && !args.includes('--help') && !args.includes('-h')) startEarlySandbox(threadFile);
 }

@@ -25,7 +25,11 @@ export function loadBundle(bundle: string, command: string, saveAt: 'exit' | 'ca
   (globalThis as { __blisImport?: (s: string) => Promise<unknown> }).__blisImport = (specifier) => import(specifier);
   const { enableCompileCache, flushCompileCache } = nodeModule as NodeModuleCache;
   if (enableCompileCache === undefined) return runWithCodeCache(bundle, command, process.env, saveAt);
-  enableCompileCache();
+  try {
+    enableCompileCache();
+  } catch {
+    // Without the cache the bundle loads all the same, only slower.
+  }
   const exports: unknown = nodeModule.createRequire(bundle)(bundle);
   return {
     exports,

@@ -9,7 +9,8 @@
 //     source (its `@blis/source` target) declares (found with the compiler API), and at least
 //     one when the source declares any. JSON subpaths must load and parse both ways.
 //  4. The installed `blis` binary must answer --help and --version (= package version) with
-//     exit 0, run a 20-request simulation that prints JSON, and one from a spec file.
+//     exit 0, run a 20-request simulation that prints JSON, and one from a spec file, and
+//     evaluate a TypeScript policy module in its sandbox thread.
 //  5. The installed @blis/cluster, bundled for the browser (esbuild, `platform: 'browser'`),
 //     reaches no Node built-in: `#host-files` resolves to the dist/host/files.browser.js files.
 // Needs `pnpm build` first. `--keep` leaves the temp project for inspection.
@@ -92,6 +93,42 @@ async function smokeCodeCacheAndImports(project, cacheDir, expectOk) {
     'base:\n  numInstances: 2\n  model: meta-llama/llama-3.1-8b-instruct\n  workload: {kind: synthetic, numRequests: 20, rate: 10}\n  routing: {policy: weighted}\nseeds: [1]\nsearch: {kind: grid}\nparameters:\n  numInstances: [1, 2]\nmetrics: [ttft_p99_ms]\n',
   );
   await expectOk(['sweep', 'sweep.yaml', '--output', 'sweep.csv', '--workers', '2', '--quiet'], (out) => (JSON.parse(out).rows === 2 ? '' : 'not 2 rows'), 'sweep --workers 2 (tinypool)');
+  await smokeEvaluateSandbox(project, cacheDir, expectOk);
+}
+
+/**
+ * `blis evaluate` of a TypeScript policy module: its sandbox thread (dist/evaluate-sandbox-thread.cjs)
+ * loads its own bundle through the code cache, compiles the candidate with the installed esbuild,
+ * and the candidate's `@blis/policies` import gets the installed package. The first good answer
+ * leaves the thread's cache; a second call answers the same bytes from it.
+ */
+async function smokeEvaluateSandbox(project, cacheDir, expectOk) {
+  const text =
+    "import { effectiveLoad, type RoutingPolicy } from '@blis/policies';\n" +
+    "export default (): RoutingPolicy => ({ name: 'least', route(_req, state) { let best = 0; state.instances.forEach((s, i) => { if (effectiveLoad(s) < effectiveLoad(state.instances[best])) best = i; }); return { instance: best, reason: 'least loaded' }; } });\n";
+  const request = {
+    protocol: 'blis-eval/1',
+    candidate: { kind: 'policy-module', language: 'typescript', text },
+    base_config: { numInstances: 2 },
+    scenarios: [{ id: 's', workload: { kind: 'synthetic', numRequests: 30, rate: 10 }, seeds: [1] }],
+    objectives: { weights: { p99_ttft: 1 } },
+    trace: 'summary',
+  };
+  writeFileSync(join(project, 'evaluate.json'), JSON.stringify(request));
+  const args = ['evaluate', '--request', 'evaluate.json'];
+  let first;
+  const answered = (out) => {
+    first = out;
+    const status = JSON.parse(out).status;
+    return status === 'ok' ? '' : `status ${status}: ${out.slice(0, 500)}`;
+  };
+  await expectOk(args, answered, 'evaluate a TypeScript policy module (sandbox thread)');
+  const cached = existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => /^blis-.*-evaluate-sandbox\.v8cache$/.test(f)) : [];
+  if (cached.length !== 1) {
+    problems.push(`code cache: expected one blis-*-evaluate-sandbox.v8cache in ${cacheDir}, found ${JSON.stringify(cached)}`);
+    say('✗ sandbox thread code cache written');
+  } else say(`✓ sandbox thread code cache written (${cached[0]})`);
+  await expectOk(args, (out) => (out === first ? '' : 'a second evaluation (thread from the code cache) printed different bytes'), 'evaluate again (thread from its code cache), same bytes');
 }
 
 /**

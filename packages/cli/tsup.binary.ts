@@ -24,9 +24,16 @@ export function binaryBuilds(outDir = 'dist'): Options[] {
     // (dist/cli.cjs) through V8's code cache (src/launch/). A script compiled that way can be
     // cached, an ES module on Node 20 cannot; one file means one cache. esbuild (a native binary),
     // tinypool (which starts workers from its own files) and the rest stay external, imported
-    // through the launcher's loader (importModule in @blis/adapters).
+    // through the launcher's loader (importModule in @blis/adapters). The evaluation sandbox's
+    // thread is built the same way: its code one CommonJS file (dist/evaluate-sandbox.cjs), run
+    // by its own small entry (dist/evaluate-sandbox-thread.cjs) through the code cache.
     {
-      entry: { blis: 'src/cli.ts', cli: 'src/launch/launcher.ts' },
+      entry: {
+        blis: 'src/cli.ts',
+        cli: 'src/launch/launcher.ts',
+        'evaluate-sandbox': '../adapters/src/evaluate/sandbox/sandbox-serve.ts',
+        'evaluate-sandbox-thread': 'src/launch/sandbox-thread-entry.ts',
+      },
       format: ['cjs'],
       dts: false,
       sourcemap: true,
@@ -40,13 +47,23 @@ export function binaryBuilds(outDir = 'dist'): Options[] {
       noExternal: BUNDLED,
       esbuildOptions: bundleOptions,
     },
-    // dist/cli.js, for `node dist/cli.js`: a module that requires the launcher.
-    { entry: { cli: 'src/launch/entry.ts' }, format: ['esm'], dts: false, sourcemap: false, clean: false, target: 'node20', platform: 'node', shims: false },
-    // The thread modules: tinypool starts each sweep worker from `./sweep-worker.js` beside the
-    // bundle (adapters' worker-file.ts), `blis evaluate` a candidate's code in
-    // `./evaluate-sandbox-thread.js` (adapters' sandbox-file.ts).
+    // dist/cli.js, for `node dist/cli.js`: a module that requires the launcher; and
+    // dist/evaluate-sandbox-thread.js, the name the bundle's sandbox starts its threads from
+    // (adapters' sandbox-file.ts), a module that requires the thread's CommonJS entry.
     {
-      entry: { 'sweep-worker': '../adapters/src/sweep/sweep-worker.ts', 'evaluate-sandbox-thread': '../adapters/src/evaluate/sandbox/sandbox-thread.ts' },
+      entry: { cli: 'src/launch/entry.ts', 'evaluate-sandbox-thread': 'src/launch/sandbox-thread-stub.ts' },
+      format: ['esm'],
+      dts: false,
+      sourcemap: false,
+      clean: false,
+      target: 'node20',
+      platform: 'node',
+      shims: false,
+    },
+    // tinypool starts each sweep worker from `./sweep-worker.js` beside the bundle (adapters'
+    // worker-file.ts).
+    {
+      entry: { 'sweep-worker': '../adapters/src/sweep/sweep-worker.ts' },
       format: ['esm'],
       dts: false,
       sourcemap: true,

@@ -15,6 +15,8 @@ export { importModule } from './import-module.js';
 export { CONFIG_REFUSALS, isConfigRefusal } from './config-refusal.js';
 export { invalidRequestResponse } from './evaluate/entry.js';
 export { SANDBOX_HEAP_MB, runsCandidateCode } from './evaluate/sandbox/evaluate-sandbox.js';
+export type { EarlySandboxThread } from './evaluate/sandbox/early-thread.js';
+export { serveSandbox, type SandboxServeHooks } from './evaluate/sandbox/sandbox-serve.js';
 export {
   EVAL_REQUEST_MAX_BYTES,
   COMPONENT_NAMES,

@@ -91,6 +91,8 @@ export function evaluateCli(args: readonly string[], input: string, env: Record<
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A request over the size limit is not read to its end: the pipe closes under the rest.
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
   });
 }

@@ -29,7 +29,7 @@ function program(name: string, text = PROGRAM): string {
 
 /** Runs `file` through runWithCodeCache; stdout is the program's, stderr the outcome. */
 function launch(file: string, env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; outcome: string }> {
-  const runner = `import { runWithCodeCache } from ${JSON.stringify(CODE_CACHE)}; process.stderr.write(runWithCodeCache(${JSON.stringify(file)}, 'test'));`;
+  const runner = `import { runWithCodeCache } from ${JSON.stringify(CODE_CACHE)}; process.stderr.write(runWithCodeCache(${JSON.stringify(file)}, 'test').outcome);`;
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
   for (const [k, v] of Object.entries(env)) childEnv[k] = v;
   for (const k of Object.keys(childEnv)) if (childEnv[k] === undefined) delete childEnv[k];

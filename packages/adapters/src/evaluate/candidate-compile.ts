@@ -1,7 +1,7 @@
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidCandidateError } from './candidate-error.js';
-import { importModule } from '../import-module.js';
 
 /** Where candidate imports resolve from: this package, whose dependencies include @blis/policies. */
 const resolveDir = dirname(fileURLToPath(import.meta.url));
@@ -13,6 +13,33 @@ const resolveDir = dirname(fileURLToPath(import.meta.url));
  */
 const compiled = new Map<string, string>();
 const CACHE_ENTRIES = 64;
+
+type Esbuild = typeof import('esbuild');
+let loaded: Esbuild | undefined;
+
+/**
+ * esbuild, loaded on first use: every `blis` command imports this package, few compile a module.
+ * Through `require` (esbuild is CommonJS): the first `import()` in a thread cost some 40 ms more
+ * (Node's module loader set up, esbuild's file scanned for its exports), on the path of a cold
+ * `blis evaluate`, whose sandbox thread imports nothing else.
+ */
+function esbuild(): Esbuild {
+  loaded ??= createRequire(import.meta.url)('esbuild') as Esbuild;
+  return loaded;
+}
+
+/**
+ * Loads esbuild and starts its service (a child process, which holds nothing open) ahead of a
+ * first compile: the evaluation sandbox's thread does it while it waits for its first request,
+ * every request it gets compiles once. A failure is left for the compile to report.
+ */
+export function warmCompiler(): void {
+  try {
+    esbuild().initialize({}).catch(() => {});
+  } catch {
+    // The compile meets it again, and says so.
+  }
+}
 
 /**
  * The candidate as one CommonJS script (its `require` gets `@blis/policies`, which stays outside:
@@ -27,8 +54,7 @@ export async function compileCandidate(text: string, language: 'typescript' | 'j
     compiled.set(key, hit);
     return hit;
   }
-  // Loaded on first use: every `blis` command imports this package, few compile a module.
-  const { build } = await importModule<typeof import('esbuild')>('esbuild');
+  const { build } = esbuild();
   let code: string;
   try {
     const out = await build({

@@ -1,11 +1,13 @@
 import { formatBytes, looksBinary, readBoundedText } from '@blis/workload/internal';
-import { EVAL_REQUEST_MAX_BYTES, invalidRequestResponse } from '@blis/adapters/internal';
+import { EVAL_REQUEST_MAX_BYTES, invalidRequestResponse, runsCandidateCode } from '@blis/adapters/internal';
 import { describeFound, jsonSyntaxProblem, messageText } from '@blis/policies/internal';
 import { EVAL_PROTOCOL, EvalRequestError, type EvalResponse, EvaluateSandbox, type EvaluateOptions } from '@blis/adapters';
 import { boundedLines } from '../inputs/bounded-lines.js';
 import { requireReadable } from '../inputs/input-files.js';
 import { memoryLimit } from './machine-memory.js';
 import { UsageError } from '../errors/usage-error.js';
+import { SANDBOX_HEAP_ENV, sandboxHeapMb } from '../launch/sandbox-heap.js';
+import { takeStdinHead } from '../launch/stdin-head.js';
 
 /** One response line: compact JSON (a search parses it; it is not for reading). */
 function line(response: EvalResponse): string {
@@ -34,16 +36,11 @@ function notJson(text: string, where: string, e: unknown): { where: string; expe
 
 const REQUEST_WHAT = `${EVAL_PROTOCOL} request (JSON)`;
 
-/** The candidate sandbox's heap in MiB, when the environment sets one (scenarios larger than the default's 2 GiB). */
-const SANDBOX_HEAP_ENV = 'BLIS_EVAL_SANDBOX_HEAP_MB';
-
+/** The candidate sandbox, with the heap the launcher gave the thread it started ahead (launch/sandbox-heap.ts). */
 function sandbox(): EvaluateSandbox {
-  const given = process.env[SANDBOX_HEAP_ENV];
-  if (given === undefined || given === '') return new EvaluateSandbox();
-  const mb = Number(given);
-  if (!/^\d+$/.test(given) || !Number.isSafeInteger(mb) || mb < 16)
-    throw new UsageError([{ where: SANDBOX_HEAP_ENV, expected: 'a whole number of MiB, at least 16', found: JSON.stringify(given.slice(0, 40)) }]);
-  return new EvaluateSandbox({ heapMb: mb });
+  const heap = sandboxHeapMb(process.env);
+  if ('malformed' in heap) throw new UsageError([{ where: SANDBOX_HEAP_ENV, expected: 'a whole number of MiB, at least 16', found: JSON.stringify(heap.malformed.slice(0, 40)) }]);
+  return new EvaluateSandbox({ heapMb: heap.mb });
 }
 
 /**
@@ -63,17 +60,19 @@ export async function runEvaluateCommand(opts: { request?: string; serve?: boole
   const text = opts.request !== undefined ? readRequestFile(opts.request) : await readStdin();
   if (text.trim() === '') throw new UsageError([{ where, expected: `one ${EVAL_PROTOCOL} request as JSON`, found: 'nothing' }]);
   const request = parseJson(text, where);
-  let response: EvalResponse;
   const box = sandbox();
+  // A request that runs no candidate code never needs the thread the launcher started: it ends
+  // now, instead of loading on beside the evaluation.
+  if (!runsCandidateCode(request)) void box.close();
   try {
-    response = await box.evaluate(request, options);
+    // The answer goes out first: ending the sandbox's thread takes a few ms more.
+    process.stdout.write(line(await box.evaluate(request, options)));
   } catch (e) {
     if (e instanceof EvalRequestError) throw new UsageError(e.issues.map((i) => ({ ...i, where: `${where} ${i.where}` })));
     throw e;
   } finally {
     await box.close();
   }
-  process.stdout.write(line(response));
 }
 
 /** The request file, size-checked before it is read (it is parsed whole) and refused when binary. */
@@ -84,17 +83,29 @@ function readRequestFile(path: string): string {
   return read.text;
 }
 
-/** stdin up to the request limit: reading stops at the first byte past it. */
+/**
+ * stdin up to the request limit: reading stops at the first byte past it. What the launcher read
+ * of it already (launch/stdin-head.ts) comes first.
+ */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   let bytes = 0;
-  for await (const chunk of process.stdin) {
-    bytes += (chunk as Buffer).length;
-    if (bytes > EVAL_REQUEST_MAX_BYTES) {
-      process.stdin.destroy();
-      throw new UsageError([{ where: 'stdin', expected: `a ${REQUEST_WHAT} of at most ${formatBytes(EVAL_REQUEST_MAX_BYTES)}`, found: 'more' }]);
+  const tooLong = () => new UsageError([{ where: 'stdin', expected: `a ${REQUEST_WHAT} of at most ${formatBytes(EVAL_REQUEST_MAX_BYTES)}`, found: 'more' }]);
+  const head = takeStdinHead();
+  for (const chunk of head?.chunks ?? []) {
+    bytes += chunk.length;
+    chunks.push(chunk);
+  }
+  if (bytes > EVAL_REQUEST_MAX_BYTES) throw tooLong();
+  if (head?.ended !== true) {
+    for await (const chunk of process.stdin) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > EVAL_REQUEST_MAX_BYTES) {
+        process.stdin.destroy();
+        throw tooLong();
+      }
+      chunks.push(chunk as Buffer);
     }
-    chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (looksBinary(text)) throw new UsageError([{ where: 'stdin', expected: `a ${REQUEST_WHAT} (text)`, found: 'binary data' }]);

@@ -89,12 +89,26 @@ function writeCache(dir: string, name: string, data: Buffer): void {
 /** What {@link runWithCodeCache} found: caching off, a cache used, none yet (one is written at exit), or one V8 refused (replaced at exit). */
 export type CacheOutcome = 'off' | 'used' | 'missing' | 'rejected';
 
+/** A bundle run through the code cache. */
+export interface CachedRun {
+  outcome: CacheOutcome;
+  /** The bundle's `module.exports`. */
+  exports: unknown;
+  /**
+   * Writes the cache now, when there was none or V8 refused it (once; a no-op otherwise): it
+   * holds every function run so far. Never throws.
+   */
+  saveCache: () => void;
+}
+
 /**
  * Runs the CommonJS file `bundle` as `require` would, compiled with the code cache for
- * `command` when there is a usable one, and (when there was none, or V8 refused it) leaves a
- * new one at exit if the process ends with code 0. Returns what it found.
+ * `command` when there is a usable one. When there was none, or V8 refused it, a new one is
+ * written by `saveCache`, which by default (`saveAt: 'exit'`) runs when the process ends with
+ * code 0. A worker thread, which can be ended without an exit event, saves when it has done
+ * its work (`saveAt: 'call'`).
  */
-export function runWithCodeCache(bundle: string, command: string, env: NodeJS.ProcessEnv = process.env): CacheOutcome {
+export function runWithCodeCache(bundle: string, command: string, env: NodeJS.ProcessEnv = process.env, saveAt: 'exit' | 'call' = 'exit'): CachedRun {
   const dir = cacheDirectory(env);
   const name = dir !== undefined ? cacheFileName(bundleIdentity(statSync(bundle, { bigint: true })), command) : undefined;
   const source = readFileSync(bundle, 'utf8');
@@ -102,14 +116,24 @@ export function runWithCodeCache(bundle: string, command: string, env: NodeJS.Pr
   // The wrapper is one line, so the bundle keeps its own line numbers in stack traces.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData: cached });
   const outcome: CacheOutcome = dir === undefined ? 'off' : cached === undefined ? 'missing' : script.cachedDataRejected === true ? 'rejected' : 'used';
-  if (dir !== undefined && name !== undefined && outcome !== 'used') {
+  let pending = dir !== undefined && name !== undefined && outcome !== 'used';
+  const saveCache = (): void => {
+    if (!pending || dir === undefined || name === undefined) return;
+    pending = false;
+    try {
+      writeCache(dir, name, script.createCachedData());
+    } catch {
+      // As writeCache: the next start-up loses its speed, nothing else.
+    }
+  };
+  if (pending && saveAt === 'exit') {
     process.once('exit', (code) => {
-      if (code === 0) writeCache(dir, name, script.createCachedData());
+      if (code === 0) saveCache();
     });
   }
   const module = { exports: {} as unknown, filename: bundle, id: bundle, loaded: false };
   const run = script.runInThisContext() as (e: unknown, r: NodeRequire, m: unknown, f: string, d: string) => void;
   run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   module.loaded = true;
-  return outcome;
+  return { outcome, exports: module.exports, saveCache };
 }

@@ -5,6 +5,7 @@ import type { EvaluateOptions } from '../evaluate.js';
 import { candidateFailedResponse } from '../evaluate.js';
 import { evaluate } from '../entry.js';
 import type { EvalResponse } from '../protocol.js';
+import { discardEarlyThread, takeEarlyThread } from './early-thread.js';
 import { sandboxThreadUrl } from './sandbox-file.js';
 import type { SandboxCall, SandboxReply } from './sandbox-messages.js';
 
@@ -37,7 +38,8 @@ type Thread = { worker: Worker; ready: boolean };
  * arrives here (`onStdout`) instead of among the protocol's lines. Each of these is answered
  * `invalid_candidate` with what happened, and the next request gets a fresh thread. Other
  * requests (parameters, policy texts, trees: no code of the candidate's) are evaluated here, in
- * this thread. Requests are answered one at a time, in order.
+ * this thread. Requests are answered one at a time, in order. The first thread may be one
+ * started ahead by the host (early-thread.ts), taken when its heap is this sandbox's.
  */
 export class EvaluateSandbox {
   private current: Thread | undefined;
@@ -59,11 +61,14 @@ export class EvaluateSandbox {
     return run;
   }
 
-  /** Ends the thread (a stuck one too); the sandbox starts another if asked again. */
+  /**
+   * Ends the thread (a stuck one too), and a thread lent to it that it never took
+   * (early-thread.ts); the sandbox starts another if asked again.
+   */
   async close(): Promise<void> {
     const t = this.current;
     this.current = undefined;
-    if (t !== undefined) await t.worker.terminate();
+    await Promise.all([discardEarlyThread(), t?.worker.terminate()]);
   }
 
   private inThread(request: unknown, options: Pick<EvaluateOptions, 'memoryLimit'>): Promise<EvalResponse> {
@@ -83,8 +88,9 @@ export class EvaluateSandbox {
 
   private thread(): Thread {
     if (this.current !== undefined) return this.current;
-    const worker = new Worker(sandboxThreadUrl(), { stdout: true, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
-    const t: Thread = { worker, ready: false };
+    const early = takeEarlyThread(this.heapMb);
+    const worker = early?.worker ?? new Worker(sandboxThreadUrl(), { stdout: true, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
+    const t: Thread = { worker, ready: early?.ready ?? false };
     worker.stdout.on('data', (chunk: Buffer) => this.onStdout(chunk));
     worker.on('message', (reply: SandboxReply) => {
       if (reply.kind === 'ready') {

@@ -1,0 +1,18 @@
+// dist/evaluate-sandbox-thread.cjs: the `blis` binary's evaluation sandbox thread (see
+// @blis/adapters' EvaluateSandbox). Its code is a CommonJS bundle of its own
+// (dist/evaluate-sandbox.cjs), loaded as the launcher loads the CLI's, through V8's code cache;
+// a module compiled from scratch cost every cold `blis evaluate` of a candidate module ~100 ms.
+import { join } from 'node:path';
+import { parentPort } from 'node:worker_threads';
+import type { serveSandbox } from '@blis/adapters/internal';
+import { loadBundle } from './load-bundle.js';
+
+if (parentPort === null) throw new Error('evaluate-sandbox-thread runs in a worker thread');
+const bundle = loadBundle(join(__dirname, 'evaluate-sandbox.cjs'), 'evaluate-sandbox', 'call');
+// The cache is written before the first good answer goes out (the parent may end this thread
+// as soon as it has it), so that it holds the evaluation's functions too, not just the loading.
+(bundle.exports as { serveSandbox: typeof serveSandbox }).serveSandbox(parentPort, {
+  beforeAnswer: (response) => {
+    if (response.status === 'ok') bundle.saveCache();
+  },
+});

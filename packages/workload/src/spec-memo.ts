@@ -6,17 +6,21 @@
  * fresh copy, so no caller sees another's changes.
  */
 const MAX_ENTRIES = 64;
+/** Specs whose text is longer (inline value lists) are not remembered: memory stays a few MB. */
+const MAX_KEY_CHARS = 64 * 1024;
 
 export class SpecMemo<T> {
   private readonly entries = new Map<string, T>();
 
-  /** The text `raw` is remembered under, or undefined when JSON cannot state it exactly. */
+  /** The text `raw` is remembered under, or undefined when JSON cannot state it exactly or it is long. */
   keyOf(raw: unknown): string | undefined {
+    let key: string;
     try {
-      return JSON.stringify(raw, exactJson);
+      key = JSON.stringify(raw, exactJson);
     } catch {
       return undefined;
     }
+    return key.length <= MAX_KEY_CHARS ? key : undefined;
   }
 
   get(key: string): T | undefined {

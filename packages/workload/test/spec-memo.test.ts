@@ -34,6 +34,9 @@ describe('validated specs remembered by their JSON text', () => {
       expect(memo.keyOf(inexact)).toBeUndefined();
     // Infinity and null would print alike: neither may answer for the other.
     expect(memo.keyOf({ a: null })).toBe('{"a":null}');
+    // A long spec (inline values) is not remembered, so 64 entries stay small.
+    expect(memo.keyOf({ values: Array.from({ length: 20_000 }, (_, i) => i) })).toBeUndefined();
+    expect(memo.keyOf({ values: Array.from({ length: 2_000 }, (_, i) => i) })).toBeDefined();
   });
 
   it('holds a bounded number of entries, oldest out first', () => {

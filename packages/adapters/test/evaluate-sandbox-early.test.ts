@@ -4,23 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxThreadUrl } from '../src/evaluate/sandbox/sandbox-file.js';
 import { EvaluateSandbox, evaluate } from '../src/index.js';
 import type { EarlySandboxThread } from '../src/internal.js';
+import { FIRST, moduleRequest, routerModule } from './sandbox-requests.js';
 
 // A sandbox thread started ahead of the sandbox (the `blis` launcher's, while the CLI loads) is
 // taken by the first sandbox that needs a thread, when it has that sandbox's heap; otherwise, or
 // when no request needs it, it is ended.
 
-const request = (text: string) => ({
-  protocol: 'blis-eval/1',
-  candidate: { kind: 'policy-module', language: 'javascript', text },
-  base_config: { numInstances: 2 },
-  scenarios: [{ id: 'only', workload: { kind: 'synthetic', numRequests: 20, rate: 5 }, seeds: [3] }],
-  objectives: { weights: { p99_ttft: 1 } },
-  trace: 'none',
-});
-const module = (route: string) => `export default () => ({ name: 'r', route(req) { ${route} } });`;
-const FIRST = module("return { instance: 0, reason: 'first' };");
-const EXIT = module("if (req.id === '1') process.exit(3); return { instance: 0, reason: 'x' };");
-const YAML = { ...request(FIRST), candidate: { kind: 'policy-yaml', text: 'routing:\n  policy: round-robin\n' } };
+const EXIT = routerModule("if (req.id === '1') process.exit(3); return { instance: 0, reason: 'x' };");
+const YAML = { ...moduleRequest(FIRST), candidate: { kind: 'policy-yaml', text: 'routing:\n  policy: round-robin\n' } };
 
 const g = globalThis as { __blisEarlySandbox?: EarlySandboxThread };
 
@@ -57,8 +48,8 @@ describe('EvaluateSandbox with a thread started ahead of it', () => {
     const early = lend(128);
     const sandbox = new EvaluateSandbox({ heapMb: 128 });
     try {
-      const r = await sandbox.evaluate(request(FIRST));
-      expect(JSON.stringify(r)).toBe(JSON.stringify(await evaluate(request(FIRST))));
+      const r = await sandbox.evaluate(moduleRequest(FIRST));
+      expect(JSON.stringify(r)).toBe(JSON.stringify(await evaluate(moduleRequest(FIRST))));
       expect(early.answers).toBe(1);
       expect(g.__blisEarlySandbox).toBeUndefined();
       expect(early.ended).toBe(false);
@@ -73,11 +64,11 @@ describe('EvaluateSandbox with a thread started ahead of it', () => {
     await until(() => early.ready);
     const sandbox = new EvaluateSandbox({ heapMb: 128 });
     try {
-      const r = await sandbox.evaluate(request(EXIT));
+      const r = await sandbox.evaluate(moduleRequest(EXIT));
       expect(r.status).toBe('invalid_candidate');
       expect(r.error?.issues[0].found).toBe('ended the evaluation (process.exit(3))');
       // The next request gets a thread of the sandbox's own.
-      expect((await sandbox.evaluate(request(FIRST))).status).toBe('ok');
+      expect((await sandbox.evaluate(moduleRequest(FIRST))).status).toBe('ok');
     } finally {
       await sandbox.close();
     }
@@ -89,7 +80,7 @@ describe('EvaluateSandbox with a thread started ahead of it', () => {
       if (spoil === 'ended') await early.worker.terminate();
       const sandbox = new EvaluateSandbox({ heapMb: 128 });
       try {
-        expect((await sandbox.evaluate(request(FIRST))).status).toBe('ok');
+        expect((await sandbox.evaluate(moduleRequest(FIRST))).status).toBe('ok');
         expect(early.answers).toBe(0);
         expect(g.__blisEarlySandbox).toBeUndefined();
         await early.exited;

@@ -1,4 +1,9 @@
 const NONE = -1;
+/**
+ * A free-ring entry's hash slot for a block that carries no hash and whose record the ring does
+ * not track (see {@link BlockStore.pushBackBlank}): such an entry is always live.
+ */
+const BLANK = -2;
 
 /** Field offsets within a block's record; see {@link BlockStore.rec}. */
 export const HASH_LO = 0;
@@ -101,7 +106,10 @@ export class BlockStore {
     return this.rec.length / BLOCK_FIELDS;
   }
 
-  /** The reference count of block `id` (0 for a block never taken). */
+  /**
+   * The reference count of block `id` while it carries a hash; 0 for a block without one, held
+   * or free (its record does not track it: see the class comment), and for one never taken.
+   */
   refOf(id: number): number {
     return id < this.fresh ? this.rec[id * BLOCK_FIELDS + REF] : 0;
   }
@@ -128,6 +136,30 @@ export class BlockStore {
     this.ringHash[pos] = this.hashOf(id);
     this.rec[id * BLOCK_FIELDS + AUX] = pos;
     this.tail++;
+  }
+
+  /**
+   * Makes free block `id`, which carries no hash and is tracked by no record (see the class
+   * comment), the most recently freed, without touching its record.
+   */
+  pushBackBlank(id: number): void {
+    if (this.tail - this.head > this.mask) this.compact();
+    const pos = this.tail & this.mask;
+    this.ring[pos] = id;
+    this.ringHash[pos] = BLANK;
+    this.tail++;
+  }
+
+  /** Block `id` (free, just taken) gave its hash up: its record now tracks nothing (see the class comment). */
+  forgetHash(id: number): void {
+    this.rec[id * BLOCK_FIELDS + HASH_HI] = 0;
+    this.rec[id * BLOCK_FIELDS + AUX] = NONE;
+  }
+
+  /** Block `id`, held by one owner and carrying no hash so far, gains `hash`: its record tracks it from now on. */
+  holdHashed(id: number, hash: number): void {
+    this.setHash(id, hash);
+    this.rec[id * BLOCK_FIELDS + REF] = 1;
   }
 
   /** Makes free block `id` the least recently freed (undoing a take). */
@@ -161,16 +193,17 @@ export class BlockStore {
       const id = this.ring[pos];
       this.head++;
       if (this.stale === 0 || this.isLive(id, pos)) {
-        this.poppedHash = this.ringHash[pos];
+        const hash = this.ringHash[pos];
+        this.poppedHash = hash === BLANK ? NONE : hash;
         return id;
       }
       this.stale--;
     }
   }
 
-  /** True when `id` is free and this ring entry is its live one. */
+  /** True when `id` is free and this ring entry is its live one (always, for an untracked block's entry). */
   private isLive(id: number, pos: number): boolean {
-    return this.rec[id * BLOCK_FIELDS + REF] === 0 && this.rec[id * BLOCK_FIELDS + AUX] === pos;
+    return this.ringHash[pos] === BLANK || (this.rec[id * BLOCK_FIELDS + REF] === 0 && this.rec[id * BLOCK_FIELDS + AUX] === pos);
   }
 
   /** Calls `fn` for every free block, least recently freed first. */
@@ -209,9 +242,10 @@ export class BlockStore {
       const id = this.ring[pos];
       if (!this.isLive(id, pos)) continue;
       const to = w & this.mask;
-      this.ringHash[to] = this.ringHash[pos];
+      const hash = this.ringHash[pos];
+      this.ringHash[to] = hash;
       this.ring[to] = id;
-      this.rec[id * BLOCK_FIELDS + AUX] = to;
+      if (hash !== BLANK) this.rec[id * BLOCK_FIELDS + AUX] = to;
       w++;
     }
     this.stale = 0;
@@ -243,9 +277,10 @@ export class BlockStore {
       const pos = c & this.mask;
       const id = this.ring[pos];
       if (!this.isLive(id, pos)) continue;
+      const hash = this.ringHash[pos];
       ring[w] = id;
-      ringHash[w] = this.ringHash[pos];
-      this.rec[id * BLOCK_FIELDS + AUX] = w;
+      ringHash[w] = hash;
+      if (hash !== BLANK) this.rec[id * BLOCK_FIELDS + AUX] = w;
       w++;
     }
     this.ring = ring;

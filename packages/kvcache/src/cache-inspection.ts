@@ -56,11 +56,13 @@ export function blockLayout(store: BlockStore, index: HashIndex, owners: OwnerTa
 }
 
 /**
- * Checks a cache's blocks against its `used` counter: INV-4 (used + free = total), the free
- * ring's stale-entry count, every block's reference count, and that each prefix index entry is
- * found under its own hash. Throws a {@link KVCacheError} on the first inconsistency.
+ * Checks a cache's blocks against its `used` counter and its owners' lists: INV-4 (used + free =
+ * total), the free ring's stale-entry count, every block's reference count (a hashed block's
+ * record against the lists naming it; a block without a hash held by one list at most, the lists
+ * marking exactly the blocks that carry a hash), and that each prefix index entry is found under
+ * its own hash. Throws a {@link KVCacheError} on the first inconsistency.
  */
-export function checkCacheConsistency(store: BlockStore, index: HashIndex, used: number): void {
+export function checkCacheConsistency(store: BlockStore, index: HashIndex, used: number, owners: OwnerTable): void {
   const total = store.total;
   let free = 0;
   const seen = new Uint8Array(total);
@@ -72,11 +74,21 @@ export function checkCacheConsistency(store: BlockStore, index: HashIndex, used:
   const stale = store.countStale();
   if (stale !== store.staleEntries) throw new KVCacheError(`free ring holds ${stale} stale entries but counts ${store.staleEntries}`);
   if (free + used !== total) throw new KVCacheError(`INV-4 violated: used ${used} + free ${free} != total ${total}`);
+  const listed = new Int32Array(total);
+  owners.forEachBlock((owner, id, hashed) => {
+    if (hashed !== (store.hashOf(id) !== NONE)) throw new KVCacheError(`owner ${owner}'s list marks block ${id} as ${hashed ? '' : 'not '}carrying a hash, but it ${hashed ? 'does not' : 'does'}`);
+    listed[id]++;
+  });
   let referenced = 0;
   for (let id = 0; id < total; id++) {
-    const rc = store.refOf(id);
-    if (rc > 0) referenced++;
-    else if (rc < 0) throw new KVCacheError(`block ${id} has refcount ${rc}`);
+    const hashed = store.hashOf(id) !== NONE;
+    const rc = hashed ? store.refOf(id) : listed[id];
+    if (hashed && rc !== listed[id]) throw new KVCacheError(`block ${id} has refcount ${rc} but ${listed[id]} owners hold it`);
+    if (!hashed && rc > 1) throw new KVCacheError(`block ${id} carries no hash but ${rc} owners hold it`);
+    if (rc > 0) {
+      referenced++;
+      if (seen[id] !== 0) throw new KVCacheError(`block ${id} is held but also free`);
+    } else if (rc < 0) throw new KVCacheError(`block ${id} has refcount ${rc}`);
     else if (seen[id] === 0) throw new KVCacheError(`block ${id} has refcount 0 but is not free`);
   }
   if (referenced !== used) throw new KVCacheError(`used counter ${used} != blocks with refcount ${referenced}`);

@@ -224,7 +224,7 @@ export class KVCache {
           this.used++;
         }
         this.hits++;
-        owners.push(owner, id);
+        owners.push(owner, id, true);
         owners.addTokens(owner, bs);
       }
     }
@@ -241,7 +241,7 @@ export class KVCache {
         // one when the caller hashes output positions too (multi-turn sessions).
         if (inBlock + take === bs) {
           const k = owners.tokens(owner) / bs - 1;
-          if (k < hashes.length) this.register(owners.last(owner), k, hashes);
+          if (k < hashes.length) this.register(owner, k, owners.last(owner), hashes);
         }
       }
     }
@@ -260,18 +260,18 @@ export class KVCache {
       if (orig !== NONE) {
         // Eviction: the hash leaves the index even if a newer block re-registered it (BLIS does the same).
         this.hashToBlock.evict(id, orig);
-        this.store.setHash(id, NONE);
+        this.store.forgetHash(id);
       }
+      // The block carries no hash now, so its record is left alone (see BlockStore): it is
+      // tracked, with its reference count, only if it is registered below.
       const take = Math.min(bs, remaining);
-      // Read again: taking a block for the first time may have grown the records.
-      this.store.rec[id * BLOCK_FIELDS + REF] = 1;
       this.used++;
       this.misses++;
       owners.push(owner, id);
       owners.addTokens(owner, take);
       remaining -= take;
       // Decode fills a new block whole only with 1-token blocks; it is registered like any other.
-      if (take === bs) this.register(id, owners.tokens(owner) / bs - 1, hashes);
+      if (take === bs) this.register(owner, owners.length(owner) - 1, id, hashes);
     }
     return true;
   }
@@ -287,7 +287,7 @@ export class KVCache {
     if (inBlock > 0 && inBlock < bs) {
       this.owners.addTokens(owner, 1);
       // The token that fills a block completes it: register it, as the general path would.
-      if (inBlock + 1 === bs) this.register(this.owners.last(owner), this.owners.tokens(owner) / bs - 1, hashes);
+      if (inBlock + 1 === bs) this.register(owner, this.owners.tokens(owner) / bs - 1, this.owners.last(owner), hashes);
       return true;
     }
     return this.allocate(owner, 1, hashes, 0, false);
@@ -316,20 +316,27 @@ export class KVCache {
     const owners = this.owners;
     if (!owners.has(owner)) throw new KVCacheError(this.isRetired ? `owner ${owner} holds no blocks: the cache was retired` : `owner ${owner} holds no blocks (double release?)`);
     const rec = this.store.rec;
+    const store = this.store;
     const length = owners.length(owner);
-    // The blocks' records are read first, all at once: the loads are independent, so their cache
-    // misses overlap instead of queueing behind each release's ring append.
+    // The hashed blocks' records are read first, all at once: the loads are independent, so their
+    // cache misses overlap instead of queueing behind each release's ring append.
     if (length > 2) {
       let sink = 0;
-      for (let i = 0; i < length; i++) sink ^= rec[owners.blockAt(owner, i) * BLOCK_FIELDS + REF];
+      for (let i = 0; i < length; i++) if (owners.hashedAt(owner, i)) sink ^= rec[owners.blockAt(owner, i) * BLOCK_FIELDS + REF];
       this.sink ^= sink;
     }
     for (let i = length - 1; i >= 0; i--) {
       const id = owners.blockAt(owner, i);
+      if (!owners.hashedAt(owner, i)) {
+        // A block without a hash has this owner only, and no record to update.
+        this.used--;
+        store.pushBackBlank(id);
+        continue;
+      }
       const rc = --rec[id * BLOCK_FIELDS + REF];
       if (rc === 0) {
         this.used--;
-        this.store.pushBack(id);
+        store.pushBack(id);
       } else if (rc < 0) {
         throw new KVCacheError(`block ${id} released more often than it was claimed`);
       }
@@ -385,7 +392,7 @@ export class KVCache {
     const orig = this.store.poppedHash;
     if (orig !== NONE) {
       this.hashToBlock.evict(id, orig);
-      this.store.setHash(id, NONE);
+      this.store.forgetHash(id);
     }
     this.store.setHash(id, hash);
     this.hashToBlock.set(hash, id);
@@ -410,15 +417,18 @@ export class KVCache {
       if (this.used !== 0) throw new KVCacheError(`retired cache counts ${this.used} blocks in use`);
       return;
     }
-    checkCacheConsistency(this.store, this.hashToBlock, this.used);
+    checkCacheConsistency(this.store, this.hashToBlock, this.used, this.owners);
   }
 
-  private register(id: number, k: number, hashes: ArrayLike<number>): void {
+  /** Registers block `id`, the `k`-th of `owner` and just completed, under `hashes[k]` if there is one. */
+  private register(owner: number, k: number, id: number, hashes: ArrayLike<number>): void {
     if (k < hashes.length) {
       this.layout++;
       const h = hashes[k];
-      this.store.setHash(id, h);
+      // A block completes once and carries no hash until then: it is this owner's alone.
+      this.store.holdHashed(id, h);
       this.hashToBlock.set(h, id);
+      this.owners.markHashed(owner, k);
     }
   }
 

@@ -6,6 +6,11 @@ const TOKENS = 3;
 const OWNER_FIELDS = 4;
 const NONE = -1;
 const MIN_CLASS_SIZE = 4;
+/** Set on a list entry whose block carries a prefix hash (block ids stay below it). */
+const HASHED = 1 << 30;
+const ID_MASK = HASHED - 1;
+/** Block ids must stay below this for the list entries' {@link HASHED} mark. */
+export const MAX_BLOCKS = HASHED;
 /** Smallest owner pool an {@link OwnerTable} can grow from (a region's minimum size). */
 export const MIN_OWNER_POOL = MIN_CLASS_SIZE;
 
@@ -17,6 +22,9 @@ export const MIN_OWNER_POOL = MIN_CLASS_SIZE;
  * memory, where an object per owner with its own array cost four dependent loads. Regions come
  * in power-of-two sizes; a freed region is kept on a free list of its size for the next owner.
  * Owners are small non-negative integers; the table grows to the largest one seen.
+ *
+ * Each entry also says whether its block carries a prefix hash: the cache tracks only those
+ * blocks in their records, and releasing an owner's blocks must know which without reading them.
  */
 export class OwnerTable {
   private meta: Int32Array;
@@ -58,7 +66,28 @@ export class OwnerTable {
 
   /** The `i`-th block of a known owner. */
   blockAt(owner: number, i: number): number {
-    return this.pool[this.meta[owner * OWNER_FIELDS + START] + i];
+    return this.pool[this.meta[owner * OWNER_FIELDS + START] + i] & ID_MASK;
+  }
+
+  /** True when the `i`-th block of a known owner carries a prefix hash (see {@link markHashed}). */
+  hashedAt(owner: number, i: number): boolean {
+    return (this.pool[this.meta[owner * OWNER_FIELDS + START] + i] & HASHED) !== 0;
+  }
+
+  /** Notes that the `i`-th block of a known owner carries a prefix hash from now on. */
+  markHashed(owner: number, i: number): void {
+    this.pool[this.meta[owner * OWNER_FIELDS + START] + i] |= HASHED;
+  }
+
+  /** Calls `fn` with every owner holding a record and each of its blocks, marked or not. O(owners + blocks). */
+  forEachBlock(fn: (owner: number, id: number, hashed: boolean) => void): void {
+    for (let m = 0; m < this.meta.length; m += OWNER_FIELDS) {
+      if (this.meta[m + CAPACITY] === 0) continue;
+      for (let i = 0; i < this.meta[m + LENGTH]; i++) {
+        const e = this.pool[this.meta[m + START] + i];
+        fn(m / OWNER_FIELDS, e & ID_MASK, (e & HASHED) !== 0);
+      }
+    }
   }
 
   /** The last block of `owner`, or -1 when it holds none. */
@@ -66,7 +95,7 @@ export class OwnerTable {
     if (owner * OWNER_FIELDS >= this.meta.length) return NONE;
     const m = owner * OWNER_FIELDS;
     const len = this.meta[m + LENGTH];
-    return len === 0 ? NONE : this.pool[this.meta[m + START] + len - 1];
+    return len === 0 ? NONE : this.pool[this.meta[m + START] + len - 1] & ID_MASK;
   }
 
   /** Starts an empty list for `owner`, with room for `capacityHint` blocks. */
@@ -90,11 +119,12 @@ export class OwnerTable {
     this.meta[m + TOKENS] = 0;
   }
 
-  push(owner: number, id: number): void {
+  /** Appends block `id` to `owner`'s list, marked as carrying a prefix hash when `hashed`. */
+  push(owner: number, id: number, hashed = false): void {
     const m = owner * OWNER_FIELDS;
     const len = this.meta[m + LENGTH];
     if (len === this.meta[m + CAPACITY]) this.growRegion(m);
-    this.pool[this.meta[m + START] + len] = id;
+    this.pool[this.meta[m + START] + len] = hashed ? id | HASHED : id;
     this.meta[m + LENGTH] = len + 1;
   }
 

@@ -4,10 +4,6 @@ import { mixOf } from './hash-mix.js';
 const EMPTY = -1;
 /** A slot's block is stored plus one, so that a fresh (zeroed) table is all empty slots. */
 const FREE = 0;
-/** Filter bits per table slot, log2 (8: a byte per slot, an eighth of the table's size). */
-const FILTER_BITS_PER_SLOT_LOG2 = 3;
-/** Spreads a mix's bits for the filter, whose bit must not follow from the slot the mix starts at. */
-const FILTER_SPREAD = 0x9e3779b1;
 
 /** Hears of changes to the set of hashes an index holds (not of a hash moving between blocks). */
 export interface IndexWatcher {
@@ -31,13 +27,6 @@ export interface IndexWatcher {
  * slots are dropped when the table is rebuilt from the registered blocks, which happens when
  * slots in use (live or stale) pass 5/8 of the table; the table doubles when live ones pass 3/8,
  * up to the power of two at least twice the blocks.
- *
- * A lookup of a hash the index never held (most lookups: every instance a router scores that
- * does not hold the request's first block) is answered by a bit filter of the mixes placed
- * since the last rebuild, a byte per slot, without probing the table: the table is large and
- * its slots are read at random, the filter an eighth of its size. The filter only gains bits
- * between rebuilds, so it never hides a hash the table holds; a rebuild sets it from the live
- * hashes again.
  */
 export class HashIndex {
   private readonly store: BlockStore;
@@ -50,10 +39,6 @@ export class HashIndex {
   private occupied = 0;
   /** Told of every hash the index gains or loses, only while a delayed view follows the index. */
   watcher: IndexWatcher | undefined;
-  /** One bit per filter position: set for every mix placed in the table since the last rebuild. */
-  private filter: Int32Array;
-  /** 32 - log2(filter bits): a spread mix shifted by it is the mix's filter position. */
-  private filterShift: number;
 
   constructor(store: BlockStore, capacity = 16) {
     this.store = store;
@@ -64,19 +49,6 @@ export class HashIndex {
     while (size < capacity) size *= 2;
     this.slots = new Int32Array(size * 2);
     this.mask = size - 1;
-    this.filter = new Int32Array((size << FILTER_BITS_PER_SLOT_LOG2) >>> 5);
-    this.filterShift = 32 - (31 - Math.clz32(size << FILTER_BITS_PER_SLOT_LOG2));
-  }
-
-  /** True when `mix` may be in the table: false for a mix never placed since the last rebuild. */
-  private mayHold(mix: number): boolean {
-    const f = Math.imul(mix, FILTER_SPREAD) >>> this.filterShift;
-    return (this.filter[f >>> 5] & (1 << (f & 31))) !== 0;
-  }
-
-  private addToFilter(filter: Int32Array, shift: number, mix: number): void {
-    const f = Math.imul(mix, FILTER_SPREAD) >>> shift;
-    filter[f >>> 5] |= 1 << (f & 31);
   }
 
   /** Calls `fn` for every (hash, block) entry, by block id. */
@@ -101,7 +73,6 @@ export class HashIndex {
   get(hash: number): number {
     const mask = this.mask;
     const mix = mixOf(hash);
-    if (!this.mayHold(mix)) return EMPTY;
     const store = this.store;
     let i = mix & mask;
     for (;;) {
@@ -132,7 +103,6 @@ export class HashIndex {
     }
     this.slots[2 * i] = block + 1;
     this.slots[2 * i + 1] = mix;
-    this.addToFilter(this.filter, this.filterShift, mix);
     store.setRegistered(block, true);
     this.count++;
     if (++this.occupied * 8 > (mask + 1) * 5) this.rebuild();
@@ -176,8 +146,6 @@ export class HashIndex {
     while (this.count * 8 > size * 3 && size < 2 * this.store.total) size *= 2;
     const slots = new Int32Array(size * 2);
     const mask = size - 1;
-    const filter = size === this.mask + 1 ? this.filter.fill(0) : new Int32Array((size << FILTER_BITS_PER_SLOT_LOG2) >>> 5);
-    const shift = 32 - (31 - Math.clz32(size << FILTER_BITS_PER_SLOT_LOG2));
     const store = this.store;
     for (let b = 0; b < store.recordedBlocks; b++) {
       if (!store.isRegistered(b)) continue;
@@ -186,12 +154,9 @@ export class HashIndex {
       while (slots[2 * i] !== FREE) i = (i + 1) & mask;
       slots[2 * i] = b + 1;
       slots[2 * i + 1] = mix;
-      this.addToFilter(filter, shift, mix);
     }
     this.slots = slots;
     this.mask = mask;
-    this.filter = filter;
-    this.filterShift = shift;
     this.occupied = this.count;
   }
 }

@@ -239,6 +239,9 @@ describe('KVCache typed errors', () => {
     expect(() => new KVCache({ totalBlocks: 2.5 })).toThrow(KVCacheError);
     expect(() => new KVCache({ totalBlocks: 4, blockSizeTokens: 0 })).toThrow(KVCacheError);
     expect(() => new KVCache({ totalBlocks: 4, blockSizeTokens: -16 })).toThrow(KVCacheError);
+    // Block ids leave the top bits of an owner list's entries free (2^30 - 1 blocks at most).
+    expect(() => new KVCache({ totalBlocks: 2 ** 30 })).toThrow('totalBlocks must be at most 1073741823, found 1073741824');
+    expect(() => new KVCache({ totalBlocks: 2 ** 30 - 1 })).not.toThrow();
   });
 
   it('rejects negative or fractional token counts, cached-block counts and owners', () => {

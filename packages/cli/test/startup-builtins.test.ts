@@ -16,7 +16,7 @@ const probe = join(work, 'builtins.cjs');
 // Preloaded into the CLI process: lists, at exit, the built-ins it loaded.
 writeFileSync(
   probe,
-  "process.on('exit', () => process.stderr.write(`builtins: ${process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(',')}\\n`));\n",
+  "process.on('exit', () => process.stderr.write('builtins: ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(',') + '\\n'));\n",
 );
 
 /** The built-ins `blis ARGS` loaded (through the test build), after checking it succeeded. */

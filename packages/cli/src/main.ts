@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { buildProgram, completeCompareHelp } from './program.js';
+import { completeCompareHelp, programFor } from './program.js';
 
 // `blis ARGS`: builds the program (program.ts), runs the command, and turns how it ended into an
 // exit code: 0, 2 for bad input (errors/), or what errors/report-error.ts decides.
@@ -8,7 +8,8 @@ export { buildProgram } from './program.js';
 
 /** Runs the CLI with `argv` (without node and script); resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  // Only the commands argv can reach: the others' flag tables stay unbuilt.
+  const program = programFor(argv);
   if (argv[0] === 'help' && argv[1] === 'compare') {
     const metrics = program.commands.find((c) => c.name() === 'compare')?.options.find((o) => o.long === '--metrics');
     if (metrics !== undefined) await completeCompareHelp(metrics);

@@ -1,5 +1,5 @@
 import { readYamlText } from '@blis/workload/internal';
-import { DecisionTreeError, type DecisionTreeKind, decisionTreePolicyFactory, parseDecisionTree } from '@blis/adapters';
+import type { DecisionTreeKind } from '@blis/adapters';
 import type { PolicyFactoryContext } from '@blis/policies';
 import { UsageError } from '../errors/usage-error.js';
 
@@ -13,14 +13,16 @@ const TREE_KINDS: readonly string[] = ['admission', 'priority', 'routing', 'auto
 /**
  * Reads and validates the decision tree at `path` for the policy `kind` the flag sets, and
  * returns its factory. Every problem of the tree becomes one located issue
- * (`tree.yaml:7 tree.else.if.signal`); a tree of another kind is refused.
+ * (`tree.yaml:7 tree.else.if.signal`); a tree of another kind is refused. The tree code
+ * (@blis/adapters) loads only for a run that names a tree.
  */
-export function loadDecisionTreeFactory(kind: string, path: string, where: string): (ctx: PolicyFactoryContext) => unknown {
+export async function loadDecisionTreeFactory(kind: string, path: string, where: string): Promise<(ctx: PolicyFactoryContext) => unknown> {
   if (!TREE_KINDS.includes(kind))
     throw new UsageError([{ where, expected: 'an ES module (decision trees are admission, priority, routing or autoscaler policies)', found: 'a YAML file' }]);
   // Within the YAML size limit, checked before reading.
   const read = readYamlText(path, 'decision-tree file');
   if (!read.ok) throw new UsageError(read.issues.map((i) => ({ where: i.expected.startsWith('a readable') ? where : i.file, expected: i.expected, found: i.found })));
+  const { DecisionTreeError, decisionTreePolicyFactory, parseDecisionTree } = await import('@blis/adapters');
   try {
     return decisionTreePolicyFactory(parseDecisionTree(read.text, { file: path, kind: kind as DecisionTreeKind }));
   } catch (e) {

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { importModule } from '@blis/adapters/internal';
 import { type PostHocSaturationDetector, SATURATION_LEVELS, type SaturationEvent, type SaturationVerdict } from '@blis/policies';
 import { describeFound } from '@blis/policies/internal';
 import { SATURATION_DETECTOR_NAMES } from '@blis/trace';
@@ -90,6 +89,8 @@ export async function loadDetectorModules(paths: readonly string[]): Promise<(()
     if (unreadable !== undefined) throw new UsageError([{ ...unreadable, where }]);
     let mod: { default?: unknown };
     try {
+      // @blis/adapters' module loader, loaded only by runs that name a detector module.
+      const { importModule } = await import('@blis/adapters/internal');
       mod = await importModule<{ default?: unknown }>(pathToFileURL(resolve(path)).href);
     } catch (e) {
       throw new UsageError([{ where, expected: 'an importable ES module', found: `importing it threw: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}` }]);

@@ -1,4 +1,3 @@
-import { importModule } from '@blis/adapters/internal';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { PolicyFactoryContext, PolicyKind } from '@blis/policies';
@@ -46,7 +45,9 @@ async function load(kind: PolicyKind, absPath: string, where: string, watchdog: 
   // A FIFO or a device would hold the import (and the process's exit) for ever.
   const unreadable = checkReadableFile(where, absPath, isDecisionTreePath(absPath) ? 'decision-tree YAML file' : 'ES module');
   if (unreadable !== undefined) throw new UsageError([{ ...unreadable, where }]);
-  if (isDecisionTreePath(absPath)) return loadDecisionTreeFactory(kind, absPath, where);
+  if (isDecisionTreePath(absPath)) return await loadDecisionTreeFactory(kind, absPath, where);
+  // The loader of user modules is @blis/adapters', loaded only by runs that name a module.
+  const { importModule } = await import('@blis/adapters/internal');
   let mod: { default?: unknown };
   try {
     const url = pathToFileURL(absPath).href;

@@ -6,7 +6,7 @@ import { isDecisionTreePath } from '../inputs/decision-tree-file.js';
 import { requireReadable } from '../inputs/input-files.js';
 import { UsageError, type UsageIssue } from '../errors/usage-error.js';
 import { readYamlFile } from '../inputs/yaml-file.js';
-import { type PolicyWatchdog, policyWatchdog } from '../policy-watchdog/index.js';
+import type { PolicyWatchdog } from '../policy-watchdog/index.js';
 import { type BundleModules, extractBundleModules } from './bundle-modules.js';
 import { buildPolicy } from './build-policy.js';
 import { type LoadedFactory, importFactory } from './import-factory.js';
@@ -109,7 +109,7 @@ export async function preparePolicies(flags: Record<string, unknown>): Promise<P
 
   // Code of ours (decision trees) needs no watchdog; an ES module's might never return.
   const budgetMs = (flags.policyBudgetMs as number | undefined) ?? DEFAULT_POLICY_BUDGET_MS;
-  const watchdog = [...wanted, ...scorers].some((w) => !isDecisionTreePath(w.absPath)) ? policyWatchdog(budgetMs) : undefined;
+  const watchdog = [...wanted, ...scorers].some((w) => !isDecisionTreePath(w.absPath)) ? await startWatchdog(budgetMs) : undefined;
   // One import per file, in a fixed order, so the first problem reported is always the same one.
   const factories = new Map<Wanted, LoadedFactory>();
   for (const w of [...wanted, ...scorers]) {
@@ -175,10 +175,15 @@ function registryName(registry: PolicyRegistry, absPath: string): string {
   return name;
 }
 
+/** The watchdog of runs with module code; loaded only by them (its thread needs node:worker_threads, a cost every other start-up would pay). */
+async function startWatchdog(budgetMs: number): Promise<PolicyWatchdog> {
+  return (await import('../policy-watchdog/index.js')).policyWatchdog(budgetMs);
+}
+
 /** Loads one module named outside the policy flags (`blis compare --policies`), checked to exist and import. */
 export async function loadModule(kind: ModuleKind, given: string, where: string, params: Record<string, unknown>): Promise<LoadedModule> {
   if (!existsSync(given)) throw new UsageError([{ where, expected: 'an existing ES module or decision-tree path', found: JSON.stringify(given) }]);
-  const watchdog = isDecisionTreePath(given) ? undefined : policyWatchdog(DEFAULT_POLICY_BUDGET_MS);
+  const watchdog = isDecisionTreePath(given) ? undefined : await startWatchdog(DEFAULT_POLICY_BUDGET_MS);
   const factory = await importFactory(kind, resolve(given), `${where} ${given}`, watchdog);
   return { kind, given, where: `${where} ${given}`, factory, params, ...(watchdog !== undefined ? { watchdog } : {}) };
 }

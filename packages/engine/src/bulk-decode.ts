@@ -115,12 +115,36 @@ export class BulkDecode {
       this.dueRoom[k] = kv.deferrableTokens(owner, hashes);
     }
     const n = this.count;
-    if (fillContexts) {
-      const ctx = batch.decodeContext;
-      for (let i = 0; i < n; i++) ctx[i] = run.progress[i] + (D - run.baseStep[i]);
-    }
+    if (fillContexts) this.fillContexts(batch.decodeContext);
     batch.decodeCount = n;
     return n;
+  }
+
+  /** Writes the bulk positions' decode contexts of the current step into `ctx`, in running order. */
+  fillContexts(ctx: Int32Array): void {
+    const run = this.run;
+    const D = this.steps;
+    for (let i = 0; i < this.count; i++) ctx[i] = run.progress[i] + (D - run.baseStep[i]);
+  }
+
+  /**
+   * Steps, from the next one on, that no bulk position has an event in (0: the next one has
+   * some). Such a step is quiet when the bulk positions are the whole batch: nothing opens a
+   * block or completes, so {@link quietStep} is all it changes here.
+   */
+  quietAhead(): number {
+    return this.calendar.stepsUntilDue(this.steps);
+  }
+
+  /**
+   * A quiet step whose ITL is `itl`: what {@link begin}, {@link settle} and {@link adopt} do
+   * for a step with no due event and the whole batch in bulk. The calendar is not touched: the
+   * next {@link begin} takes its step, after checking that the ones skipped held nothing.
+   */
+  quietStep(itl: number): void {
+    this.contextSum += this.count;
+    this.steps++;
+    this.itl += itl;
   }
 
   /** Sum of the bulk positions' decode contexts this step. */

@@ -135,6 +135,23 @@ export class DecodeCalendar {
     return n;
   }
 
+  /**
+   * Steps from `step` (not before the step taken last) to the first one with a pending event:
+   * 0 when `step` has one, {@link horizon} or more when none is within the ring's reach.
+   */
+  stepsUntilDue(step: number): number {
+    const far = this.far;
+    let limit = this.mask + 1;
+    if (far.size > 0 && far.peekStep() - step < limit) limit = far.peekStep() - step;
+    if (this.size === far.size) return limit;
+    // Every event in the ring is within `mask` steps of the step taken last, so the first
+    // non-empty bucket from `step` on holds the earliest of them.
+    const counts = this.counts;
+    const mask = this.mask;
+    for (let d = 0; d < limit; d++) if (counts[(step + d) & mask] !== 0) return d;
+    return limit;
+  }
+
   private checkSkipped(step: number, ahead: number): void {
     const far = this.far;
     if (far.size > 0 && far.peekStep() < step) throw new InvariantViolation('INV-3', `bulk decode: step ${step} taken with an event of step ${far.peekStep()} pending`);

@@ -1,0 +1,83 @@
+import { InstancePreemption } from './instance-preemption.js';
+
+/**
+ * Quiet steps taken without the event queue (issue #37).
+ *
+ * A step is quiet when every running request is in bulk decode (bulk-decode.ts), none has an
+ * event in it (no KV block opens, nothing completes), and the wait queue is empty: it changes
+ * nothing but this instance's counters and clock, and nobody outside could tell it from the
+ * event-driven step before the host's next event. So the step that ends one (event-driven)
+ * step takes the quiet steps that follow it in a loop, as long as each starts strictly before
+ * the host's next event of any kind ({@link InstanceHooks.quietBoundUs}), and schedules only the
+ * step it stops before, at its own time, as an event.
+ *
+ * A quiet step does the bookkeeping the event-driven step does for it: the step count, busy
+ * time, block-µs, the ITL histogram (one entry per decoding request, as `addItl` is called per
+ * step), the bulk clocks (steps, ITL sum, context sum) and the latency model's step time from
+ * the same batch (decode count, context sum, and each context for a model that reads them).
+ * Step times and ITLs are integers (bulk decode's premise), so every sum is the one the
+ * step-by-step order makes.
+ *
+ * Runs only where nothing watches single steps: no `onStep` hook, no KV tiers (bulk decode is
+ * off with them), no LoRA (adapter loads and per-step scaling), no engine invariant checks
+ * (per-event), and a host that gives its bound. Elsewhere every step is an event, as before.
+ */
+export abstract class InstanceQuietSteps extends InstancePreemption {
+  /**
+   * Start of the last step taken in a quiet run (-0 before any): a host that notes the start
+   * of every instance event reads it after handling one. A double from the start (see
+   * EventQueue.poppedTime).
+   */
+  lastQuietStepUs = -0;
+  /** The host's next event, when quiet runs may happen here at all (decided once). */
+  protected readonly quietBound: (() => number) | undefined =
+    this.bulk !== undefined && this.lora === undefined && this.kvTiers === undefined && this.hooks.onStep === undefined && !this.config.checkInvariants
+      ? this.hooks.quietBoundUs?.bind(this.hooks)
+      : undefined;
+
+  /**
+   * The step just taken ends at `start`, with the whole batch in bulk decode, within the token
+   * budget, and the wait queue empty. Takes the quiet steps from `start` on that begin before
+   * the host's next event; returns the start of the step after them, to be scheduled.
+   */
+  protected quietRun(start: number): number {
+    const bulk = this.bulk!;
+    let ahead = bulk.quietAhead();
+    if (ahead === 0) return start;
+    const bound = this.quietBound!();
+    if (start >= bound) return start;
+    const n = this.run.length;
+    const batch = this.batch;
+    const metrics = this.metrics;
+    const latency = this.config.latency;
+    const alpha2 = this.alpha2;
+    const fill = this.fillContexts;
+    // Nothing is allocated or released in a quiet step: the blocks in use stay as they are.
+    const used = this.kv.usedBlocks;
+    batch.prefillTokens = 0;
+    batch.prefillCount = 0;
+    batch.decodeCount = n;
+    batch.decodeTokens = n;
+    let now = start;
+    let last = start;
+    while (ahead > 0 && now < bound) {
+      if (fill) bulk.fillContexts(batch.decodeContext);
+      batch.decodeContextSum = bulk.contexts;
+      const stepTime = latency.stepTime(batch);
+      const itl = stepTime + alpha2;
+      metrics.steps++;
+      metrics.addItl(itl, n);
+      metrics.kvBlockUs += used * stepTime;
+      metrics.busyUs += stepTime;
+      bulk.quietStep(itl);
+      last = now;
+      now += stepTime;
+      ahead--;
+    }
+    if (used > metrics.peakKVBlocks) metrics.peakKVBlocks = used;
+    this.lastQuietStepUs = last;
+    this.lastBusyUntil = now;
+    this.stepEnd = now;
+    return now;
+  }
+}

@@ -136,20 +136,15 @@ export class DecodeCalendar {
   }
 
   /**
-   * Steps from `step` (not before the step taken last) to the first one with a pending event:
-   * 0 when `step` has one, {@link horizon} or more when none is within the ring's reach.
+   * How many events are pending at `step` (not before the step taken last), without taking
+   * them; Infinity when some wait in the far heap (the caller then takes the step as usual).
    */
-  stepsUntilDue(step: number): number {
+  pendingAt(step: number): number {
     const far = this.far;
-    let limit = this.mask + 1;
-    if (far.size > 0 && far.peekStep() - step < limit) limit = far.peekStep() - step;
-    if (this.size === far.size) return limit;
-    // Every event in the ring is within `mask` steps of the step taken last, so the first
-    // non-empty bucket from `step` on holds the earliest of them.
-    const counts = this.counts;
-    const mask = this.mask;
-    for (let d = 0; d < limit; d++) if (counts[(step + d) & mask] !== 0) return d;
-    return limit;
+    if (far.size > 0 && far.peekStep() === step) return Number.POSITIVE_INFINITY;
+    // Every event in the ring is within `mask` steps of the step taken last, so the bucket of
+    // `step` holds events of `step` only.
+    return this.counts[step & this.mask];
   }
 
   private checkSkipped(step: number, ahead: number): void {

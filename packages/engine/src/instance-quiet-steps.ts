@@ -1,4 +1,5 @@
 import { InstancePreemption } from './instance-preemption.js';
+import { InvariantViolation } from './invariant-error.js';
 
 /**
  * Quiet steps taken without the event queue (issue #37).
@@ -42,18 +43,18 @@ export abstract class InstanceQuietSteps extends InstancePreemption {
    */
   protected quietRun(start: number): number {
     const bulk = this.bulk!;
-    let ahead = bulk.quietAhead();
-    if (ahead === 0) return start;
+    let ahead = bulk.stepsBeforeCompletion();
+    if (ahead <= 0) return start;
     const bound = this.quietBound!();
     if (start >= bound) return start;
     const n = this.run.length;
     const batch = this.batch;
     const metrics = this.metrics;
+    const kv = this.kv;
     const latency = this.config.latency;
+    const budget = this.config.maxNumBatchedTokens;
     const alpha2 = this.alpha2;
     const fill = this.fillContexts;
-    // Nothing is allocated or released in a quiet step: the blocks in use stay as they are.
-    const used = this.kv.usedBlocks;
     batch.prefillTokens = 0;
     batch.prefillCount = 0;
     batch.decodeCount = n;
@@ -61,23 +62,33 @@ export abstract class InstanceQuietSteps extends InstancePreemption {
     let now = start;
     let last = start;
     while (ahead > 0 && now < bound) {
-      if (fill) bulk.fillContexts(batch.decodeContext);
+      const due = bulk.dueNext();
+      if (due > 0) {
+        // Blocks open: a bulk step as the event-driven one takes it, when every block is free.
+        if (due > kv.freeBlocks) break;
+        if (!bulk.begin(budget)) throw new InvariantViolation('INV-4', `instance ${this.config.id}: a quiet step could not be taken in bulk`);
+        bulk.grant(batch, fill);
+      } else if (fill) bulk.fillContexts(batch.decodeContext);
       batch.decodeContextSum = bulk.contexts;
       const stepTime = latency.stepTime(batch);
       const itl = stepTime + alpha2;
       metrics.steps++;
       metrics.addItl(itl, n);
+      const used = kv.usedBlocks;
       metrics.kvBlockUs += used * stepTime;
+      if (used > metrics.peakKVBlocks) metrics.peakKVBlocks = used;
       metrics.busyUs += stepTime;
-      bulk.quietStep(itl);
+      if (due > 0) bulk.settle(itl, this.completeAt);
+      else bulk.quietStep(itl);
       last = now;
       now += stepTime;
       ahead--;
     }
-    if (used > metrics.peakKVBlocks) metrics.peakKVBlocks = used;
-    this.lastQuietStepUs = last;
-    this.lastBusyUntil = now;
-    this.stepEnd = now;
+    if (now > start) {
+      this.lastQuietStepUs = last;
+      this.lastBusyUntil = now;
+      this.stepEnd = now;
+    }
     return now;
   }
 }

@@ -40,12 +40,12 @@ function withExtras(config: SimulationConfigInput, e: { latency: Partial<Simulat
 
 /** Steps taken in quiet runs while `fn` runs (the loop's own method, wrapped). */
 function countingQuietSteps<T>(fn: () => T): { result: T; quiet: number } {
-  const proto = InstanceSimulator.prototype as unknown as { quietRun(this: InstanceSimulator, start: number, current: boolean): number };
+  const proto = InstanceSimulator.prototype as unknown as { quietRun(this: InstanceSimulator, start: number): number };
   const original = proto.quietRun;
   let quiet = 0;
-  proto.quietRun = function (start, current) {
+  proto.quietRun = function (start) {
     const before = this.metrics.steps;
-    const next = original.call(this, start, current);
+    const next = original.call(this, start);
     quiet += this.metrics.steps - before;
     return next;
   };

@@ -37,26 +37,16 @@ export abstract class InstanceQuietSteps extends InstancePreemption {
       : undefined;
 
   /**
-   * Whether the next step would be quiet as far as this instance can tell: the whole batch in
-   * bulk decode within the token budget, nothing queued, no completion in it, and a free block
-   * for each block it opens. Only with {@link quietBound} set.
+   * The step just taken ends at `start`, with the whole batch in bulk decode, within the token
+   * budget, and the wait queue empty. Takes the quiet steps from `start` on that begin before
+   * the host's next event; returns the start of the step after them, to be scheduled.
    */
-  protected quietNext(): boolean {
-    const bulk = this.bulk!;
-    const n = this.run.length;
-    return n > 0 && bulk.count === n && this.waitQueue.length === 0 && n <= this.config.maxNumBatchedTokens && bulk.stepsBeforeCompletion() > 0 && bulk.dueNext() <= this.kv.freeBlocks;
-  }
-
-  /**
-   * Takes quiet steps from `start` on, the state being {@link quietNext}, while they start
-   * before the host's next event: the step at `start` too when it is the event being handled
-   * (`current`). Returns the start of the step after them, to be scheduled.
-   */
-  protected quietRun(start: number, current: boolean): number {
-    const bound = this.quietBound!();
-    if (!current && start >= bound) return start;
+  protected quietRun(start: number): number {
     const bulk = this.bulk!;
     let ahead = bulk.stepsBeforeCompletion();
+    if (ahead <= 0) return start;
+    const bound = this.quietBound!();
+    if (start >= bound) return start;
     const n = this.run.length;
     const batch = this.batch;
     const metrics = this.metrics;
@@ -71,7 +61,7 @@ export abstract class InstanceQuietSteps extends InstancePreemption {
     batch.decodeTokens = n;
     let now = start;
     let last = start;
-    do {
+    while (ahead > 0 && now < bound) {
       const due = bulk.dueNext();
       if (due > 0) {
         // Blocks open: a bulk step as the event-driven one takes it, when every block is free.
@@ -93,7 +83,7 @@ export abstract class InstanceQuietSteps extends InstancePreemption {
       last = now;
       now += stepTime;
       ahead--;
-    } while (ahead > 0 && now < bound);
+    }
     if (now > start) {
       this.lastQuietStepUs = last;
       this.lastBusyUntil = now;

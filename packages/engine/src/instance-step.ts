@@ -12,12 +12,6 @@ import { RequestState, type SimRequest } from './request.js';
 export abstract class InstanceStep extends InstanceQuietSteps {
 
   protected step(now: number): void {
-    if (this.quietBound !== undefined && this.quietNext()) {
-      // A quiet step whose event came (the host had an event before it): no prologue, and the
-      // quiet steps after it in the same run.
-      this.events.push(this.quietRun(now, true), this.clsStep, EventKind.Step, -1);
-      return;
-    }
     const cfg = this.config;
     const batch = this.batch;
     const run = this.run;
@@ -254,7 +248,8 @@ export abstract class InstanceStep extends InstanceQuietSteps {
     // An idle instance whose queue waits for an adapter load steps again when the load completes.
     if (run.length > 0 || (this.waitQueue.length > 0 && (lora === undefined || lora.loading < 0))) {
       // Quiet steps after this one need no event (instance-quiet-steps.ts).
-      this.events.push(this.quietBound !== undefined && this.quietNext() ? this.quietRun(end, false) : end, this.clsStep, EventKind.Step, -1);
+      const quiet = this.quietBound !== undefined && this.waitQueue.length === 0 && bulk!.count === run.length && run.length <= cfg.maxNumBatchedTokens;
+      this.events.push(quiet ? this.quietRun(end) : end, this.clsStep, EventKind.Step, -1);
     } else {
       this.stepPending = false;
     }

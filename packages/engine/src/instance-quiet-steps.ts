@@ -4,24 +4,27 @@ import { InvariantViolation } from './invariant-error.js';
 /**
  * Quiet steps taken without the event queue (issue #37).
  *
- * A step is quiet when every running request is in bulk decode (bulk-decode.ts), none has an
- * event in it (no KV block opens, nothing completes), and the wait queue is empty: it changes
- * nothing but this instance's counters and clock, and nobody outside could tell it from the
- * event-driven step before the host's next event. So the step that ends one (event-driven)
- * step takes the quiet steps that follow it in a loop, as long as each starts strictly before
- * the host's next event of any kind ({@link InstanceHooks.quietBoundUs}), and schedules only the
- * step it stops before, at its own time, as an event.
+ * A step is quiet when every running request is in bulk decode (bulk-decode.ts) within the
+ * token budget, none completes in it, every KV block it opens is free, and the wait queue is
+ * empty. Such a step changes nothing but this instance's counters, clock and KV cache, and
+ * nothing outside reads those between two of the host's events (routers, gateways, time series
+ * and autoscalers all read at events). So the step that ends an event-driven step takes the
+ * quiet steps after it in a loop, while each starts strictly before the host's next event of any
+ * kind ({@link InstanceHooks.quietBoundUs}), and schedules as an event only the step it stops
+ * before, at that step's own time. A run stops before the first step in which a request
+ * completes (its completion reaches the host: routers, sessions, the autoscaler).
  *
- * A quiet step does the bookkeeping the event-driven step does for it: the step count, busy
- * time, block-µs, the ITL histogram (one entry per decoding request, as `addItl` is called per
- * step), the bulk clocks (steps, ITL sum, context sum) and the latency model's step time from
- * the same batch (decode count, context sum, and each context for a model that reads them).
- * Step times and ITLs are integers (bulk decode's premise), so every sum is the one the
+ * A quiet step does what the event-driven step does for it: the step count, busy time,
+ * block-µs and peak blocks, the ITL histogram (one `addItl` per step, same value and count),
+ * the bulk clocks (steps, ITL sum, context sum), the latency model's step time from the same
+ * batch (decode count, context sum, and each context for a model that reads them), and, for a
+ * step where blocks open, BulkDecode's own begin/grant/settle, which allocate them in running
+ * order. Step times and ITLs are integers (bulk decode's premise), so every sum is the one the
  * step-by-step order makes.
  *
  * Runs only where nothing watches single steps: no `onStep` hook, no KV tiers (bulk decode is
  * off with them), no LoRA (adapter loads and per-step scaling), no engine invariant checks
- * (per-event), and a host that gives its bound. Elsewhere every step is an event, as before.
+ * (per event), and a host that gives its bound. Elsewhere every step is an event, as before.
  */
 export abstract class InstanceQuietSteps extends InstancePreemption {
   /**
@@ -39,7 +42,8 @@ export abstract class InstanceQuietSteps extends InstancePreemption {
   /**
    * The step just taken ends at `start`, with the whole batch in bulk decode, within the token
    * budget, and the wait queue empty. Takes the quiet steps from `start` on that begin before
-   * the host's next event; returns the start of the step after them, to be scheduled.
+   * the host's next event and before the next completion; returns the start of the step after
+   * them, to be scheduled as an event.
    */
   protected quietRun(start: number): number {
     const bulk = this.bulk!;

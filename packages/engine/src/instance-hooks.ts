@@ -14,8 +14,9 @@ export interface InstanceHooks {
   /**
    * When the host's next event of any kind is due (µs; Infinity: none): the instance may take
    * quiet steps (plain decode, nothing due, nothing queued) that start strictly before it
-   * without events, scheduling only the step after them (instance-quiet-steps.ts). Asked once
-   * per step event that could start such a run. Absent: every step is an event.
+   * without events, scheduling only the step after them (instance-quiet-steps.ts). At most the
+   * head of the event queue the instance was built with. Asked once per step event that could
+   * start such a run. Absent: every step is an event.
    */
   quietBoundUs?(): number;
 }

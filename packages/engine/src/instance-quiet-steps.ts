@@ -46,6 +46,9 @@ export abstract class InstanceQuietSteps extends InstancePreemption {
    * them, to be scheduled as an event.
    */
   protected quietRun(start: number): number {
+    // This instance's queue is its host's (or part of what bounds it): with other instances
+    // busy, their next step usually comes first, and this test is all a run attempt costs.
+    if (start >= this.events.peekTime()) return start;
     const bulk = this.bulk!;
     let ahead = bulk.stepsBeforeCompletion();
     if (ahead <= 0) return start;

@@ -88,7 +88,41 @@ function compare(arb: fc.Arbitrary<[SimulationConfigInput, { latency: Partial<Si
   return quiet / Math.max(1, steps);
 }
 
+/** What a live driver can see of each instance between two `advance` calls. */
+function liveState(prepared: ReturnType<typeof prepareSimulation>) {
+  return prepared.cluster.instances.map((inst) => {
+    const running: number[] = [];
+    inst.forEachRunning((req, progress, itlSum) => running.push(req.spec.index, progress, itlSum));
+    const m = inst.metrics;
+    return { steps: m.steps, busyUs: m.busyUs, kvBlockUs: m.kvBlockUs, completed: m.completed, usedBlocks: inst.kv.usedBlocks, queued: inst.queueDepth, running };
+  });
+}
+
 describe('quiet runs against the step-by-step engine', () => {
+  it('stop at every `advance` limit where the reference does (a live driver advancing in slices)', () => {
+    const arb = fc.tuple(
+      simulationConfigArb({ engineChecks: false, maxInstances: 2, maxOutputTokens: 300, rates: [1, 5], maxRequests: 12, minKvBlocks: 40, maxKvBlocks: 300 }),
+      extrasArb,
+      fc.constantFrom(997, 50_000, 1_000_003),
+    );
+    fc.assert(
+      fc.property(arb, ([config, extras, slice]) => {
+        const c = withExtras(config, extras);
+        const fast = prepareSimulation(c);
+        const reference = prepareSimulation(c, { stepByStep: true });
+        let limit = 0;
+        while (fast.cluster.nextEventUs !== Number.POSITIVE_INFINITY || reference.cluster.nextEventUs !== Number.POSITIVE_INFINITY) {
+          limit += slice;
+          fast.cluster.advance(limit);
+          reference.cluster.advance(limit);
+          expect(liveState(fast)).toEqual(liveState(reference));
+        }
+      }),
+      { numRuns: runs(40) },
+    );
+  });
+
+
   it('give identical results on quiet clusters (1-3 instances, low rates, long answers, deadlines, time series)', () => {
     const arb = fc.tuple(
       simulationConfigArb({ engineChecks: false, maxInstances: 3, maxOutputTokens: 500, rates: [1, 3, 10], maxRequests: 25, minKvBlocks: 40, maxKvBlocks: 400 }),

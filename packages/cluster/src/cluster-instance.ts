@@ -19,6 +19,7 @@ export function addClusterInstance(parts: ClusterParts, cfg: InstanceConfig, poo
     onScheduled: obs?.onScheduled?.bind(obs),
     onPreempted: obs?.onPreempted?.bind(obs),
     onStep: obs?.onStep?.bind(obs),
+    quietBoundUs: parts.quietBoundUs,
   });
   const i = cfg.index;
   const onKv = obs?.onKvTransfer;

@@ -80,6 +80,8 @@ export class ClusterSimulator {
   private readonly listening: boolean;
   /** Where requests leave: counters, the completion log, the routers' and source's hooks. */
   private readonly exits: RequestExits;
+  /** The limit of the `advance` under way: instances take no quiet step at or past it. */
+  private limitUs = Number.POSITIVE_INFINITY;
   /** The time series' next grid point; Infinity without one, so the check in `advance` never fires. */
   private nextSampleUs = Number.POSITIVE_INFINITY;
 
@@ -106,6 +108,7 @@ export class ClusterSimulator {
       addInstance: (cfg, pool) => addClusterInstance(parts, cfg, pool),
       hold: (req, prefill) => this.lifecycle!.hold(req, prefill),
       requestActivityUs: () => this.requestActivityUs,
+      quietBoundUs: () => Math.min(setup.source.peekArrivalUs(), this.events.peekTime(), this.nextSampleUs, this.limitUs),
     };
     for (const cfg of setup.instances) addClusterInstance(parts, cfg, setup.pd?.layout[cfg.index] ?? 'monolithic');
     const fc = setup.flowControl;
@@ -164,6 +167,7 @@ export class ClusterSimulator {
     const ev = this.events;
     const progress = this.setup.onProgress;
     let sinceProgress = 0;
+    this.limitUs = limitUs;
     for (;;) {
       const nextArrival = source.peekArrivalUs();
       const nextEvent = ev.peekTime();
@@ -222,9 +226,13 @@ export class ClusterSimulator {
       this.onTerminatedEvent(ev.poppedKind, ev.poppedArg, t);
       return;
     }
-    if (this.instances[inst].handle(ev.poppedKind, ev.poppedArg, t)) {
-      this.lastActiveUs = t;
-      this.requestActivityUs = t;
+    const instance = this.instances[inst];
+    if (instance.handle(ev.poppedKind, ev.poppedArg, t)) {
+      // A step may have taken quiet steps after it (instance-quiet-steps.ts): each one is
+      // activity, as its own event would have been. Stale values are before `t`.
+      const last = Math.max(t, instance.lastQuietStepUs);
+      this.lastActiveUs = last;
+      this.requestActivityUs = last;
     }
     // Requests complete inside a step, before it retires them: only now is the replica idle.
     if (fleet.isDraining(inst)) fleet.onLeft(inst, t);

@@ -45,6 +45,9 @@ export class BulkDecode {
   private dueRoom = new Int32Array(16);
   private dueCount = 0;
   private cooldown = 0;
+  /** The earliest step a bulk position completes in, unless {@link completionStale}. */
+  private firstCompletion = 0;
+  private completionStale = true;
   private readonly run: RunningBatch;
   private readonly kv: KVCache;
 
@@ -115,12 +118,51 @@ export class BulkDecode {
       this.dueRoom[k] = kv.deferrableTokens(owner, hashes);
     }
     const n = this.count;
-    if (fillContexts) {
-      const ctx = batch.decodeContext;
-      for (let i = 0; i < n; i++) ctx[i] = run.progress[i] + (D - run.baseStep[i]);
-    }
+    if (fillContexts) this.fillContexts(batch.decodeContext);
     batch.decodeCount = n;
     return n;
+  }
+
+  /** Writes the bulk positions' decode contexts of the current step into `ctx`, in running order. */
+  fillContexts(ctx: Int32Array): void {
+    const run = this.run;
+    const D = this.steps;
+    for (let i = 0; i < this.count; i++) ctx[i] = run.progress[i] + (D - run.baseStep[i]);
+  }
+
+  /**
+   * Steps, from the next one on, before the first one in which a bulk position completes. A
+   * request's completion step is fixed while it is in bulk (its base step and progress move
+   * together), so the minimum is kept, and found again only after the set changed.
+   */
+  stepsBeforeCompletion(): number {
+    if (this.completionStale) {
+      const run = this.run;
+      let min = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < this.count; i++) {
+        const c = run.baseStep[i] + run.finalProgress[i] - run.progress[i] - 1;
+        if (c < min) min = c;
+      }
+      this.firstCompletion = min;
+      this.completionStale = false;
+    }
+    return this.firstCompletion - this.steps;
+  }
+
+  /** Events due in the next step (Infinity: some the calendar keeps aside; take the step as usual). */
+  dueNext(): number {
+    return this.calendar.pendingAt(this.steps);
+  }
+
+  /**
+   * A step with no due event, the whole batch in bulk, whose ITL is `itl`: what {@link begin},
+   * {@link settle} and {@link adopt} do for it. The calendar is not touched: the next
+   * {@link begin} takes its step, after checking that the ones skipped held nothing.
+   */
+  quietStep(itl: number): void {
+    this.contextSum += this.count;
+    this.steps++;
+    this.itl += itl;
   }
 
   /** Sum of the bulk positions' decode contexts this step. */
@@ -158,6 +200,7 @@ export class BulkDecode {
     this.dueCount = 0;
     this.contextSum += this.count - goneContext;
     this.count -= gone;
+    if (gone > 0) this.completionStale = true;
     this.steps = next;
     this.itl = sum;
   }
@@ -182,6 +225,7 @@ export class BulkDecode {
       this.schedule(i);
     }
     this.count = n;
+    this.completionStale = true;
   }
 
   /** Brings every bulk position's counters up to date, as of the start of the next step, and stops bulk decode. */
@@ -197,6 +241,7 @@ export class BulkDecode {
       run.kvDeferred[i] += dd;
     }
     this.count = 0;
+    this.completionStale = true;
     this.contextSum = 0;
     this.dueCount = 0;
     this.calendar.clear();

@@ -135,6 +135,18 @@ export class DecodeCalendar {
     return n;
   }
 
+  /**
+   * How many events are pending at `step` (not before the step taken last), without taking
+   * them; Infinity when some wait in the far heap (the caller then takes the step as usual).
+   */
+  pendingAt(step: number): number {
+    const far = this.far;
+    if (far.size > 0 && far.peekStep() === step) return Number.POSITIVE_INFINITY;
+    // Every event in the ring is within `mask` steps of the step taken last, so the bucket of
+    // `step` holds events of `step` only.
+    return this.counts[step & this.mask];
+  }
+
   private checkSkipped(step: number, ahead: number): void {
     const far = this.far;
     if (far.size > 0 && far.peekStep() < step) throw new InvariantViolation('INV-3', `bulk decode: step ${step} taken with an event of step ${far.peekStep()} pending`);

@@ -11,4 +11,12 @@ export interface InstanceHooks {
   onScheduled?(req: SimRequest, now: number, instance: number): void;
   onPreempted?(req: SimRequest, now: number, instance: number): void;
   onStep?(now: number, stepTime: number, batch: StepBatch, instance: number): void;
+  /**
+   * When the host's next event of any kind is due (µs; Infinity: none): the instance may take
+   * quiet steps (plain decode, nothing due, nothing queued) that start strictly before it
+   * without events, scheduling only the step after them (instance-quiet-steps.ts). At most the
+   * head of the event queue the instance was built with. Asked once per step event that could
+   * start such a run. Absent: every step is an event.
+   */
+  quietBoundUs?(): number;
 }

@@ -1,5 +1,6 @@
 import { DEFERRED } from '@blis/kvcache';
-import { InstancePreemption, FAILED, PREEMPTED } from './instance-preemption.js';
+import { FAILED, PREEMPTED } from './instance-preemption.js';
+import { InstanceQuietSteps } from './instance-quiet-steps.js';
 import { EventKind } from './event-kinds.js';
 import { RequestState, type SimRequest } from './request.js';
 
@@ -8,7 +9,7 @@ import { RequestState, type SimRequest } from './request.js';
  * execute it, retire completions, schedule the next step. Plain decode goes in bulk unless the
  * engine is the reference one (bulk-decode.ts).
  */
-export abstract class InstanceStep extends InstancePreemption {
+export abstract class InstanceStep extends InstanceQuietSteps {
 
   protected step(now: number): void {
     const cfg = this.config;
@@ -246,7 +247,9 @@ export abstract class InstanceStep extends InstancePreemption {
     // ---- Next step: back to back while work remains.
     // An idle instance whose queue waits for an adapter load steps again when the load completes.
     if (run.length > 0 || (this.waitQueue.length > 0 && (lora === undefined || lora.loading < 0))) {
-      this.events.push(end, this.clsStep, EventKind.Step, -1);
+      // Quiet steps after this one need no event (instance-quiet-steps.ts).
+      const quiet = this.quietBound !== undefined && this.waitQueue.length === 0 && bulk!.count === run.length && run.length <= cfg.maxNumBatchedTokens;
+      this.events.push(quiet ? this.quietRun(end) : end, this.clsStep, EventKind.Step, -1);
     } else {
       this.stepPending = false;
     }

@@ -42,6 +42,8 @@ export function runInstance(config: InstanceConfig, source: RequestSource, opts:
       table.remove(req);
       source.onRequestDone?.(req.spec, now, 'timed_out');
     },
+    // Quiet steps start before anything else can happen here, and before the horizon.
+    quietBoundUs: () => Math.min(source.peekArrivalUs(), events.peekTime(), horizon),
   });
   let end = 0;
   for (;;) {

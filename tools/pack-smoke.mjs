@@ -74,7 +74,10 @@ async function smokeCodeCacheAndImports(project, cacheDir, expectOk) {
   const args = ['run', '--model', 'meta-llama/llama-3.1-8b-instruct', '--num-requests', '30', '--num-instances', '2', '--seed', '3'];
   rmSync(cacheDir, { recursive: true, force: true });
   let first;
-  await expectOk(args, (out) => ((first = out), ''), 'run with no code cache (leaves one)');
+  await expectOk(args, (out) => {
+    first = out;
+    return '';
+  }, 'run with no code cache (leaves one)');
   const cached = existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => /^blis-.*-run\.v8cache$/.test(f)) : [];
   if (cached.length !== 1) {
     problems.push(`code cache: expected one blis-*-run.v8cache in ${cacheDir}, found ${JSON.stringify(cached)}`);

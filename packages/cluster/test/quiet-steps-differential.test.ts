@@ -5,6 +5,7 @@ import type { SimulationConfigInput } from '../src/config-schema.js';
 import { prepareSimulation, runPrepared } from '../src/simulate.js';
 import { simulationConfigArb } from '../src/testing/index.js';
 import { propertyRuns } from '../../../tools/test-support/property-runs.js';
+import { countingQuietSteps } from '../../../tools/test-support/quiet-steps.js';
 
 /**
  * Quiet runs (engine/src/instance-quiet-steps.ts) against the reference (step-by-step) engine,
@@ -38,24 +39,6 @@ function withExtras(config: SimulationConfigInput, e: { latency: Partial<Simulat
   };
 }
 
-/** Steps taken in quiet runs while `fn` runs (the loop's own method, wrapped). */
-function countingQuietSteps<T>(fn: () => T): { result: T; quiet: number } {
-  const proto = InstanceSimulator.prototype as unknown as { quietRun(this: InstanceSimulator, start: number): number };
-  const original = proto.quietRun;
-  let quiet = 0;
-  proto.quietRun = function (start) {
-    const before = this.metrics.steps;
-    const next = original.call(this, start);
-    quiet += this.metrics.steps - before;
-    return next;
-  };
-  try {
-    return { result: fn(), quiet };
-  } finally {
-    delete (proto as { quietRun?: unknown }).quietRun;
-  }
-}
-
 /**
  * The run's result and what it does not print of each instance: its step count, busy time,
  * block-µs, peak blocks, every ITL entry and when it was last busy, and the run's end.
@@ -77,7 +60,7 @@ function compare(arb: fc.Arbitrary<[SimulationConfigInput, { latency: Partial<Si
   fc.assert(
     fc.property(arb, ([config, extras]) => {
       const c = withExtras(config, extras);
-      const { result: fast, quiet: q } = countingQuietSteps(() => run(c, false));
+      const { result: fast, quiet: q } = countingQuietSteps(InstanceSimulator, () => run(c, false));
       const reference = run(c, true);
       expect(fast).toEqual(reference);
       quiet += q;

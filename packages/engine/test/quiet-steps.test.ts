@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ArrayRequestSource, type InstanceConfig, InstanceSimulator, type RequestSpec, makeRequestSpec, runInstance } from '../src/index.js';
 import { blackbox, instanceConfig, promptHashes } from './drive.js';
 import { propertyRuns } from '../../../tools/test-support/property-runs.js';
+import { countingQuietSteps } from '../../../tools/test-support/quiet-steps.js';
 
 // runInstance with quiet runs (instance-quiet-steps.ts) against the reference engine: few
 // requests at a time, long answers, so most steps are quiet; deadlines and a horizon bound
@@ -58,24 +59,6 @@ const caseArb: fc.Arbitrary<Case> = fc
     return { config, specs, horizonUs: c.horizon };
   });
 
-/** Steps taken in quiet runs while `fn` runs (the loop's own method, wrapped). */
-function countingQuietSteps<T>(fn: () => T): { result: T; quiet: number } {
-  const proto = InstanceSimulator.prototype as unknown as { quietRun(this: InstanceSimulator, start: number): number };
-  const original = proto.quietRun;
-  let quiet = 0;
-  proto.quietRun = function (start) {
-    const before = this.metrics.steps;
-    const next = original.call(this, start);
-    quiet += this.metrics.steps - before;
-    return next;
-  };
-  try {
-    return { result: fn(), quiet };
-  } finally {
-    delete (proto as { quietRun?: unknown }).quietRun;
-  }
-}
-
 function outcome(c: Case, stepByStep: boolean) {
   const r = runInstance({ ...c.config, stepByStep }, new ArrayRequestSource(c.specs), c.horizonUs === undefined ? {} : { horizonUs: c.horizonUs });
   const m = r.instance.metrics;
@@ -88,7 +71,7 @@ describe('quiet runs in runInstance', () => {
     let steps = 0;
     fc.assert(
       fc.property(caseArb, (c) => {
-        const { result: fast, quiet: q } = countingQuietSteps(() => outcome(c, false));
+        const { result: fast, quiet: q } = countingQuietSteps(InstanceSimulator, () => outcome(c, false));
         const reference = outcome(c, true);
         expect(fast).toEqual(reference);
         quiet += q;
@@ -102,7 +85,7 @@ describe('quiet runs in runInstance', () => {
 
   it('takes no quiet step while invariant checks watch every step', () => {
     const c = fc.sample(caseArb, { seed: 7, numRuns: 1 })[0];
-    const { quiet } = countingQuietSteps(() => runInstance({ ...c.config, checkInvariants: true }, new ArrayRequestSource(c.specs)));
+    const { quiet } = countingQuietSteps(InstanceSimulator, () => runInstance({ ...c.config, checkInvariants: true }, new ArrayRequestSource(c.specs)));
     expect(quiet).toBe(0);
   });
 });

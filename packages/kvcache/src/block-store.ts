@@ -150,9 +150,12 @@ export class BlockStore {
     this.tail++;
   }
 
-  /** Block `id` (free, just taken) gave its hash up: its record now tracks nothing (see the class comment). */
+  /**
+   * Block `id` (free, just taken, its hash evicted from the index) gives its hash up: its record
+   * now tracks nothing (see the class comment).
+   */
   forgetHash(id: number): void {
-    this.rec[id * BLOCK_FIELDS + HASH_HI] = 0;
+    this.setHash(id, NONE);
     this.rec[id * BLOCK_FIELDS + AUX] = NONE;
   }
 

@@ -255,15 +255,9 @@ export class KVCache {
     while (remaining > 0) {
       // The check above counted these blocks; running out here would be a bookkeeping bug.
       if (this.used === this.totalBlocks) throw new KVCacheError(`INV-4: no free block for owner ${owner} after the check passed`);
-      const id = this.store.popFront();
-      const orig = this.store.poppedHash;
-      if (orig !== NONE) {
-        // Eviction: the hash leaves the index even if a newer block re-registered it (BLIS does the same).
-        this.hashToBlock.evict(id, orig);
-        this.store.forgetHash(id);
-      }
       // The block carries no hash now, so its record is left alone (see BlockStore): it is
       // tracked, with its reference count, only if it is registered below.
+      const id = this.takeFreeBlock();
       const take = Math.min(bs, remaining);
       this.used++;
       this.misses++;
@@ -388,12 +382,7 @@ export class KVCache {
   placeFreeBlock(hash: number): boolean {
     if (this.isRetired) throw new KVCacheError('cannot place a block on a retired cache');
     if (this.used === this.totalBlocks) return false;
-    const id = this.store.popFront();
-    const orig = this.store.poppedHash;
-    if (orig !== NONE) {
-      this.hashToBlock.evict(id, orig);
-      this.store.forgetHash(id);
-    }
+    const id = this.takeFreeBlock();
     this.store.setHash(id, hash);
     this.hashToBlock.set(hash, id);
     this.store.pushBack(id);
@@ -418,6 +407,21 @@ export class KVCache {
       return;
     }
     checkCacheConsistency(this.store, this.hashToBlock, this.used, this.owners);
+  }
+
+  /**
+   * Takes the least recently freed block (the caller knows one is free), evicting the hash it
+   * still carried: the hash leaves the index even if a newer block re-registered it (BLIS does
+   * the same). The block then carries no hash.
+   */
+  private takeFreeBlock(): number {
+    const id = this.store.popFront();
+    const orig = this.store.poppedHash;
+    if (orig !== NONE) {
+      this.hashToBlock.evict(id, orig);
+      this.store.forgetHash(id);
+    }
+    return id;
   }
 
   /** Registers block `id`, the `k`-th of `owner` and just completed, under `hashes[k]` if there is one. */

@@ -8,9 +8,10 @@
 // API Extractor takes one entry point per run, so each subpath of `exports` (`.`, `./testing`,
 // ...) gets a run and a report of its own. `--sizes` also prints each entry point's count of
 // runtime and type-only names. Needs `pnpm build` first.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { Extractor, ExtractorConfig, ExtractorLogLevel } from '@microsoft/api-extractor';
+import { firstDifferences, normalizeReport } from './lib/api-report-text.mjs';
 import { exportSubpaths, publishablePackages, repoRoot, requireBuilt } from './lib/packages.mjs';
 
 const check = process.argv.includes('--check');
@@ -39,6 +40,9 @@ const messages = {
     default: { logLevel: ExtractorLogLevel.Warning, addToApiReportFile: true },
     'ae-missing-release-tag': quiet,
     'ae-internal-missing-underscore': quiet,
+    // One line per undocumented member, each with a .d.ts line number: any comment edit moved
+    // hundreds of them, and the report said nothing about the surface itself.
+    'ae-undocumented': quiet,
     // A type reachable from the surface but not exported by name is worth seeing in the
     // report (typedoc's own check already fails the build on those it documents).
     'ae-forgotten-export': { logLevel: ExtractorLogLevel.None, addToApiReportFile: true },
@@ -77,8 +81,12 @@ for (const pkg of pkgs) {
     const stem = reportStem(pkg.dir, subpath);
     expected.add(`${stem}.api.md`);
     mkdirSync(reportFolder, { recursive: true });
+    // API Extractor writes its report into a scratch folder; the committed one is compared
+    // (or replaced) here, after normalizing, so that only surface changes count.
     const tempFolder = join(repoRoot, '.tmp', 'api-report');
-    mkdirSync(tempFolder, { recursive: true });
+    const scratch = join(tempFolder, 'out');
+    rmSync(join(scratch, `${stem}.api.md`), { force: true });
+    mkdirSync(scratch, { recursive: true });
     const config = ExtractorConfig.prepare({
       configObject: {
         projectFolder: pkg.dir,
@@ -89,7 +97,7 @@ for (const pkg of pkgs) {
             include: [types],
           },
         },
-        apiReport: { enabled: true, reportFileName: `${stem}.api.md`, reportFolder, reportTempFolder: tempFolder },
+        apiReport: { enabled: true, reportFileName: `${stem}.api.md`, reportFolder: scratch, reportTempFolder: tempFolder },
         docModel: { enabled: false },
         dtsRollup: { enabled: false },
         tsdocMetadata: { enabled: false },
@@ -99,23 +107,35 @@ for (const pkg of pkgs) {
       packageJsonFullPath: join(pkg.dir, 'package.json'),
     });
     const result = Extractor.invoke(config, {
-      localBuild: !check,
+      localBuild: true,
       showVerboseMessages: false,
       messageCallback: (m) => {
         // Progress chatter goes nowhere; warnings and errors are reported below with the entry.
-        if (m.logLevel === ExtractorLogLevel.Info || m.logLevel === ExtractorLogLevel.Verbose) m.handled = true;
+        // So is its note about the scratch report it writes (compared below, not by it).
+        if (m.logLevel === ExtractorLogLevel.Info || m.logLevel === ExtractorLogLevel.Verbose || m.messageId.startsWith('console-api-report')) m.handled = true;
       },
     });
     count++;
     const name = subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
-    surfaces.push(`${name}: ${surfaceCounts(join(reportFolder, `${stem}.api.md`))}`);
-    if (result.apiReportChanged) {
+    const committedPath = join(reportFolder, `${stem}.api.md`);
+    const built = existsSync(join(scratch, `${stem}.api.md`)) ? normalizeReport(readFileSync(join(scratch, `${stem}.api.md`), 'utf8')) : undefined;
+    // Line endings are not the surface either (a checkout may convert them); report mode
+    // still rewrites a file whose bytes differ, so the committed ones end up with LF.
+    const raw = existsSync(committedPath) ? readFileSync(committedPath, 'utf8') : undefined;
+    const committed = raw?.replace(/\r\n/g, '\n');
+    if (built !== undefined && (check ? built !== committed : built !== raw)) {
       changed++;
-      if (check) process.stderr.write(`${name}: public surface differs from ${relative(repoRoot, join(reportFolder, `${stem}.api.md`))} (run \`pnpm build && pnpm api:report\` and commit the report)\n`);
-      else process.stdout.write(`${name}: report updated\n`);
+      if (check) {
+        process.stderr.write(`${name}: public surface differs from ${relative(repoRoot, committedPath)} (run \`pnpm build && pnpm api:report\` and commit the report)\n`);
+        process.stderr.write(`${committed === undefined ? '  no committed report' : firstDifferences(committed, built)}\n`);
+      } else {
+        writeFileSync(committedPath, built);
+        process.stdout.write(`${name}: report updated\n`);
+      }
     }
+    surfaces.push(`${name}: ${surfaceCounts(committedPath)}`);
     // A changed report alone fails the run through `changed` (check mode), not as an error.
-    if (result.errorCount > 0 || (!result.succeeded && !result.apiReportChanged)) {
+    if (result.errorCount > 0 || built === undefined) {
       process.stderr.write(`${name}: API Extractor failed with ${result.errorCount} error(s), ${result.warningCount} warning(s)\n`);
       failed++;
     }

@@ -67,6 +67,8 @@ const VIEW_KEYS = [
   'priority',
   'roundIndex',
   'sessionId',
+  // Leading blocks other requests may share (the workload's word, absent when it cannot tell).
+  'sharedPrefixBlocks',
   'sloClass',
   'sloTargetUs',
   'streaming',

@@ -22,6 +22,13 @@ export interface RequestSpec {
    * prompt and answer (a session's next round) hits it. Absent: only prompt blocks are cached.
    */
   kvBlockHashes?: ArrayLike<number>;
+  /**
+   * Leading blocks of `blockHashes` that other requests of the workload may carry too (a prefix
+   * group's, a session's earlier rounds'). The blocks after them hash content this request alone
+   * has, so no cache can hold them before the request has run. Absent when the workload cannot
+   * tell (ids or hashes from a file); see {@link RequestView.sharedPrefixBlocks}.
+   */
+  sharedPrefixBlocks?: number;
   clientId: string;
   tenantId: string;
   sloClass: string;

@@ -38,6 +38,7 @@ export class RequestViewRecord implements RequestView {
   readonly prefixGroup: string;
   readonly streaming: boolean;
   readonly blockHashes: ArrayLike<number>;
+  readonly sharedPrefixBlocks: number | undefined;
   readonly sloTargetUs: number;
   readonly adapter: string;
   readonly modalities: ModalityTokens | undefined;
@@ -56,6 +57,7 @@ export class RequestViewRecord implements RequestView {
     this.prefixGroup = spec.prefixGroup;
     this.streaming = spec.streaming;
     this.blockHashes = spec.blockHashes;
+    this.sharedPrefixBlocks = spec.sharedPrefixBlocks;
     this.sloTargetUs = spec.sloTargetUs;
     this.adapter = spec.adapter ?? '';
     this.modalities = spec.modalities;

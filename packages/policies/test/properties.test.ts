@@ -210,6 +210,7 @@ describe('INV-9: a RequestView carries no output length', () => {
       prefixGroup: '',
       streaming: false,
       blockHashes: [],
+      sharedPrefixBlocks: undefined,
       priority: 0,
       sloTargetUs: 0,
       adapter: '',

@@ -114,6 +114,20 @@ describe('precise-prefix-cache', () => {
     const cold = routerState(snapshots({}, {}));
     expect(scoreAll(createPrecisePrefixCacheScorer(), req, cold)).toEqual([1, 1]);
   });
+  it('asks no cache about a request whose first block is its own (sharedPrefixBlocks 0)', () => {
+    const state = routerState(snapshots({ cached: [1] }, {}));
+    let asked = 0;
+    for (const s of state.instances) {
+      const kv = s.kv;
+      Object.defineProperty(s, 'kv', { value: { ...kv, cachedPrefixBlocks: (h: ArrayLike<number>) => (asked++, kv.cachedPrefixBlocks(h)) } });
+    }
+    expect(scoreAll(createPrecisePrefixCacheScorer(), request({ blockHashes: [7, 8], sharedPrefixBlocks: 0 }), state)).toEqual([1, 1]);
+    expect(asked).toBe(0);
+    // Any other value, or none, still asks: the shared blocks may be anywhere.
+    expect(scoreAll(createPrecisePrefixCacheScorer(), request({ blockHashes: [1, 8], sharedPrefixBlocks: 1 }), state)).toEqual([1, 0]);
+    expect(scoreAll(createPrecisePrefixCacheScorer(), request({ blockHashes: [1, 8] }), state)).toEqual([1, 0]);
+    expect(asked).toBe(4);
+  });
 });
 
 describe('prefix-affinity', () => {
@@ -194,6 +208,11 @@ describe('no-hit-lru', () => {
 
     const r4 = request({ index: 4, blockHashes: [6] });
     expect(scoreAll(scorer, r4, cold)).toEqual([0.5, 0, 1]);
+  });
+  it('takes a request whose first block is its own (sharedPrefixBlocks 0) as cold without asking', () => {
+    const warm = routerState(snapshots({ cached: [4] }, {}));
+    for (const s of warm.instances) Object.defineProperty(s, 'kv', { value: { ...s.kv, cachedPrefixBlocks: () => expect.unreachable('a cache was asked') } });
+    expect(scoreAll(createNoHitLruScorer(), request({ blockHashes: [5], sharedPrefixBlocks: 0 }), warm)).toEqual([1, 0]);
   });
   it('gives a single instance 1', () => {
     const scorer = createNoHitLruScorer();

@@ -22,7 +22,7 @@ export interface PromptIdentity {
 export function promptBlockHashes(p: PromptIdentity, blockSize: number, extraTokens = 0): Float64Array {
   const n = Math.floor((p.inputTokens + extraTokens) / blockSize);
   const out = hashArray(n);
-  const shared = p.prefixGroup !== '' ? Math.min(n, Math.floor(p.prefixLength / blockSize)) : 0;
+  const shared = groupBlocks(p, n, blockSize);
   const groupKey = shared > 0 ? hashString(`group:${p.prefixGroup}`) : 0;
   const restKey = hashString(p.sessionId !== '' ? `session:${p.sessionId}:${p.prefixGroup}` : `request:${p.id}`);
   let h = 0;
@@ -31,6 +31,22 @@ export function promptBlockHashes(p: PromptIdentity, blockSize: number, extraTok
     out[i] = h;
   }
   return out;
+}
+
+/** Leading blocks of `n` wholly inside the prompt's shared prefix group. */
+function groupBlocks(p: PromptIdentity, n: number, blockSize: number): number {
+  return p.prefixGroup !== '' ? Math.min(n, Math.floor(p.prefixLength / blockSize)) : 0;
+}
+
+/**
+ * How many of {@link promptBlockHashes}' blocks other requests may carry too (RequestSpec's
+ * `sharedPrefixBlocks`): all of a session round's (its stream continues in the next round), else
+ * those of its prefix group. The rest are keyed by the request's id, so this holds only where
+ * the workload's ids are unique: its callers name their own requests.
+ */
+export function sharedPromptBlocks(p: PromptIdentity, blockSize: number): number {
+  const n = Math.floor(p.inputTokens / blockSize);
+  return p.sessionId !== '' ? n : groupBlocks(p, n, blockSize);
 }
 
 /** A request's hashes: its prompt's full blocks, and those of every block its KV fills. */
@@ -51,6 +67,18 @@ export function requestBlockHashes(p: PromptIdentity, outputTokens: number, bloc
   if (p.sessionId === '') return { blockHashes: promptBlockHashes(p, blockSize) };
   const kv = promptBlockHashes(p, blockSize, Math.max(outputTokens, 1) - 1);
   return { blockHashes: kv.subarray(0, Math.floor(p.inputTokens / blockSize)), kvBlockHashes: kv };
+}
+
+/**
+ * How many of {@link mooncakeBlockHashes}' blocks lie inside the listed ids, which other
+ * requests may list too; the rest are the request's own (RequestSpec's `sharedPrefixBlocks`).
+ */
+export function mooncakeSharedBlocks(hashIds: readonly number[], inputTokens: number, blockSize: number, sourceBlock = 512): number {
+  const n = Math.floor(inputTokens / blockSize);
+  // Block i is the request's own once it reaches past the listed ids (see mooncakeBlockHashes).
+  let i = 0;
+  while (i < n && Math.floor((i * blockSize + blockSize - 1) / sourceBlock) < hashIds.length) i++;
+  return i;
 }
 
 /**

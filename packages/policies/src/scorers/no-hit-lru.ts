@@ -21,7 +21,8 @@ export function createNoHitLruScorer(): Scorer {
       const n = snaps.length;
       lastRequestIndex = request.index;
       lastWarm = false;
-      for (let i = 0; i < n; i++) {
+      // A request whose first block is its own is cold everywhere (see RequestView.sharedPrefixBlocks).
+      for (let i = 0; i < n && request.sharedPrefixBlocks !== 0; i++) {
         if (snaps[i].kv.cachedPrefixBlocks(request.blockHashes) > 0) {
           lastWarm = true;
           break;

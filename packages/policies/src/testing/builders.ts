@@ -102,6 +102,7 @@ export function request(init: Partial<RequestView> = {}): RequestView {
     prefixGroup: init.prefixGroup ?? '',
     streaming: init.streaming ?? false,
     blockHashes: init.blockHashes ?? [],
+    sharedPrefixBlocks: init.sharedPrefixBlocks,
     priority: init.priority ?? 0,
     sloTargetUs: init.sloTargetUs ?? 0,
     adapter: init.adapter ?? '',

@@ -3,7 +3,7 @@ import type { RequestView } from '../views.js';
 /** The fields a {@link RequestView} has: anything else a policy reads is a contract breach (INV-9). */
 export const REQUEST_VIEW_KEYS: ReadonlySet<string> = new Set([
   'index', 'id', 'arrivalUs', 'inputTokens', 'clientId', 'tenantId', 'sloClass', 'sessionId',
-  'roundIndex', 'prefixGroup', 'streaming', 'blockHashes', 'priority', 'sloTargetUs', 'adapter',
+  'roundIndex', 'prefixGroup', 'streaming', 'blockHashes', 'sharedPrefixBlocks', 'priority', 'sloTargetUs', 'adapter',
 ] satisfies (keyof RequestView)[]);
 
 // Reads that generic code does on any object (JSON.stringify, await, util.inspect), not a policy

@@ -1,5 +1,5 @@
 import type { RequestOutcome, RequestSource, RequestSpec } from '@blis/engine';
-import { promptBlockHashes } from '../block-hashes.js';
+import { promptBlockHashes, sharedPromptBlocks } from '../block-hashes.js';
 import { MinHeap } from '../min-heap.js';
 import { DEFAULT_SESSION_TIMEOUT_US } from '../session-timeout.js';
 import { type IpArrival, inferencePerfArrivals } from './inference-perf-arrivals.js';
@@ -99,6 +99,8 @@ export class InferencePerfSource implements RequestSource {
       outputTokens: this.plan.outputLength,
       // Every prompt is the group's system prompt then a fresh question (no context carried over).
       blockHashes: promptBlockHashes({ id, inputTokens, prefixGroup: c.group, prefixLength, sessionId: '' }, this.opts.blockSizeTokens),
+      // The source names its requests uniquely, so only the group's system prompt is shared.
+      sharedPrefixBlocks: sharedPromptBlocks({ id, inputTokens, prefixGroup: c.group, prefixLength, sessionId: '' }, this.opts.blockSizeTokens),
       clientId: c.id,
       tenantId: c.group,
       sloClass: 'standard',

@@ -66,6 +66,8 @@ export function openAzureTrace(path: string, opts: TraceOptions = {}): TraceRequ
       inputTokens,
       outputTokens,
       blockHashes: promptBlockHashes({ id, inputTokens, prefixGroup: '', prefixLength: 0, sessionId: '' }, bs),
+      // Ids are row numbers and nothing is shared: every block is this request's alone.
+      sharedPrefixBlocks: 0,
       clientId: '',
       tenantId: '',
       sloClass: '',

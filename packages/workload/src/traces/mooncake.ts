@@ -1,6 +1,6 @@
 import type { RequestSpec } from '@blis/engine';
 import * as z from 'zod';
-import { mooncakeBlockHashes } from '../block-hashes.js';
+import { mooncakeBlockHashes, mooncakeSharedBlocks } from '../block-hashes.js';
 import { describeExpected } from '../describe-issue.js';
 import { TraceReadError } from '../errors.js';
 import { fieldPathText, quoteExcerpt, valueExcerpt } from '../text-excerpt.js';
@@ -59,6 +59,8 @@ export function openMooncakeTrace(path: string, opts: TraceOptions = {}): TraceR
       inputTokens: r.data.input_length,
       outputTokens: r.data.output_length,
       blockHashes: mooncakeBlockHashes(r.data.hash_ids, r.data.input_length, bs, id),
+      // Ids are row numbers, so the blocks past the listed hash ids are this request's alone.
+      sharedPrefixBlocks: mooncakeSharedBlocks(r.data.hash_ids, r.data.input_length, bs),
       clientId: '',
       tenantId: '',
       sloClass: '',

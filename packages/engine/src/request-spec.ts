@@ -26,7 +26,7 @@ export interface RequestSpec {
    * Leading blocks of `blockHashes` that other requests of the workload may carry too (a prefix
    * group's, a session's earlier rounds'). The blocks after them hash content this request alone
    * has, so no cache can hold them before the request has run. Absent when the workload cannot
-   * tell (ids or hashes from a file); see {@link RequestView.sharedPrefixBlocks}.
+   * tell (ids or hashes from a file); see `RequestView.sharedPrefixBlocks` in `@blis/policies`.
    */
   sharedPrefixBlocks?: number;
   clientId: string;

@@ -25,7 +25,7 @@ export interface RequestView {
   /** Hierarchical hashes of the prompt's full KV blocks (each chains the previous one). */
   readonly blockHashes: ArrayLike<number>;
   /**
-   * Leading blocks of {@link blockHashes} that other requests may carry too (a shared prefix
+   * Leading blocks of {@link RequestView.blockHashes} that other requests may carry too (a shared prefix
    * group's, a session's earlier rounds'); the blocks after them hold content only this request
    * has. A router sees a request before any instance has run it, so no cache can hold those
    * blocks yet: at 0, every cache's prefix hit for the request is 0 without a look-up. Absent

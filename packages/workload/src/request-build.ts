@@ -1,6 +1,6 @@
 import type { RequestSpec } from '@blis/engine';
 import type { ModalityTokens } from '@blis/policies';
-import { requestBlockHashes } from './block-hashes.js';
+import { type PromptIdentity, requestBlockHashes, sharedPromptBlocks } from './block-hashes.js';
 import { WorkloadSpecError } from './errors.js';
 import { MAX_TOKENS_PER_REQUEST } from './request-limits.js';
 import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
@@ -43,6 +43,7 @@ export function buildRequest(d: DrawnRequest, cs: ClientSpec, clientIndex: numbe
     throw new WorkloadSpecError([{ file: o.file, field: `clients[${clientIndex}].${field}`, expected: `lengths of at most ${MAX_TOKENS_PER_REQUEST} tokens per request`, found: `${n} tokens (request ${id})` }]);
   }
   const prefixGroup = d.prefixLength > 0 ? (cs.prefix_group ?? '') : '';
+  const identity: PromptIdentity = { id, inputTokens, prefixGroup, prefixLength: d.prefixLength, sessionId: d.sessionContext ? d.sessionId : '' };
   const spec: RequestSpec = {
     index,
     id,
@@ -51,7 +52,9 @@ export function buildRequest(d: DrawnRequest, cs: ClientSpec, clientIndex: numbe
     outputTokens,
     // A round without accumulated context is new content (bar the shared prefix), and its
     // answer is never sent again: hashed as a one-off request.
-    ...requestBlockHashes({ id, inputTokens, prefixGroup, prefixLength: d.prefixLength, sessionId: d.sessionContext ? d.sessionId : '' }, outputTokens, o.blockSize),
+    ...requestBlockHashes(identity, outputTokens, o.blockSize),
+    // Ids are emission numbers, unique in the workload: see sharedPromptBlocks.
+    sharedPrefixBlocks: sharedPromptBlocks(identity, o.blockSize),
     clientId: cs.id,
     tenantId: cs.tenant_id,
     sloClass: cs.slo_class ?? o.defaultSloClass,

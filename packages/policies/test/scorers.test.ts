@@ -119,7 +119,11 @@ describe('precise-prefix-cache', () => {
     let asked = 0;
     for (const s of state.instances) {
       const kv = s.kv;
-      Object.defineProperty(s, 'kv', { value: { ...kv, cachedPrefixBlocks: (h: ArrayLike<number>) => (asked++, kv.cachedPrefixBlocks(h)) } });
+      const cachedPrefixBlocks = (h: ArrayLike<number>): number => {
+        asked++;
+        return kv.cachedPrefixBlocks(h);
+      };
+      Object.defineProperty(s, 'kv', { value: { ...kv, cachedPrefixBlocks } });
     }
     expect(scoreAll(createPrecisePrefixCacheScorer(), request({ blockHashes: [7, 8], sharedPrefixBlocks: 0 }), state)).toEqual([1, 1]);
     expect(asked).toBe(0);

@@ -33,6 +33,7 @@ export abstract class InstancePreemption extends InstanceState {
     }
     if (victim === undefined && spare.kvOwner >= 0 && spare.state === RequestState.Queued) victim = spare;
     if (victim === undefined) return false;
+    this.registerOwnBlocks(victim);
     this.releaseKV(victim);
     victim.progress = 0;
     victim.preemptions++;
@@ -139,6 +140,7 @@ export abstract class InstancePreemption extends InstanceState {
     victim.progress = 0;
     victim.itlCount = 0;
     victim.itlSum = 0;
+    this.registerOwnBlocks(victim);
     this.releaseKV(victim);
     // Back in the queue it uses no adapter (vLLM counts only scheduled requests against
     // max_loras); BLIS keeps the pin, and a cold head behind a full set so pinned waits for ever.

@@ -42,6 +42,7 @@ export class InstanceSimulator extends InstanceStep {
 
   /** A routed request reaches the instance: it enters the wait queue after the alpha queueing delay. */
   inject(req: SimRequest, now: number): void {
+    if (this.defersOwnBlocks) req.deferOwnBlocks();
     req.instance = this.config.index;
     req.routedAt = now;
     const delay = this.config.latency.queueingTime(req.inputTokens);

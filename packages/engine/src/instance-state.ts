@@ -74,6 +74,12 @@ export abstract class InstanceState {
    * @hidden the engine's own bookkeeping, not part of the public surface
    */
   protected readonly bulk: BulkDecode | undefined;
+  /**
+   * Requests routed here defer their own blocks' registration (SimRequest.deferOwnBlocks). Not
+   * with a KV tier, which offloads every evicted hash (a deferred one would take no tier room),
+   * nor in the reference engine, which keeps the plain rule: a block is registered as it fills.
+   */
+  protected readonly defersOwnBlocks: boolean;
   /** Bulk steps fill the batch's per-request decode contexts only for a reader of them. */
   protected readonly fillContexts: boolean;
   protected readonly completeAt = (pos: number): void => {
@@ -110,6 +116,7 @@ export abstract class InstanceState {
     // KV tier (its mirror walks the batch every step).
     const inputs = config.latency.decodeInputs;
     this.bulk = config.stepByStep !== true && this.kvTiers === undefined && inputs !== undefined && Number.isInteger(this.alpha2) ? new BulkDecode(this.run, this.kv) : undefined;
+    this.defersOwnBlocks = config.stepByStep !== true && this.kvTiers === undefined;
     this.fillContexts = inputs !== 'count' && inputs !== 'sum' || hooks.onStep !== undefined;
     const sched = config.scheduler;
     if (sched?.compare !== undefined) {
@@ -128,6 +135,17 @@ export abstract class InstanceState {
   }
 
   /** Frees the request's KV blocks and its owner id (the next admission reuses it). */
+  /**
+   * Registers the own blocks a request deferred (SimRequest.deferOwnBlocks) before a preemption
+   * frees them: it will be admitted here again, and may hit them. From then on it registers
+   * every block as it fills.
+   */
+  protected registerOwnBlocks(r: SimRequest): void {
+    if (r.blockHashes === r.allBlockHashes) return;
+    this.kv.registerHeld(r.kvOwner, r.allBlockHashes);
+    r.blockHashes = r.allBlockHashes;
+  }
+
   protected releaseKV(r: SimRequest): void {
     this.kv.release(r.kvOwner);
     this.freeOwners.push(r.kvOwner);

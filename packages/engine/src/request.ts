@@ -64,6 +64,9 @@ export class RequestViewRecord implements RequestView {
   }
 }
 
+/** The hashes of a request none of whose blocks are shared (see {@link SimRequest.deferOwnBlocks}). */
+const NO_OWN_HASHES: ArrayLike<number> = new Float64Array(0);
+
 /** A request in flight, with everything the engine tracks about it. */
 export class SimRequest {
   readonly spec: RequestSpec;
@@ -74,9 +77,12 @@ export class SimRequest {
   readonly outputTokens: number;
   /**
    * The hashes the KV cache registers blocks under: spec.kvBlockHashes when given (generated
-   * blocks too), else the prompt's. Kept here to spare the hot loop a load.
+   * blocks too), else the prompt's. Kept here to spare the hot loop a load. While the request's
+   * own blocks are deferred (see {@link deferOwnBlocks}), only its shared leading ones.
    */
-  readonly blockHashes: ArrayLike<number>;
+  blockHashes: ArrayLike<number>;
+  /** Every hash the KV cache may register the request's blocks under (what {@link blockHashes} starts as). */
+  readonly allBlockHashes: ArrayLike<number>;
   /**
    * Progress at completion: the prompt plus every generated token but the last. A decode part
    * starts at the end of the prompt and runs max(1, output - 1) decode steps (BLIS).
@@ -132,9 +138,27 @@ export class SimRequest {
     this.part = part;
     this.inputTokens = spec.inputTokens;
     this.outputTokens = spec.outputTokens;
-    this.blockHashes = spec.kvBlockHashes ?? spec.blockHashes;
+    this.allBlockHashes = spec.kvBlockHashes ?? spec.blockHashes;
+    this.blockHashes = this.allBlockHashes;
     this.finalProgress =
       part === RequestPart.Decode ? spec.inputTokens + Math.max(spec.outputTokens - 1, 1) : spec.inputTokens + Math.max(spec.outputTokens, 1) - 1;
+  }
+
+  /**
+   * Leaves the request's own blocks (past `spec.sharedPrefixBlocks`) out of the prefix index
+   * while it runs on the instance it was just routed to. No other request carries them and no
+   * cache holds them yet, so the index needs them only if this request is admitted there again
+   * after a preemption, and the instance registers them all when it preempts the request
+   * (`InstanceState.registerOwnBlocks`): the cache then holds exactly what it would have held
+   * had they been registered as they filled. A request that completes, times out or leaves
+   * never costs its own blocks an index entry, an eviction or a record. Only a whole request:
+   * under P/D a pod may serve both parts of one request.
+   */
+  deferOwnBlocks(): void {
+    const shared = this.spec.sharedPrefixBlocks;
+    const all = this.allBlockHashes;
+    if (this.part !== RequestPart.Whole || shared === undefined || shared >= all.length || !(all instanceof Float64Array)) return;
+    this.blockHashes = shared === 0 ? NO_OWN_HASHES : all.subarray(0, shared);
   }
 
   /** Decode steps after the prefill until the request is complete. */

@@ -305,6 +305,19 @@ export class KVCache {
     return length - 1 < hashes.length ? room - 1 : room;
   }
 
+  /**
+   * Registers each full block `owner` holds that carries no hash yet under `hashes[k]` (k its
+   * index in the owner's list, when `hashes` reaches that far), in list order: the blocks an
+   * owner filled with fewer hashes than it had (a caller deferring blocks nobody else can hit)
+   * get the index entries they would have had. Blocks already hashed are left as they are.
+   */
+  registerHeld(owner: number, hashes: ArrayLike<number>): void {
+    const owners = this.owners;
+    if (!owners.has(owner)) throw new KVCacheError(`owner ${owner} holds no blocks`);
+    const full = Math.min(Math.floor(owners.tokens(owner) / this.blockSizeTokens), owners.length(owner), hashes.length);
+    for (let k = 0; k < full; k++) if (!owners.hashedAt(owner, k)) this.register(owner, k, owners.blockAt(owner, k), hashes);
+  }
+
   /** Frees everything `owner` holds, last block first. Cached hashes survive for reuse. */
   release(owner: number): void {
     const owners = this.owners;

@@ -2,7 +2,7 @@ import type { RequestSource, RequestSpec } from '@blis/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type SimulationConfigInput, SimulationConfigSchema } from '../src/config-schema.js';
-import { prepareSimulation, runPrepared } from '../src/simulate.js';
+import { prepareSimulation, runPrepared, simulate } from '../src/simulate.js';
 import { simulationConfigArb } from '../src/testing/index.js';
 import { openWorkload } from '../src/workload-source.js';
 import { propertyRuns } from '../../../tools/test-support/property-runs.js';
@@ -26,9 +26,26 @@ const cacheRoutingArb = fc.constantFrom<SimulationConfigInput['routing'] | undef
   { policy: 'weighted', scorers: [{ name: 'precise-prefix-cache', weight: 1 }] },
 );
 
+type Client = { reasoning?: { multi_turn?: Record<string, unknown> } };
+
+/** Multi-turn clients that carry their context over (their answers' blocks are hashed too), sometimes. */
+function withContext(config: SimulationConfigInput, accumulate: boolean): SimulationConfigInput {
+  const w = config.workload as { kind: string; spec?: { clients?: Client[] } };
+  if (!accumulate || w.kind !== 'spec' || w.spec?.clients === undefined) return config;
+  const clients = w.spec.clients.map((c) =>
+    c.reasoning?.multi_turn === undefined ? c : { ...c, reasoning: { ...c.reasoning, multi_turn: { ...c.reasoning.multi_turn, context_growth: 'accumulate' } } },
+  );
+  return { ...config, workload: { ...w, spec: { ...w.spec, clients } } } as SimulationConfigInput;
+}
+
 const configArb = fc
-  .tuple(simulationConfigArb({ pd: 'sometimes', autoscaling: 'sometimes', kvTiers: 'sometimes', maxInputTokens: 400, engineChecks: false }), cacheRoutingArb)
-  .map(([config, routing]) => (routing === undefined ? config : { ...config, routing }));
+  .tuple(simulationConfigArb({ pd: 'sometimes', autoscaling: 'sometimes', kvTiers: 'sometimes', maxInputTokens: 400, engineChecks: false }), cacheRoutingArb, fc.boolean())
+  .map(([config, routing, accumulate]) => withContext(routing === undefined ? config : { ...config, routing }, accumulate));
+
+/** Tiny caches and long answers: preemption everywhere, so deferred blocks get registered late. */
+const preemptingArb = fc
+  .tuple(simulationConfigArb({ maxKvBlocks: 24, maxInputTokens: 200, maxOutputTokens: 120, engineChecks: false }), cacheRoutingArb, fc.boolean(), fc.constantFrom(1, 4, 16))
+  .map(([config, routing, accumulate, blockSizeTokens]) => withContext({ ...(routing === undefined ? config : { ...config, routing }), blockSizeTokens }, accumulate));
 
 /** The config's own request stream, with every request it hands out kept; `forget` drops the field. */
 function recordingSource(config: SimulationConfigInput, forget: boolean): { source: RequestSource; specs: RequestSpec[] } {
@@ -104,5 +121,38 @@ describe('sharedPrefixBlocks', () => {
       { numRuns: runs(80) },
     );
     expect(shortcuts).toBeGreaterThan(0);
+  });
+
+  it('leaves the answer blocks of a session round registered for its next round (the multi-turn chat example, against the reference engine)', () => {
+    const spec = {
+      version: '2',
+      seed: 42,
+      aggregate_rate: 500,
+      num_requests: 120,
+      clients: [
+        {
+          id: 'chat',
+          rate_fraction: 1,
+          arrival: { process: 'poisson' },
+          input_distribution: { type: 'gaussian', params: { mean: 128, std_dev: 30, min: 32, max: 512 } },
+          output_distribution: { type: 'gaussian', params: { mean: 64, std_dev: 20, min: 16, max: 256 } },
+          reasoning: { multi_turn: { max_rounds: 5, think_time_us: 500_000, context_growth: 'accumulate' } },
+        },
+      ],
+    };
+    const config: SimulationConfigInput = { numInstances: 4, seed: 7, routing: { policy: 'weighted' }, totalKVBlocks: 3000, workload: { kind: 'spec', spec }, includeRequests: true };
+    const fast = simulate(config);
+    expect(fast).toEqual(simulate(config, { stepByStep: true }));
+    // The rounds do hit what earlier rounds left, or this case proves nothing.
+    expect(fast.requests?.some((r) => (r as { cache_hit_blocks?: number }).cache_hit_blocks ?? 0) > 0).toBe(true);
+  });
+
+  it('defers the registration of own blocks without changing a result (against the reference engine, which registers every block as it fills)', () => {
+    fc.assert(
+      fc.property(fc.oneof(configArb, preemptingArb), (config) => {
+        expect(simulate(config)).toEqual(simulate(config, { stepByStep: true }));
+      }),
+      { numRuns: runs(120) },
+    );
   });
 });

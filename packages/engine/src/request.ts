@@ -151,13 +151,15 @@ export class SimRequest {
    * after a preemption, and the instance registers them all when it preempts the request
    * (`InstanceState.registerOwnBlocks`): the cache then holds exactly what it would have held
    * had they been registered as they filled. A request that completes, times out or leaves
-   * never costs its own blocks an index entry, an eviction or a record. Only a whole request:
-   * under P/D a pod may serve both parts of one request.
+   * never costs its own blocks an index entry, an eviction or a record. Only a whole request
+   * (under P/D a pod may serve both parts of one request) whose answer is its own (a session
+   * round with `kvBlockHashes` registers its answer's blocks for the next round).
    */
   deferOwnBlocks(): void {
-    const shared = this.spec.sharedPrefixBlocks;
+    const spec = this.spec;
+    const shared = spec.sharedPrefixBlocks;
     const all = this.allBlockHashes;
-    if (this.part !== RequestPart.Whole || shared === undefined || shared >= all.length || !(all instanceof Float64Array)) return;
+    if (this.part !== RequestPart.Whole || shared === undefined || shared >= spec.blockHashes.length || spec.kvBlockHashes !== undefined || !(all instanceof Float64Array)) return;
     this.blockHashes = shared === 0 ? NO_OWN_HASHES : all.subarray(0, shared);
   }
 

@@ -6,11 +6,24 @@
  * `.d.ts` (`// dist/kv-capacity-CxprL2Zv.d.ts:12:5 - (ae-...)` becomes `// (ae-...)`). Line
  * numbers move with every comment and chunk names with every content hash, neither of which is
  * the surface; a report that moves with them fails CI on changes nobody made to the API.
- * Reports are written with LF line endings.
+ * For the same reason unions of plain members are sorted (see {@link SIMPLE_UNION}). Reports
+ * are written with LF line endings.
  */
 export function normalizeReport(text) {
-  return text.replace(/\r\n/g, '\n').replace(/^\/\/ [^\n]*?\.d\.c?ts:\d+:\d+ - \(/gm, '// (');
+  return text
+    .replace(/\r\n/g, '\n')
+    .replace(/^\/\/ [^\n]*?\.d\.c?ts:\d+:\d+ - \(/gm, '// (')
+    .replace(SIMPLE_UNION, (union) => union.split(' | ').sort().join(' | '));
 }
+
+/**
+ * A union of plain names and literals (`2 | 1 | "1" | "2"`, `string | undefined`), whole: each
+ * member stands between a delimiter and ` | `. TypeScript prints a union's members in the
+ * order their types were first created while checking, which moves when unrelated code
+ * changes; sorted, the report changes only when the members do. Members with type arguments,
+ * brackets or spaces are left in place, and so is the union around them.
+ */
+const SIMPLE_UNION = /(?<=[<(\[,:=]\s?|\s|^)(?:[\w"'.$-]+)(?: \| [\w"'.$-]+)+(?=[,;>)\]]|\s|$)/gm;
 
 /** The first `max` lines where two reports differ, each as committed and as built, for the CI log. */
 export function firstDifferences(expected, actual, max = 8) {

@@ -24,6 +24,19 @@ describe('normalizeReport', () => {
     expect(normalizeReport(report('dist/index.d.ts:1:1', 'run'))).not.toBe(normalizeReport(report('dist/index.d.ts:1:1', 'walk')));
   });
 
+  it('sorts a union of plain names and literals, whatever order TypeScript printed it in', () => {
+    expect(normalizeReport('    version: z.ZodTransform<"2", 2 | 1 | "1" | "2">>;\n')).toBe('    version: z.ZodTransform<"2", "1" | "2" | 1 | 2>>;\n');
+    expect(normalizeReport('export type T = "b" | "a";\n')).toBe('export type T = "a" | "b";\n');
+    expect(normalizeReport('f(x: 2 | 1, y: number): void;\n')).toBe('f(x: 1 | 2, y: number): void;\n');
+  });
+
+  it('leaves a union with a generic or bracketed member as it is', () => {
+    for (const text of ['  c: Z | B<C> | A;\n', '  b: Array<X> | undefined;\n', '  d: (Z | A)[] | B;\n']) {
+      const out = normalizeReport(text);
+      expect(out.replace(/\(A \| Z\)/, '(Z | A)')).toBe(text);
+    }
+  });
+
   it('leaves lines that are not warnings alone, even with a .d.ts place in them', () => {
     const text = 'export type T = "dist/index.d.ts:1:2 - (";\n';
     expect(normalizeReport(text)).toBe(text);

@@ -23,6 +23,10 @@ export { ClusterRouterState } from './router-state.js';
 // Opening a config's workload as a request stream (and sizing it before a run).
 export { openWorkload, openSizedWorkload, sizeWorkload, type OpenWorkloadOptions, type OpenedWorkload } from './workload-source.js';
 export type { AdapterRegistryView } from './lora/adapter-references.js';
+export { WorkloadMemo, type WorkloadMemoLimits } from './workload-memo/workload-memo.js';
+export { type RecordedStream, ReplaySource, recordStream } from './workload-memo/replay-source.js';
+// Preparing a run from a config already validated, with the memo above.
+export { prepareValidated, type PrepareOptions } from './simulate.js';
 
 // Gateway flow control.
 export { FlowController, type FlowCounts, type FlowHost } from './flow-control/flow-controller.js';

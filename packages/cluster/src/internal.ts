@@ -15,7 +15,7 @@ export { ClusterSimulator } from './cluster-simulator.js';
 export type { ClusterSetup, ClusterCounters, FlowControlSettings } from './cluster-setup.js';
 export { CompletionLog, Interner, type SessionStats } from './completion-log.js';
 export type { LeftRequest } from './request-outcomes.js';
-export { buildResult, type ResultOptions } from './results.js';
+export { buildResult, buildRunSummary, type ResultOptions, type RunSummary } from './results.js';
 export { GoodputRecorder, type ClassLog } from './goodput/goodput-recorder.js';
 export { LiveSnapshot } from './instance-snapshot.js';
 export { ClusterRouterState } from './router-state.js';
@@ -26,7 +26,7 @@ export type { AdapterRegistryView } from './lora/adapter-references.js';
 export { WorkloadMemo, type WorkloadMemoLimits } from './workload-memo/workload-memo.js';
 export { type RecordedStream, ReplaySource, recordStream } from './workload-memo/replay-source.js';
 // Preparing a run from a config already validated, with the memo above.
-export { prepareValidated, type PrepareOptions } from './simulate.js';
+export { prepareValidated, runPreparedSummary, type PrepareOptions } from './simulate.js';
 
 // Gateway flow control.
 export { FlowController, type FlowCounts, type FlowHost } from './flow-control/flow-controller.js';

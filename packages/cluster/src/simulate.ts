@@ -7,7 +7,7 @@ import { type PolicyFactoryContext, type PostHocSaturationDetector, defaultPolic
 import { ClusterSimulator } from './cluster-simulator.js';
 import { type SimulationConfig, type SimulationConfigInput, SimulationConfigSchema } from './config-schema.js';
 import type { FitnessMetric } from './fitness.js';
-import { type SimulationResult, buildResult } from './results.js';
+import { type RunSummary, type SimulationResult, buildResult, buildRunSummary } from './results.js';
 import { openSizedWorkload, sizeWorkload } from './workload-source.js';
 import { routingReadsPrefixCache } from './cache-signal.js';
 import { loraSettings } from './lora/lora-schema.js';
@@ -286,6 +286,19 @@ export function runPrepared(prepared: PreparedRun): SimulationResult {
     if (Object.keys(labels).length > 0) result.saturation = labels;
   }
   return result;
+}
+
+/**
+ * Runs a prepared simulation and builds only its {@link RunSummary} (what `blis evaluate` reads):
+ * the same figures as {@link runPrepared}'s result, without the blocks nobody reads there. A run
+ * with a saturation analysis or fitness weights is built in full, so it fails where it would.
+ */
+export function runPreparedSummary(prepared: PreparedRun): RunSummary {
+  const { cluster, config } = prepared;
+  if (config.saturationAnalysis !== undefined || config.fitnessWeights !== undefined) return runPrepared(prepared);
+  cluster.run();
+  if (config.checkInvariants) cluster.checkConservation();
+  return buildRunSummary(cluster, { sloTtftUs: config.sloTtftUs, sloE2eUs: config.sloE2eUs, includeRequests: false });
 }
 
 /**

@@ -1,5 +1,5 @@
-import { type SimulationConfigInput, SimulationConfigSchema, type SimulationResult, createTraceRecorder, prepareSimulation, runPrepared } from '@blis/cluster';
-import { prepareValidated } from '@blis/cluster/internal';
+import { type SimulationConfigInput, SimulationConfigSchema, createTraceRecorder, prepareSimulation } from '@blis/cluster';
+import { prepareValidated, runPreparedSummary } from '@blis/cluster/internal';
 import { PolicyError } from '@blis/policies';
 import { isConfigRefusal } from '../config-refusal.js';
 import { BudgetSpent, CandidateCallWatch, WallBudgetExceeded, runBounded } from './bounded-run.js';
@@ -182,7 +182,8 @@ function runScenario(
     if (memoryLimit !== undefined) runtime.memoryLimit = memoryLimit;
     // `config` is what prepareSimulation would parse `input` to: validated once, not twice.
     const prepared = prepareValidated(config, runtime, { workloads: evaluatedWorkloads });
-    const result: SimulationResult = runPrepared(prepared);
+    // Only what runMetrics reads: the per-instance, per-class and per-tenant blocks are not built.
+    const result = runPreparedSummary(prepared);
     let violations = 0;
     try {
       prepared.cluster.checkConservation();

@@ -54,12 +54,13 @@ export class WorkloadMemo {
       this.hits++;
       return new ReplaySource(hit);
     }
-    let stream: RecordedStream;
+    let stream: RecordedStream | undefined;
     try {
       stream = recordStream(make());
     } catch {
       return make();
     }
+    if (stream === undefined) return make();
     this.misses++;
     this.keep(key, stream);
     return new ReplaySource(stream);

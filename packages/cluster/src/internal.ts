@@ -25,6 +25,7 @@ export { openWorkload, openSizedWorkload, sizeWorkload, type OpenWorkloadOptions
 export type { AdapterRegistryView } from './lora/adapter-references.js';
 export { WorkloadMemo, type WorkloadMemoLimits } from './workload-memo/workload-memo.js';
 export { type RecordedStream, ReplaySource, recordStream } from './workload-memo/replay-source.js';
+export { exactKey } from './workload-memo/exact-key.js';
 // Preparing a run from a config already validated, with the memo above.
 export { prepareValidated, runPreparedSummary, type PrepareOptions } from './simulate.js';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 import { type SimulationConfigInput, SimulationConfigSchema, runPrepared, simulate } from '../src/index.js';
-import { WorkloadMemo, prepareValidated } from '../src/internal.js';
+import { WorkloadMemo, exactKey, prepareValidated } from '../src/internal.js';
 
 // A replayed stream must be the stream a fresh source gives, peek for peek, request for
 // request, and each replay must be the caller's own to change.
@@ -178,5 +178,21 @@ describe('WorkloadMemo', () => {
     expect(run()).toBe(expected);
     expect(run()).toBe(expected);
     expect([memo.misses, memo.hits]).toEqual([1, 1]);
+  });
+});
+
+describe('exactKey', () => {
+  it('is equal only for equal data', () => {
+    expect(exactKey({ a: 1, b: ['x', null, true] })).toBe(exactKey({ a: 1, b: ['x', null, true] }));
+    const distinct = [{ a: 1 }, { a: '1' }, { a: undefined }, {}, { a: 'n1' }, { a: [1] }, { a: 'u' }, { a: true }, { a: null }];
+    const keys = distinct.map(exactKey);
+    expect(new Set(keys).size).toBe(distinct.length);
+    expect(exactKey({ a: 1, b: 2 })).not.toBe(exactKey({ b: 2, a: 1 }));
+  });
+
+  it('gives none for what JSON cannot state exactly, or a long text', () => {
+    for (const v of [{ a: Number.NaN }, { a: -0 }, { a: new Map() }, { a: () => 1 }, { a: 1n }, { a: new Float64Array(2) }]) expect(exactKey(v)).toBeUndefined();
+    expect(exactKey({ a: Number.POSITIVE_INFINITY })).not.toBe(exactKey({ a: null }));
+    expect(exactKey({ a: 'x'.repeat(70_000) })).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { RequestSource } from '@blis/engine';
 import type { LoadedSpec, RequestSourceOptions } from '@blis/workload';
 import { isOpenLoopSpec } from '@blis/workload/internal';
+import { exactKey } from './exact-key.js';
 import { type RecordedStream, ReplaySource, recordStream } from './replay-source.js';
 
 /** How much a {@link WorkloadMemo} keeps. */
@@ -14,8 +15,6 @@ export interface WorkloadMemoLimits {
 }
 
 const DEFAULT_LIMITS: WorkloadMemoLimits = { maxEntries: 32, maxBytes: 64 * 1024 * 1024, maxRequests: 20_000 };
-/** Specs whose key text is longer (inline value lists) are not kept. */
-const MAX_KEY_CHARS = 64 * 1024;
 
 /**
  * Generated request streams by spec and source options, for a caller that runs the same
@@ -47,7 +46,7 @@ export class WorkloadMemo {
   source(spec: LoadedSpec, opts: RequestSourceOptions, make: () => RequestSource): RequestSource {
     const limit = opts.maxRequests ?? spec.num_requests;
     if (limit === undefined || !(limit <= this.limits.maxRequests) || !isOpenLoopSpec(spec)) return make();
-    const key = keyOf([spec, opts]);
+    const key = exactKey([spec, opts]);
     if (key === undefined) return make();
     const hit = this.entries.get(key);
     if (hit !== undefined) {
@@ -75,41 +74,5 @@ export class WorkloadMemo {
     }
     this.entries.set(key, stream);
     this.bytes += stream.bytes;
-  }
-}
-
-/**
- * The text a spec and its options are kept under: JSON where strings, numbers and `undefined`
- * are each marked, so that two keys are equal only for equal data; undefined when the value holds
- * anything JSON cannot state exactly (a class instance, a function, NaN, -0) or is long.
- */
-function keyOf(value: unknown): string | undefined {
-  let key: string;
-  try {
-    key = JSON.stringify(value, exactKey);
-  } catch {
-    return undefined;
-  }
-  return key.length <= MAX_KEY_CHARS ? key : undefined;
-}
-
-function exactKey(this: unknown, k: string, value: unknown): unknown {
-  const original = (this as Record<string, unknown>)[k];
-  switch (typeof original) {
-    case 'undefined':
-      return 'u';
-    case 'string':
-      return `s${original}`;
-    case 'number':
-      if (Object.is(original, -0) || Number.isNaN(original)) throw new Error('inexact');
-      return `n${original}`;
-    case 'boolean':
-      return value;
-    case 'object':
-      if (original === null || Array.isArray(original)) return value;
-      if (Object.getPrototypeOf(original) === Object.prototype || Object.getPrototypeOf(original) === null) return value;
-      throw new Error('inexact');
-    default:
-      throw new Error('inexact');
   }
 }

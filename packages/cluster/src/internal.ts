@@ -24,10 +24,10 @@ export { ClusterRouterState } from './router-state.js';
 export { openWorkload, openSizedWorkload, sizeWorkload, type OpenWorkloadOptions, type OpenedWorkload } from './workload-source.js';
 export type { AdapterRegistryView } from './lora/adapter-references.js';
 export { WorkloadMemo, type WorkloadMemoLimits } from './workload-memo/workload-memo.js';
-export { type RecordedStream, ReplaySource, recordStream } from './workload-memo/replay-source.js';
 export { exactKey } from './workload-memo/exact-key.js';
 // Preparing a run from a config already validated, with the memo above.
-export { prepareValidated, runPreparedSummary, type PrepareOptions } from './simulate.js';
+export { prepareValidated, runPreparedSummary, type PrepareOptions, type PreparedRun } from './simulate.js';
+export type { SimulationRuntime } from './simulation-runtime.js';
 
 // Gateway flow control.
 export { FlowController, type FlowCounts, type FlowHost } from './flow-control/flow-controller.js';

@@ -73,7 +73,7 @@ export interface PrepareOptions {
 }
 
 /**
- * {@link prepareSimulation} of a config `SimulationConfigSchema` has already parsed (its output,
+ * `prepareSimulation` of a config `SimulationConfigSchema` has already parsed (its output,
  * unchanged since): for a caller that validated it to attribute its faults and should not pay
  * for the validation twice.
  */
@@ -290,7 +290,7 @@ export function runPrepared(prepared: PreparedRun): SimulationResult {
 
 /**
  * Runs a prepared simulation and builds only its {@link RunSummary} (what `blis evaluate` reads):
- * the same figures as {@link runPrepared}'s result, without the blocks nobody reads there. A run
+ * the same figures as `runPrepared`'s result, without the blocks nobody reads there. A run
  * with a saturation analysis or fitness weights is built in full, so it fails where it would.
  */
 export function runPreparedSummary(prepared: PreparedRun): RunSummary {

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { RequestSource, RequestSpec } from '@blis/engine';
 import { type LoadedSpec, type RequestSourceOptions, type WorkloadSpecInput, createRequestSource, parseWorkloadSpec } from '@blis/workload';
 import { isOpenLoopSpec } from '@blis/workload/internal';
@@ -109,6 +112,20 @@ describe('WorkloadMemo', () => {
     memo.source(spec(), {}, live(spec()));
     expect(made).toBe(3);
     expect([memo.size, memo.hits, memo.misses]).toEqual([0, 0, 0]);
+  });
+
+  it('keeps no stream of a spec that reads a file when opened (an empirical CSV may change between runs)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memo-'));
+    const csv = join(dir, 'lengths.csv');
+    const withFile = (): LoadedSpec => spec({ clients: [{ id: 'a', rate_fraction: 1, input_distribution: { type: 'empirical', params: { file: csv } }, output_distribution: constant(4) }] });
+    const memo = new WorkloadMemo();
+    writeFileSync(csv, 'tokens\n100\n');
+    const first = read(memo.source(withFile(), {}, () => createRequestSource(withFile())));
+    writeFileSync(csv, 'tokens\n300\n');
+    const second = read(memo.source(withFile(), {}, () => createRequestSource(withFile())));
+    expect(memo.size).toBe(0);
+    expect(first.requests[0].inputTokens).toBe(100);
+    expect(second.requests[0].inputTokens).toBe(300);
   });
 
   it('holds at most maxEntries streams and maxBytes, dropping the oldest', () => {

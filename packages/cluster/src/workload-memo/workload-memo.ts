@@ -19,8 +19,9 @@ const DEFAULT_LIMITS: WorkloadMemoLimits = { maxEntries: 32, maxBytes: 64 * 1024
 /**
  * Generated request streams by spec and source options, for a caller that runs the same
  * workloads again and again (`blis evaluate --serve`: a search repeats its scenarios for every
- * candidate). Only an open-loop spec with a request cap is kept: its stream does not depend on
- * the run. A run replays copies of the requests, so results are those of a fresh stream.
+ * candidate). Only an open-loop spec with a request cap that names no file is kept: its stream
+ * depends on nothing but the spec and the options. A run replays copies of the requests, so
+ * results are those of a fresh stream.
  */
 export class WorkloadMemo {
   private readonly entries = new Map<string, RecordedStream>();
@@ -45,7 +46,7 @@ export class WorkloadMemo {
    */
   source(spec: LoadedSpec, opts: RequestSourceOptions, make: () => RequestSource): RequestSource {
     const limit = opts.maxRequests ?? spec.num_requests;
-    if (limit === undefined || !(limit <= this.limits.maxRequests) || !isOpenLoopSpec(spec)) return make();
+    if (limit === undefined || !(limit <= this.limits.maxRequests) || !isOpenLoopSpec(spec) || namesAFile(spec)) return make();
     const key = exactKey([spec, opts]);
     if (key === undefined) return make();
     const hit = this.entries.get(key);
@@ -75,4 +76,15 @@ export class WorkloadMemo {
     this.entries.set(key, stream);
     this.bytes += stream.bytes;
   }
+}
+
+/**
+ * Whether the spec names a file anywhere (an empirical distribution's CSV): the stream then
+ * depends on what the file holds when it is opened, which the key does not capture.
+ */
+function namesAFile(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(namesAFile);
+  for (const [k, v] of Object.entries(value)) if ((k === 'file' && typeof v === 'string') || namesAFile(v)) return true;
+  return false;
 }

@@ -3,7 +3,6 @@ import { evaluate } from '../src/index.js';
 import { resolveCandidate } from '../src/evaluate/candidate.js';
 import { ComponentMemo } from '../src/evaluate/component-memo.js';
 import { InvalidCandidateError } from '../src/evaluate/candidate-error.js';
-import { ValidConfigs } from '../src/evaluate/valid-configs.js';
 import { evaluatedWorkloads } from '../src/evaluate/workload-cache.js';
 
 // What `blis evaluate` remembers between requests (policy texts, generated workloads) must
@@ -83,35 +82,5 @@ describe('evaluate: spec workloads generated once', () => {
     expect(evaluatedWorkloads.misses).toBe(misses + 2);
     expect(other.status).toBe('ok');
     expect(JSON.stringify(other.metrics)).not.toBe(JSON.stringify(JSON.parse(first).metrics));
-  });
-});
-
-describe('ValidConfigs', () => {
-  it('skips validating a config it passed; validates a changed one, and a refused one every time', () => {
-    const valid = new ValidConfigs();
-    let calls = 0;
-    const pass = () => {
-      calls++;
-    };
-    valid.check({ numInstances: 2, workload: { kind: 'spec' } }, pass);
-    valid.check({ numInstances: 2, workload: { kind: 'spec' } }, pass);
-    expect(calls).toBe(1);
-    valid.check({ numInstances: 3, workload: { kind: 'spec' } }, pass);
-    valid.check({ numInstances: 2, workload: { kind: 'spec' }, seed: undefined }, pass);
-    expect(calls).toBe(3);
-    const refuse = () => {
-      calls++;
-      throw new Error('refused');
-    };
-    expect(() => valid.check({ numInstances: -1 }, refuse)).toThrow('refused');
-    expect(() => valid.check({ numInstances: -1 }, refuse)).toThrow('refused');
-    expect(calls).toBe(5);
-  });
-
-  it('evaluate still refuses a bad scenario after the good one passed', async () => {
-    const good = { protocol: 'blis-eval/1', candidate: { kind: 'baseline' }, base_config: { numInstances: 2 }, scenarios: [{ id: 's', workload: { kind: 'synthetic', numRequests: 20, rate: 8 }, seeds: [1] }], objectives: { weights: { throughput: 1 } }, trace: 'none' };
-    expect((await evaluate(good)).status).toBe('ok');
-    expect((await evaluate(good)).status).toBe('ok');
-    await expect(evaluate({ ...good, base_config: { numInstances: 0 } })).rejects.toThrow(/request\.scenarios\[0\] \(base_config \+ scenario\)/);
   });
 });

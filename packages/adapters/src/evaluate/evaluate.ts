@@ -10,7 +10,6 @@ import { scenarioFeedback } from './feedback.js';
 import { OBJECTIVES, OBJECTIVE_NAMES, scoreObjectives } from './objectives.js';
 import { EVAL_PROTOCOL, type EvalFailure, type EvalIssue, EvalRequestSchema, type EvalResponse, type EvalStatus, type ParsedEvalRequest, type Scenario, type ScenarioResult } from './protocol.js';
 import { type RunMetrics, meanOf, runMetrics } from './scenario-metrics.js';
-import { validScenarioBases } from './valid-configs.js';
 import { evaluatedWorkloads } from './workload-cache.js';
 
 export interface EvaluateOptions {
@@ -149,10 +148,8 @@ function scenarioBase(request: ParsedEvalRequest, s: Scenario, i: number): Simul
     includeRequests: false,
     checkInvariants: false,
   } as SimulationConfigInput;
-  validScenarioBases.check(input, () => {
-    const parsed = SimulationConfigSchema.safeParse(input);
-    if (!parsed.success) throw new EvalRequestError(zodIssues(`request.scenarios[${i}] (base_config + scenario)`, parsed.error.issues, input));
-  });
+  const parsed = SimulationConfigSchema.safeParse(input);
+  if (!parsed.success) throw new EvalRequestError(zodIssues(`request.scenarios[${i}] (base_config + scenario)`, parsed.error.issues, input));
   return input;
 }
 

@@ -15,7 +15,7 @@ export { ClusterSimulator } from './cluster-simulator.js';
 export type { ClusterSetup, ClusterCounters, FlowControlSettings } from './cluster-setup.js';
 export { CompletionLog, Interner, type SessionStats } from './completion-log.js';
 export type { LeftRequest } from './request-outcomes.js';
-export { buildResult, buildRunSummary, type ResultOptions, type RunSummary } from './results.js';
+export { buildResult, type ResultOptions, type RunSummary } from './results.js';
 export { GoodputRecorder, type ClassLog } from './goodput/goodput-recorder.js';
 export { LiveSnapshot } from './instance-snapshot.js';
 export { ClusterRouterState } from './router-state.js';
@@ -24,7 +24,6 @@ export { ClusterRouterState } from './router-state.js';
 export { openWorkload, openSizedWorkload, sizeWorkload, type OpenWorkloadOptions, type OpenedWorkload } from './workload-source.js';
 export type { AdapterRegistryView } from './lora/adapter-references.js';
 export { WorkloadMemo, type WorkloadMemoLimits } from './workload-memo/workload-memo.js';
-export { exactKey } from './workload-memo/exact-key.js';
 // Preparing a run from a config already validated, with the memo above.
 export { prepareValidated, runPreparedSummary, type PrepareOptions, type PreparedRun } from './simulate.js';
 export type { SimulationRuntime } from './simulation-runtime.js';

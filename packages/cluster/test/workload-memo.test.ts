@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 import { type SimulationConfigInput, SimulationConfigSchema, runPrepared, simulate } from '../src/index.js';
-import { WorkloadMemo, exactKey, prepareValidated } from '../src/internal.js';
+import { WorkloadMemo, prepareValidated } from '../src/internal.js';
+import { exactKey } from '../src/workload-memo/exact-key.js';
 
 // A replayed stream must be the stream a fresh source gives, peek for peek, request for
 // request, and each replay must be the caller's own to change.

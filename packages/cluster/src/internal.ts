@@ -15,7 +15,7 @@ export { ClusterSimulator } from './cluster-simulator.js';
 export type { ClusterSetup, ClusterCounters, FlowControlSettings } from './cluster-setup.js';
 export { CompletionLog, Interner, type SessionStats } from './completion-log.js';
 export type { LeftRequest } from './request-outcomes.js';
-export { buildResult, type ResultOptions } from './results.js';
+export { buildResult, type ResultOptions, type RunSummary } from './results.js';
 export { GoodputRecorder, type ClassLog } from './goodput/goodput-recorder.js';
 export { LiveSnapshot } from './instance-snapshot.js';
 export { ClusterRouterState } from './router-state.js';
@@ -23,6 +23,10 @@ export { ClusterRouterState } from './router-state.js';
 // Opening a config's workload as a request stream (and sizing it before a run).
 export { openWorkload, openSizedWorkload, sizeWorkload, type OpenWorkloadOptions, type OpenedWorkload } from './workload-source.js';
 export type { AdapterRegistryView } from './lora/adapter-references.js';
+export { WorkloadMemo, type WorkloadMemoLimits } from './workload-memo/workload-memo.js';
+// Preparing a run from a config already validated, with the memo above.
+export { prepareValidated, runPreparedSummary, type PrepareOptions, type PreparedRun } from './simulate.js';
+export type { SimulationRuntime } from './simulation-runtime.js';
 
 // Gateway flow control.
 export { FlowController, type FlowCounts, type FlowHost } from './flow-control/flow-controller.js';

@@ -65,18 +65,28 @@ export interface ResultOptions {
   includeRequests: boolean;
 }
 
-/** Builds the result JSON (cluster block first, as BLIS prints it) from a finished run. */
-export function buildResult(sim: ClusterSimulator, opts: ResultOptions): SimulationResult {
+/**
+ * What a search's evaluation reads of a finished run (`blis evaluate`): the cluster block, SLO
+ * attainment and, when the run has them, P/D and autoscaling. Each figure is the one
+ * {@link buildResult} reports.
+ */
+export type RunSummary = MetricsBlock & Pick<SimulationResult, 'slo_attainment' | 'pd' | 'autoscaling'>;
+
+/** {@link RunSummary} of a finished run, without the per-instance, per-class and per-tenant blocks. */
+export function buildRunSummary(sim: ClusterSimulator, opts: ResultOptions): RunSummary {
+  const { block } = clusterTotals(sim);
+  const summary: RunSummary = { ...block, slo_attainment: sloAttainment(sim.log, opts, sim.counters.completed, sim.endUs) };
+  if (sim.pd !== undefined) summary.pd = pdMetrics(sim, sim.pd);
+  if (sim.fleet !== undefined) summary.autoscaling = autoscalingMetrics(sim.fleet, sim.autoscaler, sim.counters, sim.endUs);
+  return summary;
+}
+
+/** The cluster block over all completions (tier fields with KV tiers), and the ITL counts it pooled. */
+function clusterTotals(sim: ClusterSimulator): { cluster: MetricsBlock; block: MetricsBlock; itlAll: Map<number, number> } {
   const dur = sim.endUs;
   const c = sim.counters;
   const log = sim.log;
   const pd = sim.pd;
-  const instances = sim.instances.map((inst, i) => {
-    const b = instanceBlock(inst, sim.routedTo[i], dur);
-    return pd === undefined ? b : { ...b, pool: pd.setup.layout[i] };
-  });
-
-  // Cluster distributions over all completions.
   const itlAll = new Map<number, number>();
   let input = 0;
   let output = 0;
@@ -110,7 +120,7 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
     summarizeWeightedUsAsMs(itlAll),
     summarizeUsAsMs(log.schedulingDelayUs.view()),
   );
-  const clusterBlock: MetricsBlock =
+  const block: MetricsBlock =
     pooled === undefined
       ? cluster
       : {
@@ -119,6 +129,20 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
           blis_mean_rates: blisMeanRates(sim.instances),
           preemption_rate: c.completed === 0 ? 0 : preemptions / c.completed,
         };
+  return { cluster, block, itlAll };
+}
+
+/** Builds the result JSON (cluster block first, as BLIS prints it) from a finished run. */
+export function buildResult(sim: ClusterSimulator, opts: ResultOptions): SimulationResult {
+  const dur = sim.endUs;
+  const c = sim.counters;
+  const log = sim.log;
+  const pd = sim.pd;
+  const instances = sim.instances.map((inst, i) => {
+    const b = instanceBlock(inst, sim.routedTo[i], dur);
+    return pd === undefined ? b : { ...b, pool: pd.setup.layout[i] };
+  });
+  const { cluster, block: clusterBlock, itlAll } = clusterTotals(sim);
 
   const target: Record<string, number> = {};
   sim.instances.forEach((inst, i) => {

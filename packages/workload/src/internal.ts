@@ -19,6 +19,7 @@ export {
 export { workloadSpecNotes } from './spec-load.js';
 export { upgradeV1Spec } from './spec-upgrade.js';
 export { SpecRequestSource, networkDelay, DEFAULT_SESSION_TIMEOUT_US } from './request-source.js';
+export { isOpenLoopSpec } from './open-loop.js';
 export { windowRate } from './window-rate.js';
 export { InferencePerfSource } from './inference-perf/inference-perf-source.js';
 export { MinHeap } from './min-heap.js';

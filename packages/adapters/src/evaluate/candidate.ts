@@ -2,6 +2,7 @@ import type { SimulationRuntime } from '@blis/cluster';
 import { PartitionedRng } from '@blis/engine';
 import { type CallWatch, type PolicyFactoryContext, type PolicyOfKind, type PoolType, guardPolicy } from '@blis/policies';
 import { InvalidCandidateError } from './candidate-error.js';
+import { ComponentMemo } from './component-memo.js';
 import { type BundlePatch, bundlePatch, validateBundle } from './policy-bundle-apply.js';
 import { type PolicyFactory, instantiatePolicyModule, policyKindOf } from './policy-module.js';
 import type { Candidate, ComponentName, EvalIssue, ModulePolicyKind } from './protocol.js';
@@ -81,32 +82,51 @@ export function resolveCandidate(candidate: Candidate, loadTree?: TreeLoader, co
   }
 }
 
-function resolveComponents(components: Partial<Record<ComponentName, string>>, out: ResolvedCandidate, loadTree: TreeLoader | undefined): ResolvedCandidate {
+/** This process's policy texts already validated (see {@link ComponentMemo}). */
+const components = new ComponentMemo();
+/** The memo's key for a candidate resolved without a tree loader. */
+const NO_LOADER = {};
+
+function resolveComponents(texts: Partial<Record<ComponentName, string>>, out: ResolvedCandidate, loadTree: TreeLoader | undefined): ResolvedCandidate {
   const issues: EvalIssue[] = [];
+  const loader = loadTree ?? NO_LOADER;
   // A fixed order, so that overlapping components (the whole `policy`, then one section) resolve the same way every time.
   const order: ComponentName[] = ['policy', 'admission', 'priority', 'routing', 'scheduler', 'autoscaler'];
   for (const name of order) {
-    const text = components[name];
+    const text = texts[name];
     if (text === undefined) continue;
+    const known = components.get(loader, name, text);
+    if (known !== undefined) {
+      if ('issues' in known) issues.push(...known.issues);
+      else Object.assign(out.patch, known.patch);
+      continue;
+    }
     const origin = `components.${name}`;
+    // A tree's faults (and its factory) are not remembered: only a bundle section's.
+    let tree = false;
     try {
       const parsed = parseYamlText(text, origin);
       if (!parsed.ok) throw new InvalidCandidateError(parsed.issues);
       const value = parsed.yaml.value;
       const treeKind = TREE_KIND[name];
-      const tree = treeKind !== undefined && loadTree !== undefined ? loadTree(value, text, origin, treeKind) : undefined;
-      if (tree !== undefined && treeKind !== undefined) {
-        addObject(out, { kind: treeKind, origin, build: tree, guard: false }, buildChecked(tree, origin, contextFor({ seed: 0, numInstances: 1, blockSizeTokens: 16 }, 'check')));
+      tree = treeKind !== undefined && loadTree !== undefined;
+      const factory = treeKind !== undefined && loadTree !== undefined ? loadTree(value, text, origin, treeKind) : undefined;
+      if (factory !== undefined && treeKind !== undefined) {
+        addObject(out, { kind: treeKind, origin, build: factory, guard: false }, buildChecked(factory, origin, contextFor({ seed: 0, numInstances: 1, blockSizeTokens: 16 }, 'check')));
         continue;
       }
+      tree = false;
       // A whole bundle, or one section of it written without its key.
       const bundle =
         name === 'policy'
           ? validateBundle(parsed.yaml, origin)
           : validateBundle({ value: { [name]: value }, lineOf: (p) => parsed.yaml.lineOf(p.slice(1)) }, origin);
-      Object.assign(out.patch, bundlePatch(bundle));
+      const patch = bundlePatch(bundle);
+      components.set(loader, name, text, { patch });
+      Object.assign(out.patch, patch);
     } catch (e) {
       if (!(e instanceof InvalidCandidateError)) throw e;
+      if (!tree) components.set(loader, name, text, { issues: e.issues });
       issues.push(...e.issues);
     }
   }

@@ -1,4 +1,5 @@
-import { type SimulationConfigInput, SimulationConfigSchema, type SimulationResult, createTraceRecorder, prepareSimulation, runPrepared } from '@blis/cluster';
+import { type SimulationConfigInput, SimulationConfigSchema, createTraceRecorder, prepareSimulation } from '@blis/cluster';
+import { prepareValidated, runPreparedSummary } from '@blis/cluster/internal';
 import { PolicyError } from '@blis/policies';
 import { isConfigRefusal } from '../config-refusal.js';
 import { BudgetSpent, CandidateCallWatch, WallBudgetExceeded, runBounded } from './bounded-run.js';
@@ -9,6 +10,7 @@ import { scenarioFeedback } from './feedback.js';
 import { OBJECTIVES, OBJECTIVE_NAMES, scoreObjectives } from './objectives.js';
 import { EVAL_PROTOCOL, type EvalFailure, type EvalIssue, EvalRequestSchema, type EvalResponse, type EvalStatus, type ParsedEvalRequest, type Scenario, type ScenarioResult } from './protocol.js';
 import { type RunMetrics, meanOf, runMetrics } from './scenario-metrics.js';
+import { evaluatedWorkloads } from './workload-cache.js';
 
 export interface EvaluateOptions {
   /** Reads decision-tree components (wired by the package's `evaluate`). */
@@ -178,8 +180,10 @@ function runScenario(
     if (recorder !== undefined) runtime.observer = recorder;
     runtime.onProgress = tick;
     if (memoryLimit !== undefined) runtime.memoryLimit = memoryLimit;
-    const prepared = prepareSimulation(input, runtime);
-    const result: SimulationResult = runPrepared(prepared);
+    // `config` is what prepareSimulation would parse `input` to: validated once, not twice.
+    const prepared = prepareValidated(config, runtime, { workloads: evaluatedWorkloads });
+    // Only what runMetrics reads: the per-instance, per-class and per-tenant blocks are not built.
+    const result = runPreparedSummary(prepared);
     let violations = 0;
     try {
       prepared.cluster.checkConservation();

@@ -1,4 +1,4 @@
-import type { SimulationResult } from '@blis/cluster';
+import type { RunSummary } from '@blis/cluster/internal';
 
 /**
  * The raw figures of one run that the protocol reports, under the protocol's names (µs for
@@ -16,7 +16,7 @@ const ms = (v: number) => v * 1000;
 const finite = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? 0 : v);
 
 /** Reads one run's result; `numInstances` is the fleet size when no autoscaler reports one. */
-export function runMetrics(r: SimulationResult, numInstances: number, invariantViolations: number): RunMetrics {
+export function runMetrics(r: RunSummary, numInstances: number, invariantViolations: number): RunMetrics {
   const pd = r.pd;
   const a = r.autoscaling;
   const parents = pd !== undefined ? pd.disaggregated_requests + pd.local_requests : 0;

@@ -23,7 +23,7 @@ export function normalizeReport(text) {
  * changes; sorted, the report changes only when the members do. Members with type arguments,
  * brackets or spaces are left in place, and so is the union around them.
  */
-const SIMPLE_UNION = /(?<=[<(\[,:=]\s?|\s|^)(?:[\w"'.$-]+)(?: \| [\w"'.$-]+)+(?=[,;>)\]]|\s|$)/gm;
+const SIMPLE_UNION = /(?<=[<([,:=]\s?|\s|^)(?:[\w"'.$-]+)(?: \| [\w"'.$-]+)+(?=[,;>)\]]|\s|$)/gm;
 
 /** The first `max` lines where two reports differ, each as committed and as built, for the CI log. */
 export function firstDifferences(expected, actual, max = 8) {

@@ -144,7 +144,7 @@ describe('sharedPrefixBlocks', () => {
     const fast = simulate(config);
     expect(fast).toEqual(simulate(config, { stepByStep: true }));
     // The rounds do hit what earlier rounds left, or this case proves nothing.
-    expect(fast.requests?.some((r) => (r as { cache_hit_blocks?: number }).cache_hit_blocks ?? 0) > 0).toBe(true);
+    expect(fast.requests?.some((r) => ((r as { cache_hit_blocks?: number }).cache_hit_blocks ?? 0) > 0)).toBe(true);
   });
 
   it('defers the registration of own blocks without changing a result (against the reference engine, which registers every block as it fills)', () => {

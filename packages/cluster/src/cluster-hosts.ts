@@ -34,8 +34,8 @@ export interface ClusterParts {
   hold(req: SimRequest, prefill: boolean): void;
   /** When a request last did anything. */
   requestActivityUs(): number;
-  /** The next arrival, event, time-series point or `advance` limit: instances' quiet steps start before it. */
-  quietBoundUs(): number;
+  /** When instance `index`'s quiet steps must stop (see ClusterSimulator's `quietBoundUs`). */
+  quietBoundUs(index: number): number;
 }
 
 /** What the flow-control gateway sees of the cluster. */

@@ -11,6 +11,7 @@ import { LiveSnapshot } from './instance-snapshot.js';
 export function addClusterInstance(parts: ClusterParts, cfg: InstanceConfig, pool: PoolType): void {
   const { sim, setup, table, exits } = parts;
   const obs = setup.observer;
+  const i = cfg.index;
   const inst = new InstanceSimulator(cfg, parts.events, (slot: number) => table.find(slot), {
     onCompleted: (req, now) => exits.onCompleted(req, now),
     onDropped: (req, now) => exits.onLeft(req, now, 'dropped'),
@@ -19,9 +20,8 @@ export function addClusterInstance(parts: ClusterParts, cfg: InstanceConfig, poo
     onScheduled: obs?.onScheduled?.bind(obs),
     onPreempted: obs?.onPreempted?.bind(obs),
     onStep: obs?.onStep?.bind(obs),
-    quietBoundUs: parts.quietBoundUs,
+    quietBoundUs: () => parts.quietBoundUs(i),
   });
-  const i = cfg.index;
   const onKv = obs?.onKvTransfer;
   if (onKv !== undefined)
     inst.kvTiers?.watch({

@@ -84,6 +84,13 @@ export class ClusterSimulator {
   private limitUs = Number.POSITIVE_INFINITY;
   /** The time series' next grid point; Infinity without one, so the check in `advance` never fires. */
   private nextSampleUs = Number.POSITIVE_INFINITY;
+  /**
+   * Instances share nothing between the cluster's own events (decided once): arrivals do not
+   * answer completions (an open-loop source), no router hears events, and no gateway, P/D
+   * coordinator or fleet acts when a request leaves. Another instance's step then reaches no
+   * instance but its own, and quiet steps may run past it.
+   */
+  private readonly isolated: boolean;
 
   constructor(setup: ClusterSetup) {
     this.setup = setup;
@@ -92,6 +99,8 @@ export class ClusterSimulator {
     this.exits = exits;
     this.router = exits.router;
     this.listening = exits.listening;
+    const src = setup.source;
+    this.isolated = (src.openLoop === true || src.onRequestDone === undefined) && !this.listening && setup.pd === undefined && setup.flowControl === undefined && setup.lifecycle === undefined;
     this.instances = [];
     this.snapshots = [];
     this.routedTo = [];
@@ -108,7 +117,7 @@ export class ClusterSimulator {
       addInstance: (cfg, pool) => addClusterInstance(parts, cfg, pool),
       hold: (req, prefill) => this.lifecycle!.hold(req, prefill),
       requestActivityUs: () => this.requestActivityUs,
-      quietBoundUs: () => Math.min(setup.source.peekArrivalUs(), this.events.peekTime(), this.nextSampleUs, this.limitUs),
+      quietBoundUs: (i) => this.quietBoundUs(i),
     };
     for (const cfg of setup.instances) addClusterInstance(parts, cfg, setup.pd?.layout[cfg.index] ?? 'monolithic');
     const fc = setup.flowControl;
@@ -196,6 +205,19 @@ export class ClusterSimulator {
         progress(this.counters.completed + this.counters.dropped + this.counters.rejected + this.counters.timedOut + this.counters.shed, t);
       }
     }
+  }
+
+  /**
+   * When instance `index`'s quiet steps must stop: the next arrival, time-series point or
+   * `advance` limit, and the next event that could reach it. In an isolated cluster (see
+   * `isolated`) that is the next cluster event, the next deadline of any instance (the
+   * instance's own among them) or a request still on its way into this instance's queue;
+   * otherwise the head of the event queue, whatever instance it belongs to.
+   */
+  private quietBoundUs(index: number): number {
+    const ev = this.events;
+    const own = this.isolated && this.instances[index].lastQueuedDueUs < this.clock ? Math.min(ev.peekClusterTime(), ev.peekDeadlineTime()) : ev.peekTime();
+    return Math.min(this.setup.source.peekArrivalUs(), own, this.nextSampleUs, this.limitUs);
   }
 
   /** Closes the run at its last real event (or the horizon): end time, in-transit count, fleet. */

@@ -1,5 +1,5 @@
 import { EventHeap } from './event-heap.js';
-import { EventKind } from './event-kinds.js';
+import { EventKind, INSTANCE_CLASS_BASE } from './event-kinds.js';
 
 /**
  * The simulator's event queue: hand-written binary min-heaps over parallel typed arrays.
@@ -13,12 +13,15 @@ import { EventKind } from './event-kinds.js';
  * Deadlines (`Timeout` events) wait in a heap of their own. With a timeout on every request
  * (300 s by default) each one leaves its deadline behind for minutes, tens of thousands of them
  * in a long run, and in one heap with the steps every step's pop and push would sift through
- * them all. The two heaps share the numbering and a pop takes the earlier head, so the order is
- * the one a single heap gives.
+ * them all. Cluster events (admission, routing, P/D, flow control, the fleet) wait in a third,
+ * so that an instance can see when the cluster next acts without looking past other instances'
+ * steps (see {@link peekClusterTime}). The heaps share the numbering and a pop takes the
+ * earliest head, so the order is the one a single heap gives.
  */
 export class EventQueue {
   private readonly main: EventHeap;
   private readonly deadlines: EventHeap;
+  private readonly cluster: EventHeap;
   private nextSeq = 0;
 
   /**
@@ -35,16 +38,27 @@ export class EventQueue {
   constructor(initialCapacity = 1024) {
     this.main = new EventHeap(initialCapacity);
     this.deadlines = new EventHeap(initialCapacity);
+    this.cluster = new EventHeap(16);
   }
 
   get size(): number {
-    return this.main.n + this.deadlines.n;
+    return this.main.n + this.deadlines.n + this.cluster.n;
   }
 
   /** Timestamp of the earliest event, or Infinity when empty. */
   peekTime(): number {
     const h = this.head();
     return h === undefined ? Number.POSITIVE_INFINITY : h.time[0];
+  }
+
+  /** Timestamp of the earliest cluster event (class below INSTANCE_CLASS_BASE), Infinity when none. */
+  peekClusterTime(): number {
+    return this.cluster.n === 0 ? Number.POSITIVE_INFINITY : this.cluster.time[0];
+  }
+
+  /** Timestamp of the earliest deadline (`Timeout` event) of any instance, Infinity when none. */
+  peekDeadlineTime(): number {
+    return this.deadlines.n === 0 ? Number.POSITIVE_INFINITY : this.deadlines.time[0];
   }
 
   /** Class of the earliest event (meaningless when empty). */
@@ -54,7 +68,7 @@ export class EventQueue {
   }
 
   push(time: number, cls: number, kind: number, arg: number): void {
-    (kind === EventKind.Timeout ? this.deadlines : this.main).push(time, cls, this.nextSeq++, kind, arg);
+    (kind === EventKind.Timeout ? this.deadlines : cls < INSTANCE_CLASS_BASE ? this.cluster : this.main).push(time, cls, this.nextSeq++, kind, arg);
   }
 
   /** Removes the earliest event into the `popped*` fields. Returns false when empty. */
@@ -72,14 +86,18 @@ export class EventQueue {
   clear(): void {
     this.main.n = 0;
     this.deadlines.n = 0;
+    this.cluster.n = 0;
   }
 
-  /** The heap holding the earliest event, undefined when both are empty. */
+  /** The heap holding the earliest event, undefined when all are empty. */
   private head(): EventHeap | undefined {
     const m = this.main;
     const d = this.deadlines;
-    if (d.n === 0) return m.n === 0 ? undefined : m;
-    if (m.n === 0) return d;
-    return m.headBefore(d) ? m : d;
+    const c = this.cluster;
+    let h: EventHeap | undefined;
+    if (d.n === 0) h = m.n === 0 ? undefined : m;
+    else h = m.n === 0 || d.headBefore(m) ? d : m;
+    if (c.n === 0) return h;
+    return h === undefined || c.headBefore(h) ? c : h;
   }
 }

@@ -9,8 +9,9 @@ import { InvariantViolation } from './invariant-error.js';
  * empty. Such a step changes nothing but this instance's counters, clock and KV cache, and
  * nothing outside reads those between two of the host's events (routers, gateways, time series
  * and autoscalers all read at events). So the step that ends an event-driven step takes the
- * quiet steps after it in a loop, while each starts strictly before the host's next event of any
- * kind ({@link InstanceHooks.quietBoundUs}), and schedules as an event only the step it stops
+ * quiet steps after it in a loop, while each starts strictly before the host's next event that
+ * could reach this instance ({@link InstanceHooks.quietBoundUs}: in a cluster whose arrivals are
+ * open-loop, other instances' steps cannot), and schedules as an event only the step it stops
  * before, at that step's own time. A run stops before the first step in which a request
  * completes (its completion reaches the host: routers, sessions, the autoscaler).
  *
@@ -46,14 +47,11 @@ export abstract class InstanceQuietSteps extends InstancePreemption {
    * them, to be scheduled as an event.
    */
   protected quietRun(start: number): number {
-    // This instance's queue is its host's (or part of what bounds it): with other instances
-    // busy, their next step usually comes first, and this test is all a run attempt costs.
-    if (start >= this.events.peekTime()) return start;
+    const bound = this.quietBound!();
+    if (start >= bound) return start;
     const bulk = this.bulk!;
     let ahead = bulk.stepsBeforeCompletion();
     if (ahead <= 0) return start;
-    const bound = this.quietBound!();
-    if (start >= bound) return start;
     const n = this.run.length;
     const batch = this.batch;
     const metrics = this.metrics;

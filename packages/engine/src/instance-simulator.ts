@@ -46,6 +46,7 @@ export class InstanceSimulator extends InstanceStep {
     req.instance = this.config.index;
     req.routedAt = now;
     const delay = this.config.latency.queueingTime(req.inputTokens);
+    if (now + delay > this.lastQueuedDueUs) this.lastQueuedDueUs = now + delay;
     this.events.push(now + delay, this.clsQueued, EventKind.Queued, req.slot);
   }
 

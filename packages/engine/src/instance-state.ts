@@ -66,6 +66,12 @@ export abstract class InstanceState {
   protected readonly decodeStarts: SimRequest[] = [];
   /** End tick of the last step, the latest moment this instance did anything. */
   lastBusyUntil = 0;
+  /**
+   * The latest tick of a Queued event this instance scheduled (-Infinity: none yet): one at or
+   * after the host's clock may still be pending, so the host bounds quiet steps by it.
+   * @hidden the cluster's bookkeeping, not part of the public surface
+   */
+  lastQueuedDueUs = Number.NEGATIVE_INFINITY;
   protected readonly schedCtx: { nowUs: number; instanceIndex: number; queueDepth: number; batchSize: number };
   protected readonly compareFn: ((a: SimRequest, b: SimRequest) => number) | undefined;
   protected readonly maxTokensPerRequest: number;

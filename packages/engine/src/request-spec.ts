@@ -71,6 +71,13 @@ export interface RequestSource {
    * that closed-loop sources (multi-turn sessions) can schedule the follow-up round.
    */
   onRequestDone?(spec: RequestSpec, timeUs: number, outcome: RequestOutcome): void;
+  /**
+   * True when {@link onRequestDone} never schedules a request: arrivals do not depend on what
+   * the simulation does (an open-loop workload or trace). A cluster then lets an instance take
+   * quiet decode steps past other instances' events, which cannot reach it before the next
+   * arrival. Absent or false: a completion anywhere may bring an arrival at once.
+   */
+  readonly openLoop?: boolean;
 }
 
 export type RequestOutcome = 'completed' | 'dropped' | 'rejected' | 'timed_out';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ClockRegressionError } from '../src/index.js';
-import { EventKind, EventQueue, SimClock, clusterClass, instanceClass } from '../src/internal.js';
+import { EventKind, EventQueue, INSTANCE_CLASS_BASE, SimClock, clusterClass, instanceClass } from '../src/internal.js';
 
 interface Ev {
   time: number;
@@ -27,7 +27,8 @@ function reference(pushed: readonly Ev[]): Ev[] {
 const evArb = fc.record({
   // Few distinct times and classes, so that ties are the rule, not the exception.
   time: fc.integer({ min: 0, max: 20 }),
-  cls: fc.integer({ min: 0, max: 6 }),
+  // Cluster classes and instance classes: cluster events wait in a heap of their own too.
+  cls: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.integer({ min: INSTANCE_CLASS_BASE, max: INSTANCE_CLASS_BASE + 6 })),
   // Deadlines (Timeout) wait in a heap of their own: a third of the events, ties with the rest included.
   kind: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.constant(EventKind.Timeout), fc.constant(EventKind.Timeout)),
   arg: fc.integer({ min: -1, max: 1_000_000 }),
@@ -97,6 +98,9 @@ describe('EventQueue', () => {
             pending.push({ e, seq: seq++ });
           }
           expect(q.size).toBe(pending.length);
+          const earliest = (keep: (e: Ev) => boolean) => Math.min(...pending.filter((p) => keep(p.e)).map((p) => p.e.time));
+          expect(q.peekClusterTime()).toBe(earliest((e) => e.kind !== EventKind.Timeout && e.cls < INSTANCE_CLASS_BASE));
+          expect(q.peekDeadlineTime()).toBe(earliest((e) => e.kind === EventKind.Timeout));
         }
       }),
     );

@@ -7,6 +7,7 @@ import { MinHeap } from './min-heap.js';
 import { type Pending, type Placed, USER_RANK, before } from './pending-arrival.js';
 import { type BuildOptions, type DrawnRequest, buildRequest, prefixGroupLengths } from './request-build.js';
 import type { RequestSourceOptions } from './request-source-options.js';
+import { isOpenLoopSpec } from './open-loop.js';
 import { DEFAULT_SESSION_TIMEOUT_US } from './session-timeout.js';
 import { concurrencySeeds } from './sessions/concurrency-users.js';
 import { ClosedLoopSessions, type FollowUp } from './sessions/follow-ups.js';
@@ -37,6 +38,8 @@ export class SpecRequestSource implements RequestSource {
   private windowQueues = new Map<number, WindowCursor[]>();
   private readonly heap = new MinHeap<Pending>(before);
   private readonly sessions: ClosedLoopSessions;
+  /** No closed-loop session or concurrency user: completions bring no request (see RequestSource.openLoop). */
+  readonly openLoop: boolean;
   private readonly build: BuildOptions;
   private readonly limit: number;
   private readonly horizon: number;
@@ -61,6 +64,7 @@ export class SpecRequestSource implements RequestSource {
     this.limit = opts.maxRequests ?? spec.num_requests ?? Number.POSITIVE_INFINITY;
     this.horizon = spec.horizon ?? opts.horizonUs ?? Number.POSITIVE_INFINITY;
     this.sessions = new ClosedLoopSessions(this.horizon, opts.thinkTime);
+    this.openLoop = isOpenLoopSpec(spec);
     const seed = BigInt(opts.seed ?? spec.seed);
     const workload = goSubsystemRand(seed, 'workload-gen');
     const groupLength = prefixGroupLengths(spec.clients);
@@ -200,14 +204,14 @@ export class SpecRequestSource implements RequestSource {
     if (p.placed !== undefined) return [this.placedRound(c, p.time, p.placed), c];
     if (p.window !== undefined) {
       const w = this.windows[p.window];
-      const drawn = this.openLoop(c, p.time, w, w.rng!, p.rank, w.end, undefined);
+      const drawn = this.drawOpenLoop(c, p.time, w, w.rng!, p.rank, w.end, undefined);
       // A single session per client: the window has sent it.
       if (c.spec.reasoning?.multi_turn?.single_session === true) w.finish();
       this.pushWindowArrival(w);
       return drawn;
     }
     // The request's lengths and tokens are drawn before the client's next gap, as in BLIS.
-    const drawn = this.openLoop(c, p.time, c.lengths, c.rng!, p.rank, this.horizon, c.spec.lifecycle?.windows);
+    const drawn = this.drawOpenLoop(c, p.time, c.lengths, c.rng!, p.rank, this.horizon, c.spec.lifecycle?.windows);
     this.pushOpenLoop(c);
     return drawn;
   }
@@ -217,7 +221,7 @@ export class SpecRequestSource implements RequestSource {
    * its rounds and places the later ones (those before `end` and inside `windows`) in the stream
    * at BLIS's times.
    */
-  private openLoop(c: ClientState, time: number, lengths: Lengths, rng: GoRand, rank: number, end: number, windows: readonly WindowSpec[] | undefined): [DrawnRequest, ClientState, FollowUp['session']?] {
+  private drawOpenLoop(c: ClientState, time: number, lengths: Lengths, rng: GoRand, rank: number, end: number, windows: readonly WindowSpec[] | undefined): [DrawnRequest, ClientState, FollowUp['session']?] {
     const cs = c.spec;
     const mt = cs.reasoning?.multi_turn;
     const closed = isClosedLoop(cs);

@@ -41,12 +41,15 @@ export class InferencePerfSource implements RequestSource {
   private emitted = 0;
   private followUpCount = 0;
   private seq = 0;
+  /** No session: completions bring no follow-up (see RequestSource.openLoop). */
+  readonly openLoop: boolean;
 
   constructor(
     private readonly plan: IpPlan,
     private readonly opts: InferencePerfSourceOptions,
   ) {
     this.horizon = opts.horizonUs ?? Number.POSITIVE_INFINITY;
+    this.openLoop = plan.clients.every((c) => c.session === undefined);
     this.first = inferencePerfArrivals(plan, opts.seed, this.horizon, opts.maxRequests);
   }
 

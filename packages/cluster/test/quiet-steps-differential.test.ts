@@ -115,6 +115,18 @@ describe('quiet runs against the step-by-step engine', () => {
     expect(compare(arb, runs(120))).toBeGreaterThan(0.15);
   });
 
+  it('run past other instances\' steps on open-loop clusters of 4-6 instances, with identical results', () => {
+    // With several instances busy, another instance's next step usually comes before this one's
+    // next; an instance runs past those (nothing in them reaches it) and stops only at the
+    // cluster's own events, arrivals and deadlines. Measured: 16-32% of the steps quiet on six
+    // seeds; bounded by the head of the event queue, as before, 6-7% on two of them.
+    const arb = fc.tuple(
+      simulationConfigArb({ engineChecks: false, maxInstances: 6, maxOutputTokens: 400, rates: [20, 50], maxRequests: 60, sessions: false, minKvBlocks: 200, maxKvBlocks: 400 }).map((c) => ({ ...c, numInstances: Math.max(4, c.numInstances ?? 4) })),
+      extrasArb,
+    );
+    expect(compare(arb, runs(60))).toBeGreaterThan(0.12);
+  });
+
   it('give identical results with P/D and autoscaling', () => {
     const arb = fc.tuple(
       simulationConfigArb({ engineChecks: false, maxInstances: 3, maxOutputTokens: 300, rates: [1, 5], maxRequests: 20, pd: 'sometimes', autoscaling: 'sometimes' }),

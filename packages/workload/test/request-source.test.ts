@@ -375,3 +375,31 @@ describe('any valid spec (fast-check)', () => {
     );
   });
 });
+
+describe('openLoop', () => {
+  /** Every request, with no `onRequestDone` call: what an open-loop stream must equal. */
+  function drainDeaf(source: ReturnType<typeof createRequestSource>): RequestSpec[] {
+    const out: RequestSpec[] = [];
+    for (let r = source.next(); r !== undefined; r = source.next()) out.push(r);
+    return out;
+  }
+
+  it('is false with a closed-loop session or a concurrency user, true otherwise', () => {
+    const client = { id: 'c', rate_fraction: 1, input_distribution: constant(10), output_distribution: constant(4) };
+    expect(createRequestSource(spec({ clients: [client] })).openLoop).toBe(true);
+    expect(createRequestSource(spec({ clients: [{ ...client, reasoning: { multi_turn: { max_rounds: 2 } } }] })).openLoop).toBe(false);
+    expect(createRequestSource(spec({ clients: [{ ...client, closed_loop: false, reasoning: { multi_turn: { max_rounds: 2 } } }] })).openLoop).toBe(true);
+    expect(createRequestSource(spec({ clients: [client, { ...client, id: 'u', rate_fraction: 0, concurrency: 2 }] })).openLoop).toBe(false);
+  });
+
+  it('keeps its promise: answering every request changes nothing in an open-loop stream', () => {
+    fc.assert(
+      fc.property(specArb(), (raw) => {
+        const s = parseWorkloadSpec(raw);
+        fc.pre(createRequestSource(s).openLoop === true);
+        expect(drain(createRequestSource(s))).toEqual(drainDeaf(createRequestSource(s)));
+      }),
+      { numRuns: propertyRuns(60) },
+    );
+  });
+});

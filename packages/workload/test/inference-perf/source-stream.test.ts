@@ -14,6 +14,12 @@ describe('InferencePerfSource stream', () => {
     expect(createRequestSource(parseWorkloadSpec(specOf(ONE_SHOT, 1)))).toBeInstanceOf(InferencePerfSource);
   });
 
+  it('is open-loop without multi-turn chat, closed-loop with it (RequestSource.openLoop)', () => {
+    expect(new InferencePerfSource(planOf(ONE_SHOT), { seed: 1, blockSizeTokens: 16 }).openLoop).toBe(true);
+    const chat = planOf(section([{ rate: 4, duration: 30 }], { num_users_per_system_prompt: 3, enable_multi_turn_chat: true }));
+    expect(new InferencePerfSource(chat, { seed: 1, blockSizeTokens: 16 }).openLoop).toBe(false);
+  });
+
   it('names first arrivals request_<n> in arrival order, indexes them densely', () => {
     const reqs = drain(createRequestSource(parseWorkloadSpec(specOf(ONE_SHOT, 3))));
     expect(reqs.length).toBeGreaterThan(50);

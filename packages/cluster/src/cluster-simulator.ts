@@ -91,6 +91,12 @@ export class ClusterSimulator {
    * instance but its own, and quiet steps may run past it.
    */
   private readonly isolated: boolean;
+  /**
+   * The source's next arrival as the event loop last read it. Stale (earlier than the source's)
+   * only while an arrival is being handled, when no step runs; an open-loop source does not move
+   * it otherwise. Spares an isolated instance's quiet-run attempt the source's own look-up.
+   */
+  private arrivalUs = Number.NEGATIVE_INFINITY;
 
   constructor(setup: ClusterSetup) {
     this.setup = setup;
@@ -179,6 +185,7 @@ export class ClusterSimulator {
     this.limitUs = limitUs;
     for (;;) {
       const nextArrival = source.peekArrivalUs();
+      this.arrivalUs = nextArrival;
       const nextEvent = ev.peekTime();
       const t = Math.min(nextArrival, nextEvent);
       if (t === Number.POSITIVE_INFINITY || t > limitUs) break;
@@ -216,8 +223,10 @@ export class ClusterSimulator {
    */
   private quietBoundUs(index: number): number {
     const ev = this.events;
-    const own = this.isolated && this.instances[index].lastQueuedDueUs < this.clock ? Math.min(ev.peekClusterTime(), ev.peekDeadlineTime()) : ev.peekTime();
-    return Math.min(this.setup.source.peekArrivalUs(), own, this.nextSampleUs, this.limitUs);
+    const bound = Math.min(this.nextSampleUs, this.limitUs);
+    if (!this.isolated) return Math.min(this.setup.source.peekArrivalUs(), ev.peekTime(), bound);
+    const own = this.instances[index].lastQueuedDueUs < this.clock ? Math.min(ev.peekClusterTime(), ev.peekDeadlineTime()) : ev.peekTime();
+    return Math.min(this.arrivalUs, own, bound);
   }
 
   /** Closes the run at its last real event (or the horizon): end time, in-transit count, fleet. */

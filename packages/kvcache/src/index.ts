@@ -1,4 +1,4 @@
-export { ROOT_HASH, chainHash, hashString, contentKey, fillBlockHashes } from './block-hash.js';
+export { ROOT_HASH, chainHash, hashString, contentKey, fillBlockHashes, chainStreamHashes } from './block-hash.js';
 export { KVCache } from './kv-cache.js';
 export type { KVCacheOptions } from './kv-cache-options.js';
 export type { KVCacheSnapshot } from './cache-inspection.js';

@@ -1,4 +1,4 @@
-import { chainHash, hashString } from '@blis/kvcache';
+import { chainHash, chainStreamHashes, hashString } from '@blis/kvcache';
 
 /** What decides a request's prompt content, as far as the KV cache can tell. */
 export interface PromptIdentity {
@@ -25,11 +25,9 @@ export function promptBlockHashes(p: PromptIdentity, blockSize: number, extraTok
   const shared = groupBlocks(p, n, blockSize);
   const groupKey = shared > 0 ? hashString(`group:${p.prefixGroup}`) : 0;
   const restKey = hashString(p.sessionId !== '' ? `session:${p.sessionId}:${p.prefixGroup}` : `request:${p.id}`);
-  let h = 0;
-  for (let i = 0; i < n; i++) {
-    h = chainHash(h, i < shared ? chainHash(groupKey, i) : chainHash(restKey, i));
-    out[i] = h;
-  }
+  // Block i's content key is chainHash(groupKey, i) inside the group, chainHash(restKey, i) past it.
+  const h = chainStreamHashes(out, 0, shared, 0, groupKey, 0);
+  chainStreamHashes(out, shared, n - shared, h, restKey, shared);
   return out;
 }
 
@@ -92,21 +90,19 @@ export function mooncakeBlockHashes(hashIds: readonly number[], inputTokens: num
   const out = hashArray(n);
   const idBase = hashString('mooncake');
   const ownKey = hashString(`request:${requestId}`);
+  // Blocks reaching past the listed ids, all those from `listed` on, belong to this request alone.
+  const listed = mooncakeSharedBlocks(hashIds, inputTokens, blockSize, sourceBlock);
   let h = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < listed; i++) {
     const tokenStart = i * blockSize;
     const first = Math.floor(tokenStart / sourceBlock);
     const last = Math.floor((tokenStart + blockSize - 1) / sourceBlock);
-    // Tokens past the listed ids belong to this request alone.
-    if (last >= hashIds.length) {
-      h = chainHash(h, chainHash(ownKey, i));
-    } else {
-      let key = chainHash(idBase, tokenStart % sourceBlock);
-      for (let s = first; s <= last; s++) key = chainHash(key, hashIds[s]);
-      h = chainHash(h, key);
-    }
+    let key = chainHash(idBase, tokenStart % sourceBlock);
+    for (let s = first; s <= last; s++) key = chainHash(key, hashIds[s]);
+    h = chainHash(h, key);
     out[i] = h;
   }
+  chainStreamHashes(out, listed, n - listed, h, ownKey, listed);
   return out;
 }
 

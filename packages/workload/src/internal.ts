@@ -41,7 +41,7 @@ export type { ClosedLoopReplayOptions } from './session-replay/closed-loop-trace
 export { estimateTraceRecords, type TraceRecordEstimate } from './traces/trace-size.js';
 export { parseTraceV2Header, traceV2Pair, TRACEV2_COLUMNS, TraceV2HeaderSchema } from './traces/tracev2.js';
 export { TraceKVOffloadSchema, TraceKVOffloadTierSchema, TraceObservedKVMetricsSchema, kvOffloadHeaderBlock } from './traces/tracev2-kv-offload.js';
-export { azureTimestampUs } from './traces/azure.js';
+export { azureTimestampUs } from './traces/azure-timestamp.js';
 export { TraceRequestSource } from './traces/trace-source.js';
 export { LineReader, splitCsv, csvField, intField } from './traces/line-reader.js';
 export { TextLines } from './traces/text-lines.js';

@@ -124,3 +124,22 @@ export function intField(raw: string, file: string, line: number, field: string,
   }
   return v;
 }
+
+/**
+ * {@link intField} of `line[start, end)`, read in place when it is plain digits (at most 15, all
+ * exact in a double) within range, the common case; anything else goes through intField, which
+ * accepts it or throws as for the sliced field.
+ */
+export function intFieldAt(line: string, start: number, end: number, file: string, lineNumber: number, field: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (end > start && end - start <= 15) {
+    let v = 0;
+    let i = start;
+    for (; i < end; i++) {
+      const d = line.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i === end && v >= min && v <= max) return v;
+  }
+  return intField(line.slice(start, end), file, lineNumber, field, min, max);
+}

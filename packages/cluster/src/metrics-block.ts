@@ -1,4 +1,4 @@
-import { summarizeUsAsMs, summarizeWeightedUsAsMs } from '@blis/engine/internal';
+import { type WeightedSample, summarizeSortedWeightedUsAsMs, summarizeUsAsMs } from '@blis/engine/internal';
 import type { Distribution, InstanceSimulator } from '@blis/engine';
 import type { PoolType } from '@blis/policies';
 import { type KvTierCounters, instanceTierFields } from './kv-tier-metrics.js';
@@ -120,8 +120,11 @@ export function metricsBlock(id: string, durationUs: number, counts: BlockCounts
   };
 }
 
-/** An instance's block: `routed` is what the router sent it (its injected requests). */
-export function instanceBlock(inst: InstanceSimulator, routed: number, durationUs: number): MetricsBlock {
+/**
+ * An instance's block: `routed` is what the router sent it (its injected requests), `itl` its
+ * ITL entries sorted (sortedWeighted of its metrics' itlEntries, which the cluster pools too).
+ */
+export function instanceBlock(inst: InstanceSimulator, routed: number, durationUs: number, itl: WeightedSample): MetricsBlock {
   const m = inst.metrics;
   const b = metricsBlock(
     inst.config.id,
@@ -130,7 +133,7 @@ export function instanceBlock(inst: InstanceSimulator, routed: number, durationU
     { input: m.totalInputTokens, output: m.totalOutputTokens, preemptions: m.preemptions, kvFailures: m.batchKvAllocationFailures, hitRate: inst.kvTiers?.cacheHitRate() ?? inst.kv.cacheHitRate },
     summarizeUsAsMs(m.ttftUs.view()),
     summarizeUsAsMs(m.e2eUs.view()),
-    summarizeWeightedUsAsMs(m.itlEntries),
+    summarizeSortedWeightedUsAsMs(itl),
     summarizeUsAsMs(m.schedulingDelayUs.view()),
   );
   const tiers = instanceTierFields(inst);

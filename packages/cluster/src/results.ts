@@ -1,4 +1,5 @@
-import { GrowableFloat64, summarizeUsAsMs, summarizeWeightedUsAsMs } from '@blis/engine/internal';
+import { type WeightedSample, GrowableFloat64, mergeWeighted, sortedWeighted, summarizeSortedWeightedUsAsMs, summarizeUsAsMs } from '@blis/engine/internal';
+import type { Distribution } from '@blis/engine';
 import { type AdapterMetrics, adapterMetrics } from './lora/adapter-metrics.js';
 import type { AnomalyReport } from '@blis/trace';
 import type { ClusterSimulator } from './cluster-simulator.js';
@@ -74,20 +75,24 @@ export type RunSummary = MetricsBlock & Pick<SimulationResult, 'slo_attainment' 
 
 /** {@link RunSummary} of a finished run, without the per-instance, per-class and per-tenant blocks. */
 export function buildRunSummary(sim: ClusterSimulator, opts: ResultOptions): RunSummary {
-  const { block } = clusterTotals(sim);
+  const { block } = clusterTotals(sim, instanceItl(sim));
   const summary: RunSummary = { ...block, slo_attainment: sloAttainment(sim.log, opts, sim.counters.completed, sim.endUs) };
   if (sim.pd !== undefined) summary.pd = pdMetrics(sim, sim.pd);
   if (sim.fleet !== undefined) summary.autoscaling = autoscalingMetrics(sim.fleet, sim.autoscaler, sim.counters, sim.endUs);
   return summary;
 }
 
-/** The cluster block over all completions (tier fields with KV tiers), and the ITL counts it pooled. */
-function clusterTotals(sim: ClusterSimulator): { cluster: MetricsBlock; block: MetricsBlock; itlAll: Map<number, number> } {
+/** Each instance's ITL entries, sorted: its block summarises them, the cluster's pools them. */
+function instanceItl(sim: ClusterSimulator): WeightedSample[] {
+  return sim.instances.map((inst) => sortedWeighted(inst.metrics.itlEntries));
+}
+
+/** The cluster block over all completions (tier fields with KV tiers), and the pooled ITL distribution. */
+function clusterTotals(sim: ClusterSimulator, itl: readonly WeightedSample[]): { cluster: MetricsBlock; block: MetricsBlock; itlAll: Distribution } {
   const dur = sim.endUs;
   const c = sim.counters;
   const log = sim.log;
   const pd = sim.pd;
-  const itlAll = new Map<number, number>();
   let input = 0;
   let output = 0;
   let preemptions = 0;
@@ -96,7 +101,6 @@ function clusterTotals(sim: ClusterSimulator): { cluster: MetricsBlock; block: M
   let misses = 0;
   for (const inst of sim.instances) {
     const m = inst.metrics;
-    for (const [v, n] of m.itlEntries) itlAll.set(v, (itlAll.get(v) ?? 0) + n);
     input += m.totalInputTokens;
     output += m.totalOutputTokens;
     preemptions += m.preemptions;
@@ -110,6 +114,8 @@ function clusterTotals(sim: ClusterSimulator): { cluster: MetricsBlock; block: M
   const transferring = pd === undefined ? 0 : pd.transferring;
   const queued = sim.stillQueued() - transferring;
   const running = sim.stillRunning() + transferring + (pd?.awaitingStart ?? 0);
+  // Counts are integers, so pooling them in any order gives the counts of a map filled instance by instance.
+  const itlAll = summarizeSortedWeightedUsAsMs(mergeWeighted(itl));
   const cluster = metricsBlock(
     'cluster',
     dur,
@@ -117,7 +123,7 @@ function clusterTotals(sim: ClusterSimulator): { cluster: MetricsBlock; block: M
     { input, output, preemptions, kvFailures, hitRate: pooled !== undefined ? tierCacheHitRate(pooled) : hits + misses === 0 ? 0 : hits / (hits + misses) },
     summarizeUsAsMs(log.ttftUs.view()),
     summarizeUsAsMs(log.e2eUs.view()),
-    summarizeWeightedUsAsMs(itlAll),
+    itlAll,
     summarizeUsAsMs(log.schedulingDelayUs.view()),
   );
   const block: MetricsBlock =
@@ -138,11 +144,12 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   const c = sim.counters;
   const log = sim.log;
   const pd = sim.pd;
+  const itl = instanceItl(sim);
   const instances = sim.instances.map((inst, i) => {
-    const b = instanceBlock(inst, sim.routedTo[i], dur);
+    const b = instanceBlock(inst, sim.routedTo[i], dur, itl[i]);
     return pd === undefined ? b : { ...b, pool: pd.setup.layout[i] };
   });
-  const { cluster, block: clusterBlock, itlAll } = clusterTotals(sim);
+  const { cluster, block: clusterBlock, itlAll } = clusterTotals(sim, itl);
 
   const target: Record<string, number> = {};
   sim.instances.forEach((inst, i) => {
@@ -206,7 +213,6 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   if (opts.fitnessWeights !== undefined) {
     const ttftD = summarizeUsAsMs(log.ttftUs.view());
     const e2eD = summarizeUsAsMs(log.e2eUs.view());
-    const itlD = summarizeWeightedUsAsMs(itlAll);
     const us = (ms: number) => ms * 1000;
     result.fitness = computeFitness(opts.fitnessWeights, {
       throughput: cluster.responses_per_sec,
@@ -221,8 +227,8 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
       p90_e2e: us(e2eD.p90),
       p95_e2e: us(e2eD.p95),
       p99_e2e: us(e2eD.p99),
-      mean_itl: us(itlD.mean),
-      p99_itl: us(itlD.p99),
+      mean_itl: us(itlAll.mean),
+      p99_itl: us(itlAll.p99),
       p99_scheduling_delay: us(cluster.scheduling_delay_p99_ms),
     });
   }

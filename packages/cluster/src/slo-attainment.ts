@@ -35,11 +35,16 @@ export function sloAttainment(log: CompletionLog, opts: SloTargets, completed: n
   let metE2e = 0;
   let withAny = 0;
   let metAll = 0;
-  for (let i = 0; i < log.ttftUs.length; i++) {
-    const net = log.networkDelayUs.get(i);
-    const t = log.ttftUs.get(i) + net;
-    const e = log.e2eUs.get(i) + net;
-    const tt = log.sloTargetUs.get(i) > 0 ? log.sloTargetUs.get(i) : opts.sloTtftUs;
+  const ttftUs = log.ttftUs.view();
+  const e2eUs = log.e2eUs.view();
+  const netUs = log.networkDelayUs.view();
+  const targetUs = log.sloTargetUs.view();
+  for (let i = 0; i < ttftUs.length; i++) {
+    const net = netUs[i];
+    const t = ttftUs[i] + net;
+    const e = e2eUs[i] + net;
+    const own = targetUs[i];
+    const tt = own > 0 ? own : opts.sloTtftUs;
     if (tt > 0) {
       withTtft++;
       if (t <= tt) metTtft++;
@@ -48,7 +53,7 @@ export function sloAttainment(log: CompletionLog, opts: SloTargets, completed: n
       withE2e++;
       if (e <= opts.sloE2eUs) metE2e++;
     }
-    const v = meetsTargets(t, e, log.sloTargetUs.get(i), opts);
+    const v = meetsTargets(t, e, own, opts);
     if (v !== null) {
       withAny++;
       if (v) metAll++;

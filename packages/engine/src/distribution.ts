@@ -90,30 +90,110 @@ function percentileRanks(n: number): number[] {
   return ks;
 }
 
+/** A weighted multiset of µs values: distinct values ascending, each with its count (> 0). */
+export interface WeightedSample {
+  values: Float64Array;
+  counts: Float64Array;
+}
+
+/**
+ * The entries of `counts` (value in µs -> count) sorted by value. A typed array sorts natively,
+ * without a comparator call per comparison; a NaN value (which no order ranks) keeps the
+ * entries in map order, as a comparator sort would mostly leave them.
+ */
+export function sortedWeighted(counts: ReadonlyMap<number, number>): WeightedSample {
+  const values = new Float64Array(counts.size);
+  let i = 0;
+  let nan = false;
+  for (const v of counts.keys()) {
+    values[i++] = v;
+    if (v !== v) nan = true;
+  }
+  if (nan) {
+    const inOrder = [...counts.keys()].sort((a, b) => a - b);
+    return { values: Float64Array.from(inOrder), counts: Float64Array.from(inOrder, (v) => counts.get(v)!) };
+  }
+  // A map's keys are distinct and never -0 (it stores -0 as 0), so the order is total.
+  values.sort();
+  const out = new Float64Array(values.length);
+  for (let k = 0; k < values.length; k++) out[k] = counts.get(values[k])!;
+  return { values, counts: out };
+}
+
+/** The union of weighted samples, counts of equal values added: the pooled sample's sorted entries. */
+export function mergeWeighted(samples: readonly WeightedSample[]): WeightedSample {
+  if (samples.length === 0) return { values: new Float64Array(0), counts: new Float64Array(0) };
+  let level = samples.slice();
+  // Pairwise merges of sorted runs, log2(samples) passes over the entries.
+  while (level.length > 1) {
+    const next: WeightedSample[] = [];
+    for (let i = 0; i + 1 < level.length; i += 2) next.push(mergeTwo(level[i], level[i + 1]));
+    if (level.length % 2 === 1) next.push(level[level.length - 1]);
+    level = next;
+  }
+  return level[0];
+}
+
+function mergeTwo(a: WeightedSample, b: WeightedSample): WeightedSample {
+  const av = a.values;
+  const bv = b.values;
+  const values = new Float64Array(av.length + bv.length);
+  const counts = new Float64Array(av.length + bv.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < av.length && j < bv.length) {
+    const x = av[i];
+    const y = bv[j];
+    if (x < y) {
+      values[n] = x;
+      counts[n++] = a.counts[i++];
+    } else if (y < x) {
+      values[n] = y;
+      counts[n++] = b.counts[j++];
+    } else {
+      values[n] = x;
+      counts[n++] = a.counts[i++] + b.counts[j++];
+    }
+  }
+  for (; i < av.length; i++, n++) {
+    values[n] = av[i];
+    counts[n] = a.counts[i];
+  }
+  for (; j < bv.length; j++, n++) {
+    values[n] = bv[j];
+    counts[n] = b.counts[j];
+  }
+  return { values: values.subarray(0, n), counts: counts.subarray(0, n) };
+}
+
 /**
  * The same summary over a weighted multiset (value in µs -> count), used for ITL where every
  * decoding request of a step shares one value, so storing one entry per token is wasteful.
  */
 export function summarizeWeightedUsAsMs(counts: ReadonlyMap<number, number>): Distribution {
-  const values = [...counts.keys()].sort((a, b) => a - b);
+  return summarizeSortedWeightedUsAsMs(sortedWeighted(counts));
+}
+
+/** {@link summarizeWeightedUsAsMs} of a sample already sorted ({@link sortedWeighted}, {@link mergeWeighted}). */
+export function summarizeSortedWeightedUsAsMs(sample: WeightedSample): Distribution {
+  const { values, counts } = sample;
+  const m = values.length;
+  // Running counts: cum[i] samples are at most values[i]. The sum runs in ascending order.
+  const cum = new Float64Array(m);
   let n = 0;
   let sum = 0;
-  for (const v of values) {
-    const c = counts.get(v)!;
+  for (let i = 0; i < m; i++) {
+    const c = counts[i];
     n += c;
-    sum += v * c;
+    sum += values[i] * c;
+    cum[i] = n;
   }
   if (n === 0) return { count: 0, mean: 0, min: 0, max: 0, p50: 0, p90: 0, p95: 0, p99: 0 };
-  const cum = new Float64Array(values.length);
-  let acc = 0;
-  for (let i = 0; i < values.length; i++) {
-    acc += counts.get(values[i])!;
-    cum[i] = acc;
-  }
   // k-th order statistic (0-based) in µs.
   const at = (k: number): number => {
     let lo = 0;
-    let hi = values.length - 1;
+    let hi = m - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (cum[mid] > k) hi = mid;
@@ -125,7 +205,7 @@ export function summarizeWeightedUsAsMs(counts: ReadonlyMap<number, number>): Di
     count: n,
     mean: sum / n / 1000,
     min: values[0] / 1000,
-    max: values[values.length - 1] / 1000,
+    max: values[m - 1] / 1000,
     p50: percentileUsAsMs(n, 50, at),
     p90: percentileUsAsMs(n, 90, at),
     p95: percentileUsAsMs(n, 95, at),

@@ -157,12 +157,17 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   });
 
   const perSlo: Record<string, GroupMetrics> = {};
-  sim.sloNames.names.forEach((name, code) => {
-    perSlo[name === '' ? 'unspecified' : name] = groupMetrics(log, log.sloClass, code, dur, opts);
+  const sloGroups = sim.sloNames.names.map((name, code) => {
+    const g = groupMetrics(log, log.sloClass, code, dur, opts);
+    perSlo[name === '' ? 'unspecified' : name] = g;
+    return g;
   });
+  // One SLO class and one tenant (codes come from the names, so every completion is in both):
+  // the two groups are the same completions, summarised once.
+  const sameGroups = sloGroups.length === 1 && sim.tenantNames.names.length === 1;
   const perTenant: Record<string, GroupMetrics> = {};
   sim.tenantNames.names.forEach((name, code) => {
-    perTenant[name === '' ? 'default' : name] = groupMetrics(log, log.tenant, code, dur, opts);
+    perTenant[name === '' ? 'default' : name] = sameGroups ? { ...sloGroups[0] } : groupMetrics(log, log.tenant, code, dur, opts);
   });
 
   const slo = sloAttainment(log, opts, c.completed, dur);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { summarizeUsAsMs } from '@blis/engine/internal';
 import { CompletionLog } from '../src/completion-log.js';
+import { prepareSimulation, runPrepared } from '../src/index.js';
 import { groupMetrics } from '../src/group-metrics.js';
 import { meetsTargets, sloAttainment } from '../src/slo-attainment.js';
 import { propertyRuns } from '../../../tools/test-support/property-runs.js';
@@ -86,5 +87,47 @@ describe('groupMetrics and sloAttainment over the log columns', () => {
       }),
       { numRuns: propertyRuns(100) },
     );
+  });
+});
+
+describe('per_slo_class and per_tenant of a run', () => {
+  const client = (id: string, tenant: string, slo: string) => ({
+    id,
+    ...(tenant === '' ? {} : { tenant_id: tenant }),
+    ...(slo === '' ? {} : { slo_class: slo }),
+    rate_fraction: 0.5,
+    input_distribution: { type: 'gaussian', params: { mean: 300, std_dev: 80, min: 16, max: 900 } },
+    output_distribution: { type: 'exponential', params: { mean: 40, max: 200 } },
+  });
+  const runOf = (clients: object[]) => {
+    const prepared = prepareSimulation({
+      latencyModel: 'blackbox',
+      numInstances: 2,
+      totalKVBlocks: 400,
+      sloTtftUs: 30_000,
+      workload: { kind: 'spec', spec: { version: '2', seed: 9, aggregate_rate: 30, num_requests: 120, clients } },
+    });
+    const result = runPrepared(prepared);
+    return { result, log: prepared.cluster.log, dur: prepared.cluster.endUs };
+  };
+  const opts = { sloTtftUs: 30_000, sloE2eUs: 0 };
+
+  it('one class and one tenant: both blocks are the group of every completion', () => {
+    const { result, log, dur } = runOf([client('a', '', ''), client('b', '', '')]);
+    const all = groupMetrics(log, log.tenant, 0, dur, opts);
+    expect(all.completed_requests).toBe(120);
+    expect(result.per_tenant).toEqual({ default: all });
+    // A spec client without a class is in the standard one.
+    expect(result.per_slo_class).toEqual({ standard: all });
+    expect(result.per_tenant.default).not.toBe(result.per_slo_class.standard);
+  });
+
+  it('two tenants in one class: each tenant its own group', () => {
+    const { result, log, dur } = runOf([client('a', 't1', 'critical'), client('b', 't2', 'critical')]);
+    expect(Object.keys(result.per_tenant)).toEqual(['t1', 't2']);
+    expect(result.per_tenant.t1).toEqual(groupMetrics(log, log.tenant, 0, dur, opts));
+    expect(result.per_tenant.t2).toEqual(groupMetrics(log, log.tenant, 1, dur, opts));
+    expect(result.per_tenant.t1.completed_requests + result.per_tenant.t2.completed_requests).toBe(120);
+    expect(result.per_slo_class.critical.completed_requests).toBe(120);
   });
 });

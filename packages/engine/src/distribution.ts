@@ -41,6 +41,13 @@ function percentileUsAsMs(n: number, p: number, at: (k: number) => number): numb
 }
 
 /**
+ * Samples up to this many are sorted by the built-in sort rather than selected: a summary
+ * usually runs once, before its JS is optimised, where the native sort of a few thousand values
+ * beats interpreted selection; past it, selection's linear time wins.
+ */
+export const NATIVE_SORT_MAX = 16384;
+
+/**
  * Summarises integer-µs samples in milliseconds. The mean divides the exact µs sum first, and
  * percentiles interpolate in µs before converting, matching BLIS's arithmetic.
  */
@@ -48,23 +55,32 @@ export function summarizeUsAsMs(samplesUs: Float64Array): Distribution {
   const n = samplesUs.length;
   if (n === 0) return { count: 0, mean: 0, min: 0, max: 0, p50: 0, p90: 0, p95: 0, p99: 0 };
   let sum = 0;
-  let min = samplesUs[0];
-  let max = min;
-  // Selection needs values `<` orders as a sort does: no NaN, no -0.
-  let selectable = true;
-  for (let i = 0; i < n; i++) {
-    const v = samplesUs[i];
-    sum += v;
-    if (v < min) min = v;
-    if (v > max) max = v;
-    if (Number.isNaN(v) || (v === 0 && 1 / v < 0)) selectable = false;
-  }
   const ordered = samplesUs.slice();
-  if (selectable) selectOrderStatistics(ordered, percentileRanks(n));
-  else {
+  let min: number;
+  let max: number;
+  if (n <= NATIVE_SORT_MAX) {
+    for (let i = 0; i < n; i++) sum += samplesUs[i];
     ordered.sort();
     min = ordered[0];
     max = ordered[n - 1];
+  } else {
+    min = samplesUs[0];
+    max = min;
+    // Selection needs values `<` orders as a sort does: no NaN, no -0.
+    let selectable = true;
+    for (let i = 0; i < n; i++) {
+      const v = samplesUs[i];
+      sum += v;
+      if (v < min) min = v;
+      if (v > max) max = v;
+      if (Number.isNaN(v) || (v === 0 && 1 / v < 0)) selectable = false;
+    }
+    if (selectable) selectOrderStatistics(ordered, percentileRanks(n));
+    else {
+      ordered.sort();
+      min = ordered[0];
+      max = ordered[n - 1];
+    }
   }
   return {
     count: n,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { summarizeUsAsMs } from '../src/internal.js';
+import { NATIVE_SORT_MAX } from '../src/distribution.js';
 import { selectOrderStatistics } from '../src/order-statistics.js';
 import { propertyRuns } from '../../../tools/test-support/property-runs.js';
 
@@ -26,6 +27,9 @@ const samplesArb = fc.oneof(
   { weight: 3, arbitrary: fc.array(plain, { minLength: 1, maxLength: 3000 }) },
   { weight: 1, arbitrary: fc.array(special, { minLength: 1, maxLength: 3000 }) },
 );
+// Past NATIVE_SORT_MAX the summary selects instead of sorting: the same checks there.
+const large = { minLength: NATIVE_SORT_MAX + 1, maxLength: NATIVE_SORT_MAX + 2000 };
+const largeSamplesArb = fc.oneof({ weight: 3, arbitrary: fc.array(plain, large) }, { weight: 1, arbitrary: fc.array(special, large) });
 
 describe('selectOrderStatistics', () => {
   it('puts each requested rank where a sort would (hand-written example)', () => {
@@ -64,9 +68,12 @@ describe('summarizeUsAsMs', () => {
     expect(d.p99).toBeCloseTo(3.97, 12);
   });
 
-  it('gives exactly the summary of a full sort, for any sample (repeats, -0, NaN included)', () => {
+  it.each([
+    ['sorted', samplesArb, 200],
+    ['selected', largeSamplesArb, 15],
+  ] as const)('gives exactly the summary of a full sort, for any sample (repeats, -0, NaN included): %s', (_, arb, runs) => {
     fc.assert(
-      fc.property(samplesArb, (values) => {
+      fc.property(arb, (values) => {
         const samples = Float64Array.from(values);
         const got = summarizeUsAsMs(samples);
         const want = sortedSummary(samples);
@@ -74,7 +81,7 @@ describe('summarizeUsAsMs', () => {
         // The input is left as it was.
         expect(Array.from(samples)).toEqual(values);
       }),
-      { numRuns: propertyRuns(200) },
+      { numRuns: propertyRuns(runs) },
     );
   });
 });

@@ -108,7 +108,9 @@ function percentileRanks(n: number): number[] {
 
 /** A weighted multiset of µs values: distinct values ascending, each with its count (> 0). */
 export interface WeightedSample {
+  /** The distinct values (µs), ascending. */
   values: Float64Array;
+  /** How many times each value occurs. */
   counts: Float64Array;
 }
 
@@ -123,7 +125,7 @@ export function sortedWeighted(counts: ReadonlyMap<number, number>): WeightedSam
   let nan = false;
   for (const v of counts.keys()) {
     values[i++] = v;
-    if (v !== v) nan = true;
+    if (Number.isNaN(v)) nan = true;
   }
   if (nan) {
     const inOrder = [...counts.keys()].sort((a, b) => a - b);

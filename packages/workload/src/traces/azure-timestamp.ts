@@ -82,7 +82,7 @@ export class AzureTimestampReader {
 
 /**
  * Microseconds since the epoch of an Azure timestamp (surrounding whitespace allowed), or
- * undefined when it is not one (see {@link AzureTimestampReader}).
+ * undefined when it is not one (see AzureTimestampReader).
  */
 export function azureTimestampUs(ts: string): number | undefined {
   return new AzureTimestampReader().read(ts.trim());

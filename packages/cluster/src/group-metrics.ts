@@ -1,4 +1,5 @@
 import { type GrowableFloat64, summarizeUsAsMs } from '@blis/engine/internal';
+import type { Distribution } from '@blis/engine';
 import type { CompletionLog } from './completion-log.js';
 import { type SloTargets, meetsTargets } from './slo-attainment.js';
 
@@ -17,8 +18,18 @@ export interface GroupMetrics {
   slo_attainment: number | null;
 }
 
-/** The metrics of the completions whose code in `column` (the log's SLO class or tenant column) is `code`. */
-export function groupMetrics(log: CompletionLog, column: GrowableFloat64, code: number, durationUs: number, opts: SloTargets): GroupMetrics {
+/** Summaries of the whole log's TTFT and E2E columns, which the cluster block has computed. */
+export interface WholeLogLatencies {
+  ttft: Distribution;
+  e2e: Distribution;
+}
+
+/**
+ * The metrics of the completions whose code in `column` (the log's SLO class or tenant column)
+ * is `code`. When the group is every completion and none has a network delay, its latencies are
+ * the log's own: `whole`, when given, is used rather than summarised again.
+ */
+export function groupMetrics(log: CompletionLog, column: GrowableFloat64, code: number, durationUs: number, opts: SloTargets, whole?: WholeLogLatencies): GroupMetrics {
   // The columns' typed views, read directly: this runs over every completion once per group.
   const codes = column.view();
   const ttftUs = log.ttftUs.view();
@@ -34,9 +45,11 @@ export function groupMetrics(log: CompletionLog, column: GrowableFloat64, code: 
   let tokens = 0;
   let withTarget = 0;
   let met = 0;
+  let delayed = false;
   for (let i = 0; i < codes.length; i++) {
     if (codes[i] !== code) continue;
     const net = netUs[i];
+    if (net !== 0) delayed = true;
     const t = ttftUs[i] + net;
     const e = e2eUs[i] + net;
     ttft[count] = t;
@@ -48,8 +61,10 @@ export function groupMetrics(log: CompletionLog, column: GrowableFloat64, code: 
       if (verdict) met++;
     }
   }
-  const td = summarizeUsAsMs(ttft);
-  const ed = summarizeUsAsMs(e2e);
+  // x + 0 is x (a -0 turns 0, which no reported figure tells apart).
+  const same = whole !== undefined && size === codes.length && !delayed;
+  const td = same ? whole.ttft : summarizeUsAsMs(ttft);
+  const ed = same ? whole.e2e : summarizeUsAsMs(e2e);
   return {
     completed_requests: ttft.length,
     ttft_mean_ms: td.mean,

@@ -15,7 +15,7 @@ import { type TimeSeriesResult, timeseriesResult } from './timeseries/timeseries
 import { type GoodputResult, goodputResult } from './goodput/goodput-result.js';
 import { type RequestRecord, type UnfinishedRequestRecord, requestRecords, unfinishedRecords } from './request-records.js';
 import { type MetricsBlock, instanceBlock, metricsBlock } from './metrics-block.js';
-import { type GroupMetrics, groupMetrics } from './group-metrics.js';
+import { type GroupMetrics, type WholeLogLatencies, groupMetrics } from './group-metrics.js';
 import { type SloAttainment, sloAttainment } from './slo-attainment.js';
 import { type GatewayMetrics, gatewayMetrics } from './gateway-metrics.js';
 
@@ -88,7 +88,7 @@ function instanceItl(sim: ClusterSimulator): WeightedSample[] {
 }
 
 /** The cluster block over all completions (tier fields with KV tiers), and the pooled ITL distribution. */
-function clusterTotals(sim: ClusterSimulator, itl: readonly WeightedSample[]): { cluster: MetricsBlock; block: MetricsBlock; itlAll: Distribution } {
+function clusterTotals(sim: ClusterSimulator, itl: readonly WeightedSample[]): { cluster: MetricsBlock; block: MetricsBlock; itlAll: Distribution; whole: WholeLogLatencies } {
   const dur = sim.endUs;
   const c = sim.counters;
   const log = sim.log;
@@ -116,13 +116,14 @@ function clusterTotals(sim: ClusterSimulator, itl: readonly WeightedSample[]): {
   const running = sim.stillRunning() + transferring + (pd?.awaitingStart ?? 0);
   // Counts are integers, so pooling them in any order gives the counts of a map filled instance by instance.
   const itlAll = summarizeSortedWeightedUsAsMs(mergeWeighted(itl));
+  const whole = { ttft: summarizeUsAsMs(log.ttftUs.view()), e2e: summarizeUsAsMs(log.e2eUs.view()) };
   const cluster = metricsBlock(
     'cluster',
     dur,
     { completed: c.completed, queued: queued + c.inTransit, running, injected: c.injected, dropped: c.dropped, timedOut: c.timedOut, rejected: c.rejected + c.shed + c.encodeRejected },
     { input, output, preemptions, kvFailures, hitRate: pooled !== undefined ? tierCacheHitRate(pooled) : hits + misses === 0 ? 0 : hits / (hits + misses) },
-    summarizeUsAsMs(log.ttftUs.view()),
-    summarizeUsAsMs(log.e2eUs.view()),
+    whole.ttft,
+    whole.e2e,
     itlAll,
     summarizeUsAsMs(log.schedulingDelayUs.view()),
   );
@@ -135,7 +136,7 @@ function clusterTotals(sim: ClusterSimulator, itl: readonly WeightedSample[]): {
           blis_mean_rates: blisMeanRates(sim.instances),
           preemption_rate: c.completed === 0 ? 0 : preemptions / c.completed,
         };
-  return { cluster, block, itlAll };
+  return { cluster, block, itlAll, whole };
 }
 
 /** Builds the result JSON (cluster block first, as BLIS prints it) from a finished run. */
@@ -149,7 +150,7 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
     const b = instanceBlock(inst, sim.routedTo[i], dur, itl[i]);
     return pd === undefined ? b : { ...b, pool: pd.setup.layout[i] };
   });
-  const { cluster, block: clusterBlock, itlAll } = clusterTotals(sim, itl);
+  const { cluster, block: clusterBlock, itlAll, whole } = clusterTotals(sim, itl);
 
   const target: Record<string, number> = {};
   sim.instances.forEach((inst, i) => {
@@ -158,7 +159,7 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
 
   const perSlo: Record<string, GroupMetrics> = {};
   const sloGroups = sim.sloNames.names.map((name, code) => {
-    const g = groupMetrics(log, log.sloClass, code, dur, opts);
+    const g = groupMetrics(log, log.sloClass, code, dur, opts, whole);
     perSlo[name === '' ? 'unspecified' : name] = g;
     return g;
   });
@@ -167,7 +168,7 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
   const sameGroups = sloGroups.length === 1 && sim.tenantNames.names.length === 1;
   const perTenant: Record<string, GroupMetrics> = {};
   sim.tenantNames.names.forEach((name, code) => {
-    perTenant[name === '' ? 'default' : name] = sameGroups ? { ...sloGroups[0] } : groupMetrics(log, log.tenant, code, dur, opts);
+    perTenant[name === '' ? 'default' : name] = sameGroups ? { ...sloGroups[0] } : groupMetrics(log, log.tenant, code, dur, opts, whole);
   });
 
   const slo = sloAttainment(log, opts, c.completed, dur);
@@ -216,8 +217,8 @@ export function buildResult(sim: ClusterSimulator, opts: ResultOptions): Simulat
     );
 
   if (opts.fitnessWeights !== undefined) {
-    const ttftD = summarizeUsAsMs(log.ttftUs.view());
-    const e2eD = summarizeUsAsMs(log.e2eUs.view());
+    const ttftD = whole.ttft;
+    const e2eD = whole.e2e;
     const us = (ms: number) => ms * 1000;
     result.fitness = computeFitness(opts.fitnessWeights, {
       throughput: cluster.responses_per_sec,

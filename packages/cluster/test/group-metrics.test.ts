@@ -79,11 +79,23 @@ describe('groupMetrics and sloAttainment over the log columns', () => {
     expect(s).toEqual({ ttft: 2 / 3, e2e: null, overall: 2 / 3, goodput_rps: 1, requests_with_target: 3 });
   });
 
-  it('equal a row-by-row reading, for every group of random logs', () => {
+  // Logs of one group without network delays too: there the whole log's summaries stand in.
+  const logArb = fc.oneof(
+    fc.array(rowArb, { maxLength: 400 }),
+    fc.array(rowArb.map((r) => ({ ...r, code: 0, net: 0 })), { maxLength: 400 }),
+    fc.array(rowArb.map((r) => ({ ...r, code: 0 })), { maxLength: 400 }),
+  );
+
+  it('equal a row-by-row reading, for every group of random logs, given the whole log\'s summaries or not', () => {
     fc.assert(
-      fc.property(fc.array(rowArb, { maxLength: 400 }), targetsArb, fc.nat(10_000_000), (rows, opts, dur) => {
+      fc.property(logArb, targetsArb, fc.nat(10_000_000), (rows, opts, dur) => {
         const log = logOf(rows);
-        for (let code = 0; code <= 4; code++) expect(groupMetrics(log, log.sloClass, code, dur, opts)).toEqual(referenceGroup(rows, code, dur, opts));
+        const whole = { ttft: summarizeUsAsMs(log.ttftUs.view()), e2e: summarizeUsAsMs(log.e2eUs.view()) };
+        for (let code = 0; code <= 4; code++) {
+          const want = referenceGroup(rows, code, dur, opts);
+          expect(groupMetrics(log, log.sloClass, code, dur, opts)).toEqual(want);
+          expect(groupMetrics(log, log.sloClass, code, dur, opts, whole)).toEqual(want);
+        }
       }),
       { numRuns: propertyRuns(100) },
     );

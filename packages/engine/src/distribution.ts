@@ -138,7 +138,10 @@ export function sortedWeighted(counts: ReadonlyMap<number, number>): WeightedSam
   return { values, counts: out };
 }
 
-/** The union of weighted samples, counts of equal values added: the pooled sample's sorted entries. */
+/**
+ * The union of weighted samples, counts of equal values added: the pooled sample's sorted
+ * entries. The samples must hold no NaN, which no order ranks (ITLs are finite step times).
+ */
 export function mergeWeighted(samples: readonly WeightedSample[]): WeightedSample {
   if (samples.length === 0) return { values: new Float64Array(0), counts: new Float64Array(0) };
   let level = samples.slice();

@@ -15,7 +15,7 @@ import { EventKind, INSTANCE_CLASS_BASE } from './event-kinds.js';
  * in a long run, and in one heap with the steps every step's pop and push would sift through
  * them all. Cluster events (admission, routing, P/D, flow control, the fleet) wait in a third,
  * so that an instance can see when the cluster next acts without looking past other instances'
- * steps (see {@link peekClusterTime}). The heaps share the numbering and a pop takes the
+ * steps (see {@link EventQueue.peekClusterTime}). The heaps share the numbering and a pop takes the
  * earliest head, so the order is the one a single heap gives.
  */
 export class EventQueue {

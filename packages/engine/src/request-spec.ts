@@ -72,7 +72,7 @@ export interface RequestSource {
    */
   onRequestDone?(spec: RequestSpec, timeUs: number, outcome: RequestOutcome): void;
   /**
-   * True when {@link onRequestDone} never schedules a request: arrivals do not depend on what
+   * True when {@link RequestSource.onRequestDone} never schedules a request: arrivals do not depend on what
    * the simulation does (an open-loop workload or trace). A cluster then lets an instance take
    * quiet decode steps past other instances' events, which cannot reach it before the next
    * arrival. Absent or false: a completion anywhere may bring an arrival at once.

@@ -140,7 +140,6 @@ export abstract class InstanceState {
     }
   }
 
-  /** Frees the request's KV blocks and its owner id (the next admission reuses it). */
   /**
    * Registers the own blocks a request deferred (SimRequest.deferOwnBlocks) before a preemption
    * frees them: it will be admitted here again, and may hit them. From then on it registers
@@ -152,6 +151,7 @@ export abstract class InstanceState {
     r.blockHashes = r.allBlockHashes;
   }
 
+  /** Frees the request's KV blocks and its owner id (the next admission reuses it). */
   protected releaseKV(r: SimRequest): void {
     this.kv.release(r.kvOwner);
     this.freeOwners.push(r.kvOwner);

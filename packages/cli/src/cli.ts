@@ -1,12 +1,9 @@
 // The CLI program: `dist/blis.cjs` in a build (started by launch/launcher.ts), run directly from
 // the sources in a checkout (bin/blis.js).
 
-// A reader that stops early (`blis run ... | head`) closes the pipe: that is the reader's
-// choice, not a failure, so end quietly instead of throwing EPIPE from the write.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
-});
+import { quietOnEpipe } from './launch/quiet-epipe.js';
+
+quietOnEpipe();
 
 // The binary's entry: run, then exit with the code main() decided (stdout is flushed first).
 import('./main.js')

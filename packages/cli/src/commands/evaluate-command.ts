@@ -7,6 +7,7 @@ import { requireReadable } from '../inputs/input-files.js';
 import { memoryLimit } from './machine-memory.js';
 import { UsageError } from '../errors/usage-error.js';
 import { SANDBOX_HEAP_ENV, sandboxHeapMb } from '../launch/sandbox-heap.js';
+import { candidateOutputShown } from '../launch/candidate-output.js';
 import { takeStdinHead } from '../launch/stdin-head.js';
 
 /** One response line: compact JSON (a search parses it; it is not for reading). */
@@ -40,7 +41,8 @@ const REQUEST_WHAT = `${EVAL_PROTOCOL} request (JSON)`;
 function sandbox(): EvaluateSandbox {
   const heap = sandboxHeapMb(process.env);
   if ('malformed' in heap) throw new UsageError([{ where: SANDBOX_HEAP_ENV, expected: 'a whole number of MiB, at least 16', found: JSON.stringify(heap.malformed.slice(0, 40)) }]);
-  return new EvaluateSandbox({ heapMb: heap.mb });
+  // Quiet when the launcher's run of this request showed the candidate's output already.
+  return new EvaluateSandbox({ heapMb: heap.mb, ...(candidateOutputShown() ? { onStdout: () => {} } : {}) });
 }
 
 /**

@@ -42,6 +42,11 @@ export function startEarlySandbox(threadFile: string, env: NodeJS.ProcessEnv = p
   (globalThis as { [GLOBAL]?: EarlySandboxThread })[GLOBAL] = early;
 }
 
+/** The thread lent to the command, if any, left lent. */
+export function peekEarlySandbox(): EarlySandboxThread | undefined {
+  return (globalThis as { [GLOBAL]?: EarlySandboxThread })[GLOBAL];
+}
+
 /**
  * What the launcher does for `blis <args>` when the command is `evaluate` (one-shot; nothing for
  * `--serve`): a request on stdin is read now, to know whether it can need the thread a candidate's code runs in (the

@@ -8,10 +8,14 @@ import { loadBundle } from './load-bundle.js';
 
 const args = process.argv.slice(2);
 const command = commandOf(args);
+const loadCli = () => {
+  loadBundle(join(__dirname, 'blis.cjs'), command, 'exit');
+};
 if (command === 'evaluate') {
-  // Required here, not imported: what it loads (node:worker_threads) would cost every other
-  // command's start-up some 2 ms.
+  // Required here, not imported: what they load (node:worker_threads, node:os) would cost every
+  // other command's start-up some 2 ms.
   const { startEvaluate } = require('./early-sandbox.js') as typeof import('./early-sandbox.js');
   startEvaluate(args, join(__dirname, 'evaluate-sandbox-thread.cjs'));
-}
-loadBundle(join(__dirname, 'blis.cjs'), command, 'exit');
+  const { evaluateFromLauncher } = require('./launcher-evaluate.js') as typeof import('./launcher-evaluate.js');
+  if (!evaluateFromLauncher(args, loadCli)) loadCli();
+} else loadCli();

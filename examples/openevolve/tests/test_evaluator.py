@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import sys
 import tempfile
+import time
 import types
 import unittest
 from pathlib import Path
@@ -412,6 +414,50 @@ class PersistentCliTest(unittest.TestCase):
             os.utime(src, (3000, 3000))
             self.assertIsNone(evaluator.current_bundle(repo))
             evaluator._bundles.clear()
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, killed and not yet reaped by whoever inherited it, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _gone(pid: int) -> bool:
+    """Whether `pid` ends within a generous while (a SIGKILL is delivered, not awaited, by kill)."""
+    for _ in range(500):
+        if not _alive(pid):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@unittest.skipUnless(hasattr(os, "killpg"), "process groups are POSIX")
+class StopTest(unittest.TestCase):
+    """Closing a `--serve` child: it ends by itself at the end of its input, else it and its group are killed."""
+
+    def test_a_child_that_ends_with_its_input_is_waited_for(self):
+        serve = evaluator.ServeClient((sys.executable, str(FAKE_CLI), "nonjson"))
+        self.assertEqual(serve.ask("{}", 30)[0], 0)
+        proc = serve._proc
+        serve.close()
+        self.assertEqual(proc.returncode, 0)
+
+    def test_a_child_that_ignores_the_end_of_its_input_is_killed_with_its_group(self):
+        serve = evaluator.ServeClient((sys.executable, str(FAKE_CLI), "linger"))
+        serve.STOP_GRACE_S = 0.3
+        code, line, _ = serve.ask("{}", 30)
+        self.assertEqual(code, 0)
+        grandchild = int(line)
+        proc = serve._proc
+        serve.close()
+        self.assertEqual(proc.returncode, -signal.SIGKILL)
+        self.assertTrue(_gone(grandchild), f"pid {grandchild} outlived its group's kill")
 
 
 if __name__ == "__main__":

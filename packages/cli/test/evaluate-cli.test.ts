@@ -73,6 +73,17 @@ describe('blis evaluate', () => {
     expect(r.stdout.split('\n')[0]).toBe(single.stdout.trimEnd());
   });
 
+  it('--serve writes every answer before it exits, more than a pipe holds at once', async () => {
+    // Some 200 KB of answers: the pipe takes 64 KB at a time, so the last ones are still queued
+    // in the process when its input ends.
+    const lines = Array.from({ length: 60 }, (_, i) => request({ kind: 'baseline' }, `s${i}`));
+    const r = await evaluateCli(['--serve'], `${lines.join('\n')}\n`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(128 * 1024);
+    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { status: string; per_scenario: { id: string }[] });
+    expect(out.map((o) => o.per_scenario[0].id)).toEqual(lines.map((_, i) => `s${i}`));
+  });
+
   it('--serve answers a line over the 16 MiB request limit as invalid and goes on with the next', async () => {
     const huge = `{"protocol":"blis-eval/1","pad":"${'x'.repeat(16 * 1024 * 1024)}"}`;
     const r = await evaluateCli(['--serve'], `${huge}\n${request({ kind: 'baseline' }, 'after')}\n`);

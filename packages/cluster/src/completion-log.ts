@@ -17,26 +17,47 @@ export class Interner {
 
 /** Cluster-wide per-completion columns (instance metrics hold the rest). */
 export class CompletionLog {
-  readonly instance = new GrowableFloat64();
-  readonly sloClass = new GrowableFloat64();
-  readonly tenant = new GrowableFloat64();
-  readonly ttftUs = new GrowableFloat64();
-  readonly e2eUs = new GrowableFloat64();
-  readonly sloTargetUs = new GrowableFloat64();
-  readonly networkDelayUs = new GrowableFloat64();
-  readonly outputTokens = new GrowableFloat64();
-  readonly inputTokens = new GrowableFloat64();
-  readonly arrivalUs = new GrowableFloat64();
-  readonly itlUs = new GrowableFloat64();
-  readonly schedulingDelayUs = new GrowableFloat64();
-  readonly completionUs = new GrowableFloat64();
-  readonly cacheHitBlocks = new GrowableFloat64();
-  readonly preemptions = new GrowableFloat64();
+  readonly instance: GrowableFloat64;
+  readonly sloClass: GrowableFloat64;
+  readonly tenant: GrowableFloat64;
+  readonly ttftUs: GrowableFloat64;
+  readonly e2eUs: GrowableFloat64;
+  readonly sloTargetUs: GrowableFloat64;
+  readonly networkDelayUs: GrowableFloat64;
+  readonly outputTokens: GrowableFloat64;
+  readonly inputTokens: GrowableFloat64;
+  readonly arrivalUs: GrowableFloat64;
+  readonly itlUs: GrowableFloat64;
+  readonly schedulingDelayUs: GrowableFloat64;
+  readonly completionUs: GrowableFloat64;
+  readonly cacheHitBlocks: GrowableFloat64;
+  readonly preemptions: GrowableFloat64;
   /** Adapter code per completion (-1 = base model); filled only when instances serve LoRA adapters. */
-  readonly adapter = new GrowableFloat64();
+  readonly adapter: GrowableFloat64;
   readonly adapterNames = new Interner();
   /** Request ids, kept only when per-request records were asked for. */
   readonly ids: string[] = [];
+
+  constructor() {
+    // One buffer for the columns' first rows (see GrowableFloat64.columns): a run builds a log.
+    const c = GrowableFloat64.columns(16);
+    this.instance = c[0];
+    this.sloClass = c[1];
+    this.tenant = c[2];
+    this.ttftUs = c[3];
+    this.e2eUs = c[4];
+    this.sloTargetUs = c[5];
+    this.networkDelayUs = c[6];
+    this.outputTokens = c[7];
+    this.inputTokens = c[8];
+    this.arrivalUs = c[9];
+    this.itlUs = c[10];
+    this.schedulingDelayUs = c[11];
+    this.completionUs = c[12];
+    this.cacheHitBlocks = c[13];
+    this.preemptions = c[14];
+    this.adapter = c[15];
+  }
 }
 
 /** Per multi-turn session: first arrival, last completion, rounds completed. */

@@ -7,18 +7,33 @@ import type { SimRequest } from './request.js';
  * arrays so a million completions cost tens of megabytes, not gigabytes of objects.
  */
 export class InstanceMetrics {
-  readonly ttftUs = new GrowableFloat64();
-  readonly e2eUs = new GrowableFloat64();
+  readonly ttftUs: GrowableFloat64;
+  readonly e2eUs: GrowableFloat64;
   /** Per-request mean ITL in µs (sum / max(output - 1, 1)). */
-  readonly itlUs = new GrowableFloat64();
-  readonly schedulingDelayUs = new GrowableFloat64();
+  readonly itlUs: GrowableFloat64;
+  readonly schedulingDelayUs: GrowableFloat64;
   /** Index of the request (RequestSpec.index) for each row. */
-  readonly requestIndex = new GrowableFloat64();
-  readonly arrivalUs = new GrowableFloat64();
-  readonly completionUs = new GrowableFloat64();
-  readonly inputTokens = new GrowableFloat64();
-  readonly outputTokens = new GrowableFloat64();
-  readonly cacheHitBlocks = new GrowableFloat64();
+  readonly requestIndex: GrowableFloat64;
+  readonly arrivalUs: GrowableFloat64;
+  readonly completionUs: GrowableFloat64;
+  readonly inputTokens: GrowableFloat64;
+  readonly outputTokens: GrowableFloat64;
+  readonly cacheHitBlocks: GrowableFloat64;
+
+  constructor() {
+    // One buffer for the columns' first rows: they fill together, a row per completion.
+    const c = GrowableFloat64.columns(10);
+    this.ttftUs = c[0];
+    this.e2eUs = c[1];
+    this.itlUs = c[2];
+    this.schedulingDelayUs = c[3];
+    this.requestIndex = c[4];
+    this.arrivalUs = c[5];
+    this.completionUs = c[6];
+    this.inputTokens = c[7];
+    this.outputTokens = c[8];
+    this.cacheHitBlocks = c[9];
+  }
   /**
    * Every individual ITL entry, as value (µs) -> occurrences, counted when the step runs (so it
    * includes tokens of requests later preempted or cut off by the horizon). Keys in order of

@@ -76,3 +76,37 @@ describe('RunningBatch.positionNear', () => {
     );
   });
 });
+
+describe('RunningBatch columns', () => {
+  // The thirteen columns are carved from one buffer (running-batch.ts): they must stay separate
+  // arrays, and growing the batch must keep every one's values.
+  it('keeps the values of each column apart, across growth', () => {
+    const run = new RunningBatch(2);
+    const n = 11;
+    for (let i = 0; i < n; i++) {
+      const r = { progress: 10 * i, inputTokens: 20 * i + 1, finalProgress: 30 * i + 2, kvOwner: 40 * i + 3, blockHashes: new Array(i % 5), spec: { index: 50 * i + 4 } } as unknown as SimRequest;
+      run.push(r, 60 * i + 5);
+      run.kvRoom[i] = 70 * i + 6;
+      run.kvDeferred[i] = 80 * i + 7;
+      run.itlSum[i] = 90 * i + 0.5;
+      run.baseStep[i] = 100 * i + 8;
+      run.baseItl[i] = 110 * i + 0.25;
+    }
+    const col = (a: ArrayLike<number>) => Array.from(a).slice(0, n);
+    const expected = (f: (i: number) => number) => Array.from({ length: n }, (_, i) => f(i));
+    expect(col(run.progress)).toEqual(expected((i) => 10 * i));
+    expect(col(run.inputTokens)).toEqual(expected((i) => 20 * i + 1));
+    expect(col(run.finalProgress)).toEqual(expected((i) => 30 * i + 2));
+    expect(col(run.kvOwner)).toEqual(expected((i) => 40 * i + 3));
+    expect(col(run.hashCount)).toEqual(expected((i) => i % 5));
+    expect(col(run.keys)).toEqual(expected((i) => 50 * i + 4));
+    expect(col(run.granted)).toEqual(expected((i) => 60 * i + 5));
+    expect(col(run.kvRoom)).toEqual(expected((i) => 70 * i + 6));
+    expect(col(run.kvDeferred)).toEqual(expected((i) => 80 * i + 7));
+    expect(col(run.itlSum)).toEqual(expected((i) => 90 * i + 0.5));
+    expect(col(run.seq)).toEqual(expected((i) => i));
+    expect(col(run.baseStep)).toEqual(expected((i) => 100 * i + 8));
+    expect(col(run.baseItl)).toEqual(expected((i) => 110 * i + 0.25));
+    expect(run.progress.length).toBeGreaterThanOrEqual(n);
+  });
+});

@@ -6,6 +6,7 @@ import { boundedLines } from '../inputs/bounded-lines.js';
 import { requireReadable } from '../inputs/input-files.js';
 import { memoryLimit } from './machine-memory.js';
 import { UsageError } from '../errors/usage-error.js';
+import { exitWhenFlushed } from '../output/exit-flushed.js';
 import { SANDBOX_HEAP_ENV, sandboxHeapMb } from '../launch/sandbox-heap.js';
 import { candidateOutputShown } from '../launch/candidate-output.js';
 import { takeStdinHead } from '../launch/stdin-head.js';
@@ -56,7 +57,9 @@ export async function runEvaluateCommand(opts: { request?: string; serve?: boole
   if (opts.serve === true) {
     if (opts.request !== undefined) throw new UsageError([{ where: '--request', expected: 'no --request with --serve (requests arrive on stdin, one per line)', found: describeFound(opts.request) }]);
     await serve(options);
-    return;
+    // Its input ended and the sandbox's thread is closed: nothing is left but Node's own
+    // teardown, which the caller (a search closing its child) would wait for.
+    await exitWhenFlushed(0);
   }
   const where = opts.request ?? 'stdin';
   const text = opts.request !== undefined ? readRequestFile(opts.request) : await readStdin();

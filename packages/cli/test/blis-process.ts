@@ -5,7 +5,7 @@ import { type ExpectStatic, inject } from 'vitest';
 // The `blis` process as the CLI tests drive it, and the shape every bad-input case must have.
 
 export const ROOT = join(import.meta.dirname, '..', '..', '..');
-export const BIN = join(ROOT, 'packages', 'cli', 'bin', 'blis.js');
+export const BIN = join(ROOT, 'packages', 'cli', 'bin', 'blis.cjs');
 export const SOURCE = join(ROOT, 'packages', 'cli', 'src', 'cli.ts');
 
 /**
@@ -17,7 +17,7 @@ export const CLI_ARGV: readonly string[] = inject('blisTestBin') ? [inject('blis
 
 /**
  * Runs the CLI ({@link CLI_ARGV}; start-up dominates these cases, and the tests run
- * concurrently). `viaBin` goes through bin/blis.js, to show the exit code survives it.
+ * concurrently). `viaBin` goes through the `blis` bin (bin/blis.cjs, then bin/blis.js in a checkout), to show the exit code survives it.
  */
 export function blis(args: readonly string[], viaBin = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const argv = viaBin ? [BIN, ...args] : [...CLI_ARGV, ...args];
@@ -38,7 +38,7 @@ export interface BlisProcess {
 
 /**
  * Starts the CLI ({@link CLI_ARGV}: one process, so that a signal, or the SIGKILL that ends a
- * hung test, reaches it); `viaBin` goes through bin/blis.js instead. The caller kills it when
+ * hung test, reaches it); `viaBin` goes through the `blis` bin instead. The caller kills it when
  * done.
  */
 export function startBlis(args: readonly string[], viaBin = false): BlisProcess {

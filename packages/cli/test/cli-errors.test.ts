@@ -112,7 +112,7 @@ describe.concurrent('the command line itself', () => {
     expect(r.stderr).toMatch(/\nblis: command: expected one of run, replay, capacity, observe, convert, evaluate, sweep, worker, compare, serve-sim, calibrate, report, compose, models, policies, found nothing\n$/);
   });
 
-  it('the exit code and streams survive the bin/blis.js launcher', async ({ expect }) => {
+  it('the exit code and streams survive the bin launchers (bin/blis.cjs, bin/blis.js)', async ({ expect }) => {
     expect(await blis([...RUN, '--rate', '-1', '--rat', '2'], true)).toEqual({
       code: 2,
       stdout: '',

@@ -68,7 +68,9 @@ export function parseYamlInput(text: string, file: string): { ok: true; yaml: Ya
     return { ok: false, issues: [{ file, expected: `a YAML file of at most ${formatBytes(YAML_LIMITS.maxBytes)}`, found: `${formatBytes(text.length)} or more` }] };
   if (looksBinary(text)) return { ok: false, issues: [{ file, expected: 'a YAML text file', found: 'binary data' }] };
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  // The library's warnings (a key that is a collection, stringified) would go to stderr through
+  // process.emitWarning, outside our messages: what the file means is checked by its schema.
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, logLevel: 'error' });
   // The parser gives up on deep nesting when its stack runs out (RESOURCE_EXHAUSTION), and
   // everything it reports after that follows from it.
   const exhausted = doc.errors.find((e) => e.code === 'RESOURCE_EXHAUSTION');

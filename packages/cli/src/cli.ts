@@ -2,11 +2,11 @@
 // the sources in a checkout (bin/blis.js).
 
 import { quietOnEpipe } from './launch/quiet-epipe.js';
-import { zodWithoutCompiledParsers } from './launch/zod-jitless.js';
+import { jitlessWhenParsingOnce } from './launch/zod-jitless.js';
 
 quietOnEpipe();
 // Before main.js loads: the command's schemas are built as its modules load.
-zodWithoutCompiledParsers();
+jitlessWhenParsingOnce(process.argv.slice(2));
 
 // The binary's entry: run, then exit with the code main() decided (stdout is flushed first).
 import('./main.js')

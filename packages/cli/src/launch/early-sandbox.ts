@@ -25,7 +25,8 @@ export function mayNeedSandbox(head: StdinHead | undefined): boolean {
 export function startEarlySandbox(threadFile: string, env: NodeJS.ProcessEnv = process.env): void {
   const heap = sandboxHeapMb(env);
   if (!('mb' in heap)) return;
-  const worker = new Worker(threadFile, { stdout: true, resourceLimits: { maxOldGenerationSizeMb: heap.mb } });
+  // A one-shot call's thread parses one request (see sandbox-thread-entry.ts).
+  const worker = new Worker(threadFile, { stdout: true, resourceLimits: { maxOldGenerationSizeMb: heap.mb }, workerData: { parsesOnce: true } });
   const early: EarlySandboxThread = { worker, heapMb: heap.mb, ready: false, ended: false };
   // Listened to from the start: events with no listener are lost (an error would even be thrown).
   worker.on('message', (m: { kind?: unknown } | null) => {

@@ -17,51 +17,38 @@ export class RunningBatch implements MirrorBatch {
   /** The requests, by position. */
   readonly reqs: SimRequest[] = [];
   /** Tokens processed (prompt tokens during prefill, then one per decode step). */
-  progress: Int32Array;
-  inputTokens: Int32Array;
-  finalProgress: Int32Array;
+  progress!: Int32Array;
+  inputTokens!: Int32Array;
+  finalProgress!: Int32Array;
   /** Tokens granted in the current step. */
-  granted: Int32Array;
+  granted!: Int32Array;
   /** Decode tokens that still fit in the last KV block, and those not yet handed to the cache. */
-  kvRoom: Int32Array;
-  kvDeferred: Int32Array;
-  itlSum: Float64Array;
+  kvRoom!: Int32Array;
+  kvDeferred!: Int32Array;
+  itlSum!: Float64Array;
   /** The request's KV owner id and number of KV block hashes, so that opening a decode block past them needs no request object. */
-  kvOwner: Int32Array;
-  hashCount: Int32Array;
+  kvOwner!: Int32Array;
+  hashCount!: Int32Array;
   /** The request's index in its workload: names it to KV tiers across steps. */
-  keys: Int32Array;
+  keys!: Int32Array;
   /**
    * Admission order, increasing along the batch: names a position across removals (see
    * {@link positionOf}).
    */
-  seq: Float64Array;
+  seq!: Float64Array;
   /**
    * Bulk decode (see bulk-decode.ts): the instance's bulk-step count and ITL sum at which
    * this position's counters were last brought up to date. Meaningful only for the positions
    * the instance advances in bulk.
    */
-  baseStep: Float64Array;
-  baseItl: Float64Array;
+  baseStep!: Float64Array;
+  baseItl!: Float64Array;
   /** Positions removed so far: a position noted with it bounds how far the request has moved since (see {@link positionNear}). */
   removed = 0;
   private nextSeq = 0;
 
   constructor(capacity: number) {
-    const c = new Columns(capacity);
-    this.progress = c.int32();
-    this.inputTokens = c.int32();
-    this.finalProgress = c.int32();
-    this.granted = c.int32();
-    this.kvRoom = c.int32();
-    this.kvDeferred = c.int32();
-    this.itlSum = c.float64();
-    this.kvOwner = c.int32();
-    this.hashCount = c.int32();
-    this.keys = c.int32();
-    this.seq = c.float64();
-    this.baseStep = c.float64();
-    this.baseItl = c.float64();
+    this.allot(capacity);
   }
 
   get length(): number {
@@ -197,7 +184,12 @@ export class RunningBatch implements MirrorBatch {
   }
 
   private grow(): void {
-    const c = new Columns(this.progress.length * 2);
+    this.allot(this.progress.length * 2);
+  }
+
+  /** Every column at `capacity`, holding what it held (nothing yet, from the constructor). */
+  private allot(capacity: number): void {
+    const c = new Columns(capacity);
     this.progress = c.int32(this.progress);
     this.inputTokens = c.int32(this.inputTokens);
     this.finalProgress = c.int32(this.finalProgress);
@@ -233,16 +225,16 @@ class Columns {
     this.buffer = new ArrayBuffer(capacity * (8 * FLOAT64_COLUMNS + 4 * INT32_COLUMNS));
   }
 
-  /** The next column of doubles, holding `from`'s values when given. */
-  float64(from?: Float64Array): Float64Array {
+  /** The next column of doubles, holding `from`'s values when there are any. */
+  float64(from: Float64Array | undefined): Float64Array {
     if (this.float64s === FLOAT64_COLUMNS) throw new Error('RunningBatch: a column of doubles too many');
     const a = new Float64Array(this.buffer, 8 * this.capacity * this.float64s++, this.capacity);
     if (from !== undefined) a.set(from);
     return a;
   }
 
-  /** The next int32 column, holding `from`'s values when given. */
-  int32(from?: Int32Array): Int32Array {
+  /** The next int32 column, holding `from`'s values when there are any. */
+  int32(from: Int32Array | undefined): Int32Array {
     if (this.int32s === INT32_COLUMNS) throw new Error('RunningBatch: an int32 column too many');
     const a = new Int32Array(this.buffer, 8 * this.capacity * FLOAT64_COLUMNS + 4 * this.capacity * this.int32s++, this.capacity);
     if (from !== undefined) a.set(from);

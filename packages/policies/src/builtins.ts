@@ -58,6 +58,7 @@ import {
   type ScorerConfig,
   ScorerSpecError,
 } from './scorer-spec.js';
+import { lazySchema } from './lazy-schema.js';
 import { createActiveRequestsScorer } from './scorers/active-requests.js';
 import { createKvUtilizationScorer } from './scorers/kv-utilization.js';
 import { createLoadAwareScorer } from './scorers/load-aware.js';
@@ -85,26 +86,28 @@ function paramless<T>(
   };
 }
 
-export const weightedParamsSchema = z.strictObject({
-  /** `"name:weight,..."` or a list of `{ name, weight, params? }`; default pa:3,qd:2,kv:2. */
-  scorers: z
-    .union(
-      [
-        z.string(),
-        z.array(
-          z.strictObject({
-            name: z
-              .string({ error: 'expected a scorer name' })
-              .min(1, { error: 'expected a scorer name' }),
-            weight: finitePositive(),
-            params: z.record(z.string(), z.unknown()).optional(),
-          }),
-        ),
-      ],
-      { error: 'expected "name:weight,..." or a list of { name, weight }' },
-    )
-    .optional(),
-});
+export const weightedParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** `"name:weight,..."` or a list of `{ name, weight, params? }`; default pa:3,qd:2,kv:2. */
+    scorers: z
+      .union(
+        [
+          z.string(),
+          z.array(
+            z.strictObject({
+              name: z
+                .string({ error: 'expected a scorer name' })
+                .min(1, { error: 'expected a scorer name' }),
+              weight: finitePositive(),
+              params: z.record(z.string(), z.unknown()).optional(),
+            }),
+          ),
+        ],
+        { error: 'expected "name:weight,..." or a list of { name, weight }' },
+      )
+      .optional(),
+  }),
+);
 
 /** Registers every built-in policy, scheduler, scorer, P/D decider and autoscaler into `registry`. */
 export function registerBuiltinPolicies(registry: PolicyRegistry): void {

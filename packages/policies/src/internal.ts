@@ -24,6 +24,7 @@ export {
   valueExcerpt,
 } from './found-text.js';
 export { jsonSyntaxProblem, type JsonSyntaxProblem } from './json-syntax.js';
+export { lazySchema } from './lazy-schema.js';
 export { describeZodExpected, valueAtPath, type ZodIssueText, zodIssueTexts } from './zod-issue-text.js';
 export {
   admissionSectionSchema,

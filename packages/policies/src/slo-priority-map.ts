@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /**
  * GAIE/llm-d priorities of the SLO classes, as BLIS maps them: higher is more urgent and a
@@ -40,8 +41,10 @@ export class SloPriorityMap {
 }
 
 /** Params field for per-class priority overrides (BLIS `slo_priorities`). */
-export const sloPrioritiesSchema = z.record(
-  z.string(),
-  z.number({ error: 'expected a finite number (the priority of this SLO class)' }),
-  { error: 'expected a map from SLO class name to priority' },
+export const sloPrioritiesSchema = lazySchema(() =>
+  z.record(
+    z.string(),
+    z.number({ error: 'expected a finite number (the priority of this SLO class)' }),
+    { error: 'expected a map from SLO class name to priority' },
+  ),
 );

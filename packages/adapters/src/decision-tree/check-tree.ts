@@ -4,6 +4,7 @@ import { checkCondition, lookupSignal } from './check-condition.js';
 import { type At, an, checkKeys, checkWith, describeFound, isPlainObject, type RawIssue } from './check-shape.js';
 import { DECISION_TREE_KINDS, type DecisionTreeKind } from './signals.js';
 import type { DecisionTree, DecisionTreeLeaf, DecisionTreeNode, LinearPriority } from './types.js';
+import { lazySchema } from '@blis/policies/internal';
 
 /** What each kind's leaves look like, for "expected ..." messages. */
 export const LEAF_HINT: Record<DecisionTreeKind, string> = {
@@ -18,8 +19,12 @@ const LEAF_KEYS: Record<string, DecisionTreeKind> = { admit: 'admission', reject
 
 const finite = (what = 'a finite number') => z.number({ error: `expected ${what}` });
 
-const kindSchema = z.enum(DECISION_TREE_KINDS as [DecisionTreeKind, ...DecisionTreeKind[]], { error: `expected one of ${DECISION_TREE_KINDS.join(', ')}` });
-const descriptionSchema = z.string({ error: 'expected a string' }).optional();
+const kindSchema = lazySchema(() =>
+  z.enum(DECISION_TREE_KINDS as [DecisionTreeKind, ...DecisionTreeKind[]], { error: `expected one of ${DECISION_TREE_KINDS.join(', ')}` }),
+);
+const descriptionSchema = lazySchema(() =>
+  z.string({ error: 'expected a string' }).optional(),
+);
 
 /**
  * Validates a parsed document as a decision tree (of `expectKind` when given). Every problem is
@@ -77,21 +82,33 @@ function checkNode(kind: DecisionTreeKind, v: unknown, at: At, issues: RawIssue[
 
 type LeafCheck = (v: Record<string, unknown>, at: At, issues: RawIssue[]) => DecisionTreeLeaf | undefined;
 
-const admitSchema = z.object({ admit: z.literal(true, { error: 'expected true (to refuse, write {reject: "<reason>"})' }) });
-const rejectSchema = z.object({ reject: z.string({ error: 'expected a reason string' }).min(1, { error: 'expected a non-empty reason string' }) });
-const linearSchema = z.object({
-  signal: z.string({ error: 'expected a signal name' }),
-  scale: finite().default(1),
-  offset: finite().default(0),
-});
-const autoscalerSchema = z.object({
-  scale: z.number({ error: 'expected an integer replica delta' }).int({ error: 'expected an integer replica delta' }).optional(),
-  target: z.number({ error: 'expected a whole number of replicas' }).int({ error: 'expected a whole number of replicas' }).min(0, { error: 'expected a whole number of replicas (>= 0)' }).optional(),
-});
-const routeSchema = z.object({
-  route: z.enum(['least', 'most', 'weighted'], { error: 'expected one of least, most, weighted' }),
-});
-const byWhereSchema = z.object({ by: z.string({ error: 'expected an instance signal name' }) });
+const admitSchema = lazySchema(() =>
+  z.object({ admit: z.literal(true, { error: 'expected true (to refuse, write {reject: "<reason>"})' }) }),
+);
+const rejectSchema = lazySchema(() =>
+  z.object({ reject: z.string({ error: 'expected a reason string' }).min(1, { error: 'expected a non-empty reason string' }) }),
+);
+const linearSchema = lazySchema(() =>
+  z.object({
+    signal: z.string({ error: 'expected a signal name' }),
+    scale: finite().default(1),
+    offset: finite().default(0),
+  }),
+);
+const autoscalerSchema = lazySchema(() =>
+  z.object({
+    scale: z.number({ error: 'expected an integer replica delta' }).int({ error: 'expected an integer replica delta' }).optional(),
+    target: z.number({ error: 'expected a whole number of replicas' }).int({ error: 'expected a whole number of replicas' }).min(0, { error: 'expected a whole number of replicas (>= 0)' }).optional(),
+  }),
+);
+const routeSchema = lazySchema(() =>
+  z.object({
+    route: z.enum(['least', 'most', 'weighted'], { error: 'expected one of least, most, weighted' }),
+  }),
+);
+const byWhereSchema = lazySchema(() =>
+  z.object({ by: z.string({ error: 'expected an instance signal name' }) }),
+);
 
 const LEAF_CHECKS: Record<DecisionTreeKind, LeafCheck> = {
   admission(v, at, issues) {

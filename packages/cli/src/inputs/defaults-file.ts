@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { requireReadable } from './input-files.js';
 import { UsageError } from '../errors/usage-error.js';
 import { type YamlFile, readYamlFile } from './yaml-file.js';
+import { lazySchema } from '@blis/policies/internal';
 
 // `--defaults-filepath FILE`: a BLIS defaults.yaml in BLIS's format, read in place of the shipped
 // catalogue (which holds BLIS HEAD's) for what BLIS reads from it: each model's default GPU and
@@ -12,74 +13,90 @@ import { type YamlFile, readYamlFile } from './yaml-file.js';
 
 const finite = (what: string, ok: (v: number) => boolean) =>
   z.number(`expected ${what}`).refine((v) => Number.isFinite(v) && ok(v), `expected ${what}`);
-const tokens = z.number('expected a non-negative whole number of tokens').int('expected a non-negative whole number of tokens').nonnegative('expected a non-negative whole number of tokens');
+const tokens = lazySchema(() =>
+  z.number('expected a non-negative whole number of tokens').int('expected a non-negative whole number of tokens').nonnegative('expected a non-negative whole number of tokens'),
+);
 
-const PresetSchema = z.strictObject({
-  prefix_tokens: tokens.optional(),
-  prompt_tokens: tokens.optional(),
-  prompt_tokens_stdev: tokens.optional(),
-  prompt_tokens_min: tokens.optional(),
-  prompt_tokens_max: tokens.optional(),
-  output_tokens: tokens.optional(),
-  output_tokens_stdev: tokens.optional(),
-  output_tokens_min: tokens.optional(),
-  output_tokens_max: tokens.optional(),
-});
+const PresetSchema = lazySchema(() =>
+  z.strictObject({
+    prefix_tokens: tokens.optional(),
+    prompt_tokens: tokens.optional(),
+    prompt_tokens_stdev: tokens.optional(),
+    prompt_tokens_min: tokens.optional(),
+    prompt_tokens_max: tokens.optional(),
+    output_tokens: tokens.optional(),
+    output_tokens_stdev: tokens.optional(),
+    output_tokens_min: tokens.optional(),
+    output_tokens_max: tokens.optional(),
+  }),
+);
 
-const ModelDefaultSchema = z.strictObject({
-  GPU: z.string('expected a GPU name (e.g. H100)').optional(),
-  tensor_parallelism: z.number('expected a non-negative integer').int('expected a non-negative integer').nonnegative('expected a non-negative integer').optional(),
-  hf_repo: z.string('expected a Hugging Face repo (org/name)').optional(),
-});
+const ModelDefaultSchema = lazySchema(() =>
+  z.strictObject({
+    GPU: z.string('expected a GPU name (e.g. H100)').optional(),
+    tensor_parallelism: z.number('expected a non-negative integer').int('expected a non-negative integer').nonnegative('expected a non-negative integer').optional(),
+    hf_repo: z.string('expected a Hugging Face repo (org/name)').optional(),
+  }),
+);
 
 const coefficient = finite('a finite non-negative coefficient', (v) => v >= 0);
-const TrainedPhysicsSchema = z.strictObject({
-  alpha_coeffs: z.array(coefficient, 'expected a list of 3 alpha coefficients').length(3, 'expected exactly 3 alpha coefficients'),
-  beta_coeffs: z.array(coefficient, 'expected a list of 7 to 11 beta coefficients').min(7, 'expected 7 to 11 beta coefficients').max(11, 'expected 7 to 11 beta coefficients'),
-});
+const TrainedPhysicsSchema = lazySchema(() =>
+  z.strictObject({
+    alpha_coeffs: z.array(coefficient, 'expected a list of 3 alpha coefficients').length(3, 'expected exactly 3 alpha coefficients'),
+    beta_coeffs: z.array(coefficient, 'expected a list of 7 to 11 beta coefficients').min(7, 'expected 7 to 11 beta coefficients').max(11, 'expected 7 to 11 beta coefficients'),
+  }),
+);
 
-const LoraDefaultsSchema = z.strictObject({
-  load_base_latency_us: finite('a load base latency ≥ 0 µs', (v) => v >= 0).optional(),
-  load_bandwidth_bytes_us: finite('a load bandwidth > 0 bytes/µs', (v) => v > 0).optional(),
-  footprint_bytes_per_rank: finite('a footprint > 0 bytes per rank', (v) => v > 0).optional(),
-  step_overhead_tiers: z
-    .record(z.string(), z.strictObject({ k6: finite('a finite number ≥ 0', (v) => v >= 0), k7: finite('a finite number ≥ 0', (v) => v >= 0) }))
-    .superRefine((tiers, ctx) => {
-      for (const k of Object.keys(tiers))
-        if (!/^[1-9]\d*$/.test(k)) ctx.addIssue({ code: 'custom', path: [k], message: 'expected a rank key that is an integer > 0', params: { found: describeFound(k) } });
-    })
-    .optional(),
-});
+const LoraDefaultsSchema = lazySchema(() =>
+  z.strictObject({
+    load_base_latency_us: finite('a load base latency ≥ 0 µs', (v) => v >= 0).optional(),
+    load_bandwidth_bytes_us: finite('a load bandwidth > 0 bytes/µs', (v) => v > 0).optional(),
+    footprint_bytes_per_rank: finite('a footprint > 0 bytes per rank', (v) => v > 0).optional(),
+    step_overhead_tiers: z
+      .record(z.string(), z.strictObject({ k6: finite('a finite number ≥ 0', (v) => v >= 0), k7: finite('a finite number ≥ 0', (v) => v >= 0) }))
+      .superRefine((tiers, ctx) => {
+        for (const k of Object.keys(tiers))
+          if (!/^[1-9]\d*$/.test(k)) ctx.addIssue({ code: 'custom', path: [k], message: 'expected a rank key that is an integer > 0', params: { found: describeFound(k) } });
+      })
+      .optional(),
+  }),
+);
 
 const positive = finite('a finite number > 0', (v) => v > 0);
 const nonNegative = finite('a finite number ≥ 0', (v) => v >= 0);
 const fraction = finite('a number in (0, 1]', (v) => v > 0 && v <= 1);
-const depth = z.number('expected an integer ≥ 1').int('expected an integer ≥ 1').positive('expected an integer ≥ 1');
+const depth = lazySchema(() =>
+  z.number('expected an integer ≥ 1').int('expected an integer ≥ 1').positive('expected an integer ≥ 1'),
+);
 // Every key BLIS's KVOffloadDeviceDefaults has, so that its own files read; ours use the first three.
-const DeviceSchema = z.strictObject({
-  read_bandwidth: positive,
-  write_bandwidth: positive,
-  base_latency: nonNegative,
-  saturation_queue_depth: depth.optional(),
-  single_transfer_fraction: fraction.optional(),
-  latency_jitter_stddev: nonNegative.optional(),
-  buffered_read_bandwidth: positive.optional(),
-  buffered_write_bandwidth: positive.optional(),
-  buffered_base_latency: nonNegative.optional(),
-  buffered_saturation_queue_depth: depth.optional(),
-  buffered_single_transfer_fraction: fraction.optional(),
-  buffered_latency_jitter_stddev: nonNegative.optional(),
-});
+const DeviceSchema = lazySchema(() =>
+  z.strictObject({
+    read_bandwidth: positive,
+    write_bandwidth: positive,
+    base_latency: nonNegative,
+    saturation_queue_depth: depth.optional(),
+    single_transfer_fraction: fraction.optional(),
+    latency_jitter_stddev: nonNegative.optional(),
+    buffered_read_bandwidth: positive.optional(),
+    buffered_write_bandwidth: positive.optional(),
+    buffered_base_latency: nonNegative.optional(),
+    buffered_saturation_queue_depth: depth.optional(),
+    buffered_single_transfer_fraction: fraction.optional(),
+    buffered_latency_jitter_stddev: nonNegative.optional(),
+  }),
+);
 
 const SECTIONS = ['defaults', 'version', 'workloads', 'trained_physics_coefficients', 'lora', 'kv_offload_devices'] as const;
-const DefaultsFileSchema = z.strictObject({
-  defaults: z.record(z.string(), ModelDefaultSchema.nullable()).nullable().optional(),
-  version: z.union([z.string(), z.number()], 'expected a version string').optional(),
-  workloads: z.record(z.string(), PresetSchema.nullable()).nullable().optional(),
-  trained_physics_coefficients: TrainedPhysicsSchema.nullable().optional(),
-  lora: LoraDefaultsSchema.nullable().optional(),
-  kv_offload_devices: z.record(z.string(), DeviceSchema).nullable().optional(),
-});
+const DefaultsFileSchema = lazySchema(() =>
+  z.strictObject({
+    defaults: z.record(z.string(), ModelDefaultSchema.nullable()).nullable().optional(),
+    version: z.union([z.string(), z.number()], 'expected a version string').optional(),
+    workloads: z.record(z.string(), PresetSchema.nullable()).nullable().optional(),
+    trained_physics_coefficients: TrainedPhysicsSchema.nullable().optional(),
+    lora: LoraDefaultsSchema.nullable().optional(),
+    kv_offload_devices: z.record(z.string(), DeviceSchema).nullable().optional(),
+  }),
+);
 
 /** A model's default deployment in the file. */
 export interface DefaultsModel {

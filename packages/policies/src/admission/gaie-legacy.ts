@@ -3,16 +3,19 @@ import type { AdmissionDecision, AdmissionPolicy } from '../interfaces.js';
 import { finitePositive, parsePolicyParams } from '../params.js';
 import { SloPriorityMap, sloPrioritiesSchema } from '../slo-priority-map.js';
 import type { RequestView, RouterState } from '../views.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const gaieLegacyParamsSchema = z.strictObject({
-  /** Queue depth at which an instance's queue component reaches 1 (GAIE default 5). */
-  qdThreshold: finitePositive().default(5),
-  /** KV utilisation at which an instance's KV component reaches 1 (GAIE default 0.8). */
-  kvThreshold: finitePositive('a number in (0, 1]')
-    .max(1, { error: 'expected a number in (0, 1]' })
-    .default(0.8),
-  priorities: sloPrioritiesSchema.optional(),
-});
+export const gaieLegacyParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Queue depth at which an instance's queue component reaches 1 (GAIE default 5). */
+    qdThreshold: finitePositive().default(5),
+    /** KV utilisation at which an instance's KV component reaches 1 (GAIE default 0.8). */
+    kvThreshold: finitePositive('a number in (0, 1]')
+      .max(1, { error: 'expected a number in (0, 1]' })
+      .default(0.8),
+    priorities: sloPrioritiesSchema.optional(),
+  }),
+);
 export type GaieLegacyParams = z.input<typeof gaieLegacyParamsSchema>;
 
 const ADMITTED: AdmissionDecision = Object.freeze({ admit: true, reason: '' });

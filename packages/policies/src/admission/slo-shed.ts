@@ -3,20 +3,23 @@ import type { AdmissionDecision, AdmissionPolicy } from '../interfaces.js';
 import { finiteNonNegative, parsePolicyParams } from '../params.js';
 import { SloPriorityMap, sloPrioritiesSchema } from '../slo-priority-map.js';
 import type { RequestView, RouterState } from '../views.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const sloShedParamsSchema = z
-  .strictObject({
-    /** Saturation at and above which sheddable classes are rejected. */
-    threshold: finiteNonNegative().default(1),
-    /** Saturation at and above which every class, critical included, is rejected. */
-    protectedThreshold: finiteNonNegative().default(2),
-    /** Overrides of the SLO class -> priority map (negative priority = sheddable). */
-    priorities: sloPrioritiesSchema.optional(),
-  })
-  .refine((p) => p.protectedThreshold >= p.threshold, {
-    error: 'expected protectedThreshold >= threshold',
-    path: ['protectedThreshold'],
-  });
+export const sloShedParamsSchema = lazySchema(() =>
+  z
+    .strictObject({
+      /** Saturation at and above which sheddable classes are rejected. */
+      threshold: finiteNonNegative().default(1),
+      /** Saturation at and above which every class, critical included, is rejected. */
+      protectedThreshold: finiteNonNegative().default(2),
+      /** Overrides of the SLO class -> priority map (negative priority = sheddable). */
+      priorities: sloPrioritiesSchema.optional(),
+    })
+    .refine((p) => p.protectedThreshold >= p.threshold, {
+      error: 'expected protectedThreshold >= threshold',
+      path: ['protectedThreshold'],
+    }),
+);
 export type SloShedParams = z.input<typeof sloShedParamsSchema>;
 
 const ADMITTED: AdmissionDecision = Object.freeze({ admit: true, reason: '' });

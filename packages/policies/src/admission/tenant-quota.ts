@@ -2,24 +2,27 @@ import * as z from 'zod';
 import type { AdmissionDecision, AdmissionPolicy } from '../interfaces.js';
 import { positiveInt, unitInterval, parsePolicyParams } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const tenantQuotaParamsSchema = z
-  .strictObject({
-    /** Cluster capacity in concurrently admitted (in-flight) requests. */
-    maxInFlight: positiveInt('an integer > 0 (cluster in-flight capacity)'),
-    /** Per-tenant share of `maxInFlight`, each in [0, 1]. */
-    quotas: z.record(z.string(), unitInterval('a share in [0, 1]')).optional(),
-    /** Share of tenants absent from `quotas`. Default: an equal share (see below). */
-    defaultShare: unitInterval('a share in [0, 1]').optional(),
-    /** Number of tenants an equal share divides by; default: tenants seen so far. */
-    tenantCount: positiveInt().optional(),
-    /** Let a tenant over its quota use idle capacity while the cluster is below `maxInFlight`. */
-    allowBorrowing: z.boolean({ error: 'expected true or false' }).default(false),
-  })
-  .refine((p) => !(p.defaultShare !== undefined && p.tenantCount !== undefined), {
-    error: 'give defaultShare or tenantCount, not both',
-    path: ['tenantCount'],
-  });
+export const tenantQuotaParamsSchema = lazySchema(() =>
+  z
+    .strictObject({
+      /** Cluster capacity in concurrently admitted (in-flight) requests. */
+      maxInFlight: positiveInt('an integer > 0 (cluster in-flight capacity)'),
+      /** Per-tenant share of `maxInFlight`, each in [0, 1]. */
+      quotas: z.record(z.string(), unitInterval('a share in [0, 1]')).optional(),
+      /** Share of tenants absent from `quotas`. Default: an equal share (see below). */
+      defaultShare: unitInterval('a share in [0, 1]').optional(),
+      /** Number of tenants an equal share divides by; default: tenants seen so far. */
+      tenantCount: positiveInt().optional(),
+      /** Let a tenant over its quota use idle capacity while the cluster is below `maxInFlight`. */
+      allowBorrowing: z.boolean({ error: 'expected true or false' }).default(false),
+    })
+    .refine((p) => !(p.defaultShare !== undefined && p.tenantCount !== undefined), {
+      error: 'give defaultShare or tenantCount, not both',
+      path: ['tenantCount'],
+    }),
+);
 export type TenantQuotaParams = z.input<typeof tenantQuotaParamsSchema>;
 
 /**

@@ -4,14 +4,17 @@ import { effectiveLoad } from '../load.js';
 import { nonNegativeInt, parsePolicyParams } from '../params.js';
 import { SloPriorityMap, sloPrioritiesSchema } from '../slo-priority-map.js';
 import type { RequestView, RouterState } from '../views.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const tierShedParamsSchema = z.strictObject({
-  /** Max per-instance effective load before shedding starts (BLIS `tier_shed_threshold`). */
-  overloadThreshold: nonNegativeInt().default(0),
-  /** Lowest class priority still admitted under overload (BLIS `tier_shed_min_priority`). */
-  minAdmitPriority: z.int({ error: 'expected an integer' }).default(3),
-  priorities: sloPrioritiesSchema.optional(),
-});
+export const tierShedParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Max per-instance effective load before shedding starts (BLIS `tier_shed_threshold`). */
+    overloadThreshold: nonNegativeInt().default(0),
+    /** Lowest class priority still admitted under overload (BLIS `tier_shed_min_priority`). */
+    minAdmitPriority: z.int({ error: 'expected an integer' }).default(3),
+    priorities: sloPrioritiesSchema.optional(),
+  }),
+);
 export type TierShedParams = z.input<typeof tierShedParamsSchema>;
 
 const ADMITTED: AdmissionDecision = Object.freeze({ admit: true, reason: '' });

@@ -2,13 +2,16 @@ import * as z from 'zod';
 import type { AdmissionDecision, AdmissionPolicy } from '../interfaces.js';
 import { finitePositive, parsePolicyParams } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const tokenBucketParamsSchema = z.strictObject({
-  /** Bucket size in tokens (BLIS `--token-bucket-capacity`, default 10000). */
-  capacity: finitePositive().default(10_000),
-  /** Tokens added per second of simulated time (BLIS `--token-bucket-refill-rate`, default 1000). */
-  refillRate: finitePositive().default(1_000),
-});
+export const tokenBucketParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Bucket size in tokens (BLIS `--token-bucket-capacity`, default 10000). */
+    capacity: finitePositive().default(10_000),
+    /** Tokens added per second of simulated time (BLIS `--token-bucket-refill-rate`, default 1000). */
+    refillRate: finitePositive().default(1_000),
+  }),
+);
 export type TokenBucketParams = z.input<typeof tokenBucketParamsSchema>;
 
 const ADMITTED: AdmissionDecision = Object.freeze({ admit: true, reason: '' });

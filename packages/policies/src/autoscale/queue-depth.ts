@@ -3,28 +3,31 @@ import type { AutoScalePolicy, ScaleDecision } from '../interfaces.js';
 import { finiteNonNegative, finitePositive, parsePolicyParams, unitInterval } from '../params.js';
 import type { AutoScaleContext } from '../views.js';
 import { ceilTolerant, fixed, maxScaleDown, noRoutableReplica } from './common.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const queueDepthAutoscalerParamsSchema = z
-  .strictObject({
-    /** Queued requests per replica the group is sized for (default 4). */
-    target_queue_depth: finitePositive().default(4),
-    /** Scale down only while the mean queue per routable replica is below this (default 0.5). */
-    scale_down_queue_depth: finiteNonNegative().default(0.5),
-    /**
-     * ... and only while the KV tokens in use fit in this share of the KV capacity left after
-     * removing the largest replica (default 0.5).
-     */
-    scale_down_kv_utilization: unitInterval().default(0.5),
-  })
-  .superRefine((p, ctx) => {
-    if (p.scale_down_queue_depth >= p.target_queue_depth) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['scale_down_queue_depth'],
-        message: `scale_down_queue_depth (${p.scale_down_queue_depth}) must be < target_queue_depth (${p.target_queue_depth})`,
-      });
-    }
-  });
+export const queueDepthAutoscalerParamsSchema = lazySchema(() =>
+  z
+    .strictObject({
+      /** Queued requests per replica the group is sized for (default 4). */
+      target_queue_depth: finitePositive().default(4),
+      /** Scale down only while the mean queue per routable replica is below this (default 0.5). */
+      scale_down_queue_depth: finiteNonNegative().default(0.5),
+      /**
+       * ... and only while the KV tokens in use fit in this share of the KV capacity left after
+       * removing the largest replica (default 0.5).
+       */
+      scale_down_kv_utilization: unitInterval().default(0.5),
+    })
+    .superRefine((p, ctx) => {
+      if (p.scale_down_queue_depth >= p.target_queue_depth) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['scale_down_queue_depth'],
+          message: `scale_down_queue_depth (${p.scale_down_queue_depth}) must be < target_queue_depth (${p.target_queue_depth})`,
+        });
+      }
+    }),
+);
 export type QueueDepthAutoscalerParams = z.input<typeof queueDepthAutoscalerParamsSchema>;
 
 /**

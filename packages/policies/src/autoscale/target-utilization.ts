@@ -3,6 +3,7 @@ import type { AutoScalePolicy, ScaleDecision } from '../interfaces.js';
 import { finiteNonNegative, finitePositive, parsePolicyParams } from '../params.js';
 import type { AutoScaleContext } from '../views.js';
 import { ceilTolerant, fixed, maxScaleDown, noRoutableReplica, signed } from './common.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** `target` when not given, per metric. */
 export const TARGET_UTILIZATION_DEFAULTS = Object.freeze({
@@ -10,31 +11,33 @@ export const TARGET_UTILIZATION_DEFAULTS = Object.freeze({
   'queue-depth': 4,
 });
 
-export const targetUtilizationParamsSchema = z
-  .strictObject({
-    /**
-     * `kv-utilization` (default): per-replica KV utilisation, `target` a share in (0, 1].
-     * `queue-depth`: queued requests per replica (waiting requests included), `target` a depth.
-     */
-    metric: z
-      .enum(['kv-utilization', 'queue-depth'], {
-        error: 'expected "kv-utilization" or "queue-depth"',
-      })
-      .default('kv-utilization'),
-    /** Desired mean per replica (default 0.7 for kv-utilization, 4 for queue-depth). */
-    target: finitePositive().optional(),
-    /** Hold while |ratio - 1| <= this (default 0.1, as HPA). */
-    tolerance: finiteNonNegative().default(0.1),
-  })
-  .superRefine((p, ctx) => {
-    if (p.metric === 'kv-utilization' && p.target !== undefined && p.target > 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['target'],
-        message: `target (${p.target}) must be in (0, 1] with metric "kv-utilization"`,
-      });
-    }
-  });
+export const targetUtilizationParamsSchema = lazySchema(() =>
+  z
+    .strictObject({
+      /**
+       * `kv-utilization` (default): per-replica KV utilisation, `target` a share in (0, 1].
+       * `queue-depth`: queued requests per replica (waiting requests included), `target` a depth.
+       */
+      metric: z
+        .enum(['kv-utilization', 'queue-depth'], {
+          error: 'expected "kv-utilization" or "queue-depth"',
+        })
+        .default('kv-utilization'),
+      /** Desired mean per replica (default 0.7 for kv-utilization, 4 for queue-depth). */
+      target: finitePositive().optional(),
+      /** Hold while |ratio - 1| <= this (default 0.1, as HPA). */
+      tolerance: finiteNonNegative().default(0.1),
+    })
+    .superRefine((p, ctx) => {
+      if (p.metric === 'kv-utilization' && p.target !== undefined && p.target > 1) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['target'],
+          message: `target (${p.target}) must be in (0, 1] with metric "kv-utilization"`,
+        });
+      }
+    }),
+);
 export type TargetUtilizationParams = z.input<typeof targetUtilizationParamsSchema>;
 
 /**

@@ -3,37 +3,40 @@ import type { AutoScalePolicy, ScaleDecision } from '../interfaces.js';
 import { finiteNonNegative, finitePositive, parsePolicyParams, positiveInt } from '../params.js';
 import type { AutoScaleContext } from '../views.js';
 import { fixed, maxScaleDown, noRoutableReplica, signed } from './common.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const thresholdAutoscalerParamsSchema = z
-  .strictObject({
-    /**
-     * The load signal: `kv-utilization` (mean KV utilisation of the routable replicas),
-     * `queue-depth` (queued plus waiting requests per routable replica, divided by
-     * `queue_threshold`) or `max` of the two (default).
-     */
-    metric: z
-      .enum(['kv-utilization', 'queue-depth', 'max'], {
-        error: 'expected "kv-utilization", "queue-depth" or "max"',
-      })
-      .default('max'),
-    /** Scale up when the load (with pending replicas counted) is above this (default 0.8). */
-    scale_up_threshold: finitePositive().default(0.8),
-    /** Scale down when the load is below this (default 0.3; 0 never scales down). */
-    scale_down_threshold: finiteNonNegative().default(0.3),
-    /** Queue depth per replica that counts as load 1 (default 5, the saturation detector's). */
-    queue_threshold: finitePositive().default(5),
-    /** Replicas added or removed per action (default 1). */
-    step: positiveInt().default(1),
-  })
-  .superRefine((p, ctx) => {
-    if (p.scale_down_threshold >= p.scale_up_threshold) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['scale_down_threshold'],
-        message: `scale_down_threshold (${p.scale_down_threshold}) must be < scale_up_threshold (${p.scale_up_threshold})`,
-      });
-    }
-  });
+export const thresholdAutoscalerParamsSchema = lazySchema(() =>
+  z
+    .strictObject({
+      /**
+       * The load signal: `kv-utilization` (mean KV utilisation of the routable replicas),
+       * `queue-depth` (queued plus waiting requests per routable replica, divided by
+       * `queue_threshold`) or `max` of the two (default).
+       */
+      metric: z
+        .enum(['kv-utilization', 'queue-depth', 'max'], {
+          error: 'expected "kv-utilization", "queue-depth" or "max"',
+        })
+        .default('max'),
+      /** Scale up when the load (with pending replicas counted) is above this (default 0.8). */
+      scale_up_threshold: finitePositive().default(0.8),
+      /** Scale down when the load is below this (default 0.3; 0 never scales down). */
+      scale_down_threshold: finiteNonNegative().default(0.3),
+      /** Queue depth per replica that counts as load 1 (default 5, the saturation detector's). */
+      queue_threshold: finitePositive().default(5),
+      /** Replicas added or removed per action (default 1). */
+      step: positiveInt().default(1),
+    })
+    .superRefine((p, ctx) => {
+      if (p.scale_down_threshold >= p.scale_up_threshold) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['scale_down_threshold'],
+          message: `scale_down_threshold (${p.scale_down_threshold}) must be < scale_up_threshold (${p.scale_up_threshold})`,
+        });
+      }
+    }),
+);
 export type ThresholdAutoscalerParams = z.input<typeof thresholdAutoscalerParamsSchema>;
 
 /**

@@ -3,6 +3,7 @@ import type { AutoScalePolicy, ScaleDecision } from '../interfaces.js';
 import { finiteNonNegative, parsePolicyParams, unitInterval } from '../params.js';
 import type { AutoScaleContext, ReplicaMetrics } from '../views.js';
 import { fixed, maxScaleDown, noRoutableReplica, signed } from './common.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** WVA's reference defaults, which BLIS applies when a threshold is 0 (unset). */
 export const WVA_SATURATION_DEFAULTS = Object.freeze({
@@ -19,28 +20,30 @@ const down = (v: number | undefined) => v || WVA_SATURATION_DEFAULTS.scale_down_
  * Parameters of `wva-saturation`, named as in BLIS's `autoscaler.analyzer` section. As in BLIS,
  * a parameter given as 0 takes its default.
  */
-export const wvaSaturationParamsSchema = z
-  .strictObject({
-    /** Usable share of each replica's KV capacity: supply = capacity x this (default 0.8). */
-    kv_cache_threshold: unitInterval('a number in (0, 1], or 0 for the default 0.8').optional(),
-    /** Demand / supply above which the group scales up (default 0.8). */
-    scale_up_threshold: finiteNonNegative('a number > 0, or 0 for the default 0.8').optional(),
-    /** Demand / supply below which the group may scale down (default 0.4). */
-    scale_down_boundary: finiteNonNegative('a number > 0, or 0 for the default 0.4').optional(),
-    /** KV tokens one queued (or waiting) request is assumed to need (default 512). */
-    avg_input_tokens: finiteNonNegative('a number > 0, or 0 for the default 512').optional(),
-  })
-  .superRefine((p, ctx) => {
-    const u = up(p.scale_up_threshold);
-    const d = down(p.scale_down_boundary);
-    if (d >= u) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['scale_down_boundary'],
-        message: `scale_down_boundary (${d}) must be < the effective scale_up_threshold (${u})`,
-      });
-    }
-  });
+export const wvaSaturationParamsSchema = lazySchema(() =>
+  z
+    .strictObject({
+      /** Usable share of each replica's KV capacity: supply = capacity x this (default 0.8). */
+      kv_cache_threshold: unitInterval('a number in (0, 1], or 0 for the default 0.8').optional(),
+      /** Demand / supply above which the group scales up (default 0.8). */
+      scale_up_threshold: finiteNonNegative('a number > 0, or 0 for the default 0.8').optional(),
+      /** Demand / supply below which the group may scale down (default 0.4). */
+      scale_down_boundary: finiteNonNegative('a number > 0, or 0 for the default 0.4').optional(),
+      /** KV tokens one queued (or waiting) request is assumed to need (default 512). */
+      avg_input_tokens: finiteNonNegative('a number > 0, or 0 for the default 512').optional(),
+    })
+    .superRefine((p, ctx) => {
+      const u = up(p.scale_up_threshold);
+      const d = down(p.scale_down_boundary);
+      if (d >= u) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['scale_down_boundary'],
+          message: `scale_down_boundary (${d}) must be < the effective scale_up_threshold (${u})`,
+        });
+      }
+    }),
+);
 export type WvaSaturationParams = z.input<typeof wvaSaturationParamsSchema>;
 
 /** One accelerator variant's aggregate (BLIS `VariantCapacity`). */

@@ -3,11 +3,14 @@ import { DEFAULT_BLOCK_SIZE_TOKENS } from '../factory-context.js';
 import type { DisaggregationDecider, DisaggregationDecision } from '../interfaces.js';
 import { nonNegativeInt, parsePolicyParams } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const prefixThresholdParamsSchema = z.strictObject({
-  /** Prompt tokens not cached on the decode pod above which the request is split (BLIS: 16). */
-  threshold: nonNegativeInt().default(16),
-});
+export const prefixThresholdParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Prompt tokens not cached on the decode pod above which the request is split (BLIS: 16). */
+    threshold: nonNegativeInt().default(16),
+  }),
+);
 export type PrefixThresholdParams = z.input<typeof prefixThresholdParamsSchema>;
 
 // Frozen and shared: the decider runs once per request, so it allocates nothing.

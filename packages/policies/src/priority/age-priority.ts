@@ -2,12 +2,15 @@ import * as z from 'zod';
 import type { PriorityPolicy } from '../interfaces.js';
 import { finiteNumber, parsePolicyParams } from '../params.js';
 import type { RequestView } from '../views.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const agePriorityParamsSchema = z.strictObject({
-  base: finiteNumber().default(0),
-  /** Priority gained per microsecond of age (BLIS default 1e-6: +1 per second waited). */
-  ageWeight: finiteNumber().default(1e-6),
-});
+export const agePriorityParamsSchema = lazySchema(() =>
+  z.strictObject({
+    base: finiteNumber().default(0),
+    /** Priority gained per microsecond of age (BLIS default 1e-6: +1 per second waited). */
+    ageWeight: finiteNumber().default(1e-6),
+  }),
+);
 export type AgePriorityParams = z.input<typeof agePriorityParamsSchema>;
 
 /** BLIS `slo-based`: `base + ageWeight * (now - arrival)`; older requests first. */

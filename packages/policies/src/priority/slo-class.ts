@@ -7,15 +7,18 @@ import {
   sloPrioritiesSchema,
 } from '../slo-priority-map.js';
 import type { RequestView } from '../views.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const sloClassPriorityParamsSchema = z.strictObject({
-  /** Overrides of the class -> priority map (BLIS `slo_priorities`). */
-  priorities: sloPrioritiesSchema.optional(),
-  /** Priority of an empty or unknown class (BLIS: 3, the standard tier). */
-  unknownPriority: finiteNumber().default(DEFAULT_UNKNOWN_SLO_PRIORITY),
-  /** Optional anti-starvation term per microsecond of age; 0 keeps pure class order. */
-  ageWeight: finiteNumber().default(0),
-});
+export const sloClassPriorityParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Overrides of the class -> priority map (BLIS `slo_priorities`). */
+    priorities: sloPrioritiesSchema.optional(),
+    /** Priority of an empty or unknown class (BLIS: 3, the standard tier). */
+    unknownPriority: finiteNumber().default(DEFAULT_UNKNOWN_SLO_PRIORITY),
+    /** Optional anti-starvation term per microsecond of age; 0 keeps pure class order. */
+    ageWeight: finiteNumber().default(0),
+  }),
+);
 export type SloClassPriorityParams = z.input<typeof sloClassPriorityParamsSchema>;
 
 /**

@@ -3,17 +3,20 @@ import type { RoutingDecision, RoutingPolicy } from '../interfaces.js';
 import { finiteNonNegative, parsePolicyParams } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';
 import { requireInstances } from './select.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const costEscalationParamsSchema = z.strictObject({
-  /** Cost added per routed request (RouteSim default 1.0). */
-  baseCost: finiteNonNegative().default(1),
-  /** Cost added per queued request on the chosen instance (default 0.5). */
-  queueCost: finiteNonNegative().default(0.5),
-  /** Cost added per unit of KV utilisation on the chosen instance (default 2.0). */
-  kvPressureCost: finiteNonNegative().default(2),
-  /** Exponential decay rate of every cost, per second (default 0.1). */
-  decayPerSec: finiteNonNegative().default(0.1),
-});
+export const costEscalationParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Cost added per routed request (RouteSim default 1.0). */
+    baseCost: finiteNonNegative().default(1),
+    /** Cost added per queued request on the chosen instance (default 0.5). */
+    queueCost: finiteNonNegative().default(0.5),
+    /** Cost added per unit of KV utilisation on the chosen instance (default 2.0). */
+    kvPressureCost: finiteNonNegative().default(2),
+    /** Exponential decay rate of every cost, per second (default 0.1). */
+    decayPerSec: finiteNonNegative().default(0.1),
+  }),
+);
 export type CostEscalationParams = z.input<typeof costEscalationParamsSchema>;
 
 /**

@@ -4,15 +4,18 @@ import { outstandingRequests } from '../load.js';
 import { finitePositive, parsePolicyParams, positiveInt, unitInterval } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';
 import { argmax, argminBy, requireInstances } from './select.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const prefixAwareParamsSchema = z.strictObject({
-  /** Weight of the cache term; 0 = pure load, 1 = pure cache (RouteSim default 0.8). */
-  cacheWeight: unitInterval().default(0.8),
-  /** Load at which the load term reaches 0 (RouteSim: 256). */
-  maxLoad: finitePositive().default(256),
-  /** Leading cached blocks that count as "has the prefix". */
-  minPrefixBlocks: positiveInt().default(1),
-});
+export const prefixAwareParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Weight of the cache term; 0 = pure load, 1 = pure cache (RouteSim default 0.8). */
+    cacheWeight: unitInterval().default(0.8),
+    /** Load at which the load term reaches 0 (RouteSim: 256). */
+    maxLoad: finitePositive().default(256),
+    /** Leading cached blocks that count as "has the prefix". */
+    minPrefixBlocks: positiveInt().default(1),
+  }),
+);
 export type PrefixAwareParams = z.input<typeof prefixAwareParamsSchema>;
 
 /**

@@ -4,15 +4,18 @@ import { outstandingRequests } from '../load.js';
 import { parsePolicyParams, positiveInt, unitInterval } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';
 import { argmax, argminBy, requireInstances } from './select.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const prefixOverlapParamsSchema = z.strictObject({
-  /** Weight of the overlap term (RouteSim default 0.7). */
-  cacheWeight: unitInterval().default(0.7),
-  /** Per-instance queue capacity the load ratio divides by (RouteSim default 256). */
-  maxQueueDepth: positiveInt().default(256),
-  /** Load ratio at and above which cache affinity is ignored (RouteSim: 0.9). */
-  circuitBreaker: unitInterval().default(0.9),
-});
+export const prefixOverlapParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Weight of the overlap term (RouteSim default 0.7). */
+    cacheWeight: unitInterval().default(0.7),
+    /** Per-instance queue capacity the load ratio divides by (RouteSim default 256). */
+    maxQueueDepth: positiveInt().default(256),
+    /** Load ratio at and above which cache affinity is ignored (RouteSim: 0.9). */
+    circuitBreaker: unitInterval().default(0.9),
+  }),
+);
 export type PrefixOverlapParams = z.input<typeof prefixOverlapParamsSchema>;
 
 /**

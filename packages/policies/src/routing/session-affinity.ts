@@ -4,11 +4,14 @@ import { outstandingRequests } from '../load.js';
 import { parsePolicyParams, positiveInt } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';
 import { argminBy, requireInstances } from './select.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const sessionAffinityParamsSchema = z.strictObject({
-  /** Session table size that triggers cleanup (RouteSim default 100,000). */
-  maxSessions: positiveInt().default(100_000),
-});
+export const sessionAffinityParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Session table size that triggers cleanup (RouteSim default 100,000). */
+    maxSessions: positiveInt().default(100_000),
+  }),
+);
 export type SessionAffinityParams = z.input<typeof sessionAffinityParamsSchema>;
 
 /**

@@ -3,14 +3,17 @@ import type { Scorer } from '../interfaces.js';
 import { parsePolicyParams, positiveInt } from '../params.js';
 import type { RequestView, RouterState } from '../views.js';
 import { PrefixCacheIndex } from './prefix-cache-index.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** BLIS's per-instance capacity of the router-side index: 10,000 blocks (160K tokens at 16). */
 export const DEFAULT_PREFIX_INDEX_CAPACITY = 10_000;
 
-export const prefixAffinityParamsSchema = z.strictObject({
-  /** Block hashes remembered per instance (LRU). */
-  lruCapacity: positiveInt().default(DEFAULT_PREFIX_INDEX_CAPACITY),
-});
+export const prefixAffinityParamsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Block hashes remembered per instance (LRU). */
+    lruCapacity: positiveInt().default(DEFAULT_PREFIX_INDEX_CAPACITY),
+  }),
+);
 export type PrefixAffinityParams = z.input<typeof prefixAffinityParamsSchema>;
 
 /**

@@ -7,16 +7,19 @@ import { fieldPathText, quoteExcerpt, valueExcerpt } from '../text-excerpt.js';
 import { LineReader } from './line-reader.js';
 import { TRACE_LIMITS } from './trace-limits.js';
 import { type TraceOptions, TraceRequestSource } from './trace-source.js';
+import { lazySchema } from '@blis/policies/internal';
 
-const RowSchema = z
-  .object({
-    // In ms: arrivals in µs stay exact integers.
-    timestamp: z.number().nonnegative().max(Math.floor(Number.MAX_SAFE_INTEGER / 1000)),
-    input_length: z.number().int().positive().max(TRACE_LIMITS.maxRequestTokens),
-    output_length: z.number().int().nonnegative().max(TRACE_LIMITS.maxRequestTokens),
-    hash_ids: z.array(z.number().int().nonnegative()).default([]),
-  })
-  .loose();
+const RowSchema = lazySchema(() =>
+  z
+    .object({
+      // In ms: arrivals in µs stay exact integers.
+      timestamp: z.number().nonnegative().max(Math.floor(Number.MAX_SAFE_INTEGER / 1000)),
+      input_length: z.number().int().positive().max(TRACE_LIMITS.maxRequestTokens),
+      output_length: z.number().int().nonnegative().max(TRACE_LIMITS.maxRequestTokens),
+      hash_ids: z.array(z.number().int().nonnegative()).default([]),
+    })
+    .loose(),
+);
 
 /** The value at `path` in a parsed row. */
 function fieldValue(obj: unknown, path: readonly PropertyKey[]): unknown {

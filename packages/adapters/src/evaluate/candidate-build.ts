@@ -65,8 +65,11 @@ export function candidateBuildOptions(text: string, language: CandidateLanguage,
  * the request): the script is run as it is.
  */
 export interface CompiledCandidate {
+  /** The candidate's language (the protocol's default applied). */
   language: CandidateLanguage;
+  /** The candidate's text, as the request has it. */
   text: string;
+  /** esbuild's output: one CommonJS script. */
   script: string;
 }
 

@@ -17,6 +17,7 @@ export { invalidRequestResponse } from './evaluate/entry.js';
 export { SANDBOX_HEAP_MB, runsCandidateCode } from './evaluate/sandbox/evaluate-sandbox.js';
 export type { EarlySandboxThread } from './evaluate/sandbox/early-thread.js';
 export type { SandboxCall, SandboxReply } from './evaluate/sandbox/sandbox-messages.js';
+export type { CandidateLanguage, CompiledCandidate } from './evaluate/candidate-build.js';
 export { serveSandbox, type SandboxServeHooks } from './evaluate/sandbox/sandbox-serve.js';
 export {
   EVAL_REQUEST_MAX_BYTES,

@@ -88,6 +88,26 @@ describe.skipIf(inject('blisTestBin') === '')('one-shot evaluate of a candidate 
     expect(JSON.parse(ignored.stdout).status).toBe('ok');
   }, 120_000);
 
+  it('a candidate the launcher compiles answers as the one the thread compiles (--request FILE): JavaScript, the language left out, imports', async () => {
+    const route = "route: (req: { id: string }, state: { instances: unknown[] }) => ({ instance: Number(req.id) % state.instances.length, reason: 'mod' })";
+    const texts = [
+      request(js("return { instance: Number(req.id) % 2, reason: 'js' };")),
+      request({ kind: 'policy-module', text: `export default () => ({ name: 'r', ${route} });` }),
+      request({ kind: 'policy-module', language: 'typescript', text: `import { PolicyError } from '@blis/policies';\nimport { EventEmitter } from 'node:events';\nexport default () => ({ name: String(typeof PolicyError) + String(typeof EventEmitter), ${route} });` }),
+      // Not found when compiled: the launcher sends no script, the thread says what it finds.
+      request({ kind: 'policy-module', language: 'typescript', text: `import { x } from './nowhere.js';\nexport default () => ({ name: x, ${route} });` }),
+    ];
+    const statuses: string[] = [];
+    for (const text of texts) {
+      const launcher = await evaluateCli([], text);
+      const { file, run } = fromFile(text);
+      const command = await run;
+      expect(launcher).toEqual({ ...command, stderr: command.stderr.replaceAll(file, 'stdin') });
+      statuses.push(JSON.parse(launcher.stdout).status);
+    }
+    expect(statuses).toEqual(['ok', 'ok', 'ok', 'invalid_candidate']);
+  }, 120_000);
+
   it('a malformed request, or a malformed environment, is refused by the command (exit 2, nothing on stdout)', async () => {
     const bad = await evaluateCli([], MALFORMED);
     expect(bad.code).toBe(2);

@@ -1,10 +1,5 @@
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { type CandidateLanguage, candidateBuildOptions, esbuild } from './candidate-build.js';
 import { InvalidCandidateError } from './candidate-error.js';
-
-/** Where candidate imports resolve from: this package, whose dependencies include @blis/policies. */
-const resolveDir = dirname(fileURLToPath(import.meta.url));
 
 /**
  * Compiled scripts by language and text, the newest {@link CACHE_ENTRIES}: a search sends one
@@ -13,20 +8,6 @@ const resolveDir = dirname(fileURLToPath(import.meta.url));
  */
 const compiled = new Map<string, string>();
 const CACHE_ENTRIES = 64;
-
-type Esbuild = typeof import('esbuild');
-let loaded: Esbuild | undefined;
-
-/**
- * esbuild, loaded on first use: every `blis` command imports this package, few compile a module.
- * Through `require` (esbuild is CommonJS): the first `import()` in a thread cost some 40 ms more
- * (Node's module loader set up, esbuild's file scanned for its exports), on the path of a cold
- * `blis evaluate`, whose sandbox thread imports nothing else.
- */
-function esbuild(): Esbuild {
-  loaded ??= createRequire(import.meta.url)('esbuild') as Esbuild;
-  return loaded;
-}
 
 /**
  * Loads esbuild and starts its service (a child process, which holds nothing open) ahead of a
@@ -42,11 +23,10 @@ export function warmCompiler(): void {
 }
 
 /**
- * The candidate as one CommonJS script (its `require` gets `@blis/policies`, which stays outside:
- * bundling it from its sources took ~55 ms a candidate, the candidate's own code ~1 ms), or an
+ * The candidate as one CommonJS script (candidate-build.ts says how), or an
  * {@link InvalidCandidateError} with esbuild's located errors in our words.
  */
-export async function compileCandidate(text: string, language: 'typescript' | 'javascript', file: string): Promise<string> {
+export async function compileCandidate(text: string, language: CandidateLanguage, file: string): Promise<string> {
   const key = `${language}\0${text}`;
   const hit = compiled.get(key);
   if (hit !== undefined) {
@@ -57,18 +37,7 @@ export async function compileCandidate(text: string, language: 'typescript' | 'j
   const { build } = esbuild();
   let code: string;
   try {
-    const out = await build({
-      stdin: { contents: text, loader: language === 'typescript' ? 'ts' : 'js', resolveDir, sourcefile: file },
-      bundle: true,
-      write: false,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      // Sources in a checkout, the built files when installed (the published exports lack this condition).
-      conditions: ['@blis/source'],
-      external: ['node:*', '@blis/policies'],
-      logLevel: 'silent',
-    });
+    const out = await build(candidateBuildOptions(text, language, file));
     code = out.outputFiles[0].text;
   } catch (e) {
     const errors = (e as { errors?: { text: string; location?: { line: number; column: number } | null }[] }).errors ?? [];

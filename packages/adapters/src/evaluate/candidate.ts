@@ -1,6 +1,7 @@
 import type { SimulationRuntime } from '@blis/cluster';
 import { PartitionedRng } from '@blis/engine';
 import { type CallWatch, type PolicyFactoryContext, type PolicyOfKind, type PoolType, guardPolicy } from '@blis/policies';
+import { candidateFile } from './candidate-build.js';
 import { InvalidCandidateError } from './candidate-error.js';
 import { ComponentMemo } from './component-memo.js';
 import { type BundlePatch, bundlePatch, validateBundle } from './policy-bundle-apply.js';
@@ -46,11 +47,6 @@ export type TreeLoader = (value: unknown, text: string, origin: string, kind: Tr
 export type TreeKind = Exclude<ModulePolicyKind, 'decider'>;
 
 const TREE_KIND: Partial<Record<ComponentName, TreeKind>> = { admission: 'admission', priority: 'priority', routing: 'routing', autoscaler: 'autoscaler' };
-
-/** The file name a module candidate's messages use. */
-export function candidateFile(language: 'typescript' | 'javascript'): string {
-  return language === 'typescript' ? 'candidate.ts' : 'candidate.mjs';
-}
 
 /**
  * Validates and prepares `candidate`; its faults throw {@link InvalidCandidateError}. A module

@@ -1,4 +1,4 @@
-import { type EvaluateOptions, evaluateRequest } from './evaluate.js';
+import { type EvaluateOptions, type HostEvaluateOptions, evaluateRequest } from './evaluate.js';
 import { loadTreeComponent } from './tree-component.js';
 import { EVAL_PROTOCOL, type EvalIssue, type EvalResponse } from './protocol.js';
 
@@ -9,6 +9,12 @@ import { EVAL_PROTOCOL, type EvalIssue, type EvalResponse } from './protocol.js'
  * `status: invalid_candidate`.
  */
 export function evaluate(request: unknown, options: EvaluateOptions = {}): Promise<EvalResponse> {
+  // A script to run in place of the compile is a host's own (evaluateAsHost), not a caller's.
+  return evaluateRequest(request, { loadTree: loadTreeComponent, ...options, compiled: undefined });
+}
+
+/** {@link evaluate}, with what only the package's own hosts pass (the sandbox's thread). */
+export function evaluateAsHost(request: unknown, options: HostEvaluateOptions): Promise<EvalResponse> {
   return evaluateRequest(request, { loadTree: loadTreeComponent, ...options });
 }
 

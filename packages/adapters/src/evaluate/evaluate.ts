@@ -4,7 +4,8 @@ import { PolicyError } from '@blis/policies';
 import { isConfigRefusal } from '../config-refusal.js';
 import { BudgetSpent, CandidateCallWatch, WallBudgetExceeded, runBounded } from './bounded-run.js';
 import { EvalRequestError, InvalidCandidateError, zodIssues } from './candidate-error.js';
-import { type ResolvedCandidate, type TreeLoader, candidateFile, resolveCandidate, runtimeFor } from './candidate.js';
+import { type CompiledCandidate, candidateFile } from './candidate-build.js';
+import { type ResolvedCandidate, type TreeLoader, resolveCandidate, runtimeFor } from './candidate.js';
 import { compileCandidate } from './candidate-compile.js';
 import { scenarioFeedback } from './feedback.js';
 import { OBJECTIVES, OBJECTIVE_NAMES, scoreObjectives } from './objectives.js';
@@ -24,12 +25,23 @@ export interface EvaluateOptions {
   memoryLimit?: { bytes: number; what: string; heap?: { bytes: number; what: string } };
 }
 
+/** What only this repository's own hosts of the evaluation pass (not public: see `compiled`). */
+export interface HostEvaluateOptions extends EvaluateOptions {
+  /**
+   * The module candidate's script, compiled ahead by the host (the `blis` binary's launcher
+   * compiles a one-shot request's candidate while the sandbox's thread loads). Run as it is, in
+   * place of a compile, when its language and text are the candidate's; it comes from the host's
+   * own code (the sandbox's call), never from a request.
+   */
+  compiled?: CompiledCandidate;
+}
+
 /**
  * Answers one `blis-eval/1` request. A malformed request throws {@link EvalRequestError} (the
  * caller's mistake, not the candidate's); everything about the candidate, including code that
  * throws mid-run, is an answer with a status. Same request, same response, byte for byte.
  */
-export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {}): Promise<EvalResponse> {
+export async function evaluateRequest(raw: unknown, options: HostEvaluateOptions = {}): Promise<EvalResponse> {
   const now = options.now ?? Date.now;
   const deadline = now() + ((raw as { max_wall_ms?: number } | null)?.max_wall_ms ?? 240_000);
   const request = parseRequest(raw);
@@ -42,7 +54,8 @@ export async function evaluateRequest(raw: unknown, options: EvaluateOptions = {
   const c = request.candidate;
   if (c.kind === 'policy-module') {
     try {
-      compiled = await compileCandidate(c.text, c.language, candidateFile(c.language));
+      const ahead = options.compiled;
+      compiled = ahead !== undefined && ahead.language === c.language && ahead.text === c.text ? ahead.script : await compileCandidate(c.text, c.language, candidateFile(c.language));
     } catch (e) {
       if (e instanceof InvalidCandidateError) return failed(request, 'invalid_candidate', { kind: 'invalid_candidate', message: e.message, issues: e.issues });
       throw e;

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { EarlySandboxThread } from '@blis/adapters/internal';
+import { candidateRequest, startCompileAhead } from './launcher-request.js';
 import { sandboxHeapMb } from './sandbox-heap.js';
 import { type StdinHead, evaluatesStdinOnce, lendStdinHead, readStdinHead } from './stdin-head.js';
 
@@ -20,13 +21,16 @@ export function mayNeedSandbox(head: StdinHead | undefined): boolean {
  * it to the first EvaluateSandbox that needs one, which takes it when its heap is the same. The
  * thread loads on another core meanwhile; a request that runs no candidate code (parameters,
  * policy texts, trees) never uses it, and it is ended when the process exits. Nothing is
- * started when the heap variable is malformed: the command refuses it.
+ * started when the heap variable is malformed: the command refuses it. `compilesAhead`: the
+ * launcher compiles the candidate the thread will run (the thread starts no compiler of its
+ * own ahead). Returns whether a thread was started.
  */
-export function startEarlySandbox(threadFile: string, env: NodeJS.ProcessEnv = process.env): void {
+export function startEarlySandbox(threadFile: string, env: NodeJS.ProcessEnv = process.env, compilesAhead = false): boolean {
   const heap = sandboxHeapMb(env);
-  if (!('mb' in heap)) return;
+  if (!('mb' in heap)) return false;
   // A one-shot call's thread parses one request (see sandbox-thread-entry.ts).
-  const worker = new Worker(threadFile, { stdout: true, resourceLimits: { maxOldGenerationSizeMb: heap.mb }, workerData: { parsesOnce: true } });
+  const workerData = { parsesOnce: true, compilesAhead };
+  const worker = new Worker(threadFile, { stdout: true, resourceLimits: { maxOldGenerationSizeMb: heap.mb }, workerData });
   const early: EarlySandboxThread = { worker, heapMb: heap.mb, ready: false, ended: false };
   // Listened to from the start: events with no listener are lost (an error would even be thrown).
   worker.on('message', (m: { kind?: unknown } | null) => {
@@ -41,6 +45,7 @@ export function startEarlySandbox(threadFile: string, env: NodeJS.ProcessEnv = p
   // Idle, it holds nothing open; the sandbox refs it while it works.
   worker.unref();
   (globalThis as { [GLOBAL]?: EarlySandboxThread })[GLOBAL] = early;
+  return true;
 }
 
 /** The thread lent to the command, if any, left lent. */
@@ -52,7 +57,8 @@ export function peekEarlySandbox(): EarlySandboxThread | undefined {
  * What the launcher does for `blis <args>` when the command is `evaluate` (one-shot; nothing for
  * `--serve`): a request on stdin is read now, to know whether it can need the thread a candidate's code runs in (the
  * command reads on from what was read), and a thread that may be needed starts now, to load on
- * another core while the main thread loads the CLI.
+ * another core while the main thread loads the CLI. A request the launcher will answer itself
+ * (launcher-evaluate.ts) has its candidate compiled meanwhile, here.
  */
 export function startEvaluate(args: readonly string[], threadFile: string): void {
   // A --serve child pays a thread's start-up once, when its first module candidate comes: a
@@ -61,5 +67,9 @@ export function startEvaluate(args: readonly string[], threadFile: string): void
   if (args.includes('--serve')) return;
   const head = evaluatesStdinOnce(args) ? readStdinHead() : undefined;
   if (head !== undefined) lendStdinHead(head);
-  if (mayNeedSandbox(head) && !args.includes('--help') && !args.includes('-h')) startEarlySandbox(threadFile);
+  if (!mayNeedSandbox(head) || args.includes('--help') || args.includes('-h')) return;
+  // Read whole (and so on stdin only): the launcher's own case, when it is a candidate module.
+  const request = head?.ended === true ? candidateRequest(head) : undefined;
+  // The thread first: its start-up is the longer path, the compile fits within it.
+  if (startEarlySandbox(threadFile, process.env, request !== undefined) && request !== undefined) startCompileAhead(request);
 }

@@ -1,7 +1,9 @@
+import type { CompiledCandidate } from '@blis/adapters/candidate-compile';
 import type { EarlySandboxThread, SandboxCall, SandboxReply } from '@blis/adapters/internal';
 import { memoryLimit } from '../commands/machine-memory.js';
 import { markCandidateOutputShown } from './candidate-output.js';
 import { peekEarlySandbox } from './early-sandbox.js';
+import { candidateRequest, compiledAhead } from './launcher-request.js';
 import { quietOnEpipe } from './quiet-epipe.js';
 import { evaluatesStdinOnce, peekStdinHead } from './stdin-head.js';
 
@@ -28,7 +30,7 @@ export function evaluateFromLauncher(args: readonly string[], fallback: () => vo
   const early = peekEarlySandbox();
   const head = peekStdinHead();
   if (early === undefined || early.ended || head === undefined || !head.ended) return false;
-  const request = candidateRequest(Buffer.concat(head.chunks).toString('utf8'));
+  const request = candidateRequest(head);
   if (request === undefined) return false;
   let limit: ReturnType<typeof memoryLimit>;
   try {
@@ -39,35 +41,22 @@ export function evaluateFromLauncher(args: readonly string[], fallback: () => vo
   // As EvaluateSandbox's first call: the run's estimate held to the thread's heap.
   const heap = { bytes: early.heapMb * 2 ** 20, what: "the evaluation sandbox's heap" };
   const call: SandboxCall = { id: 0, request, ...(limit !== undefined ? { memoryLimit: { ...limit, heap } } : {}) };
-  answer(early, call, fallback);
+  answer(early, call, compiledAhead(), fallback);
   return true;
 }
 
 /**
- * The request, when it is one the command would send to the thread as it is: JSON of a
- * `policy-module` candidate, and text with nothing the command's binary-data check could
- * object to (control characters other than tab and line ends, DEL, U+FFFD from bytes that are
- * not UTF-8).
+ * Sends `call` to the thread once `ahead` (the launcher's compile of its candidate) has settled,
+ * with the script when there is one (without, the thread compiles it, and says what it finds
+ * wrong in its words), and prints the answer or hands over to `fallback`.
  */
-function candidateRequest(text: string): unknown {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f || c === 0xfffd) return undefined;
-  }
-  let request: unknown;
-  try {
-    request = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  return (request as { candidate?: { kind?: unknown } } | null)?.candidate?.kind === 'policy-module' ? request : undefined;
-}
-
-function answer(early: EarlySandboxThread, call: SandboxCall, fallback: () => void): void {
+function answer(early: EarlySandboxThread, call: SandboxCall, ahead: Promise<CompiledCandidate | undefined> | undefined, fallback: () => void): void {
   const { worker } = early;
   const forward = (chunk: Buffer) => process.stderr.write(chunk);
   worker.stdout.on('data', forward);
+  let over = false;
   const stop = () => {
+    over = true;
     worker.off('message', onReply);
     worker.off('error', onEnd);
     worker.off('exit', onEnd);
@@ -101,5 +90,10 @@ function answer(early: EarlySandboxThread, call: SandboxCall, fallback: () => vo
   worker.on('exit', onEnd);
   // Held open while it works, as the sandbox does.
   worker.ref();
-  worker.postMessage(call);
+  // Not sent to a thread that ended meanwhile (the command has been handed the request).
+  const send = (compiled?: CompiledCandidate) => {
+    if (!over) worker.postMessage(compiled !== undefined ? { ...call, compiled } : call);
+  };
+  if (ahead === undefined) send();
+  else ahead.then(send, () => send());
 }

@@ -5,7 +5,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { warmCompiler } from '../candidate-compile.js';
 import { EvalRequestError } from '../candidate-error.js';
-import { evaluate } from '../entry.js';
+import { evaluateAsHost } from '../entry.js';
 import type { EvalResponse } from '../protocol.js';
 import type { SandboxCall, SandboxReply } from './sandbox-messages.js';
 
@@ -16,6 +16,11 @@ export interface SandboxServeHooks {
    * it has it). Must not throw.
    */
   beforeAnswer?: (response: EvalResponse) => void;
+  /**
+   * The host sends each call's candidate compiled (SandboxCall's `compiled`): esbuild's service
+   * is not started ahead, for nothing. A call that comes without still compiles, only colder.
+   */
+  compilesAhead?: boolean;
 }
 
 /** Answers the calls arriving on `port` (the thread's `parentPort`), then says it has loaded. */
@@ -23,7 +28,10 @@ export function serveSandbox(port: MessagePort, hooks: SandboxServeHooks = {}): 
   port.on('message', async (call: SandboxCall) => {
     let reply: SandboxReply;
     try {
-      const response = await evaluate(call.request, call.memoryLimit !== undefined ? { memoryLimit: call.memoryLimit } : {});
+      const response = await evaluateAsHost(call.request, {
+        ...(call.memoryLimit !== undefined ? { memoryLimit: call.memoryLimit } : {}),
+        ...(call.compiled !== undefined ? { compiled: call.compiled } : {}),
+      });
       reply = { id: call.id, kind: 'response', response };
     } catch (e) {
       if (e instanceof EvalRequestError) reply = { id: call.id, kind: 'request-error', issues: e.issues };
@@ -38,8 +46,9 @@ export function serveSandbox(port: MessagePort, hooks: SandboxServeHooks = {}): 
   });
   // Loaded: from here on, the thread ending under a request is the candidate's doing.
   port.postMessage({ id: -1, kind: 'ready' } satisfies SandboxReply);
-  // Every request compiles its candidate once in a fresh thread: get esbuild going while none has come.
-  setImmediate(warmCompiler);
+  // Every request compiles its candidate once in a fresh thread: get esbuild going while none has
+  // come, unless the host compiles them.
+  if (hooks.compilesAhead !== true) setImmediate(warmCompiler);
 }
 
 /** Resolves once everything written to `stream` so far has been taken by the parent. */

@@ -110,3 +110,34 @@ describe('RunningBatch columns', () => {
     expect(run.progress.length).toBeGreaterThanOrEqual(n);
   });
 });
+
+describe('RunningBatch removals', () => {
+  // Removals move every column's values down over the gaps, one by one for short stretches and
+  // with copyWithin for long ones (running-batch.ts): both must keep each survivor's row whole.
+  it('keeps every survivor’s thirteen values, in order, for gaps short and long', () => {
+    const columns = (run: RunningBatch) => [run.progress, run.inputTokens, run.finalProgress, run.granted, run.kvRoom, run.kvDeferred, run.itlSum, run.kvOwner, run.hashCount, run.keys, run.seq, run.baseStep, run.baseItl];
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 160 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (n, picks, one) => {
+        const run = new RunningBatch(4);
+        for (let i = 0; i < n; i++) {
+          run.push({ progress: i, inputTokens: i + 1, finalProgress: i + 2, kvOwner: i + 3, blockHashes: new Array(i % 7), spec: { index: i + 4 } } as unknown as SimRequest, i + 5);
+          run.kvRoom[i] = i + 6;
+          run.kvDeferred[i] = i + 7;
+          run.itlSum[i] = i + 0.5;
+          run.baseStep[i] = i + 8;
+          run.baseItl[i] = i + 0.25;
+        }
+        const rows = Array.from({ length: n }, (_, i) => columns(run).map((c) => c[i]));
+        const gone = [...new Set(picks.map((p) => p % n))].sort((a, b) => a - b);
+        if (one && gone.length > 0) run.removeAt(gone[0]);
+        else if (gone.length > 0) run.removeSorted(Int32Array.from(gone), gone.length);
+        const removed = new Set(one ? gone.slice(0, 1) : gone);
+        const kept = rows.filter((_, i) => !removed.has(i));
+        expect(run.length).toBe(kept.length);
+        expect(Array.from({ length: run.length }, (_, i) => columns(run).map((c) => c[i]))).toEqual(kept);
+        expect(run.reqs.map((r) => r.spec.index)).toEqual(kept.map((row) => row[9]));
+      }),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+});

@@ -113,9 +113,9 @@ export class BulkDecode {
       const owner = run.kvOwner[p];
       // As the step-by-step engine does: hashes only while the cache may fill a hashed block.
       const hashes = kv.blocksHeldBy(owner) > run.hashCount[p] ? NO_HASHES : run.reqs[p].blockHashes;
-      if (!kv.allocate(owner, run.kvDeferred[p] + (D - run.baseStep[p]) + 1, hashes, 0, false))
-        throw new InvariantViolation('INV-4', `bulk decode: a checked block allocation failed for KV owner ${owner}`);
-      this.dueRoom[k] = kv.deferrableTokens(owner, hashes);
+      const room = kv.openDecodeBlock(owner, run.kvDeferred[p] + (D - run.baseStep[p]) + 1, hashes);
+      if (room < 0) throw new InvariantViolation('INV-4', `bulk decode: a checked block allocation failed for KV owner ${owner}`);
+      this.dueRoom[k] = room;
     }
     const n = this.count;
     if (fillContexts) this.fillContexts(batch.decodeContext);

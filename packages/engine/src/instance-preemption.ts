@@ -100,9 +100,10 @@ export abstract class InstancePreemption extends InstanceState {
     // Block hashes matter to the cache only while it may fill a block that has one; past the
     // hashed blocks, leaving them out spares a read of the (cold) request object.
     const hashes = this.kv.blocksHeldBy(owner) > run.hashCount[i] ? NO_HASHES : run.reqs[i].blockHashes;
-    if (!this.kv.allocate(owner, run.kvDeferred[i] + 1, hashes, 0, false)) return false;
+    const room = this.kv.openDecodeBlock(owner, run.kvDeferred[i] + 1, hashes);
+    if (room < 0) return false;
     run.kvDeferred[i] = 0;
-    run.kvRoom[i] = this.kv.deferrableTokens(owner, hashes);
+    run.kvRoom[i] = room;
     return true;
   }
 

@@ -288,6 +288,39 @@ export class KVCache {
   }
 
   /**
+   * Stores `numTokens` tokens for `owner` when its deferred decode tokens run out: exactly
+   * `allocate(owner, numTokens, hashes, 0, false)` followed by {@link deferrableTokens}, whose
+   * value it returns, or -1 when the allocation fails (which then changes nothing but the
+   * failure count). Cheaper in the common case, where the tokens fill the last block's room and
+   * one more opens a new block: everything else the general path checks is then known.
+   */
+  openDecodeBlock(owner: number, numTokens: number, hashes: ArrayLike<number>): number {
+    const owners = this.owners;
+    const bs = this.blockSizeTokens;
+    const length = owners.length(owner);
+    const room = length * bs - owners.tokens(owner);
+    // Anything else goes the general way: an unknown or odd owner (the table is read by index),
+    // a count that leaves the new block empty or spills past it, no free block (a failure to
+    // count), 1-token blocks (the new block completes and may need registering).
+    if (numTokens !== room + 1 || !(length > 0) || (owner | 0) !== owner || bs === 1 || this.used === this.totalBlocks) {
+      return this.allocate(owner, numTokens, hashes, 0, false) ? this.deferrableTokens(owner, hashes) : -1;
+    }
+    if (room > 0) {
+      owners.addTokens(owner, room);
+      // A caller that deferred by deferrableTokens never completes a hashed block here; one
+      // that did not gets the registration the general path makes.
+      if (length - 1 < hashes.length) this.register(owner, length - 1, owners.last(owner), hashes);
+    }
+    const id = this.takeFreeBlock();
+    this.used++;
+    this.misses++;
+    owners.push(owner, id);
+    owners.addTokens(owner, 1);
+    // The new block holds one token: its room, less the token that would complete it if hashed.
+    return length < hashes.length ? bs - 2 : bs - 1;
+  }
+
+  /**
    * Tokens `owner` can still append to its partially filled last block without changing
    * anything but token counts: 0 when the block is full; one less than its room when filling
    * it registers a prefix hash (its index is below `hashes.length`), so that the token which

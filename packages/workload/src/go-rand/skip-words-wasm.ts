@@ -1,13 +1,13 @@
-import { SCALAR_MODULE } from './skip-words-bytes.js';
+import { SCALAR_MODULE, SIMD_MODULE } from './skip-words-bytes.js';
 
 // Go's rngSource adds 64-bit words. JavaScript has only two 32-bit halves and a carry for that
-// (~8 ns a word); WebAssembly's i64.add does it in ~1 ns. BLIS draws one token id per prompt and
-// output token, so a run skips about a thousand words per request. A source that skips through
-// WebAssembly moves its ring into an instance's memory for good and reads it there from then on
-// (GoRandSource.next() in JavaScript works on the same words through a Uint32Array view), so no
-// skip copies the ring. Where WebAssembly is missing (a page whose CSP forbids it) or memory is
-// big-endian (the view would see wasm's little-endian words swapped), rings stay in JavaScript
-// and skips loop there: the same words either way.
+// (~9 ns a word); WebAssembly's i64.add takes ~0.5 ns, and i64x2.add, four words to a loop turn,
+// ~0.2 ns. BLIS draws one token id per prompt and output token, so a run skips about a thousand
+// words per request. A source that skips through WebAssembly moves its ring into an instance's
+// memory for good and reads it there from then on (GoRandSource.next() in JavaScript works on the
+// same words through a Uint32Array view), so no skip copies the ring. Where WebAssembly is missing
+// (a page whose CSP forbids it) or memory is big-endian (the view would see wasm's little-endian
+// words swapped), rings stay in JavaScript and skips loop there: the same words either way.
 
 /** The ring's 607 words as 1,214 little-endian 32-bit halves (GoRandSource's layout). */
 export const RING_HALVES = 1214;
@@ -63,8 +63,8 @@ function compile(bytes: Uint8Array): Pool | null {
   }
 }
 
-/** Skips through WebAssembly, or (null) in JavaScript. */
-export type SkipEngine = 'scalar' | 'js';
+/** Skips through skip-words-simd.wat, skip-words-scalar.wat, or the JavaScript loop. */
+export type SkipEngine = 'simd' | 'scalar' | 'js';
 
 const pools = new Map<SkipEngine, Pool | null>();
 let current: Pool | null | undefined;
@@ -72,7 +72,7 @@ let current: Pool | null | undefined;
 function pool(engine: SkipEngine): Pool | null {
   let p = pools.get(engine);
   if (p === undefined) {
-    p = engine === 'js' ? null : compile(SCALAR_MODULE);
+    p = engine === 'js' ? null : compile(engine === 'simd' ? SIMD_MODULE : SCALAR_MODULE);
     pools.set(engine, p);
   }
   return p;
@@ -121,7 +121,8 @@ function newHost(p: Pool): Host | null {
  * place; the slot is freed when `owner` is collected. Null where WebAssembly cannot run here.
  */
 export function moveRingIn(owner: object, ring: Uint32Array): ResidentRing | null {
-  if (current === undefined) current = pool('scalar');
+  // SIMD first, once: an engine without it (or with it switched off) refuses the module.
+  if (current === undefined) current = pool('simd') ?? pool('scalar');
   const p = current;
   if (p === null) return null;
   let host = p.open[p.open.length - 1];

@@ -12,7 +12,7 @@ import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 // skip), the count (odd ones, ones around the stretch lengths and the move threshold) and the
 // rejection rate, with next() draws and clones in between.
 
-const ENGINES: SkipEngine[] = ['scalar', 'js'];
+const ENGINES: SkipEngine[] = ['simd', 'scalar', 'js'];
 const INT31_MAX = 2 ** 31 - 1;
 /** Int31n's bound for BLIS's token ids (MAX_TOKEN_ID = 128,000): rarely rejects. */
 const TOKEN_MAX = INT31_MAX - (2 ** 31 % 128_000);
@@ -87,6 +87,23 @@ describe.each(ENGINES)('GoRandSource.skipInt31Draws through %s', (engine) => {
     );
   });
 
+  it('accepts a word whose top 31 bits equal max and rejects one above it', () => {
+    selectSkipEngineForTests(engine);
+    for (const [seed, j] of [[1, 0], [2, 1], [3, 272], [4, 273], [5, 606], [6, 607], [7, 1234], [8, 1501]]) {
+      const probe = new GoRandSource(seed);
+      for (let k = 0; k < j; k++) probe.next();
+      const top = probe.next() & 0x7fffffff;
+      // The bound equal to the word's top bits, and one below it; well above 2^26 for a fair rate.
+      for (const max of [top, top - 1].filter((m) => m >= 2 ** 27)) {
+        const s = new GoRandSource(seed);
+        const ref = new GoRandSource(seed);
+        s.skipInt31Draws(3000, max);
+        stepDraws(ref, 3000, max);
+        expect(words(s, 700)).toEqual(words(ref, 700));
+      }
+    }
+  });
+
   it('keeps many sources apart, more than one instance holds', () => {
     selectSkipEngineForTests(engine);
     const n = 45;
@@ -119,6 +136,16 @@ describe.each(ENGINES)('GoRandSource.skipInt31Draws through %s', (engine) => {
 });
 
 describe('resident rings', () => {
+  it('go to the SIMD module by default, which Node compiles (else the simd cases above test the JavaScript loop)', () => {
+    selectSkipEngineForTests(undefined);
+    const before = ringSlotsInUseForTests('simd');
+    expect(before).toBeGreaterThanOrEqual(0);
+    const s = new GoRandSource(11);
+    s.skipInt31Draws(100, TOKEN_MAX);
+    expect(isResident(s)).toBe(true);
+    expect(ringSlotsInUseForTests('simd')).toBe(before + 1);
+  });
+
   it('are moved on the first long skip only, and clones start in JavaScript', () => {
     if (ringSlotsInUseForTests('scalar') < 0) return; // no WebAssembly here: nothing moves
     selectSkipEngineForTests('scalar');

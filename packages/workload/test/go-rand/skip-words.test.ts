@@ -10,7 +10,7 @@ import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
 // skips from then on); shorter first skips, and every skip where WebAssembly is missing, loop in
 // JavaScript. Each must leave the stream where the draws themselves leave it, whatever the ring
 // position (wraps of tap and feed) and however often the sampler rejects.
-const ENGINES: SkipEngine[] = ['scalar', 'js'];
+const ENGINES: SkipEngine[] = ['simd', 'scalar', 'js'];
 const RANGES = [MAX_TOKEN_ID, 1 << 16, 2 ** 30 + 1, 3, 2 ** 31 - 1];
 
 function afterDraws(seed: number, lead: number, n: number, count: number, skip: boolean): string[] {

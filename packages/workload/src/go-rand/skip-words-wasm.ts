@@ -35,6 +35,8 @@ interface Pool {
   readonly open: Host[];
   /** Slots that hold a ring whose source has not been collected yet. */
   inUse: number;
+  /** An instance could not be made; no new one is tried until a slot is freed. */
+  full: boolean;
 }
 
 /** A ring that lives in an instance's memory, at byte `base`, skipped by `skip`. */
@@ -57,7 +59,7 @@ function compile(bytes: Uint8Array): Pool | null {
   if (wasm === undefined || !littleEndian) return null;
   try {
     // A synchronous compile is allowed on a browser's main thread for modules under 4 KB.
-    return { module: new wasm.Module(bytes), open: [], inUse: 0 };
+    return { module: new wasm.Module(bytes), open: [], inUse: 0, full: false };
   } catch {
     return null;
   }
@@ -99,6 +101,7 @@ const registry =
 function release(host: Host, base: number): void {
   const { free, pool: p } = host;
   p.inUse--;
+  p.full = false;
   free.push(base);
   if (free.length === 1) p.open.push(host);
   // An empty instance other than the last open one is dropped, so that its page can be collected.
@@ -118,7 +121,10 @@ function newHost(p: Pool): Host | null {
 
 /**
  * Moves `ring` into a free slot of an instance's memory, for `owner` to use from now on in its
- * place; the slot is freed when `owner` is collected. Null where WebAssembly cannot run here.
+ * place; the slot is freed when `owner` is collected. Null where WebAssembly cannot run here, or
+ * when no instance can be made (V8 reserves gigabytes of address space per wasm memory: Node 20 on
+ * x64 refused a 13,072nd live one, which is ~170,000 live sources here), and that source's ring
+ * stays in JavaScript.
  */
 export function moveRingIn(owner: object, ring: Uint32Array): ResidentRing | null {
   // SIMD first, once: an engine without it (or with it switched off) refuses the module.
@@ -127,8 +133,11 @@ export function moveRingIn(owner: object, ring: Uint32Array): ResidentRing | nul
   if (p === null) return null;
   let host = p.open[p.open.length - 1];
   if (host === undefined) {
-    const made = newHost(p);
-    if (made === null) return null;
+    const made = p.full ? null : newHost(p);
+    if (made === null) {
+      p.full = true;
+      return null;
+    }
     p.open.push(made);
     host = made;
   }

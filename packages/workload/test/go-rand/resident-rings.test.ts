@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { GoRandSource } from '../../src/go-rand/go-source.js';
 import { ringSlotsInUseForTests, selectSkipEngineForTests, type SkipEngine } from '../../src/go-rand/skip-words-wasm.js';
 import { propertyRuns } from '../../../../tools/test-support/property-runs.js';
@@ -56,7 +56,7 @@ function isResident(s: GoRandSource): boolean {
   return (s as unknown as { resident: unknown }).resident !== null;
 }
 
-afterAll(() => selectSkipEngineForTests(undefined));
+afterEach(() => selectSkipEngineForTests(undefined));
 
 describe.each(ENGINES)('GoRandSource.skipInt31Draws through %s', (engine) => {
   it('leaves the source where stepping next() leaves it, between next() draws and clones', () => {

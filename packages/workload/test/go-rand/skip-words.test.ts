@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_TOKEN_ID } from '../../src/blis-draws.js';
 import { GoRand } from '../../src/go-rand/go-rand.js';
 import { selectSkipEngineForTests, type SkipEngine } from '../../src/go-rand/skip-words-wasm.js';
@@ -21,7 +21,7 @@ function afterDraws(seed: number, lead: number, n: number, count: number, skip: 
   return [String(r.int63()), String(r.int31n(1000)), String(r.uint64())];
 }
 
-afterAll(() => selectSkipEngineForTests(undefined));
+afterEach(() => selectSkipEngineForTests(undefined));
 
 describe('GoRand.skipIntn', () => {
   it.each(ENGINES)('leaves the stream where count Intn draws leave it (%s)', (engine) => {

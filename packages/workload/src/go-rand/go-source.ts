@@ -1,11 +1,12 @@
 import { RNG_COOKED } from './rng-cooked.js';
-import { RING_HALVES, skipWordsWasm } from './skip-words-wasm.js';
+import { moveRingIn, RING_HALVES, type ResidentRing } from './skip-words-wasm.js';
 
 // Go's math/rand (v1) rngSource: an additive lagged Fibonacci generator,
 // x[n] = x[n-607] + x[n-273] (mod 2^64), seeded through a Lehmer generator and rngCooked.
 //
 // Each 64-bit word lives as two 32-bit halves, low then high, in one Uint32Array: the layout of
-// little-endian 64-bit words, so that skip-words-wasm.ts can copy the ring as it is. BigInt would
+// little-endian 64-bit words, so that the ring can move as it is into WebAssembly memory, where
+// skip-words-wasm.ts skips words by the thousand (and next() keeps reading it there). BigInt would
 // be the obvious representation, but it allocates on every addition, and the simulator draws
 // millions of numbers; two halves with a hand-made carry keep a draw to a few integer operations.
 
@@ -18,8 +19,14 @@ const INT64_MAX = 2n ** 63n - 1n;
 /** Go substitutes this seed for one that is 0 modulo 2^31-1 (the Lehmer step would stay at 0). */
 const ZERO_SEED_STANDIN = 89482311;
 const TWO_32 = 4294967296;
-/** Below this many draws a skip stays in JavaScript: copying the ring to WebAssembly and back costs about as much. */
-const WASM_MIN_DRAWS = 256;
+/** A resident ring's skip of one draw stays in JavaScript: the call into WebAssembly costs about as much. */
+const WASM_MIN_DRAWS = 2;
+/**
+ * A ring moves into WebAssembly memory (a copy, once) on the first skip of this many draws: a
+ * source that skips that many once (a request's token ids) goes on skipping, and one that never
+ * does keeps no slot.
+ */
+const MOVE_MIN_DRAWS = 64;
 
 const COOKED_HI = new Uint32Array(LEN);
 const COOKED_LO = new Uint32Array(LEN);
@@ -62,8 +69,8 @@ function reduceSeed(seed: GoSeed): number {
  * Not safe to share between concurrent users, like Go's.
  */
 export class GoRandSource {
-  /** Word i's low half at 2i, its high half at 2i+1. */
-  private readonly ring = new Uint32Array(RING_HALVES);
+  /** Word i's low half at 2i, its high half at 2i+1; a view on `resident`'s memory once that is set. */
+  private ring = new Uint32Array(RING_HALVES);
   private tap = 0;
   private feed = LEN - TAP;
   /**
@@ -71,6 +78,8 @@ export class GoRandSource {
    * low one here, so that callers on the hot path get 64 bits without allocating.
    */
   lastLo = 0;
+  /** Where the ring lives once a skip has moved it into WebAssembly memory, for good. */
+  private resident: ResidentRing | null = null;
 
   constructor(seed: GoSeed) {
     this.seed(seed);
@@ -125,22 +134,29 @@ export class GoRandSource {
    */
   skipInt31Draws(count: number, max: number): void {
     if (count <= 0) return;
-    if (count >= WASM_MIN_DRAWS) {
-      const packed = skipWordsWasm(this.ring, this.tap, this.feed, count, max);
-      if (packed >= 0) {
-        this.tap = packed >>> 10;
-        this.feed = packed & 1023;
-        this.lastLo = this.ring[this.feed << 1];
-        return;
-      }
+    let home = this.resident;
+    if (home === null && count >= MOVE_MIN_DRAWS) {
+      home = this.resident = moveRingIn(this, this.ring);
+      if (home !== null) this.ring = home.ring;
+    }
+    if (home !== null && count >= WASM_MIN_DRAWS) {
+      const packed = home.skip(home.base, this.tap, this.feed, count, max);
+      this.tap = packed >>> 10;
+      this.feed = packed & 1023;
+      this.lastLo = this.ring[this.feed << 1];
+      return;
     }
     for (let i = 0; i < count; i++) while ((this.next() & 0x7fffffff) > max);
   }
 
-  /** A source in this one's exact state: both then draw the same words (Go has no such method; a replay of a stretch of draws needs it). */
+  /**
+   * A source in this one's exact state: both then draw the same words (Go has no such method; a
+   * replay of a stretch of draws needs it). The clone's ring is its own copy, in JavaScript until
+   * the clone's own first long skip.
+   */
   clone(): GoRandSource {
     const c = Object.create(GoRandSource.prototype) as GoRandSource;
-    Object.assign(c, { ring: this.ring.slice(), tap: this.tap, feed: this.feed, lastLo: this.lastLo });
+    Object.assign(c, { ring: this.ring.slice(), tap: this.tap, feed: this.feed, lastLo: this.lastLo, resident: null });
     return c;
   }
 

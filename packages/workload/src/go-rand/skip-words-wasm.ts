@@ -1,71 +1,151 @@
-// Go's rngSource adds 64-bit words. JavaScript has only two 32-bit halves and a carry for that
-// (~8 ns a word); WebAssembly's i64.add does it in ~1 ns. BLIS draws one token id per prompt and
-// output token, so a 30,000-request flag run skips ~30M words: the skip alone went from ~15% of
-// such a run's CPU time to ~2%. The module is skip-words.wat beside this file, assembled (247
-// bytes) with wabt 1.0.39's wat2wasm. Where WebAssembly is missing (a page whose CSP forbids it)
-// or memory is big-endian (the Uint32Array view below would see wasm's little-endian words
-// swapped), callers keep the JavaScript loop: the same words either way.
+import { SCALAR_MODULE, SIMD_MODULE } from './skip-words-bytes.js';
 
-const MODULE_BYTES = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x06, 0x01, 0x60, 0x02, 0x7f, 0x7f, 0x00, 0x03, 0x02, 0x01, 0x00,
-  0x05, 0x03, 0x01, 0x00, 0x01, 0x07, 0x0e, 0x02, 0x03, 0x6d, 0x65, 0x6d, 0x02, 0x00, 0x04, 0x73, 0x6b, 0x69, 0x70, 0x00,
-  0x00, 0x0a, 0xcb, 0x01, 0x01, 0xc8, 0x01, 0x02, 0x05, 0x7f, 0x01, 0x7e, 0x41, 0x80, 0x26, 0x28, 0x02, 0x00, 0x21, 0x02,
-  0x41, 0x84, 0x26, 0x28, 0x02, 0x00, 0x21, 0x03, 0x20, 0x00, 0x21, 0x04, 0x02, 0x40, 0x03, 0x40, 0x20, 0x04, 0x41, 0x00,
-  0x4c, 0x0d, 0x01, 0x20, 0x02, 0x45, 0x04, 0x40, 0x41, 0xdf, 0x04, 0x21, 0x02, 0x0b, 0x20, 0x03, 0x45, 0x04, 0x40, 0x41,
-  0xdf, 0x04, 0x21, 0x03, 0x0b, 0x20, 0x04, 0x21, 0x05, 0x20, 0x02, 0x20, 0x05, 0x48, 0x04, 0x40, 0x20, 0x02, 0x21, 0x05,
-  0x0b, 0x20, 0x03, 0x20, 0x05, 0x48, 0x04, 0x40, 0x20, 0x03, 0x21, 0x05, 0x0b, 0x20, 0x03, 0x20, 0x05, 0x6b, 0x21, 0x06,
-  0x03, 0x40, 0x20, 0x02, 0x41, 0x01, 0x6b, 0x21, 0x02, 0x20, 0x03, 0x41, 0x01, 0x6b, 0x21, 0x03, 0x20, 0x03, 0x41, 0x03,
-  0x74, 0x29, 0x03, 0x00, 0x20, 0x02, 0x41, 0x03, 0x74, 0x29, 0x03, 0x00, 0x7c, 0x21, 0x07, 0x20, 0x03, 0x41, 0x03, 0x74,
-  0x20, 0x07, 0x37, 0x03, 0x00, 0x20, 0x07, 0x42, 0x20, 0x88, 0xa7, 0x41, 0xff, 0xff, 0xff, 0xff, 0x07, 0x71, 0x20, 0x01,
-  0x4b, 0x04, 0x40, 0x20, 0x04, 0x41, 0x01, 0x6a, 0x21, 0x04, 0x0b, 0x20, 0x03, 0x20, 0x06, 0x4a, 0x0d, 0x00, 0x0b, 0x20,
-  0x04, 0x20, 0x05, 0x6b, 0x21, 0x04, 0x0c, 0x00, 0x0b, 0x0b, 0x41, 0x80, 0x26, 0x20, 0x02, 0x36, 0x02, 0x00, 0x41, 0x84,
-  0x26, 0x20, 0x03, 0x36, 0x02, 0x00, 0x0b,
-]);
+// Go's rngSource adds 64-bit words. JavaScript has only two 32-bit halves and a carry for that
+// (~9 ns a word); WebAssembly's i64.add takes ~0.5 ns, and i64x2.add, four words to a loop turn,
+// ~0.2 ns. BLIS draws one token id per prompt and output token, so a run skips about a thousand
+// words per request. A source that skips through WebAssembly moves its ring into an instance's
+// memory for good and reads it there from then on (GoRandSource.next() in JavaScript works on the
+// same words through a Uint32Array view), so no skip copies the ring. Where WebAssembly is missing
+// (a page whose CSP forbids it) or memory is big-endian (the view would see wasm's little-endian
+// words swapped), rings stay in JavaScript and skips loop there: the same words either way.
 
 /** The ring's 607 words as 1,214 little-endian 32-bit halves (GoRandSource's layout). */
 export const RING_HALVES = 1214;
-/** Where the module reads and writes the ring's tap and feed (32-bit index of bytes 4864 and 4868). */
-const TAP_SLOT = 1216;
-const FEED_SLOT = 1217;
+const RING_BYTES = 4 * RING_HALVES;
+/**
+ * Each instance has one 64 KiB page and never grows it (growing detaches every view on the old
+ * buffer), so it holds 13 rings; a 14th source gets a new instance. Memory stays ~5 KB a source.
+ */
+const RINGS_PER_HOST = Math.floor(65536 / RING_BYTES);
 
-interface SkipModule {
-  readonly view: Uint32Array;
-  readonly skip: (count: number, max: number) => void;
+/** The modules' `skip(base, tap, feed, count, max)`: the new tap and feed, packed as tap * 1024 + feed. */
+type SkipFn = (base: number, tap: number, feed: number, count: number, max: number) => number;
+
+/** One instance: its memory and the byte offsets of its unused ring slots. */
+interface Host {
+  readonly buffer: ArrayBuffer;
+  readonly skip: SkipFn;
+  readonly free: number[];
+  readonly pool: Pool;
 }
 
-let loaded: SkipModule | null | undefined;
+/** The instances of one module; `open` are those with a free slot. */
+interface Pool {
+  readonly module: object;
+  readonly open: Host[];
+  /** Slots that hold a ring whose source has not been collected yet. */
+  inUse: number;
+  /** An instance could not be made; no new one is tried until a slot is freed. */
+  full: boolean;
+}
+
+/** A ring that lives in an instance's memory, at byte `base`, skipped by `skip`. */
+export interface ResidentRing {
+  readonly ring: Uint32Array<ArrayBuffer>;
+  readonly base: number;
+  readonly skip: SkipFn;
+}
 
 /** The little of the WebAssembly JS API used here (the lib settings of core packages declare none of it). */
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: { mem: { buffer: ArrayBuffer }; skip: (count: number, max: number) => void } };
+  Instance: new (module: object) => { exports: { mem: { buffer: ArrayBuffer }; skip: SkipFn } };
 }
 
-function load(): SkipModule | null {
+const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+function compile(bytes: Uint8Array): Pool | null {
+  if (wasm === undefined || !littleEndian) return null;
   try {
-    const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-    if (wasm === undefined || new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) return null;
     // A synchronous compile is allowed on a browser's main thread for modules under 4 KB.
-    const { exports } = new wasm.Instance(new wasm.Module(MODULE_BYTES));
-    return { view: new Uint32Array(exports.mem.buffer), skip: exports.skip };
+    return { module: new wasm.Module(bytes), open: [], inUse: 0, full: false };
+  } catch {
+    return null;
+  }
+}
+
+/** Skips through skip-words-simd.wat, skip-words-scalar.wat, or the JavaScript loop. */
+export type SkipEngine = 'simd' | 'scalar' | 'js';
+
+const pools = new Map<SkipEngine, Pool | null>();
+let current: Pool | null | undefined;
+
+function pool(engine: SkipEngine): Pool | null {
+  let p = pools.get(engine);
+  if (p === undefined) {
+    p = engine === 'js' ? null : compile(engine === 'simd' ? SIMD_MODULE : SCALAR_MODULE);
+    pools.set(engine, p);
+  }
+  return p;
+}
+
+/**
+ * For tests only (not exported by the package): makes rings that move from now on go to `engine`'s
+ * instances, or (`'js'`) stay in JavaScript; `undefined` restores the default. Rings already
+ * moved stay with the instance they are in.
+ */
+export function selectSkipEngineForTests(engine: SkipEngine | undefined): void {
+  current = engine === undefined ? undefined : pool(engine);
+}
+
+/** For tests only: how many slots of `engine`'s instances hold the ring of a source not yet collected (-1: no WebAssembly). */
+export function ringSlotsInUseForTests(engine: Exclude<SkipEngine, 'js'>): number {
+  return pool(engine)?.inUse ?? -1;
+}
+
+/** A dead source's slot is free again: a run may make and drop many sources (per-client streams, sessions). */
+const registry =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<{ host: Host; base: number }>(({ host, base }) => release(host, base)) : null;
+
+function release(host: Host, base: number): void {
+  const { free, pool: p } = host;
+  p.inUse--;
+  p.full = false;
+  free.push(base);
+  if (free.length === 1) p.open.push(host);
+  // An empty instance other than the last open one is dropped, so that its page can be collected.
+  if (free.length === RINGS_PER_HOST && p.open.length > 1) p.open.splice(p.open.indexOf(host), 1);
+}
+
+function newHost(p: Pool): Host | null {
+  try {
+    const { exports } = new wasm!.Instance(p.module);
+    const free: number[] = [];
+    for (let k = RINGS_PER_HOST - 1; k >= 0; k--) free.push(k * RING_BYTES);
+    return { buffer: exports.mem.buffer, skip: exports.skip, free, pool: p };
   } catch {
     return null;
   }
 }
 
 /**
- * Skips `count` rejection-sampled draws on `ring` (see GoRandSource) from indices
- * `tap` and `feed`, in WebAssembly. Returns the new indices packed as `tap * 1024 + feed`, or -1
- * when WebAssembly cannot run here (nothing changed then).
+ * Moves `ring` into a free slot of an instance's memory, for `owner` to use from now on in its
+ * place; the slot is freed when `owner` is collected. Null where WebAssembly cannot run here, or
+ * when no instance can be made (V8 reserves gigabytes of address space per wasm memory: Node 20 on
+ * x64 refused a 13,072nd live one, which is ~170,000 live sources here), and that source's ring
+ * stays in JavaScript.
  */
-export function skipWordsWasm(ring: Uint32Array, tap: number, feed: number, count: number, max: number): number {
-  if (loaded === undefined) loaded = load();
-  if (loaded === null) return -1;
-  const { view, skip } = loaded;
+export function moveRingIn(owner: object, ring: Uint32Array): ResidentRing | null {
+  // SIMD first, once: an engine without it (or with it switched off) refuses the module.
+  if (current === undefined) current = pool('simd') ?? pool('scalar');
+  const p = current;
+  if (p === null) return null;
+  let host = p.open[p.open.length - 1];
+  if (host === undefined) {
+    const made = p.full ? null : newHost(p);
+    if (made === null) {
+      p.full = true;
+      return null;
+    }
+    p.open.push(made);
+    host = made;
+  }
+  const base = host.free.pop()!;
+  if (host.free.length === 0) p.open.pop();
+  p.inUse++;
+  const view = new Uint32Array(host.buffer, base, RING_HALVES);
   view.set(ring);
-  view[TAP_SLOT] = tap;
-  view[FEED_SLOT] = feed;
-  skip(count, max);
-  ring.set(view.subarray(0, RING_HALVES));
-  return view[TAP_SLOT] * 1024 + view[FEED_SLOT];
+  registry?.register(owner, { host, base });
+  return { ring: view, base, skip: host.skip };
 }

@@ -42,11 +42,16 @@ export class EventHeap {
   removeTop(): void {
     const last = --this.n;
     if (last === 0) return;
-    const t = this.time[last];
-    const c = this.cls[last];
-    const s = this.seq[last];
-    const k = this.kind[last];
-    const a = this.arg[last];
+    this.siftDown(this.time[last], this.cls[last], this.seq[last], this.kind[last], this.arg[last], last);
+  }
+
+  /** Removes the earliest event and adds this one (the heap is not empty): one pass instead of two. */
+  replaceTop(time: number, cls: number, s: number, kind: number, arg: number): void {
+    this.siftDown(time, cls, s, kind, arg, this.n);
+  }
+
+  /** Places an event from the root down among the first `last` slots, with a hole instead of swaps. */
+  private siftDown(t: number, c: number, s: number, k: number, a: number, last: number): void {
     let i = 0;
     const half = last >> 1;
     while (i < half) {

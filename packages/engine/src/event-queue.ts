@@ -34,6 +34,12 @@ export class EventQueue {
   poppedClass = 0;
   poppedKind = 0;
   poppedArg = 0;
+  /**
+   * The heap whose head {@link pop} read but left in place. An instance's step pops its own event
+   * and, as its last act, pushes its next step: that push replaces the head in one sift down,
+   * where a removal and an insertion would take two passes. Anything else removes it first.
+   */
+  private pending: EventHeap | null = null;
 
   constructor(initialCapacity = 1024) {
     this.main = new EventHeap(initialCapacity);
@@ -42,51 +48,77 @@ export class EventQueue {
   }
 
   get size(): number {
+    this.settle();
     return this.main.n + this.deadlines.n + this.cluster.n;
   }
 
   /** Timestamp of the earliest event, or Infinity when empty. */
   peekTime(): number {
+    this.settle();
     const h = this.head();
     return h === undefined ? Number.POSITIVE_INFINITY : h.time[0];
   }
 
   /** Timestamp of the earliest cluster event (class below INSTANCE_CLASS_BASE), Infinity when none. */
   peekClusterTime(): number {
+    if (this.pending === this.cluster) this.settle();
     return this.cluster.n === 0 ? Number.POSITIVE_INFINITY : this.cluster.time[0];
   }
 
   /** Timestamp of the earliest deadline (`Timeout` event) of any instance, Infinity when none. */
   peekDeadlineTime(): number {
+    if (this.pending === this.deadlines) this.settle();
     return this.deadlines.n === 0 ? Number.POSITIVE_INFINITY : this.deadlines.time[0];
   }
 
   /** Class of the earliest event (meaningless when empty). */
   peekClass(): number {
+    this.settle();
     const h = this.head();
     return h === undefined ? 0 : h.cls[0];
   }
 
   push(time: number, cls: number, kind: number, arg: number): void {
-    (kind === EventKind.Timeout ? this.deadlines : cls < INSTANCE_CLASS_BASE ? this.cluster : this.main).push(time, cls, this.nextSeq++, kind, arg);
+    const h = kind === EventKind.Timeout ? this.deadlines : cls < INSTANCE_CLASS_BASE ? this.cluster : this.main;
+    const p = this.pending;
+    if (p !== null) {
+      this.pending = null;
+      if (p === h) {
+        h.replaceTop(time, cls, this.nextSeq++, kind, arg);
+        return;
+      }
+      p.removeTop();
+    }
+    h.push(time, cls, this.nextSeq++, kind, arg);
   }
 
   /** Removes the earliest event into the `popped*` fields. Returns false when empty. */
   pop(): boolean {
+    this.settle();
     const h = this.head();
     if (h === undefined) return false;
     this.poppedTime = h.time[0];
     this.poppedClass = h.cls[0];
     this.poppedKind = h.kind[0];
     this.poppedArg = h.arg[0];
-    h.removeTop();
+    this.pending = h;
     return true;
   }
 
   clear(): void {
+    this.pending = null;
     this.main.n = 0;
     this.deadlines.n = 0;
     this.cluster.n = 0;
+  }
+
+  /** Removes the head that {@link pop} left in place, if any. */
+  private settle(): void {
+    const p = this.pending;
+    if (p !== null) {
+      this.pending = null;
+      p.removeTop();
+    }
   }
 
   /** The heap holding the earliest event, undefined when all are empty. */

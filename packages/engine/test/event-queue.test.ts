@@ -106,6 +106,46 @@ describe('EventQueue', () => {
     );
   });
 
+  it('matches the reference when a push follows a pop directly (the popped head replaced in one pass)', () => {
+    // Nothing read between a pop and the next push: the queue then replaces the head it left in
+    // place instead of removing it first. Reads, when the script has them, come at random points.
+    const op = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ push: evArb }) },
+      { weight: 3, arbitrary: fc.constant('pop' as const) },
+      { weight: 1, arbitrary: fc.constantFrom('size' as const, 'peek' as const, 'cluster' as const, 'deadline' as const) },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+        const q = new EventQueue(2);
+        const pending: { e: Ev; seq: number }[] = [];
+        let seq = 0;
+        let now = 0;
+        const earliest = (keep: (e: Ev) => boolean) => Math.min(...pending.filter((p) => keep(p.e)).map((p) => p.e.time));
+        for (const o of ops) {
+          if (o === 'pop') {
+            pending.sort((a, b) => a.e.time - b.e.time || a.e.cls - b.e.cls || a.seq - b.seq);
+            const want = pending.shift();
+            expect(q.pop()).toBe(want !== undefined);
+            if (want !== undefined) {
+              expect({ time: q.poppedTime, cls: q.poppedClass, kind: q.poppedKind, arg: q.poppedArg }).toEqual(want.e);
+              now = want.e.time;
+            }
+          } else if (o === 'size') expect(q.size).toBe(pending.length);
+          else if (o === 'peek') expect(q.peekTime()).toBe(earliest(() => true));
+          else if (o === 'cluster') expect(q.peekClusterTime()).toBe(earliest((e) => e.kind !== EventKind.Timeout && e.cls < INSTANCE_CLASS_BASE));
+          else if (o === 'deadline') expect(q.peekDeadlineTime()).toBe(earliest((e) => e.kind === EventKind.Timeout));
+          else {
+            const e = { ...o.push, time: now + o.push.time };
+            q.push(e.time, e.cls, e.kind, e.arg);
+            pending.push({ e, seq: seq++ });
+          }
+        }
+        pending.sort((a, b) => a.e.time - b.e.time || a.e.cls - b.e.cls || a.seq - b.seq);
+        expect(drain(q)).toEqual(pending.map((p) => p.e));
+      }),
+    );
+  });
+
   it('is deterministic: the same pushes give the same pops', () => {
     fc.assert(
       fc.property(fc.array(evArb, { maxLength: 200 }), (evs) => {

@@ -35,9 +35,10 @@ export class EventQueue {
   poppedKind = 0;
   poppedArg = 0;
   /**
-   * The heap whose head {@link pop} read but left in place. An instance's step pops its own event
-   * and, as its last act, pushes its next step: that push replaces the head in one sift down,
-   * where a removal and an insertion would take two passes. Anything else removes it first.
+   * The heap whose head {@link EventQueue.pop} read but left in place. An instance's step pops
+   * its own event and, as its last act, pushes its next step: that push replaces the head in one
+   * sift down, where a removal and an insertion would take two passes. Anything else removes it
+   * first.
    */
   private pending: EventHeap | null = null;
 
@@ -112,7 +113,7 @@ export class EventQueue {
     this.cluster.n = 0;
   }
 
-  /** Removes the head that {@link pop} left in place, if any. */
+  /** Removes the head that {@link EventQueue.pop} left in place, if any. */
   private settle(): void {
     const p = this.pending;
     if (p !== null) {

@@ -34,6 +34,40 @@ const evArb = fc.record({
   arg: fc.integer({ min: -1, max: 1_000_000 }),
 });
 
+/**
+ * What a queue must hold after a script of pushes and pops: pops checked against a stable sort,
+ * pushes made relative to the last pop's time (a simulator schedules at or after its clock).
+ */
+class ReferenceQueue {
+  readonly pending: { e: Ev; seq: number }[] = [];
+  private seq = 0;
+  private now = 0;
+
+  push(q: EventQueue, ev: Ev): void {
+    const e = { ...ev, time: this.now + ev.time };
+    q.push(e.time, e.cls, e.kind, e.arg);
+    this.pending.push({ e, seq: this.seq++ });
+  }
+
+  pop(q: EventQueue): void {
+    this.pending.sort((a, b) => a.e.time - b.e.time || a.e.cls - b.e.cls || a.seq - b.seq);
+    const want = this.pending.shift();
+    expect(q.pop()).toBe(want !== undefined);
+    if (want === undefined) return;
+    expect({ time: q.poppedTime, cls: q.poppedClass, kind: q.poppedKind, arg: q.poppedArg }).toEqual(want.e);
+    this.now = want.e.time;
+  }
+
+  earliest(keep: (e: Ev) => boolean): number {
+    return Math.min(...this.pending.filter((p) => keep(p.e)).map((p) => p.e.time));
+  }
+
+  /** What draining the queue must give now. */
+  rest(): Ev[] {
+    return [...this.pending].sort((a, b) => a.e.time - b.e.time || a.e.cls - b.e.cls || a.seq - b.seq).map((p) => p.e);
+  }
+}
+
 describe('EventQueue', () => {
   it('pops by time, then class, then insertion order (hand-written example)', () => {
     const q = new EventQueue(4);
@@ -79,28 +113,13 @@ describe('EventQueue', () => {
     fc.assert(
       fc.property(script, (ops) => {
         const q = new EventQueue(2);
-        const pending: { e: Ev; seq: number }[] = [];
-        let seq = 0;
-        let now = 0;
+        const ref = new ReferenceQueue();
         for (const op of ops) {
-          if (op === 'pop') {
-            pending.sort((a, b) => a.e.time - b.e.time || a.e.cls - b.e.cls || a.seq - b.seq);
-            const want = pending.shift();
-            expect(q.pop()).toBe(want !== undefined);
-            if (want !== undefined) {
-              expect({ time: q.poppedTime, cls: q.poppedClass, kind: q.poppedKind, arg: q.poppedArg }).toEqual(want.e);
-              now = want.e.time;
-            }
-          } else {
-            // A simulator only schedules at or after the current time.
-            const e = { ...op.push, time: now + op.push.time };
-            q.push(e.time, e.cls, e.kind, e.arg);
-            pending.push({ e, seq: seq++ });
-          }
-          expect(q.size).toBe(pending.length);
-          const earliest = (keep: (e: Ev) => boolean) => Math.min(...pending.filter((p) => keep(p.e)).map((p) => p.e.time));
-          expect(q.peekClusterTime()).toBe(earliest((e) => e.kind !== EventKind.Timeout && e.cls < INSTANCE_CLASS_BASE));
-          expect(q.peekDeadlineTime()).toBe(earliest((e) => e.kind === EventKind.Timeout));
+          if (op === 'pop') ref.pop(q);
+          else ref.push(q, op.push);
+          expect(q.size).toBe(ref.pending.length);
+          expect(q.peekClusterTime()).toBe(ref.earliest((e) => e.kind !== EventKind.Timeout && e.cls < INSTANCE_CLASS_BASE));
+          expect(q.peekDeadlineTime()).toBe(ref.earliest((e) => e.kind === EventKind.Timeout));
         }
       }),
     );
@@ -117,31 +136,16 @@ describe('EventQueue', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
         const q = new EventQueue(2);
-        const pending: { e: Ev; seq: number }[] = [];
-        let seq = 0;
-        let now = 0;
-        const earliest = (keep: (e: Ev) => boolean) => Math.min(...pending.filter((p) => keep(p.e)).map((p) => p.e.time));
+        const ref = new ReferenceQueue();
         for (const o of ops) {
-          if (o === 'pop') {
-            pending.sort((a, b) => a.e.time - b.e.time || a.e.cls - b.e.cls || a.seq - b.seq);
-            const want = pending.shift();
-            expect(q.pop()).toBe(want !== undefined);
-            if (want !== undefined) {
-              expect({ time: q.poppedTime, cls: q.poppedClass, kind: q.poppedKind, arg: q.poppedArg }).toEqual(want.e);
-              now = want.e.time;
-            }
-          } else if (o === 'size') expect(q.size).toBe(pending.length);
-          else if (o === 'peek') expect(q.peekTime()).toBe(earliest(() => true));
-          else if (o === 'cluster') expect(q.peekClusterTime()).toBe(earliest((e) => e.kind !== EventKind.Timeout && e.cls < INSTANCE_CLASS_BASE));
-          else if (o === 'deadline') expect(q.peekDeadlineTime()).toBe(earliest((e) => e.kind === EventKind.Timeout));
-          else {
-            const e = { ...o.push, time: now + o.push.time };
-            q.push(e.time, e.cls, e.kind, e.arg);
-            pending.push({ e, seq: seq++ });
-          }
+          if (o === 'pop') ref.pop(q);
+          else if (o === 'size') expect(q.size).toBe(ref.pending.length);
+          else if (o === 'peek') expect(q.peekTime()).toBe(ref.earliest(() => true));
+          else if (o === 'cluster') expect(q.peekClusterTime()).toBe(ref.earliest((e) => e.kind !== EventKind.Timeout && e.cls < INSTANCE_CLASS_BASE));
+          else if (o === 'deadline') expect(q.peekDeadlineTime()).toBe(ref.earliest((e) => e.kind === EventKind.Timeout));
+          else ref.push(q, o.push);
         }
-        pending.sort((a, b) => a.e.time - b.e.time || a.e.cls - b.e.cls || a.seq - b.seq);
-        expect(drain(q)).toEqual(pending.map((p) => p.e));
+        expect(drain(q)).toEqual(ref.rest());
       }),
     );
   });

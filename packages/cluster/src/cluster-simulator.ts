@@ -49,7 +49,7 @@ export class ClusterSimulator {
   readonly autoscaler: Autoscaler | undefined;
   /** The run's time series, when one was asked for. */
   readonly timeseries: TimeSeriesRecorder | undefined;
-  endUs = 0;
+  endUs = -0; // a double from the start (see EventQueue.poppedTime in @blis/engine), as are the times below
 
   /** The goodput recorder of the run, when some SLO class is gated. */
   get goodput(): ClusterSetup['goodput'] {
@@ -62,11 +62,11 @@ export class ClusterSimulator {
   /** The flow-control gateway between admission and routing, when it is on. */
   readonly flow: FlowController | undefined;
   private readonly admittedAt = new Map<SimRequest, number>();
-  private clock = 0;
+  private clock = -0;
   /** Tick of the last event that did something (see `run`). */
-  private lastActiveUs = 0;
+  private lastActiveUs = -0;
   /** When a request last did anything: the autoscaler pauses when none has for a while. */
-  private requestActivityUs = 0;
+  private requestActivityUs = -0;
   private readonly clsAdmission = clusterClass(ADMISSION);
   private readonly clsInject = INJECT;
   private readonly injectTarget = new Map<number, number>();

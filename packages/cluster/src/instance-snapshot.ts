@@ -19,7 +19,7 @@ export class LiveSnapshot implements InstanceSnapshot {
   cacheHitRate = 0;
   inFlightRequests = 0;
   /** The view starts as the empty instance at t = 0, which BLIS's router also starts from. */
-  snapshotTimeUs = 0;
+  snapshotTimeUs = -0; // a double from the start, as kvUtilization
   readonly kv: KVCacheView;
   /** Adapters resident at the last refresh; declared only when the instance serves LoRA adapters. */
   declare residentAdapters?: ReadonlySet<string>;

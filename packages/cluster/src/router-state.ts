@@ -1,20 +1,33 @@
 import type { RouterState, TenantState } from '@blis/policies';
 import type { LiveSnapshot } from './instance-snapshot.js';
 
-/** Sliding one-second window over arrival ticks: a rate without per-request allocation. */
+/**
+ * Sliding one-second window over arrival ticks: a rate without per-request allocation. The ticks
+ * sit in a Float64Array because an array of numbers starts as small integers to V8 and changes
+ * its elements to doubles (deoptimising its readers) when a run passes 2^31 µs.
+ */
 class RateWindow {
-  private readonly times: number[] = [];
+  private times = new Float64Array(64);
   private head = 0;
+  private tail = 0;
   add(now: number): void {
-    this.times.push(now);
+    if (this.tail === this.times.length) this.makeRoom();
+    this.times[this.tail++] = now;
   }
   rate(now: number, windowUs = 1_000_000): number {
-    while (this.head < this.times.length && this.times[this.head] <= now - windowUs) this.head++;
-    if (this.head > 4096 && this.head * 2 > this.times.length) {
-      this.times.splice(0, this.head);
-      this.head = 0;
-    }
-    return ((this.times.length - this.head) * 1_000_000) / windowUs;
+    while (this.head < this.tail && this.times[this.head] <= now - windowUs) this.head++;
+    return ((this.tail - this.head) * 1_000_000) / windowUs;
+  }
+  /** Moves the live ticks to the front, doubling the array when they fill more than half of it. */
+  private makeRoom(): void {
+    const live = this.tail - this.head;
+    if (live * 2 > this.times.length) {
+      const grown = new Float64Array(this.times.length * 2);
+      grown.set(this.times.subarray(this.head, this.tail));
+      this.times = grown;
+    } else this.times.copyWithin(0, this.head, this.tail);
+    this.head = 0;
+    this.tail = live;
   }
 }
 
@@ -34,7 +47,7 @@ class MutableTenant implements TenantState {
  * instance snapshots. One object for the whole run, updated in place.
  */
 export class ClusterRouterState implements RouterState {
-  nowUs = 0;
+  nowUs = -0; // a double from the start (see EventQueue.poppedTime in @blis/engine), as are the times below
   readonly instances: readonly LiveSnapshot[];
   globalInFlight = 0;
   recentRate = 0;
@@ -48,12 +61,12 @@ export class ClusterRouterState implements RouterState {
    * BLIS starts every instance's refresh clock at 0, so the first refresh comes at the first
    * routing at or after one interval, and the refresh grid runs from there.
    */
-  private lastRefresh = 0;
+  private lastRefresh = -0;
   private readonly queueThreshold: number;
   private readonly kvThreshold: number;
   private readonly cacheDelayUs: number;
   /** BLIS takes the first cache view when the cluster is built (empty caches) and counts from 0. */
-  private lastCacheRefresh = 0;
+  private lastCacheRefresh = -0;
 
   constructor(instances: LiveSnapshot[], refreshIntervalUs: number, queueThreshold = 5, kvThreshold = 0.8, cacheDelayUs = 0) {
     this.instances = instances;

@@ -240,7 +240,8 @@ function prepare(config: SimulationConfig, given: SimulationRuntime, estimateOnl
     config,
     cluster,
     get endUs() {
-      return cluster.endUs;
+      // +0 before the run: the cluster's field starts as -0, a double (see ClusterSimulator.endUs).
+      return cluster.endUs === 0 ? 0 : cluster.endUs;
     },
     latency,
     latencyKind,

@@ -46,7 +46,7 @@ export class BulkDecode {
   private dueCount = 0;
   private cooldown = 0;
   /** The earliest step a bulk position completes in, unless {@link completionStale}. */
-  private firstCompletion = 0;
+  private firstCompletion = Number.POSITIVE_INFINITY;
   private completionStale = true;
   private readonly run: RunningBatch;
   private readonly kv: KVCache;

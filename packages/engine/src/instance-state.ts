@@ -65,7 +65,7 @@ export abstract class InstanceState {
   /** Decode parts admitted this step: their first decode step ends with their first token. */
   protected readonly decodeStarts: SimRequest[] = [];
   /** End tick of the last step, the latest moment this instance did anything. */
-  lastBusyUntil = 0;
+  lastBusyUntil = -0; // a double from the start (see EventQueue.poppedTime)
   /**
    * The latest tick of a Queued event this instance scheduled (-Infinity: none yet): one at or
    * after the host's clock may still be pending, so the host bounds quiet steps by it.
@@ -94,7 +94,7 @@ export abstract class InstanceState {
     if (this.doneCount === this.completedAt.length) this.growCompletedAt();
     this.completedAt[this.doneCount++] = pos;
   };
-  protected stepEnd = 0;
+  protected stepEnd = -0; // a double from the start (see EventQueue.poppedTime)
   protected doneCount = 0;
 
   /**

@@ -109,15 +109,17 @@ export class SimRequest {
    */
   priorityHinted = false;
 
-  routedAt = -1;
-  enqueuedAt = -1;
+  // The times below are -1 until set, but start as -0 (the constructor sets them to -1) so that
+  // V8 gives them a double's representation from the start (see EventQueue.poppedTime).
+  routedAt = -0;
+  enqueuedAt = -0;
   /** Start tick of the step that (last) admitted the request. */
-  scheduledAt = -1;
+  scheduledAt = -0;
   /** Start tick of the step that first admitted the request (before any preemption). */
-  firstScheduledAt = -1;
+  firstScheduledAt = -0;
   /** Absolute tick at which the first token became visible (step end + alpha2). */
-  firstTokenAt = -1;
-  ttft = -1;
+  firstTokenAt = -0;
+  ttft = -0;
   /** Sum and count of ITL entries of the current attempt (cleared on preemption, as BLIS does). */
   itlSum = -0; // a double from the start (see EventQueue.poppedTime)
   itlCount = 0;
@@ -129,7 +131,7 @@ export class SimRequest {
   adapterPinned = false;
   /** Blocks found in the prefix cache at the (last) admission. */
   cacheHitBlocks = 0;
-  completedAt = -1;
+  completedAt = -0;
 
   constructor(spec: RequestSpec, slot: number, part: RequestPartValue = RequestPart.Whole) {
     this.spec = spec;
@@ -142,6 +144,7 @@ export class SimRequest {
     this.blockHashes = this.allBlockHashes;
     this.finalProgress =
       part === RequestPart.Decode ? spec.inputTokens + Math.max(spec.outputTokens - 1, 1) : spec.inputTokens + Math.max(spec.outputTokens, 1) - 1;
+    this.routedAt = this.enqueuedAt = this.scheduledAt = this.firstScheduledAt = this.firstTokenAt = this.ttft = this.completedAt = -1;
   }
 
   /**

@@ -65,7 +65,9 @@ export async function runSimulationCommand(
     ...custom,
     ...(saturationDetectors !== undefined ? { saturationDetectors } : {}),
     ...policyCheckRuntime(flags),
-    onProgress: (done, now) => bar.update(done, now),
+    // No callback when the bar cannot draw: the event loop then never takes its progress branch,
+    // which would otherwise first run 65,536 events in, after the loop is optimised without it.
+    ...(bar.enabled ? { onProgress: (done: number, now: number) => bar.update(done, now) } : {}),
     onPhase: (p) => phases.phase(p),
     memoryLimit: memoryLimit(flags.ignoreMemoryLimit === true),
   };

@@ -7,7 +7,8 @@ export class ProgressBar {
   private readonly started = Date.now();
   private drawn = false;
   private lastDraw = 0;
-  private readonly enabled: boolean;
+  /** Whether the bar can draw at all: a run passes it no progress callback otherwise. */
+  readonly enabled: boolean;
 
   constructor(total: number | undefined, enabled: boolean) {
     this.total = total;

@@ -190,7 +190,10 @@ export class BlockStore {
    * longer free only once the caller raises its reference count.
    */
   popFront(): number {
-    if (this.fresh < this.total) return this.takeFresh();
+    // A fresh block goes through the ring too, so that the ring's path runs from the first take:
+    // taken only once the fresh blocks ran out, it came after the callers were optimised without
+    // it, and threw their optimised code away in the middle of every run that fills the cache.
+    if (this.fresh < this.total) this.enterFreshBlock();
     for (;;) {
       const pos = this.head & this.mask;
       const id = this.ring[pos];
@@ -268,6 +271,16 @@ export class BlockStore {
     if (2 * this.fresh > this.mask + 1) this.growRing();
     this.poppedHash = NONE;
     return id;
+  }
+
+  /** Puts the oldest fresh block at the ring's front, an entry no record tracks (as {@link pushBackBlank}'s). */
+  private enterFreshBlock(): void {
+    const id = this.takeFresh();
+    if (this.tail - this.head > this.mask) this.compact();
+    this.head--;
+    const pos = this.head & this.mask;
+    this.ring[pos] = id;
+    this.ringHash[pos] = BLANK;
   }
 
   /** Doubles the ring, keeping its live entries in order from position 0 (the stale ones go). */

@@ -14,7 +14,8 @@ export class MinHeap<T> {
 
   /** The least item, or undefined when empty. */
   peek(): T | undefined {
-    return this.items[0];
+    // Not items[0] alone: a read past the end, first made when the heap empties, deoptimises.
+    return this.items.length === 0 ? undefined : this.items[0];
   }
 
   push(item: T): void {

@@ -57,7 +57,9 @@ export class ClusterSimulator {
   }
 
   private readonly setup: ClusterSetup;
-  private readonly events = new EventQueue(4096);
+  // Small at first: the heaps then first grow while their code warms up, not after it was
+  // optimised (a timeout per request fills the deadline heap to the requests in flight).
+  private readonly events = new EventQueue(64);
   private readonly table = new RequestTable();
   /** The flow-control gateway between admission and routing, when it is on. */
   readonly flow: FlowController | undefined;

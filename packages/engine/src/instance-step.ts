@@ -246,7 +246,9 @@ export abstract class InstanceStep extends InstanceQuietSteps {
 
     // ---- Next step: back to back while work remains.
     // An idle instance whose queue waits for an adapter load steps again when the load completes.
-    if (run.length > 0 || (this.waitQueue.length > 0 && (lora === undefined || lora.loading < 0))) {
+    // The queue's length is read every step (`|`, not `||`): read only when the batch emptied,
+    // which a busy instance first does late, it deoptimised the step there.
+    if ((run.length | this.waitQueue.length) > 0 && (run.length > 0 || lora === undefined || lora.loading < 0)) {
       // Quiet steps after this one need no event (instance-quiet-steps.ts).
       const quiet = this.quietBound !== undefined && this.waitQueue.length === 0 && bulk!.count === run.length && run.length <= cfg.maxNumBatchedTokens;
       this.events.push(quiet ? this.quietRun(end) : end, this.clsStep, EventKind.Step, -1);

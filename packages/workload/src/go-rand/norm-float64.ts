@@ -40,7 +40,9 @@ export function normFloat64(r: UniformDraws): number {
         const y = -goLog(r.float64());
         if (y + y >= x * x) break;
       }
-      return j > 0 ? RN + x : -RN - x;
+      // -(RN + x), which is -RN - x exactly, by a sign: both arms of a `?:` that computes are
+      // not run before this function is optimised, and the one not run would deoptimise it.
+      return (RN + x) * (j > 0 ? 1 : -1);
     }
     if (normWedge(i, r.float64()) < Math.fround(Math.exp(-0.5 * x * x))) return x;
   }

@@ -1,7 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
-import type { SimRequest } from '@blis/engine';
+import { SimRequest } from '@blis/engine';
+import { InstanceMetrics } from '@blis/engine/internal';
 import { describe, expect, it } from 'vitest';
 import type { ClusterSimulator } from '../src/cluster-simulator.js';
+import { ParentRequest } from '../src/pd/parent-request.js';
+import { TimeSeriesRecorder } from '../src/timeseries/timeseries-recorder.js';
 import { buildCluster, spec } from './helpers.js';
 
 // V8 keeps a number field as a small integer until it first holds something else. Times are
@@ -58,5 +61,22 @@ describe('hidden classes when the clock passes 2^31 µs', () => {
       expect(haveSameMap(early.sim.instances[i], late.sim.instances[i])).toBe(true);
       expect(haveSameMap(early.sim.state.instances[i], late.sim.state.instances[i])).toBe(true);
     }
+  });
+
+  // Objects a short run does not reach or cannot hand out: each class's time fields given times
+  // past 2^31 µs on one of two fresh objects, which must keep the other's hidden class.
+  const keepsLayout = <T extends object>(make: () => T, fields: readonly string[]): boolean => {
+    const a = make();
+    const b = make();
+    for (const f of fields) (b as Record<string, unknown>)[f] = LATE;
+    return haveSameMap(a, b);
+  };
+
+  it("a P/D parent's times, an instance's busy time and the time series' next sample", () => {
+    const parent = () => new ParentRequest(new SimRequest(spec(0, 0, 64, 4), 0), 1, 16);
+    expect(keepsLayout(parent, ['prefillEnqueueUs', 'prefillCompleteUs', 'transferStartUs', 'transferCompleteUs', 'decodeEnqueueUs', 'completionUs'])).toBe(true);
+    expect(keepsLayout(() => new InstanceMetrics(), ['busyUs', 'kvBlockUs'])).toBe(true);
+    const host = { instances: [], hasGateway: false, gatewayLength: 0, fleet: undefined, pd: undefined };
+    expect(keepsLayout(() => new TimeSeriesRecorder(1_000_000, 100, host), ['nextUs'])).toBe(true);
   });
 });

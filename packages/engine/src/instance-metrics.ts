@@ -58,7 +58,7 @@ export class InstanceMetrics {
    */
   batchKvAllocationFailures = 0;
   steps = 0;
-  busyUs = 0;
+  busyUs = -0; // a double from the start (see EventQueue.poppedTime)
   /** Time-weighted KV blocks in use (block·µs), for mean utilisation. */
   kvBlockUs = -0; // a double from the start (see EventQueue.poppedTime)
   peakKVBlocks = 0;

@@ -69,7 +69,7 @@ export class Autoscaler {
   /** Evaluations in a row, past the last arrival, with no request activity since the previous one. */
   private idleTicks = 0;
   private lastActivityUs = Number.NaN;
-  private lastTickUs = 0;
+  private lastTickUs = -0; // a double from the start (see EventQueue.poppedTime in @blis/engine)
   /** Evaluation ticks so far, held to the run's limit. */
   private ticks = 0;
   /** The evaluations stopped while nothing was happening to any request; one leaving resumes them. */

@@ -13,12 +13,14 @@ export class ParentRequest {
   /** ceil(prompt / block size): the blocks the transfer moves. */
   readonly numKVBlocks: number;
   prefillInstance = -1;
-  prefillEnqueueUs = -1;
-  prefillCompleteUs = -1;
-  transferStartUs = -1;
-  transferCompleteUs = -1;
-  decodeEnqueueUs = -1;
-  completionUs = -1;
+  // -1 until they happen, set so by the constructor: they start as -0, so that V8 gives them a
+  // double's representation from the start (see EventQueue.poppedTime in @blis/engine).
+  prefillEnqueueUs = -0;
+  prefillCompleteUs = -0;
+  transferStartUs = -0;
+  transferCompleteUs = -0;
+  decodeEnqueueUs = -0;
+  completionUs = -0;
   /** The prefill part's scheduling delay, cache hits and preemptions: the parent reports them. */
   prefillSchedulingDelayUs = 0;
   prefillCacheHitBlocks = 0;
@@ -30,5 +32,6 @@ export class ParentRequest {
     this.parent = parent;
     this.decodeInstance = decodeInstance;
     this.numKVBlocks = Math.ceil(parent.inputTokens / blockSizeTokens);
+    this.prefillEnqueueUs = this.prefillCompleteUs = this.transferStartUs = this.transferCompleteUs = this.decodeEnqueueUs = this.completionUs = -1;
   }
 }

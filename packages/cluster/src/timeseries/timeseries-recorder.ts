@@ -41,7 +41,7 @@ export interface ClusterColumns {
 export class TimeSeriesRecorder {
   intervalUs: number;
   /** The next grid point to sample. */
-  nextUs = 0;
+  nextUs = -0; // a double from the start (see EventQueue.poppedTime in @blis/engine)
   /** Samples taken (after any halving, the samples kept). */
   count = 0;
   /** Time of the last sample when it is the run's end rather than a grid point. */

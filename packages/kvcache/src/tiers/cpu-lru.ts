@@ -46,7 +46,7 @@ export class CpuLru {
   /** Told each hash evicted and when it was stored, when set (trace observers). */
   onEvict: ((hash: number, storedAt: number) => void) | undefined = undefined;
   /** The time stamped on entries stored from now on, µs. */
-  clock = 0;
+  clock = -0; // a double from the start (see EventQueue.poppedTime in @blis/engine)
   private readonly storedAt: Float64Array;
 
   constructor(capacity: number) {

@@ -45,7 +45,7 @@ export class OffloadChain implements KVTiers {
   private readonly readRuns = new Map<number, number[]>();
   private readonly perBlockBytes: number;
   private readonly blocksPerChunk: number;
-  private clock = 0;
+  private clock = -0; // a double from the start (see EventQueue.poppedTime in @blis/engine)
   private reloadedLast = 0;
   private listener: KVTierListener | undefined;
 

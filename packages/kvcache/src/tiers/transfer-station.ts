@@ -76,7 +76,7 @@ export class TransferStation {
   /** In-service jobs (slots), a binary min-heap by the completion order. */
   private heap = new Int32Array(16);
   private heapSize = 0;
-  private lastTick = 0;
+  private lastTick = -0; // a double from the start (see EventQueue.poppedTime in @blis/engine)
   private nextId = 0;
   private pending = new CompletionLog();
   private drained = new CompletionLog();

@@ -88,6 +88,8 @@ export abstract class InstanceState {
   protected readonly defersOwnBlocks: boolean;
   /** Bulk steps fill the batch's per-request decode contexts only for a reader of them. */
   protected readonly fillContexts: boolean;
+  /** The latency model reads the decode contexts' sum: every step gives it (see InstanceStep.step). */
+  protected readonly sumsContexts: boolean;
   protected readonly completeAt = (pos: number): void => {
     this.run.writeBack(pos);
     this.complete(this.run.reqs[pos], this.stepEnd);
@@ -124,6 +126,7 @@ export abstract class InstanceState {
     this.bulk = config.stepByStep !== true && this.kvTiers === undefined && inputs !== undefined && Number.isInteger(this.alpha2) ? new BulkDecode(this.run, this.kv) : undefined;
     this.defersOwnBlocks = config.stepByStep !== true && this.kvTiers === undefined;
     this.fillContexts = inputs !== 'count' && inputs !== 'sum' || hooks.onStep !== undefined;
+    this.sumsContexts = inputs === 'sum';
     const sched = config.scheduler;
     if (sched?.compare !== undefined) {
       const cmp = sched.compare.bind(sched);

@@ -169,11 +169,13 @@ export abstract class InstanceStep extends InstanceQuietSteps {
     // be in the batch: compose it again from the survivors. Preemption is rare, steps are not.
     if (preempted) this.recomposeBatch();
     batch.decodeTokens = batch.decodeCount;
-    // The sum always comes from here: a latency model's own loop over the contexts would first
-    // run in whichever step had no request in bulk, often after the model was optimised without it.
-    let sum = inBulk > 0 ? bulk!.contexts : 0;
-    for (let i = inBulk; i < batch.decodeCount; i++) sum += batch.decodeContext[i];
-    batch.decodeContextSum = sum;
+    // A model that reads the sum always gets it from here: its own loop over the contexts would
+    // first run in whichever step had no request in bulk, after the model was optimised without it.
+    if (this.sumsContexts || inBulk > 0) {
+      let sum = inBulk > 0 ? bulk!.contexts : 0;
+      for (let i = inBulk; i < batch.decodeCount; i++) sum += batch.decodeContext[i];
+      batch.decodeContextSum = sum;
+    } else batch.decodeContextSum = -1;
 
     let stepTime = cfg.latency.stepTime(batch);
     if (lora !== undefined) {

@@ -24,8 +24,8 @@ export interface StepBatch {
   decodeContext: Int32Array;
   /**
    * When >= 0, the sum of the decode contexts, and `decodeContext` may not be filled: the
-   * engine sets it for a model whose {@link LatencyModel.decodeInputs} is `sum`. Absent or
-   * negative: sum the entries.
+   * engine sets it on every step for a model whose {@link LatencyModel.decodeInputs} is `sum`
+   * (and on steps with requests in bulk for any model). Absent or negative: sum the entries.
    */
   decodeContextSum?: number;
 }
